@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// swarmOut runs the swarm binary with the script's environment and returns its stdout.
+func swarmOut(ts *testscript.TestScript, args ...string) (string, error) {
+	cmd := exec.Command("swarm", args...)
+	cmd.Env = scriptEnv(ts)
+	cmd.Dir = ts.Getenv("WORK")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("%v: %s", err, errb.String())
+	}
+	return out.String(), nil
+}
+
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"PATH", "SWARM_DIR", "SWARM_TMUX_SOCKET", "HOME", "TMPDIR"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
+
+
+func parseTimeout(ts *testscript.TestScript, args []string) (time.Duration, []string) {
+	timeout := 20 * time.Second
+	for len(args) > 1 && strings.HasPrefix(args[0], "-timeout") {
+		secs, err := strconv.ParseFloat(args[1], 64)
+		if err != nil {
+			ts.Fatalf("bad -timeout %q", args[1])
+		}
+		timeout = time.Duration(secs * float64(time.Second))
+		args = args[2:]
+	}
+	return timeout, args
+}
+
+func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
+	timeout, args := parseTimeout(ts, args)
+	gone := false
+	if len(args) > 0 && args[0] == "-gone" {
+		gone, args = true, args[1:]
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitfor [-timeout SEC] [-gone] NAME REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	if err != nil {
+		ts.Fatalf("bad regexp: %v", err)
+	}
+	deadline := time.Now().Add(timeout)
+	var last string
+	for {
+		out, err := swarmOut(ts, "peek", "-n", "200", args[0])
+		if err == nil {
+			last = out
+			matched := re.MatchString(out)
+			if matched != gone {
+				return
+			}
+		} else {
+			last = err.Error()
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("timed out after %s waiting for %q on %s; last screen:\n%s", timeout, args[1], args[0], last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	timeout, args := parseTimeout(ts, args)
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile [-timeout SEC] PATH [REGEXP]")
+	}
+	var re *regexp.Regexp
+	if len(args) == 2 {
+		re = regexp.MustCompile(args[1])
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(timeout)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && (re == nil || re.Match(data)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("timed out after %s waiting for %s (content: %q)", timeout, path, string(data))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func cmdWaitStatus(ts *testscript.TestScript, neg bool, args []string) {
+	timeout, args := parseTimeout(ts, args)
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitstatus [-timeout SEC] NAME STATUS")
+	}
+	deadline := time.Now().Add(timeout)
+	var last string
+	for {
+		out, _ := swarmOut(ts, "status", args[0])
+		last = out
+		if strings.HasPrefix(out, args[0]+": "+args[1]) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("timed out after %s waiting for %s to be %s; last: %s", timeout, args[0], args[1], last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func cmdMkfile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mkfile PATH SIZE")
+	}
+	size, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("bad size")
+	}
+	var b strings.Builder
+	line := 0
+	for b.Len() < size {
+		fmt.Fprintf(&b, "line %05d: the quick brown fox; 'quotes' \"double\" $(not run) #{nor this} `tick`\n", line)
+		line++
+	}
+	data := b.String()[:size]
+	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(data), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+// cmdPgroupAlive succeeds when the process group led by the pid in the file still has a live
+// member; with ! it succeeds when none is left.
+func cmdPgroupAlive(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: pgroupalive PIDFILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		ts.Fatalf("bad pid %q", data)
+	}
+	alive := groupHasLiveMember(pgid)
+	if alive == neg {
+		ts.Fatalf("process group %d alive=%v", pgid, alive)
+	}
+}
+
+func groupHasLiveMember(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); err != nil {
+		return false
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[i+2:])
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdCode runs a command and checks its exact exit code; stdout and stderr are kept for the
+// next stdout/stderr assertions.
+func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: code N COMMAND [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("bad exit code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errorsAs(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdParallel runs N copies of a command at once (the string {i} in arguments becomes the copy
+// number) and fails unless every copy succeeds.
+func cmdParallel(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: parallel N COMMAND [ARGS...]")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("bad count")
+	}
+	type result struct {
+		i   int
+		out string
+		err error
+	}
+	results := make(chan result, n)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		go func(i int) {
+			var a []string
+			for _, s := range args[2:] {
+				a = append(a, strings.ReplaceAll(s, "{i}", strconv.Itoa(i)))
+			}
+			cmd := exec.Command(args[1], a...)
+			cmd.Env = scriptEnv(ts)
+			cmd.Dir = ts.Getenv("WORK")
+			<-start
+			out, err := cmd.CombinedOutput()
+			results <- result{i, string(out), err}
+		}(i)
+	}
+	close(start)
+	var failed []string
+	for i := 0; i < n; i++ {
+		r := <-results
+		if r.err != nil {
+			failed = append(failed, fmt.Sprintf("#%d: %v: %s", r.i, r.err, r.out))
+		}
+	}
+	if len(failed) > 0 {
+		ts.Fatalf("%d of %d failed:\n%s", len(failed), n, strings.Join(failed, "\n"))
+	}
+}
+
+// cmdCountLines checks that a file has exactly N non-empty lines.
+func cmdCountLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: countlines FILE N")
+	}
+	want, _ := strconv.Atoi(args[1])
+	got := 0
+	for _, l := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if strings.TrimSpace(l) != "" {
+			got++
+		}
+	}
+	if got != want {
+		ts.Fatalf("%s has %d lines, want %d", args[0], got, want)
+	}
+}
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

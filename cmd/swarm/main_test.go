@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/swarm-dev/swarm/swarm"
+	"github.com/swarm-dev/swarm/swarm/demoagent"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"swarm":     func() { os.Exit(swarm.Main()) },
+		"fakeagent": func() { os.Exit(demoagent.Main(os.Args[1:])) },
+	})
+}
+
+var serial atomic.Int64
+
+func TestScripts(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the CLI tests (apt-get install -y tmux)")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata"),
+		RequireExplicitExec: false,
+		Setup:               setupScript,
+		Cmds:                scriptCommands(),
+	})
+}
+
+// setupScript gives every script its own state directory, its own private tmux server and a
+// home directory, and makes sure nothing it started outlives it.
+func setupScript(env *testscript.Env) error {
+	work := env.WorkDir
+	socket := fmt.Sprintf("swarm-test-%d-%d", os.Getpid(), serial.Add(1))
+	env.Setenv("SWARM_DIR", filepath.Join(work, ".swarm"))
+	env.Setenv("SWARM_TMUX_SOCKET", socket)
+	env.Setenv("HOME", filepath.Join(work, "home"))
+	env.Setenv("TMUX", "")
+	env.Setenv("GIT_AUTHOR_NAME", "swarm test")
+	env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	env.Setenv("GIT_COMMITTER_NAME", "swarm test")
+	env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if err := os.MkdirAll(filepath.Join(work, "home"), 0o700); err != nil {
+		return err
+	}
+	marker := "SWARM_DIR=" + filepath.Join(work, ".swarm")
+	env.Defer(func() {
+		_ = exec.Command("tmux", "-L", socket, "kill-server").Run()
+		if left := reapStragglers(marker); len(left) > 0 {
+			env.T().Fatal(fmt.Sprintf("script left processes running: %s", strings.Join(left, "; ")))
+		}
+	})
+	return nil
+}
+
+// reapStragglers kills every process started under the script's state directory that is still
+// alive a short while after the script's tmux server is gone, and describes them.
+func reapStragglers(marker string) []string {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		pids := processesWithEnv(marker)
+		if len(pids) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			var desc []string
+			for _, pid := range pids {
+				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				desc = append(desc, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(strings.TrimRight(string(cmdline), "\x00"), "\x00", " ")))
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return desc
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func processesWithEnv(marker string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+			continue
+		}
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			continue
+		}
+		for _, kv := range strings.Split(string(data), "\x00") {
+			if kv == marker {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		// waitfor [-timeout SEC] [-gone] NAME REGEXP: poll the worker's screen (swarm peek) until
+		// a line matches (or, with -gone, until none does).
+		"waitfor": cmdWaitFor,
+		// waitfile [-timeout SEC] PATH [REGEXP]: poll until the file exists (and matches).
+		"waitfile": cmdWaitFile,
+		// waitstatus [-timeout SEC] NAME STATUS: poll swarm status until the worker is in STATUS.
+		"waitstatus": cmdWaitStatus,
+		// mkfile PATH SIZE: write SIZE bytes of printable text in short lines.
+		"mkfile": cmdMkfile,
+		// pgroupgone PIDFILE: the process group whose leader pid is in the file has no live member.
+		"pgroupalive": cmdPgroupAlive,
+		// code N CMD ARGS...: run CMD and require exit code N.
+		"code": cmdCode,
+		// parallel N CMD ARGS...: run N copies at once ({i} is the copy number); all must succeed.
+		"parallel": cmdParallel,
+		// countlines FILE N: FILE (e.g. stdout) has exactly N non-blank lines.
+		"countlines": cmdCountLines,
+	}
+}

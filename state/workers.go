@@ -1,0 +1,254 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+)
+
+// Worker statuses as stored and as reported after reconciliation with tmux and the OS.
+const (
+	StatusRunning = "running"
+	StatusStopped = "stopped"
+)
+
+// TmuxInfo locates a worker's pane on swarm's private tmux server.
+type TmuxInfo struct {
+	Session string `json:"session"`
+	Window  string `json:"window"`
+	Socket  string `json:"socket"`
+	PaneID  string `json:"pane_id"`
+}
+
+// WorktreeInfo describes the git worktree a worker runs in.
+type WorktreeInfo struct {
+	Path     string `json:"path"`
+	Branch   string `json:"branch"`
+	BaseRepo string `json:"base_repo"`
+}
+
+// Worker is one named agent process, in a tmux pane or as a detached process group.
+type Worker struct {
+	Name     string            `json:"name"`
+	Status   string            `json:"status"`
+	Cmd      []string          `json:"cmd"`
+	Started  time.Time         `json:"started"`
+	Cwd      string            `json:"cwd"`
+	Env      map[string]string `json:"env,omitempty"`
+	Tags     []string          `json:"tags"`
+	Tmux     *TmuxInfo         `json:"tmux"`
+	Worktree *WorktreeInfo     `json:"worktree"`
+	PID      int               `json:"pid"`
+	ExitCode *int              `json:"exit_code,omitempty"`
+	Metadata map[string]any    `json:"metadata"`
+}
+
+// HasTag reports whether the worker carries tag t.
+func (w *Worker) HasTag(t string) bool {
+	for _, x := range w.Tags {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Dir is an opened swarm state root ($SWARM_DIR).
+type Dir struct {
+	Root string
+}
+
+// Open makes sure root exists, is a directory private to this user, and returns it.
+func Open(root string) (*Dir, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create state directory %s: %w", abs, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("state directory %s is not a directory", abs)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return nil, fmt.Errorf("state directory %s is owned by another user (uid %d)", abs, st.Uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return nil, fmt.Errorf("state directory %s is writable by others (mode %04o); run: chmod 700 %s", abs, fi.Mode().Perm(), abs)
+	}
+	for _, sub := range []string{"logs", "ralph"} {
+		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	return &Dir{Root: abs}, nil
+}
+
+func (d *Dir) statePath() string { return filepath.Join(d.Root, "state.json") }
+func (d *Dir) lockPath() string  { return filepath.Join(d.Root, "state.lock") }
+
+// LogPath is where a process-mode worker's stream (stdout or stderr) is written.
+func (d *Dir) LogPath(name, stream string) string {
+	return filepath.Join(d.Root, "logs", name+"."+stream+".log")
+}
+
+// ExitPath is where a process-mode worker's exit code is recorded when it ends.
+func (d *Dir) ExitPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".exit")
+}
+
+// EnvPath holds the full environment a worker was started with, so that later restarts of the
+// same worker (respawn, loop iterations) reproduce it exactly.
+func (d *Dir) EnvPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".env.json")
+}
+
+// RalphDir is the per-worker directory of loop state, logs and locks.
+func (d *Dir) RalphDir(name string) string {
+	return filepath.Join(d.Root, "ralph", name)
+}
+
+type workersFile struct {
+	Workers []*Worker `json:"workers"`
+}
+
+// Workers is the set of worker records, keyed by name.
+type Workers struct {
+	byName map[string]*Worker
+}
+
+// Get returns the named worker or nil.
+func (ws *Workers) Get(name string) *Worker { return ws.byName[name] }
+
+// Put adds or replaces a worker.
+func (ws *Workers) Put(w *Worker) { ws.byName[w.Name] = w }
+
+// Delete removes a worker.
+func (ws *Workers) Delete(name string) { delete(ws.byName, name) }
+
+// List returns the workers sorted by start time, then name.
+func (ws *Workers) List() []*Worker {
+	out := make([]*Worker, 0, len(ws.byName))
+	for _, w := range ws.byName {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Started.Equal(out[j].Started) {
+			return out[i].Started.Before(out[j].Started)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// LoadWorkers reads the worker records without locking: writes are atomic renames, so a reader
+// always sees a complete file. A corrupt file is moved aside and reported through warn.
+func (d *Dir) LoadWorkers(warn func(error)) (*Workers, error) {
+	return d.readWorkers(warn)
+}
+
+func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
+	ws := &Workers{byName: map[string]*Worker{}}
+	data, err := os.ReadFile(d.statePath())
+	if errors.Is(err, os.ErrNotExist) {
+		return ws, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f workersFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		moved, merr := SetAside(d.statePath())
+		if merr != nil {
+			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %v", d.statePath(), err, merr)
+		}
+		if warn != nil {
+			warn(&CorruptError{Path: d.statePath(), MovedTo: moved, Err: err})
+		}
+		return ws, nil
+	}
+	for _, w := range f.Workers {
+		if w == nil || w.Name == "" {
+			continue
+		}
+		ws.byName[w.Name] = w
+	}
+	return ws, nil
+}
+
+// UpdateWorkers runs fn on the current records under the state lock and saves the result when fn
+// returns nil. The records are re-read under the lock, so concurrent updates never overwrite
+// each other.
+func (d *Dir) UpdateWorkers(warn func(error), fn func(*Workers) error) error {
+	l, err := AcquireLock(d.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	ws, err := d.readWorkers(warn)
+	if err != nil {
+		return err
+	}
+	if err := fn(ws); err != nil {
+		return err
+	}
+	return d.writeWorkers(ws)
+}
+
+func (d *Dir) writeWorkers(ws *Workers) error {
+	data, err := json.MarshalIndent(workersFile{Workers: ws.List()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(d.statePath(), append(data, '\n'), 0o600)
+}
+
+// ReadJSON loads a JSON file into v. A file that does not parse is moved aside and reported as
+// a CorruptError; a missing file is os.ErrNotExist.
+func ReadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		moved, merr := SetAside(path)
+		if merr != nil {
+			return fmt.Errorf("%s is corrupt (%v) and could not be moved aside: %v", path, err, merr)
+		}
+		return &CorruptError{Path: path, MovedTo: moved, Err: err}
+	}
+	return nil
+}
+
+// WriteJSON atomically writes v as indented JSON with mode 0600.
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+}
+
+// AppendLine appends one line to a log file in a single write, so concurrent writers never
+// interleave within a line.
+func AppendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		line += "\n"
+	}
+	_, err = f.WriteString(line)
+	return err
+}

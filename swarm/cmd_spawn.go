@@ -1,0 +1,103 @@
+package swarm
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+func spawnFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "worker name (letters, digits, '-', '_'; at most 48)", Required: true},
+		&cli.BoolFlag{Name: "tmux", Usage: "run in a window of swarm's private tmux server (default: detached process)"},
+		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: defaultSession},
+		&cli.BoolFlag{Name: "worktree", Usage: "run in a new git worktree <repo>-worktrees/<name> on branch <name>"},
+		&cli.StringFlag{Name: "branch", Usage: "branch for --worktree (default: the worker name)"},
+		&cli.StringSliceFlag{Name: "tag", Usage: "label the worker (repeatable)"},
+		&cli.StringSliceFlag{Name: "env", Usage: "set an environment variable KEY=VAL (repeatable)"},
+		&cli.StringFlag{Name: "cwd", Usage: "working directory (default: current directory)"},
+		&cli.BoolFlag{Name: "ready-wait", Usage: "return only when the agent shows its input prompt (tmux)"},
+		&cli.IntFlag{Name: "ready-timeout", Usage: "seconds --ready-wait waits before failing", Value: 120},
+		&cli.StringFlag{Name: "ready-pattern", Usage: "regexp that marks the agent's input prompt, for agents swarm does not know"},
+	}
+}
+
+func spawnCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "spawn",
+		Usage:     "start a named worker",
+		ArgsUsage: "-- COMMAND [ARGS...]",
+		Description: `Starts COMMAND as worker NAME. With --tmux it runs in a window of swarm's private tmux
+server (see it with 'swarm attach NAME'); otherwise it runs detached in its own process group
+with output in $SWARM_DIR/logs/NAME.stdout.log and NAME.stderr.log.
+
+Examples:
+   swarm spawn --name w1 --tmux -- claude
+   swarm spawn --name build --tag ci --env GOFLAGS=-race -- make test
+   swarm spawn --name fix-42 --tmux --worktree --ready-wait -- codex`,
+		Flags: spawnFlags(),
+		Action: func(c *cli.Context) error {
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			return runSpawn(e, c)
+		},
+	}
+}
+
+func runSpawn(e *env, c *cli.Context) error {
+	name := c.String("name")
+	if err := validateName(name); err != nil {
+		return err
+	}
+	envMap, err := parseEnvFlags(c.StringSlice("env"))
+	if err != nil {
+		return err
+	}
+	if c.Args().Len() == 0 {
+		return fail("no command provided (use -- command...)")
+	}
+	var readyRE *regexp.Regexp
+	if p := c.String("ready-pattern"); p != "" {
+		if readyRE, err = regexp.Compile(p); err != nil {
+			return fail("invalid --ready-pattern: %v", err)
+		}
+	}
+	if c.Int("ready-timeout") <= 0 {
+		return fail("--ready-timeout must be a positive number of seconds")
+	}
+	useTmux := c.Bool("tmux")
+	if c.Bool("ready-wait") && !useTmux {
+		return fail("--ready-wait needs --tmux (it watches the agent's screen)")
+	}
+	o := spawnOptions{
+		Name:     name,
+		Tmux:     useTmux,
+		Session:  c.String("session"),
+		Worktree: c.Bool("worktree"),
+		Branch:   c.String("branch"),
+		Tags:     c.StringSlice("tag"),
+		Env:      envMap,
+		Cwd:      c.String("cwd"),
+		Argv:     c.Args().Slice(),
+	}
+	if o.Branch != "" && !o.Worktree {
+		return fail("--branch needs --worktree")
+	}
+	w, err := spawnWorker(e, o)
+	if err != nil {
+		return err
+	}
+	if w.Tmux != nil {
+		fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s)\n", w.Name, w.Tmux.Session, w.Tmux.Window)
+	} else {
+		fmt.Fprintf(e.stdout, "spawned %s (pid: %d)\n", w.Name, w.PID)
+	}
+	if c.Bool("ready-wait") {
+		return waitReady(e, w, time.Duration(c.Int("ready-timeout"))*time.Second, readyRE)
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+// Package demoagent is a small stand-in for an AI coding agent: it shows an input prompt like
+// Claude Code's, takes typed or pasted messages (or a whole message on a non-terminal stdin),
+// and acts on directive lines in them. swarm uses it for its demo and its tests, so both run
+// without any agent CLI or network.
+//
+// Directives (one per line, anywhere in a message; other lines are ignored like prose):
+//
+//	@say TEXT      print TEXT ($VARS expanded)
+//	@work SECONDS  show a spinner for that long, then continue
+//	@exit CODE     exit with CODE
+//	@hang          stop responding (no output, no exit)
+//	@spin          animate a spinner and a ticking counter forever (a hung API, as agents show it)
+//	@stream        print a new line every 100ms forever
+//	@touch PATH    create a file
+//	@fork N        start N grandchild processes that sleep until killed
+//	@sh CMD        run CMD with /bin/sh -c and show its output
+package demoagent
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// Main runs the agent with args (without the program name) and returns its exit code.
+func Main(args []string) int {
+	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
+	prompt := fs.String("prompt", "❯\u00a0", "input prompt to show")
+	banner := fs.String("banner", "demo agent ready", "line printed at start")
+	startDelay := fs.Duration("start-delay", 0, "wait this long before showing the prompt")
+	ignoreTerm := fs.Bool("ignore-term", false, "ignore SIGTERM and SIGHUP")
+	dialog := fs.String("dialog", "", "show a first-run dialog before the prompt: trust-folder or bypass-permissions")
+	exitCode := fs.Int("exit", -1, "exit with this code right after starting")
+	record := fs.String("record", "", "append every message received, exactly as received, to this file")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *ignoreTerm {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+	}
+	if *banner != "" {
+		fmt.Println(*banner)
+	}
+	if *exitCode >= 0 {
+		return *exitCode
+	}
+	if *startDelay > 0 {
+		time.Sleep(*startDelay)
+	}
+	in := os.Stdin
+	if !isTTY(in) {
+		// Headless: the whole of standard input is one message.
+		data, _ := io.ReadAll(in)
+		if *record != "" {
+			_ = os.WriteFile(*record, data, 0o600)
+		}
+		if code, exit := handle(string(data)); exit {
+			return code
+		}
+		return 0
+	}
+	restore := noEcho(in)
+	defer restore()
+	// Ask the terminal for bracketed paste, as TUIs do, so a pasted multi-line message arrives
+	// as one message.
+	fmt.Print("\x1b[?2004h")
+	defer fmt.Print("\x1b[?2004l")
+	r := bufio.NewReader(in)
+	if *dialog != "" {
+		showDialog(*dialog)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return 0
+			}
+			if strings.TrimSpace(line) == "1" {
+				break
+			}
+		}
+	}
+	for {
+		fmt.Print("\n" + *prompt)
+		msg, err := readMessage(r)
+		if err != nil {
+			fmt.Println()
+			return 0
+		}
+		if *record != "" {
+			if f, err := os.OpenFile(*record, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+				f.WriteString(msg + "\n")
+				f.Close()
+			}
+		}
+		fmt.Print("\r\x1b[K")
+		for i, l := range strings.Split(msg, "\n") {
+			if i == 0 {
+				fmt.Println("> " + l)
+			} else {
+				fmt.Println("  " + l)
+			}
+		}
+		if strings.TrimSpace(msg) == "/exit" {
+			return 0
+		}
+		if code, exit := handle(msg); exit {
+			return code
+		}
+	}
+}
+
+// readMessage returns one submitted message: a typed line, or a bracketed paste plus the line
+// it ends on.
+func readMessage(r *bufio.Reader) (string, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	if !strings.Contains(line, pasteStart) {
+		return strings.TrimRight(line, "\r\n"), nil
+	}
+	var b strings.Builder
+	b.WriteString(line)
+	for !strings.Contains(b.String(), pasteEnd) {
+		more, err := r.ReadString('\n')
+		b.WriteString(more)
+		if err != nil {
+			break
+		}
+	}
+	s := b.String()
+	s = strings.Replace(s, pasteStart, "", 1)
+	s = strings.Replace(s, pasteEnd, "", 1)
+	// Only the Enter that submitted the paste is dropped; newlines inside the paste are kept.
+	return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
+}
+
+func showDialog(name string) {
+	switch name {
+	case "trust-folder":
+		fmt.Println(" Accessing workspace:")
+		fmt.Println(" Quick safety check: Is this a project you created or one you trust?")
+		fmt.Println(" ❯ 1. Yes, I trust this folder")
+		fmt.Println("   2. No, exit")
+		fmt.Println(" Enter to confirm · Esc to cancel")
+	case "bypass-permissions":
+		fmt.Println("  WARNING: Claude Code running in Bypass Permissions mode")
+		fmt.Println("  ❯ 1. No, exit")
+		fmt.Println("    2. Yes, I accept")
+		fmt.Println("  Enter to confirm · Esc to cancel")
+	default:
+		fmt.Println(" Press Enter to continue…")
+	}
+}
+
+// handle runs the directives in msg; exit is true when one asks the agent to end.
+func handle(msg string) (code int, exit bool) {
+	for _, raw := range strings.Split(msg, "\n") {
+		line := strings.TrimSpace(raw)
+		if !strings.HasPrefix(line, "@") {
+			continue
+		}
+		verb, arg, _ := strings.Cut(line[1:], " ")
+		arg = strings.TrimSpace(arg)
+		if verb != "sh" {
+			arg = os.ExpandEnv(arg)
+		}
+		switch verb {
+		case "say":
+			fmt.Println("● " + arg)
+		case "work":
+			secs, _ := strconv.ParseFloat(arg, 64)
+			work(time.Duration(secs * float64(time.Second)))
+		case "exit":
+			n, _ := strconv.Atoi(arg)
+			return n, true
+		case "hang":
+			select {}
+		case "spin":
+			spin()
+		case "stream":
+			for i := 1; ; i++ {
+				fmt.Printf("output line %d\n", i)
+				time.Sleep(100 * time.Millisecond)
+			}
+		case "touch":
+			if f, err := os.Create(arg); err == nil {
+				f.Close()
+			}
+		case "fork":
+			n, _ := strconv.Atoi(arg)
+			for i := 0; i < n; i++ {
+				c := exec.Command("sleep", "100000")
+				_ = c.Start()
+			}
+			fmt.Printf("● started %d helpers\n", n)
+		case "sh":
+			out, err := exec.Command("/bin/sh", "-c", arg).CombinedOutput()
+			fmt.Print(string(out))
+			if err != nil {
+				fmt.Printf("● command failed: %v\n", err)
+			}
+		}
+	}
+	return 0, false
+}
+
+var spinner = []string{"·", "✢", "✳", "✶", "✻", "✽"}
+
+func work(d time.Duration) {
+	start := time.Now()
+	for i := 0; time.Since(start) < d; i++ {
+		fmt.Printf("\r\x1b[K%s Working… (%ds · esc to interrupt)", spinner[i%len(spinner)], int(time.Since(start).Seconds()))
+		time.Sleep(100 * time.Millisecond)
+	}
+	fmt.Printf("\r\x1b[K✻ Worked for %ds\n", int(d.Seconds()))
+}
+
+func spin() {
+	start := time.Now()
+	for i := 0; ; i++ {
+		fmt.Printf("\r\x1b[K%s Deciphering… (%ds · ↓ %d tokens · esc to interrupt)", spinner[i%len(spinner)], int(time.Since(start).Seconds()), 10+i%7)
+		time.Sleep(150 * time.Millisecond)
+	}
+}
+
+func isTTY(f *os.File) bool {
+	_, err := getTermios(f)
+	return err == nil
+}
+
+func getTermios(f *os.File) (*syscall.Termios, error) {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	if errno != 0 {
+		return nil, errno
+	}
+	return &t, nil
+}
+
+// noEcho turns off terminal echo (the agent draws its own input), keeping line editing
+// (C-u, backspace) and Ctrl-C/Ctrl-D working as in any line-based program.
+func noEcho(f *os.File) func() {
+	t, err := getTermios(f)
+	if err != nil {
+		return func() {}
+	}
+	old := *t
+	t.Lflag &^= syscall.ECHO
+	syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(t)))
+	return func() {
+		syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(&old)))
+	}
+}

@@ -1,0 +1,48 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes are part of swarm's scripting contract.
+const (
+	ExitOK       = 0
+	ExitError    = 1 // any failure, including usage errors
+	ExitNotFound = 2 // no worker with the given name
+)
+
+// exitError carries the exit code a failure maps to; every command returns one of these (or a
+// plain error, which maps to ExitError) and ExitErrHandler turns it into a message and a code.
+type exitError struct {
+	code int
+	msg  string
+	// silent errors have already said what they had to (e.g. `status` printing "stopped").
+	silent bool
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func fail(format string, args ...any) error {
+	return &exitError{code: ExitError, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(name string) error {
+	return &exitError{code: ExitNotFound, msg: fmt.Sprintf("no worker named '%s'", name)}
+}
+
+// exitCode ends a command with the given code without printing anything more.
+func exitCode(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code, silent: true}
+}
+
+func codeOf(err error) (int, string, bool) {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code, ee.msg, ee.silent
+	}
+	return ExitError, err.Error(), false
+}
