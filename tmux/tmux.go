@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -154,7 +155,7 @@ func (t *Exec) run(stdin []byte, args ...string) (string, error) {
 
 // Fields are joined with "|", which tmux prints as is (it rewrites tabs) and which swarm never
 // allows in session or window names.
-const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}"
+const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}"
 
 func parsePane(line string) (Pane, bool) {
 	f := strings.Split(strings.TrimRight(line, "\r\n"), "|")
@@ -166,6 +167,12 @@ func parsePane(line string) (Pane, bool) {
 	if p.Dead && f[3] != "" {
 		if n, err := strconv.Atoi(f[3]); err == nil {
 			p.ExitStatus, p.HasStatus = n, true
+		}
+	}
+	if p.Dead && !p.HasStatus && len(f) > 7 && f[7] != "" {
+		// Killed by a signal: report it the way shells do.
+		if n, err := strconv.Atoi(f[7]); err == nil {
+			p.ExitStatus, p.HasStatus = 128+n, true
 		}
 	}
 	return p, true
@@ -246,8 +253,31 @@ func (t *Exec) Respawn(paneID string, s Spec) (Pane, error) {
 	return t.Pane(paneID)
 }
 
+// settling reports a pane whose program has ended (its terminal closed) but whose exit status
+// tmux has not collected yet; it is asked again shortly so the exit code is not lost.
+func settling(p Pane) bool { return p.Dead && !p.HasStatus }
+
 // Panes lists every pane on the server, keyed by pane ID; no server means no panes.
 func (t *Exec) Panes() (map[string]Pane, error) {
+	for i := 0; ; i++ {
+		panes, err := t.listAll()
+		if err != nil || i == 10 {
+			return panes, err
+		}
+		wait := false
+		for _, p := range panes {
+			if settling(p) {
+				wait = true
+			}
+		}
+		if !wait {
+			return panes, nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (t *Exec) listAll() (map[string]Pane, error) {
 	out, err := t.run(nil, "list-panes", "-a", "-F", paneFormat)
 	if errors.Is(err, ErrNoServer) {
 		return map[string]Pane{}, nil
@@ -266,6 +296,16 @@ func (t *Exec) Panes() (map[string]Pane, error) {
 
 // Pane returns one pane, or ErrNoPane.
 func (t *Exec) Pane(paneID string) (Pane, error) {
+	for i := 0; ; i++ {
+		p, err := t.pane(paneID)
+		if err != nil || !settling(p) || i == 10 {
+			return p, err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (t *Exec) pane(paneID string) (Pane, error) {
 	// display-message answers for some other pane when the target is wrong, so list and match.
 	out, err := t.run(nil, "list-panes", "-t", paneID, "-F", paneFormat)
 	if errors.Is(err, ErrNoServer) {

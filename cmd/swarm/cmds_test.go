@@ -60,7 +60,7 @@ func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: waitfor [-timeout SEC] [-gone] NAME REGEXP")
 	}
-	re, err := regexp.Compile(args[1])
+	re, err := regexp.Compile("(?m)" + args[1])
 	if err != nil {
 		ts.Fatalf("bad regexp: %v", err)
 	}
@@ -91,7 +91,7 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var re *regexp.Regexp
 	if len(args) == 2 {
-		re = regexp.MustCompile(args[1])
+		re = regexp.MustCompile("(?m)" + args[1])
 	}
 	path := ts.MkAbs(args[0])
 	deadline := time.Now().Add(timeout)

@@ -101,7 +101,11 @@ func Main(args []string) int {
 		}
 		if *record != "" {
 			if f, err := os.OpenFile(*record, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
-				f.WriteString(msg + "\n")
+				// One message per line; a message that ends in a newline already ends its line.
+				if !strings.HasSuffix(msg, "\n") {
+					msg += "\n"
+				}
+				f.WriteString(msg)
 				f.Close()
 			}
 		}

@@ -1,0 +1,472 @@
+package ralph
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const screensDir = "testdata/screens"
+
+func readScreen(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(screensDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var (
+	ready  = func(agent string) ScreenState { return ScreenState{Kind: ScreenReady, Agent: agent} }
+	busy   = func(agent string) ScreenState { return ScreenState{Kind: ScreenBusy, Agent: agent} }
+	dialog = func(name, agent string) ScreenState {
+		return ScreenState{Kind: ScreenDialog, Dialog: name, Agent: agent}
+	}
+	unknown = func(agent string) ScreenState { return ScreenState{Kind: ScreenUnknown, Agent: agent} }
+)
+
+// captureWant is the verdict for every captured Claude Code 2.1.197 / Codex 0.169.0
+// screen, checked by looking at each file.
+var captureWant = map[string]ScreenState{
+	// Claude exits after the failed preflight, leaving the message on screen.
+	"01_fresh_home_no_seed_connectivity_fail.txt": dialog("connectivity", "claude"),
+	"02_onboarding_step1.txt":                     dialog("theme", "claude"),
+	"03_onboarding_step2.txt":                     dialog("security-notes", "claude"),
+	"04_onboarding_step3.txt":                     dialog("trust-folder", "claude"),
+	"05_idle_after_onboarding.txt":                ready("claude"),
+	// "/exit" typed but not submitted: input box live, slash-command menu as footer.
+	"06_typing_slash_exit.txt": ready("claude"),
+	// Claude is gone; its last frame stays, with the shell's output far below it.
+	"07_after_exit.txt":                  unknown("claude"),
+	"08_bypass_permissions_dialog.txt":   dialog("bypass-permissions", "claude"),
+	"09_idle_bypass_mode.txt":            ready("claude"),
+	"10_idle_seeded_bypass.txt":          ready("claude"),
+	"11_prompt_typed.txt":                ready("claude"),
+	"12_working_t01.txt":                 busy("claude"),
+	"12_working_t02.txt":                 busy("claude"),
+	"12_working_t03.txt":                 busy("claude"),
+	"12_working_t04.txt":                 busy("claude"),
+	"12_working_t05.txt":                 busy("claude"),
+	"12_working_t06.txt":                 busy("claude"),
+	"12_working_t07.txt":                 busy("claude"),
+	"12_working_t08.txt":                 busy("claude"),
+	"12_working_t09.txt":                 busy("claude"),
+	"12_working_t10.txt":                 busy("claude"),
+	"12_working_t11.txt":                 busy("claude"),
+	"12_working_t12.txt":                 busy("claude"),
+	"12_working_t13.txt":                 busy("claude"),
+	"12_working_t14.txt":                 busy("claude"),
+	"12_working_t15.txt":                 busy("claude"),
+	"12_working_t16.txt":                 busy("claude"),
+	"12_working_t17.txt":                 busy("claude"),
+	"12_working_t18.txt":                 busy("claude"),
+	"12_working_t19.txt":                 ready("claude"), // "✻ Sautéed for 9s": turn over
+	"12_working_t20.txt":                 ready("claude"),
+	"12_working_t21.txt":                 ready("claude"),
+	"12_working_t22.txt":                 ready("claude"),
+	"12_working_t23.txt":                 ready("claude"),
+	"12_working_t24.txt":                 ready("claude"),
+	"13_after_one_ctrl_d.txt":            ready("claude"), // "Press Ctrl-D again to exit" footer only
+	"14_after_two_ctrl_d.txt":            unknown("claude"),
+	"15_seeded_but_key_not_approved.txt": dialog("api-key", "claude"),
+	"20_err429_t2.txt":                   busy("claude"),
+	"20_err429_t4.txt":                   busy("claude"),
+	"20_err429_t6.txt":                   busy("claude"),
+	"20_err429_t8.txt":                   busy("claude"),
+	"20_err429_t10.txt":                  busy("claude"),
+	"20_err429_t12.txt":                  busy("claude"),
+	// Esc puts the unanswered prompt back into the box: idle, with text typed.
+	"21_err429_after_esc.txt":             ready("claude"),
+	"22_err401.txt":                       busy("claude"),
+	"23_err401_final_maxretries1.txt":     ready("claude"),
+	"23_err429_final_maxretries1.txt":     ready("claude"),
+	"23_err500_final_maxretries1.txt":     ready("claude"),
+	"23_err529_final_maxretries1.txt":     ready("claude"),
+	"24_hang_t5.txt":                      busy("claude"),
+	"24_hang_t15.txt":                     busy("claude"),
+	"24_hang_t30.txt":                     busy("claude"),
+	"24_hang_t60.txt":                     busy("claude"),
+	"25_hang_after_esc.txt":               ready("claude"),
+	"26_stall_t10.txt":                    busy("claude"),
+	"26_stall_t45.txt":                    busy("claude"),
+	"26_stall_t95.txt":                    busy("claude"),
+	"27_cost_cmd.txt":                     unknown("claude"), // /cost panel hides the input box
+	"30_run_script_idle.txt":              ready("claude"),
+	"31_idle_default_permission_mode.txt": ready("claude"),
+	"32_bash_permission_prompt.txt":       dialog("tool-permission", "claude"),
+	"33_after_permission_yes.txt":         ready("claude"),
+	"34_multiline_pasted_bracketed.txt":   ready("claude"),
+	"35_multiline_after_submit.txt":       ready("claude"),
+	"36_sendkeys_multiline.txt":           ready("claude"),
+	"37_long_paste_placeholder.txt":       ready("claude"),
+	"38_after_ctrl_c_clear.txt":           ready("claude"),
+	// The footer lost "esc to interrupt" to a paste hint; the spinner still shows work.
+	"39_queued_message_while_working.txt": busy("claude"),
+	"40_after_queue_processed.txt":        ready("claude"),
+	"41_exit_ctrl_c_twice.txt":            unknown("claude"),
+	"50_codex_first_screen.txt":           ready("codex"),
+	"51_codex_idle.txt":                   ready("codex"),
+	"52_codex_after_tool.txt":             ready("codex"),
+	"53_codex_working.txt":                busy("codex"),
+	// Captured after the stream had finished ("Worked for 5s"), no "Working (" line.
+	"54_codex_streaming.txt":        ready("codex"),
+	"55_codex_idle_after.txt":       ready("codex"),
+	"56_codex_429.txt":              ready("codex"),
+	"57_codex_hang_20s.txt":         busy("codex"),
+	"58_codex_hang_after_esc.txt":   ready("codex"),
+	"59_codex_after_one_ctrl_c.txt": unknown(""),
+	"60_codex_onrequest_idle.txt":   ready("codex"),
+	"61_codex_onrequest_tool.txt":   ready("codex"),
+	"62_codex_warnings.txt":         unknown("codex"), // warnings overlay hides the composer
+}
+
+func TestClassifyScreenCaptures(t *testing.T) {
+	for name, want := range captureWant {
+		t.Run(name, func(t *testing.T) {
+			got := ClassifyScreen(readScreen(t, name), nil)
+			if got != want {
+				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, want, want.Kind)
+			}
+		})
+	}
+}
+
+// Every fixture must carry an assertion, so a capture added later cannot go unchecked.
+func TestClassifyScreenCapturesCovered(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(screensDir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures found")
+	}
+	for _, f := range files {
+		if _, ok := captureWant[filepath.Base(f)]; !ok {
+			t.Errorf("fixture %s has no expected classification", filepath.Base(f))
+		}
+	}
+	for name := range captureWant {
+		if _, err := os.Stat(filepath.Join(screensDir, name)); err != nil {
+			t.Errorf("expected fixture %s: %v", name, err)
+		}
+	}
+}
+
+const rule = "────────────────────────────────────────"
+
+func TestClassifyScreenSynthetic(t *testing.T) {
+	tests := []struct {
+		name   string
+		screen string
+		want   ScreenState
+	}{
+		{"empty", "", unknown("")},
+		{"blank padding", "\n   \n\u00a0\n", unknown("")},
+		{"bash user@host", "user@host:~$ ls\nfile1  file2\nuser@host:~$ \n\n\n", ready("shell")},
+		{"bare dollar", "$ ", ready("shell")},
+		{"root hash", "root@box:/work# ", ready("shell")},
+		{"bracketed prompt", "[dev@box src]$ ", ready("shell")},
+		{"venv prompt", "(venv) dev@box:~/p$ ", ready("shell")},
+		{"bash version prompt", "bash-5.2$ ", ready("shell")},
+		{"zsh percent", "dev@mac ~ % ", ready("shell")},
+		{"python repl", "Python 3.12.3\n>>> ", ready("shell")},
+		{"ipython", "In [3]: ", ready("shell")},
+		{"starship glyph", "~/src on main\n❯ ", ready("shell")},
+		{"nbsp after glyph", "~/src\n❯\u00a0\u00a0", ready("shell")},
+		{"command typed at shell", "user@host:~$ make test", unknown("")},
+		{"progress is not a prompt", "Downloading 50%", unknown("")},
+		{"shell output above prompt", "Working (3s) on the build\nesc to interrupt\n$ ", ready("shell")},
+		{"aider prompt", "Aider v0.86.1\nMain model: sonnet\n\n> ", ready("aider")},
+		{"aider mode prompt", "Aider v0.86.1\nask> ", ready("aider")},
+		{
+			"gemini idle",
+			" ███ GEMINI\n\nTips for getting started:\n╭────────────────────────────────────────╮\n" +
+				"│ >   Type your message or @path/to/file │\n╰────────────────────────────────────────╯\n" +
+				"~/proj      no sandbox      gemini-2.5-pro (100% context left)\n",
+			ready("gemini"),
+		},
+		{
+			"gemini busy",
+			"⠼ Reticulating splines (esc to cancel, 3s)\n╭────────────────────────────────────────╮\n" +
+				"│ >   Type your message or @path/to/file │\n╰────────────────────────────────────────╯\n" +
+				"~/proj      no sandbox      gemini-2.5-pro (100% context left)\n",
+			busy("gemini"),
+		},
+		{
+			"opencode idle",
+			"opencode v0.3.1\n\n┃                                        ┃\n┃  >                                     ┃\n┃                                        ┃\n  enter send\n",
+			ready("opencode"),
+		},
+		{"opencode working", "opencode v0.3.1\n\n  Working...\n┃  >   ┃\n", busy("opencode")},
+		{
+			"claude box with plain spaces",
+			"● Done.\n\n" + rule + "\n❯   \n" + rule + "\n  ? for shortcuts\n",
+			ready("claude"),
+		},
+		{
+			// A menu cursor directly under a rule must not pass for the input box.
+			"trust menu under a rule",
+			rule + "\n❯ 1. Yes, I trust this folder\n  2. No, exit\n" + rule + "\n Enter to confirm · Esc to cancel\n",
+			dialog("trust-folder", "claude"),
+		},
+		{
+			// Dialog text left in the transcript above a live input box is history.
+			"stale dialog text above box",
+			"❯ what does \"Do you want to proceed?\" mean\n\n● It is a question.\n" +
+				"  ❯ 1. Yes\n\n" + rule + "\n❯\u00a0\n" + rule + "\n  ? for shortcuts\n",
+			ready("claude"),
+		},
+		{
+			"claude older trust wording",
+			" Do you trust the files in this folder?\n\n /home/dev/x\n\n ❯ 1. Yes, proceed\n   2. No, exit\n",
+			dialog("trust-folder", "claude"),
+		},
+		{"generic press enter", "Update installed.\n\nPress Enter to continue", dialog("press-enter", "")},
+		{
+			"press enter long ago is not a dialog",
+			"Press Enter to continue\nok\nmore\noutput\n$ ",
+			ready("shell"),
+		},
+		{
+			"reply mentioning work above idle box",
+			"● Working through the list, I am retrying in a moment.\n\n" + rule + "\n❯\u00a0\n" + rule + "\n  ? for shortcuts\n",
+			ready("claude"),
+		},
+		{
+			"claude retrying without box",
+			"✻ API error · Retrying in 4s · attempt 2/10\n",
+			busy("claude"),
+		},
+		{
+			"codex typed text",
+			"  >_ OpenAI Codex (v0.169.0)\n\n› fix the tests\n\n  ? for shortcuts\n",
+			ready("codex"),
+		},
+		{"codex composer without codex marks is a zsh prompt", "~/src\n› ", ready("shell")},
+		{
+			"claude box followed by shell prompt after exit",
+			rule + "\n❯\u00a0\n" + rule + "\n  ? for shortcuts\n\nResume this session with:\nclaude --resume 1234\ndev@box:~/w$ ",
+			ready("shell"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ClassifyScreen(tt.screen, nil); got != tt.want {
+				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
+			}
+		})
+	}
+}
+
+func TestClassifyScreenReadyPattern(t *testing.T) {
+	pat := regexp.MustCompile(`^myrepl ready ::$`)
+	tests := []struct {
+		name   string
+		screen string
+		pat    *regexp.Regexp
+		want   ScreenState
+	}{
+		{"matches last line", "booting\nmyrepl ready ::\n\n", pat, ready("")},
+		{"nil pattern", "booting\nmyrepl ready ::\n", nil, unknown("")},
+		{"matches within last five", "myrepl ready ::\na\nb\nc\n\nd\n", pat, ready("")},
+		{"too far up", "myrepl ready ::\na\nb\nc\nd\ne\n", pat, unknown("")},
+		{"busy wins", "myrepl ready ::\nthinking (esc to interrupt)\n", pat, busy("")},
+		{"dialog wins", "myrepl ready ::\nPress Enter to continue\n", pat, dialog("press-enter", "")},
+		{"ansi stripped before matching", "\x1b[32mmyrepl ready ::\x1b[0m  \n", pat, ready("")},
+		{"nbsp trimmed before matching", "myrepl ready ::\u00a0\u00a0\n", pat, ready("")},
+		{
+			"keeps the recognised agent",
+			"Claude Code v2.1.197\nwaiting ::\n",
+			regexp.MustCompile(`^waiting ::$`),
+			ready("claude"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ClassifyScreen(tt.screen, tt.pat); got != tt.want {
+				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
+			}
+		})
+	}
+}
+
+// Captures taken with `capture-pane -e` carry SGR codes; the verdict must not change.
+func TestClassifyScreenANSI(t *testing.T) {
+	idle := "\x1b[2m\x1b[38;5;244m" + rule + "\x1b[39m\x1b[22m\r\n" +
+		"\x1b[1m❯\x1b[22m\u00a0\x1b[K\r\n" +
+		"\x1b[2m" + rule + "\x1b[22m\r\n" +
+		"  \x1b[38;2;255;107;128m⏵⏵ bypass permissions on\x1b[39m (shift+tab to cycle)\r\n"
+	if got, want := ClassifyScreen(idle, nil), ready("claude"); got != want {
+		t.Errorf("idle: ClassifyScreen = %+v, want %+v", got, want)
+	}
+	working := "\x1b[38;5;174m✶\x1b[39m \x1b[38;5;174mDeciphering…\x1b[39m \x1b[2m(12s)\x1b[22m\n\n" + idle
+	if got, want := ClassifyScreen(working, nil), busy("claude"); got != want {
+		t.Errorf("working: ClassifyScreen = %+v, want %+v", got, want)
+	}
+	trust := "\x1b[1m Do you trust the files in this folder?\x1b[22m\n\n \x1b[36m❯\x1b[39m 1. Yes, proceed\n   2. No, exit\n"
+	if got, want := ClassifyScreen(trust, nil), dialog("trust-folder", "claude"); got != want {
+		t.Errorf("trust: ClassifyScreen = %+v, want %+v", got, want)
+	}
+	// Colouring must not change either hash.
+	plain := strings.Join(ScreenLines(idle), "\n")
+	if ActivityHash(idle) != ActivityHash(plain) || SubstantiveHash(idle) != SubstantiveHash(plain) {
+		t.Error("hash of coloured screen differs from the plain one")
+	}
+}
+
+func TestScreenLines(t *testing.T) {
+	got := ScreenLines("\x1b[1mtitle\x1b[0m   \r\n❯\u00a0\n❯\u00a0typed\u00a0\n  \n\nlast\t\n\n \u00a0\n")
+	want := []string{"title", "❯", "❯\u00a0typed", "", "", "last"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+		t.Errorf("ScreenLines = %q, want %q", got, want)
+	}
+	if got := ScreenLines("\n \n\u00a0"); len(got) != 0 {
+		t.Errorf("ScreenLines(blank) = %q, want none", got)
+	}
+	idle := ScreenLines(readScreen(t, "10_idle_seeded_bypass.txt"))
+	if idle[len(idle)-3] != "❯" {
+		t.Errorf("idle prompt line = %q, want the NBSP trimmed", idle[len(idle)-3])
+	}
+	typed := ScreenLines(readScreen(t, "11_prompt_typed.txt"))
+	if typed[len(typed)-3] != "❯\u00a0please make the file now" {
+		t.Errorf("typed prompt line = %q, want the inner NBSP kept", typed[len(typed)-3])
+	}
+}
+
+func TestScreenKindString(t *testing.T) {
+	for k, want := range map[ScreenKind]string{
+		ScreenUnknown: "unknown", ScreenReady: "ready", ScreenBusy: "busy", ScreenDialog: "dialog", 9: "ScreenKind(9)",
+	} {
+		if got := k.String(); got != want {
+			t.Errorf("ScreenKind(%d).String() = %q, want %q", int(k), got, want)
+		}
+	}
+}
+
+func TestDialogDescription(t *testing.T) {
+	if got, want := DialogDescription("trust-folder"), `the trust-folder dialog ("Do you trust the files in this folder?")`; got != want {
+		t.Errorf("DialogDescription(trust-folder) = %q, want %q", got, want)
+	}
+	// Every name the classifier can produce gets a quoted question.
+	for _, r := range dialogRules {
+		d := DialogDescription(r.name)
+		if !strings.Contains(d, r.name) || !strings.Contains(d, `("`) {
+			t.Errorf("DialogDescription(%q) = %q: want the name and the quoted question", r.name, d)
+		}
+	}
+	if got := DialogDescription("mystery"); got != "the mystery dialog" {
+		t.Errorf("DialogDescription(mystery) = %q", got)
+	}
+	if got := DialogDescription(""); got != "a dialog" {
+		t.Errorf(`DialogDescription("") = %q`, got)
+	}
+}
+
+func md5hex(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestActivityHash(t *testing.T) {
+	if got, want := ActivityHash("a  \n\n\x1b[1mb\x1b[0m\u00a0\n"), md5hex("a\nb"); got != want {
+		t.Errorf("ActivityHash = %s, want md5 of the non-blank lines %s", got, want)
+	}
+	screen := readScreen(t, "10_idle_seeded_bypass.txt")
+	padded := strings.TrimRight(screen, "\n") + "\n\n\n\n   \n\u00a0\n"
+	if ActivityHash(screen) != ActivityHash(padded) {
+		t.Error("trailing blank padding changed ActivityHash")
+	}
+	if ActivityHash(screen) != ActivityHash(strings.ReplaceAll(screen, "\n", "  \n")) {
+		t.Error("trailing spaces changed ActivityHash")
+	}
+	var many []string
+	for i := 0; i < 25; i++ {
+		many = append(many, "line", "")
+	}
+	old := strings.Join(many, "\n")
+	if ActivityHash("changed\n"+old) != ActivityHash(old) {
+		t.Error("a line above the last 20 non-blank lines changed ActivityHash")
+	}
+	if ActivityHash(old+"\nnew") == ActivityHash(old) {
+		t.Error("a new last line did not change ActivityHash")
+	}
+	// The hang animates: the raw hash must see that, or the masking would be pointless.
+	if ActivityHash(readScreen(t, "24_hang_t5.txt")) == ActivityHash(readScreen(t, "24_hang_t60.txt")) {
+		t.Error("ActivityHash equal for 24_hang_t5 and 24_hang_t60")
+	}
+}
+
+func TestSubstantiveHashEqualWhileOnlyAnimating(t *testing.T) {
+	groups := [][]string{
+		{"24_hang_t5.txt", "24_hang_t15.txt", "24_hang_t30.txt", "24_hang_t60.txt"},
+		{"26_stall_t10.txt", "26_stall_t45.txt", "26_stall_t95.txt"},
+		// Spinner glyph, verb and counters only.
+		{"12_working_t01.txt", "12_working_t02.txt", "12_working_t03.txt", "12_working_t04.txt", "12_working_t05.txt", "12_working_t06.txt"},
+		// The tool bullet blinks (● / blank) while "Running…" waits.
+		{"12_working_t07.txt", "12_working_t08.txt", "12_working_t09.txt", "12_working_t10.txt", "12_working_t11.txt", "12_working_t12.txt"},
+		// Token arrows flip between ↑ and ↓.
+		{"12_working_t13.txt", "12_working_t14.txt", "12_working_t15.txt", "12_working_t16.txt", "12_working_t17.txt"},
+		// The retry countdown of one attempt.
+		{"20_err429_t2.txt", "20_err429_t4.txt"},
+		{"20_err429_t6.txt", "20_err429_t8.txt"},
+	}
+	for _, g := range groups {
+		first := SubstantiveHash(readScreen(t, g[0]))
+		for _, name := range g[1:] {
+			if h := SubstantiveHash(readScreen(t, name)); h != first {
+				t.Errorf("SubstantiveHash(%s) != SubstantiveHash(%s)", name, g[0])
+			}
+		}
+	}
+}
+
+func TestSubstantiveHashChangesOnOutput(t *testing.T) {
+	pairs := [][2]string{
+		{"12_working_t06.txt", "12_working_t07.txt"}, // the reply and the tool call appeared
+		{"12_working_t12.txt", "12_working_t13.txt"}, // "Running…" became "created"
+		{"12_working_t18.txt", "12_working_t19.txt"}, // the final answer appeared
+		{"20_err429_t4.txt", "20_err429_t6.txt"},     // a new retry attempt
+		{"24_hang_t60.txt", "25_hang_after_esc.txt"},
+		{"53_codex_working.txt", "54_codex_streaming.txt"},
+	}
+	for _, p := range pairs {
+		if SubstantiveHash(readScreen(t, p[0])) == SubstantiveHash(readScreen(t, p[1])) {
+			t.Errorf("SubstantiveHash(%s) == SubstantiveHash(%s), want different", p[0], p[1])
+		}
+	}
+}
+
+func TestSubstantiveHashMasks(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"◦ Working (12s • esc to interrupt)", "• Working (1m 3s • esc to interrupt)"},
+		{"  Worked for 5s • 19:34", "  Worked for 1h 3m • 19:34"},
+		{"tokens used 650", "tokens used 1,204"},
+		{"(4s · ↓ 25 tokens)", "(9s · ↑ 1.2k tokens)"},
+		{"✻ API error · Retrying in 3s · attempt 3/10", "✢ API error · Retrying in 18s · attempt 3/10"},
+		{"⠋ Counting electrons (esc to cancel, 2s)", "⠏ Reticulating splines (esc to cancel, 40s)"},
+		{"✶ Deciphering…", "* Deciphering… (1m 2s)"},
+	}
+	for _, tt := range tests {
+		if SubstantiveHash(tt.a) != SubstantiveHash(tt.b) {
+			t.Errorf("SubstantiveHash(%q) != SubstantiveHash(%q)", tt.a, tt.b)
+		}
+		if ActivityHash(tt.a) == ActivityHash(tt.b) {
+			t.Errorf("ActivityHash(%q) == ActivityHash(%q), the raw screens differ", tt.a, tt.b)
+		}
+	}
+	differ := []struct{ a, b string }{
+		{"✻ API error · Retrying in 3s · attempt 3/10", "✻ API error · Retrying in 3s · attempt 4/10"},
+		{"● Creating it now.", "● Creating it later."},
+		{"$ ", "$ \nhello"},
+	}
+	for _, tt := range differ {
+		if SubstantiveHash(tt.a) == SubstantiveHash(tt.b) {
+			t.Errorf("SubstantiveHash(%q) == SubstantiveHash(%q), want different", tt.a, tt.b)
+		}
+	}
+}
