@@ -10,7 +10,7 @@ import (
 
 func spawnFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "worker name (letters, digits, '-', '_'; at most 48)", Required: true},
+		&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "worker name (letters, digits, '-', '_'; at most 48) (required)"},
 		&cli.BoolFlag{Name: "tmux", Usage: "run in a window of swarm's private tmux server (default: detached process)"},
 		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: defaultSession},
 		&cli.BoolFlag{Name: "worktree", Usage: "run in a new git worktree <repo>-worktrees/<name> on branch <name>"},
@@ -37,11 +37,22 @@ Examples:
    swarm spawn --name w1 --tmux -- claude
    swarm spawn --name build --tag ci --env GOFLAGS=-race -- make test
    swarm spawn --name fix-42 --tmux --worktree --ready-wait -- codex`,
-		Flags: spawnFlags(),
+		Flags: append(spawnFlags(), ralphFlags()...),
 		Action: func(c *cli.Context) error {
 			e, err := openEnv(c)
 			if err != nil {
 				return err
+			}
+			if c.Bool("ralph") {
+				return runRalphSpawn(e, c)
+			}
+			for _, f := range []string{"prompt-file", "max-iterations", "done-pattern", "prompt-mode", "foreground"} {
+				if c.IsSet(f) {
+					return fail("--%s needs --ralph", f)
+				}
+			}
+			if !c.IsSet("name") {
+				return fail(`Required flag "name" not set`)
 			}
 			return runSpawn(e, c)
 		},

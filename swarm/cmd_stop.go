@@ -54,6 +54,7 @@ Examples:
 					h(e, w.Name)
 				}
 				stopWorker(e, w, grace)
+				waitMonitorGone(e, w.Name, 5*time.Second)
 				if c.Bool("rm-worktree") && w.Worktree != nil {
 					if removeWorktree(e, w.Worktree, c.Bool("force-dirty")) {
 						_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
@@ -314,7 +315,10 @@ func runWrapperCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "__run",
 		Hidden: true,
-		Flags:  []cli.Flag{&cli.StringFlag{Name: "exit-file", Required: true}},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "exit-file", Required: true},
+			&cli.StringFlag{Name: "stdin", Usage: "file to give the program on its standard input"},
+		},
 		Action: func(c *cli.Context) error {
 			argv := c.Args().Slice()
 			if len(argv) == 0 {
@@ -325,6 +329,16 @@ func runWrapperCommand() *cli.Command {
 			signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 			cmd := exec.Command(argv[0], argv[1:]...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+			if p := c.String("stdin"); p != "" {
+				f, err := os.Open(p)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "swarm: error: %v\n", err)
+					_ = state.WriteFileAtomic(c.String("exit-file"), []byte("127\n"), 0o600)
+					return exitCode(127)
+				}
+				defer f.Close()
+				cmd.Stdin = f
+			}
 			code := 0
 			if err := cmd.Run(); err != nil {
 				var ee *exec.ExitError

@@ -32,6 +32,11 @@ type spawnOptions struct {
 	Cwd      string
 	Argv     []string
 	Metadata map[string]any
+	// StartArgv, when set, is what actually runs (Argv is what the record shows and what
+	// resolves as the program).
+	StartArgv []string
+	// ExtraEnv is added to the environment of this start only, not recorded.
+	ExtraEnv []string
 	// BaseEnv, when set, replaces the caller's environment (respawn reuses the original one).
 	BaseEnv []string
 	// ExistingWorktree reuses a worktree instead of creating one (respawn).
@@ -188,16 +193,21 @@ func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
 		if w.Metadata == nil {
 			w.Metadata = map[string]any{}
 		}
+		startArgv := o.Argv
+		if len(o.StartArgv) > 0 {
+			startArgv = o.StartArgv
+		}
+		startEnv := append(append([]string{}, envList...), o.ExtraEnv...)
 		var startErr error
 		if o.Tmux {
 			var p tmux.Pane
-			p, startErr = e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: runDir, Env: envList, Argv: o.Argv})
+			p, startErr = e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: runDir, Env: startEnv, Argv: startArgv})
 			if startErr == nil {
 				w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: e.tm.Socket(), PaneID: p.ID}
 				w.PID = p.PID
 			}
 		} else {
-			w.PID, startErr = startProcess(e, o.Name, runDir, envList, o.Argv)
+			w.PID, startErr = startProcess(e, o.Name, runDir, startEnv, startArgv)
 			if startErr == nil {
 				w.Metadata["pid_start"] = processStart(w.PID)
 			}

@@ -91,6 +91,9 @@ Examples:
 			waitCommand(),
 			cleanCommand(),
 			respawnCommand(),
+			ralphCommand(),
+			demoCommand(),
+			demoAgentCommand(),
 			runWrapperCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

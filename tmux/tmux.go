@@ -66,6 +66,7 @@ type Client interface {
 	Paste(paneID, text string, bracketed bool) error
 	SendKeys(paneID string, keys ...string) error
 	KillPane(paneID string) error
+	ClearHistory(paneID string) error
 	KillSessionIfEmpty(session string) error
 	AttachArgs(paneID string) []string
 }
@@ -376,6 +377,12 @@ func (t *Exec) KillPane(paneID string) error {
 	if errors.Is(err, ErrNoServer) || errors.Is(err, ErrNoPane) {
 		return nil
 	}
+	return err
+}
+
+// ClearHistory drops the pane's scrollback, so a new iteration starts on a clean slate.
+func (t *Exec) ClearHistory(paneID string) error {
+	_, err := t.run(nil, "clear-history", "-t", paneID)
 	return err
 }
 

@@ -37,7 +37,6 @@ func scriptEnv(ts *testscript.TestScript) []string {
 	return env
 }
 
-
 func parseTimeout(ts *testscript.TestScript, args []string) (time.Duration, []string) {
 	timeout := 20 * time.Second
 	for len(args) > 1 && strings.HasPrefix(args[0], "-timeout") {

@@ -1,0 +1,100 @@
+package ralph
+
+import (
+	"regexp"
+	"strings"
+)
+
+// DoneMatcher counts done-pattern matches in agent output while ignoring the echo of the
+// prompt swarm typed: the prompt usually names the done marker ("print ALL_DONE when
+// finished"), and agents redraw it on screen, so a plain search would stop every loop at once.
+type DoneMatcher struct {
+	re     *regexp.Regexp
+	prompt string // whitespace-collapsed prompt text
+}
+
+// NewDoneMatcher returns a matcher for re that ignores the echo of prompt.
+func NewDoneMatcher(re *regexp.Regexp, prompt string) *DoneMatcher {
+	return &DoneMatcher{re: re, prompt: collapse(prompt)}
+}
+
+// collapse folds all runs of white space (NBSP included) into one space and trims.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// echoText normalises a screen line the way an input echo shows it: without the prompt glyph
+// agents put in front of the user's message.
+func echoText(line string) string {
+	s := collapse(line)
+	for _, p := range []string{"❯", "›", ">", "│"} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, p))
+	}
+	s = strings.TrimSpace(strings.TrimSuffix(s, "│"))
+	return s
+}
+
+// Count returns how many matches the screen lines hold outside the prompt echo.
+func (m *DoneMatcher) Count(lines []string) int {
+	if m == nil || m.re == nil {
+		return 0
+	}
+	var hits []int
+	for _, l := range lines {
+		hits = append(hits, len(m.re.FindAllStringIndex(l, -1)))
+	}
+	echo := m.echoLines(lines, hits)
+	n := 0
+	for i, k := range hits {
+		if k > 0 && !echo[i] {
+			n += k
+		}
+	}
+	return n
+}
+
+// echoLines marks the lines that belong to an echo of the prompt: runs of consecutive lines
+// whose joined text occurs, in that order, in the prompt and covers a good part of it. Output
+// that merely repeats a phrase of the prompt (the marker itself, say), even right below the
+// echo, does not continue the prompt's text and so stays outside the run.
+func (m *DoneMatcher) echoLines(lines []string, hits []int) map[int]bool {
+	any := false
+	for _, k := range hits {
+		any = any || k > 0
+	}
+	if !any || m.prompt == "" {
+		return nil
+	}
+	need := len(m.prompt) / 2
+	if need < 1 {
+		need = 1
+	}
+	echo := map[int]bool{}
+	var run []int
+	runText := ""
+	closeRun := func() {
+		if len(runText) >= need {
+			for _, i := range run {
+				echo[i] = true
+			}
+		}
+		run, runText = nil, ""
+	}
+	for i, l := range lines {
+		t := echoText(l)
+		if t == "" {
+			continue
+		}
+		if runText != "" && strings.Contains(m.prompt, runText+" "+t) {
+			run = append(run, i)
+			runText += " " + t
+			continue
+		}
+		closeRun()
+		if strings.Contains(m.prompt, t) {
+			run, runText = []int{i}, t
+		}
+	}
+	closeRun()
+	return echo
+}

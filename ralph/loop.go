@@ -1,0 +1,857 @@
+package ralph
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// Clock is the loop's time source; tests use a fake one that advances on Sleep.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns the current time.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Sleep pauses the goroutine.
+func (RealClock) Sleep(d time.Duration) { time.Sleep(d) }
+
+// Procs is what the loop needs from the operating system.
+type Procs interface {
+	// Alive reports whether pid is a live process (not a zombie).
+	Alive(pid int) bool
+	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
+	KillGroup(pgid int, grace time.Duration)
+}
+
+// Config is everything a monitor needs to drive one loop.
+type Config struct {
+	Name    string
+	Dir     Dir
+	Workers *state.Dir
+	Tmux    tmux.Client
+	Procs   Procs
+	Clock   Clock
+	// Out receives the loop's "[ralph] ..." messages.
+	Out io.Writer
+	// RunWrapper is the argv prefix of swarm's process wrapper, which records the agent's exit
+	// code in a file and can feed a file to its standard input:
+	// wrapper... --exit-file F [--stdin P] -- command...
+	RunWrapper []string
+	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
+	ExtraEnv []string
+
+	// Intervals; zero means the default.
+	ExitPoll     time.Duration // how often the agent's process is checked (default 100ms)
+	ScreenPoll   time.Duration // how often the screen is captured (default 2s, as the seed says)
+	StatusPoll   time.Duration // how often the stored status is re-read (default 250ms)
+	ReadyPoll    time.Duration // screen polling while waiting for the prompt (default 200ms)
+	KillGrace    time.Duration // SIGTERM to SIGKILL when ending an agent (default 5s)
+	InputSettle  time.Duration // between paste and Enter (default 150ms)
+	ConfirmAfter time.Duration // how long to wait for the agent to react to Enter (default 3s)
+	HistoryLines int           // scrollback searched for the done pattern (default 2000)
+
+	// Abort, when it yields, ends the agent at once and stops the loop (paused).
+	Abort <-chan struct{}
+	// MonitorLock is the lock that makes this the loop's only monitor; it is released while
+	// the loop lock is held when a paused loop's monitor leaves.
+	MonitorLock *state.Lock
+}
+
+func (c *Config) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.ExitPoll, 100*time.Millisecond)
+	def(&c.ScreenPoll, 2*time.Second)
+	def(&c.StatusPoll, 250*time.Millisecond)
+	def(&c.ReadyPoll, 200*time.Millisecond)
+	def(&c.KillGrace, 5*time.Second)
+	def(&c.InputSettle, 150*time.Millisecond)
+	def(&c.ConfirmAfter, 3*time.Second)
+	if c.HistoryLines <= 0 {
+		c.HistoryLines = 2000
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Out == nil {
+		c.Out = io.Discard
+	}
+}
+
+// Loop is one running monitor.
+type Loop struct {
+	cfg     Config
+	doneRE  *regexp.Regexp
+	readyRE *regexp.Regexp
+	matcher *DoneMatcher
+	aborted bool
+}
+
+// New prepares a loop; Run drives it.
+func New(cfg Config) *Loop {
+	cfg.defaults()
+	return &Loop{cfg: cfg}
+}
+
+func (l *Loop) say(format string, args ...any) {
+	fmt.Fprintf(l.cfg.Out, "[ralph] "+l.cfg.Name+": "+format+"\n", args...)
+}
+
+func (l *Loop) event(kind, format string, args ...any) {
+	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, fmt.Sprintf(format, args...))
+}
+
+func (l *Loop) now() string { return l.cfg.Clock.Now().Format(TimeFormat) }
+
+func (l *Loop) update(fn func(*State) error) (*State, error) { return l.cfg.Dir.Update(fn) }
+
+// ErrStop ends Run without further changes to the state.
+var errStop = errors.New("stop")
+
+// Run drives the loop until it is stopped, fails, finishes or is paused with no agent left
+// running. It returns the process exit code the seed specifies: 0, or 1 when the loop failed.
+func (l *Loop) Run() int {
+	for {
+		st, err := l.cfg.Dir.Load()
+		if err != nil {
+			fmt.Fprintf(l.cfg.Out, "swarm: error: cannot read loop state: %v\n", err)
+			return 1
+		}
+		if err := l.compile(st); err != nil {
+			l.stop(StatusFailed, "invalid_config", err.Error())
+			fmt.Fprintf(l.cfg.Out, "swarm: error: %v\n", err)
+			return 1
+		}
+		switch st.Status {
+		case StatusStopped:
+			return 0
+		case StatusFailed:
+			return 1
+		}
+		if l.aborted {
+			return 0
+		}
+		switch st.Phase {
+		case PhaseStarting:
+			l.deliver(st)
+		case PhaseWorking:
+			l.watch(st)
+		case PhaseBackoff:
+			l.backoff(st)
+		default:
+			if st.Status == StatusPaused {
+				if l.releaseIfPaused() {
+					return 0
+				}
+				continue
+			}
+			if st.CurrentIteration >= st.MaxIterations {
+				l.complete(st)
+				continue
+			}
+			if code, done := l.start(st); done {
+				return code
+			}
+		}
+	}
+}
+
+func (l *Loop) compile(st *State) error {
+	if st.DonePattern != nil && *st.DonePattern != "" && l.doneRE == nil {
+		re, err := regexp.Compile(*st.DonePattern)
+		if err != nil {
+			return fmt.Errorf("invalid done pattern: %v", err)
+		}
+		l.doneRE = re
+	}
+	if st.ReadyPattern != "" && l.readyRE == nil {
+		re, err := regexp.Compile(st.ReadyPattern)
+		if err != nil {
+			return fmt.Errorf("invalid ready pattern: %v", err)
+		}
+		l.readyRE = re
+	}
+	return nil
+}
+
+// releaseIfPaused lets a paused loop's monitor exit. It gives up the monitor lock while holding
+// the loop lock, so a concurrent resume sees either a live monitor that will go on, or none and
+// starts one: never a monitor that is about to leave.
+func (l *Loop) releaseIfPaused() bool {
+	released := false
+	_ = l.cfg.Dir.WithLock(func() error {
+		var st State
+		if err := state.ReadJSON(l.cfg.Dir.statePath(), &st); err != nil {
+			return err
+		}
+		if st.Status == StatusPaused {
+			released = true
+			l.cfg.MonitorLock.Unlock()
+		}
+		return nil
+	})
+	return released
+}
+
+func (l *Loop) stop(status, reason, logLine string) {
+	_, _ = l.update(func(s *State) error {
+		s.Status = status
+		s.ExitReason = reason
+		s.Phase = PhaseEnded
+		s.Ended = l.now()
+		return nil
+	})
+	if logLine != "" {
+		kind := "STOP"
+		if status == StatusFailed {
+			kind = "FAIL"
+		}
+		l.event(kind, "%s", logLine)
+	}
+}
+
+func (l *Loop) complete(st *State) {
+	l.say("loop complete after %d iterations", st.CurrentIteration)
+	l.stop(StatusStopped, "max_iterations", fmt.Sprintf("loop complete after %d iterations", st.CurrentIteration))
+}
+
+// worker returns the loop's worker record.
+func (l *Loop) worker() (*state.Worker, error) {
+	ws, err := l.cfg.Workers.LoadWorkers(nil)
+	if err != nil {
+		return nil, err
+	}
+	w := ws.Get(l.cfg.Name)
+	if w == nil || w.Tmux == nil {
+		return nil, fmt.Errorf("worker '%s' is gone", l.cfg.Name)
+	}
+	return w, nil
+}
+
+// start begins the next iteration: fresh prompt, fresh agent in the same pane.
+func (l *Loop) start(st *State) (code int, finished bool) {
+	n := st.CurrentIteration + 1
+	prompt, err := ReadPrompt(st.PromptFile)
+	if err != nil {
+		fmt.Fprintf(l.cfg.Out, "swarm: error: %v\n", err)
+		l.stop(StatusFailed, "prompt_unreadable", err.Error())
+		return 1, true
+	}
+	w, err := l.worker()
+	if err != nil {
+		fmt.Fprintf(l.cfg.Out, "swarm: error: %v\n", err)
+		l.stop(StatusStopped, "worker_gone", err.Error())
+		return 0, true
+	}
+	if err := os.WriteFile(l.cfg.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
+		fmt.Fprintf(l.cfg.Out, "swarm: error: cannot save prompt copy: %v\n", err)
+		l.stop(StatusFailed, "io_error", err.Error())
+		return 1, true
+	}
+	var startErr error
+	started := false
+	// The status is checked and the agent started under the loop lock: a pause or kill that
+	// lands first is seen, and one that lands later finds the new agent to act on.
+	_ = l.cfg.Dir.WithLock(func() error {
+		var cur State
+		if err := state.ReadJSON(l.cfg.Dir.statePath(), &cur); err != nil {
+			startErr = err
+			return nil
+		}
+		if cur.Status != StatusRunning {
+			return nil
+		}
+		startErr = l.launch(w, st, n)
+		if startErr != nil {
+			return nil
+		}
+		cur.CurrentIteration = n
+		cur.LastIterationStarted = l.now()
+		cur.Phase = PhaseStarting
+		cur.BlockedBy = ""
+		cur.LastExitCode = nil
+		cur.LastScreenChange = cur.LastIterationStarted
+		startErr = state.WriteJSON(l.cfg.Dir.statePath(), &cur)
+		started = startErr == nil
+		return nil
+	})
+	if startErr != nil {
+		fmt.Fprintf(l.cfg.Out, "swarm: error: cannot start iteration %d: %v\n", n, startErr)
+		l.stop(StatusFailed, "start_failed", startErr.Error())
+		return 1, true
+	}
+	if !started {
+		return 0, false
+	}
+	l.setWorkerIteration(n)
+	l.say("starting iteration %d/%d", n, st.MaxIterations)
+	l.event("START", "iteration %d/%d", n, st.MaxIterations)
+	return 0, false
+}
+
+// AgentArgv is the command run in the pane for an iteration: the agent under swarm's wrapper,
+// which writes its exit code to exitFile (tmux does not always collect the status of a pane
+// that ends quickly after a respawn) and, in stdin mode, gives it the prompt on stdin.
+func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy string) []string {
+	if len(wrapper) == 0 {
+		return cmd
+	}
+	argv := append([]string{}, wrapper...)
+	argv = append(argv, "--exit-file", exitFile)
+	if mode == PromptStdin {
+		argv = append(argv, "--stdin", promptCopy)
+	}
+	argv = append(argv, "--")
+	return append(argv, cmd...)
+}
+
+func (l *Loop) launch(w *state.Worker, st *State, n int) error {
+	var env []string
+	_ = state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &env)
+	env = append(env, l.cfg.ExtraEnv...)
+	env = append(env, fmt.Sprintf("SWARM_ITERATION=%d", n))
+	_ = os.Remove(l.cfg.Dir.ExitFile())
+	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Dir.ExitFile(), l.cfg.Dir.PromptCopy())
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
+	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	if err == nil {
+		if !p.Dead {
+			l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
+		} else {
+			// Leftover grandchildren of the previous agent keep its process group alive.
+			l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
+		}
+		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
+		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
+		if err != nil {
+			return err
+		}
+	} else {
+		// The window was closed by hand: open a new one and point the worker at it.
+		p, err = l.cfg.Tmux.NewWindow(spec)
+		if err != nil {
+			return err
+		}
+	}
+	return l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
+		cur := ws.Get(w.Name)
+		if cur == nil {
+			return nil
+		}
+		cur.Tmux.PaneID = p.ID
+		cur.PID = p.PID
+		cur.Status = state.StatusRunning
+		cur.ExitCode = nil
+		return nil
+	})
+}
+
+func (l *Loop) setWorkerIteration(n int) {
+	_ = l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
+		if w := ws.Get(l.cfg.Name); w != nil {
+			if w.Metadata == nil {
+				w.Metadata = map[string]any{}
+			}
+			w.Metadata["ralph"] = true
+			w.Metadata["ralph_iteration"] = n
+		}
+		return nil
+	})
+}
+
+// agent is the current iteration's pane as seen now.
+type agent struct {
+	paneID string
+	pid    int
+	dead   bool
+	gone   bool
+	code   *int
+}
+
+func (l *Loop) agentNow() agent {
+	w, err := l.worker()
+	if err != nil {
+		return agent{gone: true, dead: true}
+	}
+	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	if err != nil {
+		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
+	}
+	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
+	if p.Dead {
+		if c, ok := readExitCode(l.cfg.Dir.ExitFile()); ok {
+			a.code = &c
+		} else if p.HasStatus {
+			c := p.ExitStatus
+			a.code = &c
+		}
+	}
+	return a
+}
+
+// settled waits (briefly) for tmux to report the ended agent's pane as dead with its exit
+// status: the process can be gone a moment before tmux has collected it.
+func (l *Loop) settled() agent {
+	deadline := l.cfg.Clock.Now().Add(2 * time.Second)
+	for {
+		a := l.agentNow()
+		if a.gone || (a.dead && a.code != nil) || l.cfg.Clock.Now().After(deadline) {
+			return a
+		}
+		l.cfg.Clock.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (l *Loop) capture(a agent, history int) ([]string, error) {
+	out, err := l.cfg.Tmux.Capture(a.paneID, history)
+	if err != nil {
+		return nil, err
+	}
+	return ScreenLines(out), nil
+}
+
+func (l *Loop) statusNow() string {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return StatusStopped
+	}
+	return st.Status
+}
+
+func (l *Loop) abortRequested() bool {
+	if l.cfg.Abort == nil {
+		return false
+	}
+	select {
+	case <-l.cfg.Abort:
+		return true
+	default:
+		return false
+	}
+}
+
+// abortNow ends the agent at once and leaves the loop paused.
+func (l *Loop) abortNow(a agent) {
+	l.aborted = true
+	if !a.dead {
+		l.cfg.Procs.KillGroup(a.pid, 0)
+	}
+	l.say("stopping now, agent ended")
+	_, _ = l.update(func(s *State) error {
+		if s.Status == StatusRunning {
+			s.Status = StatusPaused
+		}
+		s.ExitReason = "signal"
+		s.Phase = PhaseEnded
+		return nil
+	})
+	l.event("PAUSE", "iteration %d ended by signal", l.iteration())
+}
+
+func (l *Loop) iteration() int {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return 0
+	}
+	return st.CurrentIteration
+}
+
+// deliver waits for the agent's input prompt, then gives it the prompt.
+func (l *Loop) deliver(st *State) {
+	a := l.agentNow()
+	if a.dead {
+		l.finish(st, a, "")
+		return
+	}
+	prompt, err := os.ReadFile(l.cfg.Dir.PromptCopy())
+	if err != nil {
+		// The copy is written before the agent starts; without it, read the file again.
+		p, perr := ReadPrompt(st.PromptFile)
+		if perr != nil {
+			fmt.Fprintf(l.cfg.Out, "swarm: error: %v\n", perr)
+			l.stop(StatusFailed, "prompt_unreadable", perr.Error())
+			return
+		}
+		prompt = []byte(p)
+	}
+	l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+	if st.PromptMode == PromptStdin {
+		_, _ = l.update(func(s *State) error {
+			s.Phase = PhaseWorking
+			s.DoneBaseline = 0
+			return nil
+		})
+		return
+	}
+	timeout := time.Duration(st.ReadyTimeout) * time.Second
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	deadline := l.cfg.Clock.Now().Add(timeout)
+	blocked := st.BlockedBy
+	var lines []string
+	for {
+		if l.abortRequested() {
+			l.abortNow(a)
+			return
+		}
+		if l.statusNow() == StatusStopped {
+			return
+		}
+		a = l.agentNow()
+		if a.dead {
+			l.finish(st, a, "")
+			return
+		}
+		lines, err = l.capture(a, 0)
+		if err == nil {
+			s := ClassifyScreen(strings.Join(lines, "\n"), l.readyRE)
+			if s.Kind == ScreenReady {
+				break
+			}
+			if s.Kind == ScreenDialog && s.Dialog != blocked {
+				blocked = s.Dialog
+				l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", DialogDescription(s.Dialog), l.cfg.Name)
+				l.event("BLOCKED", "iteration %d dialog=%s", st.CurrentIteration, s.Dialog)
+				_, _ = l.update(func(x *State) error { x.BlockedBy = s.Dialog; return nil })
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			why := "no input prompt seen"
+			if blocked != "" {
+				why = "blocked by " + DialogDescription(blocked)
+			}
+			l.say("agent not ready after %ds (%s)", int(timeout.Seconds()), why)
+			l.event("TIMEOUT", "iteration %d ready timeout %ds (%s)", st.CurrentIteration, int(timeout.Seconds()), why)
+			l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+			l.finish(st, l.agentNow(), "ready timeout")
+			return
+		}
+		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
+	}
+	if blocked != "" {
+		_, _ = l.update(func(x *State) error { x.BlockedBy = ""; return nil })
+	}
+	base := 0
+	if l.matcher != nil {
+		if full, err := l.capture(a, l.cfg.HistoryLines); err == nil {
+			base = l.matcher.Count(full)
+		}
+	}
+	before := ActivityHash(strings.Join(lines, "\n"))
+	if err := l.cfg.Tmux.Paste(a.paneID, string(prompt), true); err != nil {
+		l.say("could not type the prompt: %v", err)
+	}
+	l.cfg.Clock.Sleep(l.cfg.InputSettle)
+	pasted := before
+	if cur, err := l.capture(a, 0); err == nil {
+		pasted = ActivityHash(strings.Join(cur, "\n"))
+	}
+	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	if !l.confirmStarted(a, pasted) {
+		l.say("agent did not react to the prompt; pressing Enter again")
+		l.event("RETRY", "iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration)
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+	_, _ = l.update(func(s *State) error {
+		s.Phase = PhaseWorking
+		s.DoneBaseline = base
+		return nil
+	})
+}
+
+// confirmStarted waits for a sign that the agent took the prompt: it became busy, its screen
+// changed from what the paste left, or it ended.
+func (l *Loop) confirmStarted(a agent, pasted string) bool {
+	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
+	for {
+		cur := l.agentNow()
+		if cur.dead {
+			return true
+		}
+		if lines, err := l.capture(cur, 0); err == nil {
+			screen := strings.Join(lines, "\n")
+			if ActivityHash(screen) != pasted || ClassifyScreen(screen, l.readyRE).Kind == ScreenBusy {
+				return true
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			return false
+		}
+		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
+	}
+}
+
+// watch follows a working agent until it exits, goes quiet, prints the done marker, or the
+// loop is stopped.
+func (l *Loop) watch(st *State) {
+	a := l.agentNow()
+	if l.matcher == nil {
+		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+	}
+	inactivity := time.Duration(st.InactivityTimeout) * time.Second
+	if inactivity <= 0 {
+		inactivity = 60 * time.Second
+	}
+	clock := l.cfg.Clock
+	lastChange := clock.Now()
+	if t := ParseTime(st.LastScreenChange); !t.IsZero() && t.After(ParseTime(st.LastIterationStarted)) {
+		lastChange = t
+	}
+	lastHash := ""
+	nextScreen := clock.Now()
+	nextStatus := clock.Now()
+	for {
+		if l.abortRequested() {
+			l.abortNow(a)
+			return
+		}
+		now := clock.Now()
+		if !now.Before(nextStatus) {
+			nextStatus = now.Add(l.cfg.StatusPoll)
+			if l.statusNow() == StatusStopped {
+				return
+			}
+		}
+		if a.dead || !l.cfg.Procs.Alive(a.pid) {
+			l.finish(st, l.settled(), "")
+			return
+		}
+		if !now.Before(nextScreen) {
+			nextScreen = now.Add(l.cfg.ScreenPoll)
+			lines, err := l.capture(a, l.cfg.HistoryLines)
+			if err != nil {
+				a = l.agentNow()
+				continue
+			}
+			if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
+				l.done(st, a)
+				return
+			}
+			h := ActivityHash(strings.Join(lines, "\n"))
+			if h != lastHash {
+				if lastHash != "" {
+					lastChange = now
+					_, _ = l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+				}
+				lastHash = h
+			}
+			if now.Sub(lastChange) >= inactivity {
+				l.inactive(st, a, inactivity)
+				return
+			}
+		}
+		clock.Sleep(l.cfg.ExitPoll)
+	}
+}
+
+func (l *Loop) saveScreen(a agent, n int) {
+	if a.gone {
+		return
+	}
+	out, err := l.cfg.Tmux.Capture(a.paneID, l.cfg.HistoryLines)
+	if err != nil {
+		return
+	}
+	dir := filepath.Dir(l.cfg.Dir.ScreenPath(n))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	_ = state.WriteFileAtomic(l.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
+	pruneScreens(dir, 50)
+}
+
+// pruneScreens keeps the newest keep iteration screens.
+func pruneScreens(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		a, _ := entries[i].Info()
+		b, _ := entries[j].Info()
+		if a == nil || b == nil {
+			return false
+		}
+		return a.ModTime().Before(b.ModTime())
+	})
+	for _, e := range entries[:len(entries)-keep] {
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+func (l *Loop) done(st *State, a agent) {
+	l.say("done pattern matched, stopping loop")
+	l.event("DONE", "iteration %d done pattern matched", st.CurrentIteration)
+	l.saveScreen(a, st.CurrentIteration)
+	l.stop(StatusStopped, "done_pattern", "")
+	// A finished interactive agent would idle forever: end it now.
+	if !a.dead {
+		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	}
+}
+
+func (l *Loop) inactive(st *State, a agent, timeout time.Duration) {
+	secs := int(timeout.Seconds())
+	last := st.CurrentIteration >= st.MaxIterations
+	if last {
+		l.say("inactivity timeout (%ds)", secs)
+	} else {
+		l.say("inactivity timeout (%ds), restarting", secs)
+	}
+	l.event("TIMEOUT", "iteration %d inactivity %ds", st.CurrentIteration, secs)
+	l.saveScreen(a, st.CurrentIteration)
+	l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	cur, _ := l.update(func(s *State) error {
+		s.Phase = PhaseEnded
+		return nil
+	})
+	if cur != nil && last && cur.Status == StatusRunning {
+		l.complete(cur)
+	}
+}
+
+// finish evaluates an iteration whose agent has ended. why, when set, is a failure that is
+// not an exit code (e.g. "ready timeout").
+func (l *Loop) finish(st *State, a agent, why string) {
+	n := st.CurrentIteration
+	started := ParseTime(st.LastIterationStarted)
+	dur := l.cfg.Clock.Now().Sub(started)
+	if started.IsZero() {
+		dur = 0
+	}
+	if l.statusNow() == StatusStopped {
+		return
+	}
+	// The marker may be the last thing the agent printed before it exited.
+	if l.doneRE != nil && why == "" && !a.gone {
+		if l.matcher == nil {
+			prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+			l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+		}
+		if lines, err := l.capture(a, l.cfg.HistoryLines); err == nil && l.matcher.Count(lines) > st.DoneBaseline {
+			l.done(st, a)
+			return
+		}
+	}
+	l.saveScreen(a, n)
+	exitDesc := "unknown"
+	failed := true
+	if a.code != nil {
+		exitDesc = fmt.Sprint(*a.code)
+		failed = *a.code != 0
+	}
+	if why != "" {
+		exitDesc, failed = why, true
+	}
+	// Orphans of the agent keep running otherwise.
+	if a.pid > 0 {
+		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	}
+	cur, err := l.update(func(s *State) error {
+		s.LastExitCode = a.code
+		s.Phase = PhaseEnded
+		if failed {
+			s.ConsecutiveFailures++
+			s.TotalFailures++
+		} else {
+			s.ConsecutiveFailures = 0
+		}
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	if !failed {
+		l.say("iteration %d completed (exit: %s, duration: %s)", n, exitDesc, FormatDuration(dur))
+		l.event("END", "iteration %d exit=%s duration=%s", n, exitDesc, CompactDuration(dur))
+		return
+	}
+	l.event("FAIL", "iteration %d exit=%s duration=%s", n, exitDesc, CompactDuration(dur))
+	if cur.ConsecutiveFailures >= MaxConsecutiveFailures {
+		l.say("%d consecutive failures, stopping loop", cur.ConsecutiveFailures)
+		l.stop(StatusFailed, "consecutive_failures", fmt.Sprintf("%d consecutive failures, stopping loop", cur.ConsecutiveFailures))
+		return
+	}
+	if n >= cur.MaxIterations {
+		l.say("iteration %d failed (exit: %s)", n, exitDesc)
+		return
+	}
+	wait := Backoff(cur.ConsecutiveFailures)
+	l.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exitDesc, int(wait.Seconds()), cur.ConsecutiveFailures, MaxConsecutiveFailures)
+	until := l.cfg.Clock.Now().Add(wait)
+	_, _ = l.update(func(s *State) error {
+		if s.Phase == PhaseEnded {
+			s.Phase = PhaseBackoff
+			s.BackoffUntil = until.Format(TimeFormat)
+		}
+		return nil
+	})
+}
+
+// backoff waits out the retry delay; a pause or stop ends the wait at once.
+func (l *Loop) backoff(st *State) {
+	until := ParseTime(st.BackoffUntil)
+	for l.cfg.Clock.Now().Before(until) {
+		if l.abortRequested() {
+			l.abortNow(agent{dead: true})
+			break
+		}
+		if s := l.statusNow(); s != StatusRunning {
+			break
+		}
+		d := until.Sub(l.cfg.Clock.Now())
+		if d > l.cfg.StatusPoll {
+			d = l.cfg.StatusPoll
+		}
+		l.cfg.Clock.Sleep(d)
+	}
+	_, _ = l.update(func(s *State) error {
+		if s.Phase == PhaseBackoff {
+			s.Phase = PhaseEnded
+			s.BackoffUntil = ""
+		}
+		return nil
+	})
+}
+
+func readExitCode(path string) (int, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n, err == nil
+}
+
+// ReadPrompt reads the prompt file, with the seed's messages for a missing or unreadable file.
+func ReadPrompt(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("prompt file not found: %s", path)
+		}
+		return "", fmt.Errorf("cannot read prompt file: %s", path)
+	}
+	return string(data), nil
+}

@@ -1,0 +1,229 @@
+package ralph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Loop statuses, as stored in state.json and shown by `swarm ralph status`.
+const (
+	StatusRunning = "running"
+	StatusPaused  = "paused"
+	StatusStopped = "stopped"
+	StatusFailed  = "failed"
+)
+
+// Iteration phases: where the current iteration is, so a monitor that restarts picks it up
+// where the last one left it instead of counting it twice.
+const (
+	PhaseStarting = "starting" // agent started, prompt not delivered yet
+	PhaseWorking  = "working"  // prompt delivered, agent being watched
+	PhaseEnded    = "ended"    // iteration evaluated; next one not started
+	PhaseBackoff  = "backoff"  // waiting before retrying after a failure
+)
+
+// Prompt delivery modes.
+const (
+	PromptType  = "type"  // pasted into the agent's input once it shows its prompt
+	PromptStdin = "stdin" // given on standard input (headless agents: claude -p, codex exec -)
+)
+
+// TimeFormat is how loop times are stored (local time, microseconds).
+const TimeFormat = "2006-01-02T15:04:05.000000"
+
+// State is one loop's persistent state: $SWARM_DIR/ralph/<name>/state.json.
+type State struct {
+	WorkerName           string  `json:"worker_name"`
+	PromptFile           string  `json:"prompt_file"`
+	MaxIterations        int     `json:"max_iterations"`
+	CurrentIteration     int     `json:"current_iteration"`
+	Status               string  `json:"status"`
+	Started              string  `json:"started"`
+	LastIterationStarted string  `json:"last_iteration_started"`
+	ConsecutiveFailures  int     `json:"consecutive_failures"`
+	TotalFailures        int     `json:"total_failures"`
+	DonePattern          *string `json:"done_pattern"`
+	InactivityTimeout    int     `json:"inactivity_timeout"`
+
+	MonitorPID       int    `json:"monitor_pid"`
+	ExitReason       string `json:"exit_reason,omitempty"`
+	Phase            string `json:"phase"`
+	PromptMode       string `json:"prompt_mode"`
+	ReadyPattern     string `json:"ready_pattern,omitempty"`
+	ReadyTimeout     int    `json:"ready_timeout"`
+	BlockedBy        string `json:"blocked_by,omitempty"`
+	LastScreenChange string `json:"last_screen_change,omitempty"`
+	LastExitCode     *int   `json:"last_exit_code,omitempty"`
+	DoneBaseline     int    `json:"done_baseline"`
+	BackoffUntil     string `json:"backoff_until,omitempty"`
+	Ended            string `json:"ended,omitempty"`
+}
+
+// Dir holds the files of one loop.
+type Dir struct {
+	Path string
+}
+
+// DirFor returns the loop directory of worker name under the swarm state root.
+func DirFor(d *state.Dir, name string) Dir { return Dir{Path: d.RalphDir(name)} }
+
+func (d Dir) statePath() string { return filepath.Join(d.Path, "state.json") }
+func (d Dir) lockPath() string  { return filepath.Join(d.Path, "lock") }
+
+// MonitorLockPath is held by the loop's monitor for its whole life.
+func (d Dir) MonitorLockPath() string { return filepath.Join(d.Path, "monitor.lock") }
+
+// IterationsLog is the append-only log of iteration events.
+func (d Dir) IterationsLog() string { return filepath.Join(d.Path, "iterations.log") }
+
+// MonitorLog is where a detached monitor writes what it says.
+func (d Dir) MonitorLog() string { return filepath.Join(d.Path, "monitor.log") }
+
+// ScreenPath keeps the last screen of an iteration, for looking back at what happened.
+func (d Dir) ScreenPath(iteration int) string {
+	return filepath.Join(d.Path, "screens", fmt.Sprintf("iteration-%d.txt", iteration))
+}
+
+// ExitFile receives the current agent's exit code when it ends.
+func (d Dir) ExitFile() string { return filepath.Join(d.Path, "agent.exit") }
+
+// PromptCopy is the prompt as read at the start of an iteration (for stdin delivery).
+func (d Dir) PromptCopy() string { return filepath.Join(d.Path, "prompt.txt") }
+
+// Exists reports whether a loop state file is present.
+func (d Dir) Exists() bool {
+	_, err := os.Stat(d.statePath())
+	return err == nil
+}
+
+// ErrNoLoop means the worker has no loop state.
+var ErrNoLoop = errors.New("no ralph loop state")
+
+// Load reads the state without locking (writes are atomic renames).
+func (d Dir) Load() (*State, error) {
+	var st State
+	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoLoop
+		}
+		return nil, err
+	}
+	return &st, nil
+}
+
+// Create writes a new loop state, replacing any old one.
+func (d Dir) Create(st *State) error {
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return err
+	}
+	l, err := state.AcquireLock(d.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return state.WriteJSON(d.statePath(), st)
+}
+
+// Update re-reads the state under the loop lock, applies fn and saves it when fn returns nil.
+// Everyone who changes a loop (monitor, pause, resume, kill) goes through here, so no writer
+// overwrites another's change with a stale copy.
+func (d Dir) Update(fn func(*State) error) (*State, error) {
+	l, err := state.AcquireLock(d.lockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	var st State
+	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoLoop
+		}
+		return nil, err
+	}
+	if err := fn(&st); err != nil {
+		return &st, err
+	}
+	return &st, state.WriteJSON(d.statePath(), &st)
+}
+
+// WithLock runs fn while holding the loop lock, for actions that must not interleave with a
+// status change (starting an agent, releasing the monitor lock).
+func (d Dir) WithLock(fn func() error) error {
+	l, err := state.AcquireLock(d.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return fn()
+}
+
+// MonitorAlive reports whether a monitor holds this loop's monitor lock.
+func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
+
+// LogEvent appends `<time> [KIND] text` to iterations.log.
+func (d Dir) LogEvent(now time.Time, kind, text string) error {
+	return state.AppendLine(d.IterationsLog(), fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text))
+}
+
+// FormatTime renders a stored time for people: 2024-01-15 10:30:00.
+func FormatTime(stored string) string {
+	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
+	if err != nil {
+		return stored
+	}
+	return t.Format("2006-01-02 15:04:05")
+}
+
+// ParseTime reads a stored time; the zero time when absent or malformed.
+func ParseTime(stored string) time.Time {
+	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// FormatDuration renders an iteration's duration as the loop log shows it: 42s, 3m 42s, 1h 2m 3s.
+func FormatDuration(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	if s < 0 {
+		s = 0
+	}
+	h, m, sec := s/3600, (s%3600)/60, s%60
+	switch {
+	case h > 0:
+		return fmt.Sprintf("%dh %dm %ds", h, m, sec)
+	case m > 0:
+		return fmt.Sprintf("%dm %ds", m, sec)
+	default:
+		return fmt.Sprintf("%ds", sec)
+	}
+}
+
+// CompactDuration is the iterations.log form: 5m42s.
+func CompactDuration(d time.Duration) string {
+	return d.Round(time.Second).String()
+}
+
+// Backoff is the wait before retrying after the n-th consecutive failure: min(2^(n-1), 300) s.
+func Backoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 10 {
+		return 300 * time.Second
+	}
+	s := 1 << (n - 1)
+	if s > 300 {
+		s = 300
+	}
+	return time.Duration(s) * time.Second
+}
+
+// MaxConsecutiveFailures stops the loop as failed.
+const MaxConsecutiveFailures = 5
