@@ -329,8 +329,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 	_ = state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &env)
 	env = append(env, l.cfg.ExtraEnv...)
 	env = append(env, fmt.Sprintf("SWARM_ITERATION=%d", n))
-	_ = os.Remove(l.cfg.Dir.ExitFile())
-	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Dir.ExitFile(), l.cfg.Dir.PromptCopy())
+	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
+	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
 	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
 	if err == nil {
@@ -398,7 +398,7 @@ func (l *Loop) agentNow() agent {
 	}
 	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
 	if p.Dead {
-		if c, ok := readExitCode(l.cfg.Dir.ExitFile()); ok {
+		if c, ok := readExitCode(l.cfg.Workers.ExitPath(l.cfg.Name)); ok {
 			a.code = &c
 		} else if p.HasStatus {
 			c := p.ExitStatus

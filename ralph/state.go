@@ -89,9 +89,6 @@ func (d Dir) ScreenPath(iteration int) string {
 	return filepath.Join(d.Path, "screens", fmt.Sprintf("iteration-%d.txt", iteration))
 }
 
-// ExitFile receives the current agent's exit code when it ends.
-func (d Dir) ExitFile() string { return filepath.Join(d.Path, "agent.exit") }
-
 // PromptCopy is the prompt as read at the start of an iteration (for stdin delivery).
 func (d Dir) PromptCopy() string { return filepath.Join(d.Path, "prompt.txt") }
 

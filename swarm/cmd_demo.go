@@ -85,8 +85,8 @@ Examples:
 				return fail("%v", err)
 			}
 			w, err := spawnWorker(e, spawnOptions{Name: "demo", Tmux: true, Cwd: work, Argv: argv,
-				StartArgv: ralph.AgentArgv(argv, ralph.PromptType, runWrapper(), ld.ExitFile(), ld.PromptCopy()),
-				ExtraEnv: []string{"SWARM_ITERATION=1"}, Metadata: map[string]any{"ralph": true, "ralph_iteration": 1}})
+				StartArgv: ralph.AgentArgv(argv, ralph.PromptType, runWrapper(), sdir.ExitPath("demo"), ld.PromptCopy()),
+				ExtraEnv:  []string{"SWARM_ITERATION=1"}, Metadata: map[string]any{"ralph": true, "ralph_iteration": 1}})
 			if err != nil {
 				return err
 			}

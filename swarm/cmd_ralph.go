@@ -171,7 +171,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		Env:       envMap,
 		Cwd:       c.String("cwd"),
 		Argv:      argv,
-		StartArgv: ralph.AgentArgv(argv, lo.promptMode, runWrapper(), ld.ExitFile(), ld.PromptCopy()),
+		StartArgv: ralph.AgentArgv(argv, lo.promptMode, runWrapper(), e.dir.ExitPath(name), ld.PromptCopy()),
 		ExtraEnv:  []string{"SWARM_ITERATION=1"},
 		Metadata:  map[string]any{"ralph": true, "ralph_iteration": 1},
 	}
@@ -357,15 +357,15 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 		}
 	}()
 	loop := ralph.New(ralph.Config{
-		Name:         name,
-		Dir:          ld,
-		Workers:      e.dir,
-		Tmux:         e.tm,
-		Procs:        osProcs{},
-		Out:          out,
-		RunWrapper:   runWrapper(),
-		Abort:        abort,
-		MonitorLock:  lock,
+		Name:        name,
+		Dir:         ld,
+		Workers:     e.dir,
+		Tmux:        e.tm,
+		Procs:       osProcs{},
+		Out:         out,
+		RunWrapper:  runWrapper(),
+		Abort:       abort,
+		MonitorLock: lock,
 	})
 	code := loop.Run()
 	if foreground {

@@ -193,10 +193,13 @@ func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
 		if w.Metadata == nil {
 			w.Metadata = map[string]any{}
 		}
-		startArgv := o.Argv
+		// In tmux the program runs under swarm's wrapper too: tmux does not always collect the
+		// exit status of a pane whose program ends quickly, and the wrapper always records it.
+		startArgv := append(append(runWrapper(), "--exit-file", e.dir.ExitPath(o.Name), "--"), o.Argv...)
 		if len(o.StartArgv) > 0 {
 			startArgv = o.StartArgv
 		}
+		_ = os.Remove(e.dir.ExitPath(o.Name))
 		startEnv := append(append([]string{}, envList...), o.ExtraEnv...)
 		var startErr error
 		if o.Tmux {
@@ -207,7 +210,7 @@ func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
 				w.PID = p.PID
 			}
 		} else {
-			w.PID, startErr = startProcess(e, o.Name, runDir, startEnv, startArgv)
+			w.PID, startErr = startProcess(e, o.Name, runDir, startEnv, o.Argv)
 			if startErr == nil {
 				w.Metadata["pid_start"] = processStart(w.PID)
 			}
@@ -311,7 +314,9 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 			w.Status = state.StatusStopped
 		case p.Dead:
 			w.Status = state.StatusStopped
-			if p.HasStatus {
+			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
+				w.ExitCode = &code
+			} else if p.HasStatus {
 				code := p.ExitStatus
 				w.ExitCode = &code
 			}
@@ -439,7 +444,9 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 			if !p.Dead {
 				killGroup(p.PID, grace)
 			}
-			if p2, err := e.tm.Pane(w.Tmux.PaneID); err == nil && p2.Dead && p2.HasStatus {
+			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
+				exit = &code
+			} else if p2, err := e.tm.Pane(w.Tmux.PaneID); err == nil && p2.Dead && p2.HasStatus {
 				code := p2.ExitStatus
 				exit = &code
 			}
