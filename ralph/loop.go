@@ -112,6 +112,23 @@ func New(cfg Config) *Loop {
 	return &Loop{cfg: cfg}
 }
 
+// regent is the loop's effective supervision policy.
+func (l *Loop) regent(st *State) RegentConfig {
+	if st.Regent == nil {
+		return DefaultRegent()
+	}
+	rc := *st.Regent
+	if rc.MaxFailures <= 0 {
+		rc.MaxFailures = MaxConsecutiveFailures
+	}
+	return rc
+}
+
+// regentSay writes a Regent message in the seed's style.
+func (l *Loop) regentSay(format string, args ...any) {
+	fmt.Fprintf(l.cfg.Out, "🛡️  Regent: "+format+"\n", args...)
+}
+
 func (l *Loop) say(format string, args ...any) {
 	fmt.Fprintf(l.cfg.Out, "[ralph] "+l.cfg.Name+": "+format+"\n", args...)
 }
@@ -124,8 +141,8 @@ func (l *Loop) now() string { return l.cfg.Clock.Now().Format(TimeFormat) }
 
 func (l *Loop) update(fn func(*State) error) (*State, error) { return l.cfg.Dir.Update(fn) }
 
-// ErrStop ends Run without further changes to the state.
-var errStop = errors.New("stop")
+// errServerGone means the tmux server hosting the loop is gone.
+var errServerGone = errors.New("the tmux server is gone")
 
 // Run drives the loop until it is stopped, fails, finishes or is paused with no agent left
 // running. It returns the process exit code the seed specifies: 0, or 1 when the loop failed.
@@ -250,6 +267,9 @@ func (l *Loop) worker() (*state.Worker, error) {
 // start begins the next iteration: fresh prompt, fresh agent in the same pane.
 func (l *Loop) start(st *State) (code int, finished bool) {
 	n := st.CurrentIteration + 1
+	if code, stop := l.stopRules(st, nil, false); stop {
+		return code, true
+	}
 	prompt, err := ReadPrompt(st.PromptFile)
 	if err != nil {
 		fmt.Fprintf(l.cfg.Out, "swarm: error: %v\n", err)
@@ -286,6 +306,10 @@ func (l *Loop) start(st *State) (code int, finished bool) {
 		}
 		cur.CurrentIteration = n
 		cur.LastIterationStarted = l.now()
+		cur.IterationStartCommit = ""
+		if rc := l.regent(&cur); rc.Enabled && rc.TestCommand != "" {
+			cur.IterationStartCommit = HeadCommit(w.Cwd)
+		}
 		cur.Phase = PhaseStarting
 		cur.BlockedBy = ""
 		cur.LastExitCode = nil
@@ -294,6 +318,11 @@ func (l *Loop) start(st *State) (code int, finished bool) {
 		started = startErr == nil
 		return nil
 	})
+	if errors.Is(startErr, errServerGone) {
+		l.say("tmux server is gone, stopping loop")
+		l.stop(StatusStopped, "tmux_server_gone", "tmux server gone")
+		return 0, true
+	}
 	if startErr != nil {
 		fmt.Fprintf(l.cfg.Out, "swarm: error: cannot start iteration %d: %v\n", n, startErr)
 		l.stop(StatusFailed, "start_failed", startErr.Error())
@@ -303,6 +332,7 @@ func (l *Loop) start(st *State) (code int, finished bool) {
 		return 0, false
 	}
 	l.setWorkerIteration(n)
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
 	l.say("starting iteration %d/%d", n, st.MaxIterations)
 	l.event("START", "iteration %d/%d", n, st.MaxIterations)
 	return 0, false
@@ -328,7 +358,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 	var env []string
 	_ = state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &env)
 	env = append(env, l.cfg.ExtraEnv...)
-	env = append(env, fmt.Sprintf("SWARM_ITERATION=%d", n))
+	env = append(env, fmt.Sprintf("SWARM_ITERATION=%d", n), "SWARM_WORKER="+w.Name, "SWARM_DONE_FILE="+l.cfg.Dir.DoneFile())
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
 	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
@@ -346,6 +376,10 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 			return err
 		}
 	} else {
+		// With no tmux server left (someone ran kill-server) the loop must not start one again.
+		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
+			return errServerGone
+		}
 		// The window was closed by hand: open a new one and point the worker at it.
 		p, err = l.cfg.Tmux.NewWindow(spec)
 		if err != nil {
@@ -397,10 +431,12 @@ func (l *Loop) agentNow() agent {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
 	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
-	if p.Dead {
-		if c, ok := readExitCode(l.cfg.Workers.ExitPath(l.cfg.Name)); ok {
-			a.code = &c
-		} else if p.HasStatus {
+	// The wrapper writes the exit file as the agent ends, often before tmux notices.
+	if c, ok := readExitCode(l.cfg.Workers.ExitPath(l.cfg.Name)); ok {
+		a.code = &c
+		a.dead = true
+	} else if p.Dead {
+		if p.HasStatus {
 			c := p.ExitStatus
 			a.code = &c
 		}
@@ -479,7 +515,7 @@ func (l *Loop) iteration() int {
 func (l *Loop) deliver(st *State) {
 	a := l.agentNow()
 	if a.dead {
-		l.finish(st, a, "")
+		l.end(st, l.settled(), endExited)
 		return
 	}
 	prompt, err := os.ReadFile(l.cfg.Dir.PromptCopy())
@@ -519,7 +555,7 @@ func (l *Loop) deliver(st *State) {
 		}
 		a = l.agentNow()
 		if a.dead {
-			l.finish(st, a, "")
+			l.end(st, l.settled(), endExited)
 			return
 		}
 		lines, err = l.capture(a, 0)
@@ -543,7 +579,7 @@ func (l *Loop) deliver(st *State) {
 			l.say("agent not ready after %ds (%s)", int(timeout.Seconds()), why)
 			l.event("TIMEOUT", "iteration %d ready timeout %ds (%s)", st.CurrentIteration, int(timeout.Seconds()), why)
 			l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
-			l.finish(st, l.agentNow(), "ready timeout")
+			l.end(st, l.agentNow(), endReadyTimeout)
 			return
 		}
 		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
@@ -601,24 +637,35 @@ func (l *Loop) confirmStarted(a agent, pasted string) bool {
 	}
 }
 
-// watch follows a working agent until it exits, goes quiet, prints the done marker, or the
-// loop is stopped.
+// watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
+// creates the DONE file, runs out of time, or the loop is stopped.
 func (l *Loop) watch(st *State) {
 	a := l.agentNow()
 	if l.matcher == nil {
 		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
 		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
 	}
+	rc := l.regent(st)
 	inactivity := time.Duration(st.InactivityTimeout) * time.Second
 	if inactivity <= 0 {
 		inactivity = 60 * time.Second
 	}
+	hang := time.Duration(rc.HangTimeoutSeconds) * time.Second
+	iterLimit := time.Duration(rc.IterationTimeout) * time.Second
+	if !rc.Enabled {
+		hang, iterLimit = 0, 0
+	}
 	clock := l.cfg.Clock
+	started := ParseTime(st.LastIterationStarted)
+	if started.IsZero() {
+		started = clock.Now()
+	}
 	lastChange := clock.Now()
-	if t := ParseTime(st.LastScreenChange); !t.IsZero() && t.After(ParseTime(st.LastIterationStarted)) {
+	if t := ParseTime(st.LastScreenChange); !t.IsZero() && !t.Before(started) {
 		lastChange = t
 	}
-	lastHash := ""
+	lastProgress := lastChange
+	lastHash, lastSubst := "", ""
 	nextScreen := clock.Now()
 	nextStatus := clock.Now()
 	for {
@@ -632,9 +679,18 @@ func (l *Loop) watch(st *State) {
 			if l.statusNow() == StatusStopped {
 				return
 			}
+			if present, err := l.cfg.Dir.doneMarker(); err != nil || present {
+				l.end(st, a, endDoneFile)
+				return
+			}
 		}
 		if a.dead || !l.cfg.Procs.Alive(a.pid) {
-			l.finish(st, l.settled(), "")
+			l.end(st, l.settled(), endExited)
+			return
+		}
+		if iterLimit > 0 && now.Sub(started) >= iterLimit {
+			l.regentSay("iteration %d exceeded %ds — killing the agent", st.CurrentIteration, int(iterLimit.Seconds()))
+			l.end(st, a, endIterationTimeout)
 			return
 		}
 		if !now.Before(nextScreen) {
@@ -648,16 +704,28 @@ func (l *Loop) watch(st *State) {
 				l.done(st, a)
 				return
 			}
-			h := ActivityHash(strings.Join(lines, "\n"))
-			if h != lastHash {
+			screen := strings.Join(lines, "\n")
+			if h := ActivityHash(screen); h != lastHash {
 				if lastHash != "" {
 					lastChange = now
 					_, _ = l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
 				}
 				lastHash = h
 			}
+			if h := SubstantiveHash(screen); h != lastSubst {
+				if lastSubst != "" {
+					lastProgress = now
+					l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+				}
+				lastSubst = h
+			}
 			if now.Sub(lastChange) >= inactivity {
-				l.inactive(st, a, inactivity)
+				l.end(st, a, endInactive)
+				return
+			}
+			if hang > 0 && now.Sub(lastProgress) >= hang {
+				l.regentSay("agent hung (no progress on screen for %ds) — killing it and restarting", int(hang.Seconds()))
+				l.end(st, a, endHung)
 				return
 			}
 		}
@@ -711,29 +779,22 @@ func (l *Loop) done(st *State, a agent) {
 	}
 }
 
-func (l *Loop) inactive(st *State, a agent, timeout time.Duration) {
-	secs := int(timeout.Seconds())
-	last := st.CurrentIteration >= st.MaxIterations
-	if last {
-		l.say("inactivity timeout (%ds)", secs)
-	} else {
-		l.say("inactivity timeout (%ds), restarting", secs)
-	}
-	l.event("TIMEOUT", "iteration %d inactivity %ds", st.CurrentIteration, secs)
-	l.saveScreen(a, st.CurrentIteration)
-	l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
-	cur, _ := l.update(func(s *State) error {
-		s.Phase = PhaseEnded
-		return nil
-	})
-	if cur != nil && last && cur.Status == StatusRunning {
-		l.complete(cur)
-	}
-}
+// How an iteration ended.
+type endKind int
 
-// finish evaluates an iteration whose agent has ended. why, when set, is a failure that is
-// not an exit code (e.g. "ready timeout").
-func (l *Loop) finish(st *State, a agent, why string) {
+const (
+	endExited endKind = iota
+	endInactive
+	endHung
+	endIterationTimeout
+	endReadyTimeout
+	endDoneFile
+)
+
+// end evaluates an iteration that has ended (or is ended here) and decides what comes next:
+// stop, back off, or start the next one. Every way an iteration can end goes through here, so
+// the stop rules, test-gated rollback and failure counting apply to all of them alike.
+func (l *Loop) end(st *State, a agent, kind endKind) {
 	n := st.CurrentIteration
 	started := ParseTime(st.LastIterationStarted)
 	dur := l.cfg.Clock.Now().Sub(started)
@@ -743,8 +804,9 @@ func (l *Loop) finish(st *State, a agent, why string) {
 	if l.statusNow() == StatusStopped {
 		return
 	}
+	rc := l.regent(st)
 	// The marker may be the last thing the agent printed before it exited.
-	if l.doneRE != nil && why == "" && !a.gone {
+	if kind == endExited && l.doneRE != nil && !a.gone {
 		if l.matcher == nil {
 			prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
 			l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
@@ -754,19 +816,56 @@ func (l *Loop) finish(st *State, a agent, why string) {
 			return
 		}
 	}
+	secs := st.InactivityTimeout
+	if secs <= 0 {
+		secs = 60 // the default watch() applied
+	}
+	switch kind {
+	case endInactive:
+		if n >= st.MaxIterations {
+			l.say("inactivity timeout (%ds)", secs)
+		} else {
+			l.say("inactivity timeout (%ds), restarting", secs)
+		}
+		l.event("TIMEOUT", "iteration %d inactivity %ds", n, secs)
+	case endHung:
+		l.event("HANG", "iteration %d no progress for %ds", n, rc.HangTimeoutSeconds)
+		l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Hangs++ })
+	case endIterationTimeout:
+		l.event("TIMEOUT", "iteration %d exceeded %ds", n, rc.IterationTimeout)
+	}
 	l.saveScreen(a, n)
-	exitDesc := "unknown"
-	failed := true
-	if a.code != nil {
-		exitDesc = fmt.Sprint(*a.code)
-		failed = *a.code != 0
-	}
-	if why != "" {
-		exitDesc, failed = why, true
-	}
-	// Orphans of the agent keep running otherwise.
+	// End the agent (when it still runs) and any orphans it left in its process group.
 	if a.pid > 0 {
 		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	}
+	if kind != endExited {
+		a = l.settledAfterKill(a)
+	}
+	if rc.Enabled {
+		if l.gateCommits(st, rc) {
+			return
+		}
+	}
+	if code, stop := l.stopRules(st, exitOf(a), kind == endExited); stop {
+		_ = code
+		return
+	}
+	failed, exitDesc := true, "unknown"
+	switch kind {
+	case endExited:
+		if a.code != nil {
+			exitDesc = fmt.Sprint(*a.code)
+			failed = *a.code != 0
+		}
+	case endInactive:
+		failed, exitDesc = false, "inactive"
+	case endHung:
+		exitDesc = "hung"
+	case endIterationTimeout:
+		exitDesc = "iteration timeout"
+	case endReadyTimeout:
+		exitDesc = "ready timeout"
 	}
 	cur, err := l.update(func(s *State) error {
 		s.LastExitCode = a.code
@@ -774,12 +873,19 @@ func (l *Loop) finish(st *State, a agent, why string) {
 		if failed {
 			s.ConsecutiveFailures++
 			s.TotalFailures++
-		} else {
+		} else if kind == endExited {
 			s.ConsecutiveFailures = 0
 		}
 		return nil
 	})
 	if err != nil {
+		return
+	}
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.ConsecutiveErrors = cur.ConsecutiveFailures })
+	if kind == endInactive {
+		if n >= cur.MaxIterations && cur.Status == StatusRunning {
+			l.complete(cur)
+		}
 		return
 	}
 	if !failed {
@@ -788,9 +894,10 @@ func (l *Loop) finish(st *State, a agent, why string) {
 		return
 	}
 	l.event("FAIL", "iteration %d exit=%s duration=%s", n, exitDesc, CompactDuration(dur))
-	if cur.ConsecutiveFailures >= MaxConsecutiveFailures {
+	if cur.ConsecutiveFailures >= rc.MaxFailures {
 		l.say("%d consecutive failures, stopping loop", cur.ConsecutiveFailures)
 		l.stop(StatusFailed, "consecutive_failures", fmt.Sprintf("%d consecutive failures, stopping loop", cur.ConsecutiveFailures))
+		l.escalate(cur, a, fmt.Sprintf("%d consecutive failures (last exit: %s)", cur.ConsecutiveFailures, exitDesc))
 		return
 	}
 	if n >= cur.MaxIterations {
@@ -798,7 +905,10 @@ func (l *Loop) finish(st *State, a agent, why string) {
 		return
 	}
 	wait := Backoff(cur.ConsecutiveFailures)
-	l.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exitDesc, int(wait.Seconds()), cur.ConsecutiveFailures, MaxConsecutiveFailures)
+	if rc.Enabled && rc.RetryBackoffSeconds > 0 {
+		wait = time.Duration(rc.RetryBackoffSeconds) * time.Second
+	}
+	l.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exitDesc, int(wait.Seconds()), cur.ConsecutiveFailures, rc.MaxFailures)
 	until := l.cfg.Clock.Now().Add(wait)
 	_, _ = l.update(func(s *State) error {
 		if s.Phase == PhaseEnded {
@@ -807,6 +917,178 @@ func (l *Loop) finish(st *State, a agent, why string) {
 		}
 		return nil
 	})
+}
+
+func exitOf(a agent) *int { return a.code }
+
+// settledAfterKill waits for the pane of an agent the loop has just ended to report dead.
+func (l *Loop) settledAfterKill(a agent) agent {
+	if a.gone {
+		return a
+	}
+	return l.settled()
+}
+
+// stopRules applies the rules that end a loop without counting a failure, before a run (code
+// nil, ran false) and after one: the DONE file (success), a DONE directory (error), exit code
+// 42 or the WAIT_WITHOUT_RESTART file (stopped, waiting), and fatal start errors.
+func (l *Loop) stopRules(st *State, code *int, ran bool) (int, bool) {
+	rc := l.regent(st)
+	present, err := l.cfg.Dir.doneMarker()
+	if err != nil {
+		l.say("fatal error: %v", err)
+		l.stop(StatusFailed, "done_is_directory", err.Error())
+		l.escalate(st, agent{}, err.Error())
+		return 1, true
+	}
+	if present {
+		l.say("task completed (DONE marker present), stopping loop")
+		l.event("DONE", "DONE file present at %s", l.cfg.Dir.DoneFile())
+		l.stop(StatusStopped, "done_file", "")
+		return 0, true
+	}
+	if l.cfg.Dir.waitMarker() || (code != nil && *code == ExitWaitWithoutRestart) {
+		why := "WAIT_WITHOUT_RESTART file present"
+		if code != nil && *code == ExitWaitWithoutRestart {
+			why = "agent exited with 42"
+		}
+		l.say("wait-without-restart signal detected (%s), stopping loop", why)
+		l.event("WAIT", "%s", why)
+		l.stop(StatusStopped, "wait_without_restart", "")
+		return 0, true
+	}
+	if ran && code != nil && (*code == 126 || *code == 127) {
+		reason := fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *code)
+		l.say("fatal error: %s, stopping loop (no retries)", reason)
+		l.stop(StatusFailed, "fatal_error", reason)
+		if rc.Enabled {
+			l.escalate(st, agent{}, "fatal error: "+reason)
+		}
+		return 1, true
+	}
+	return 0, false
+}
+
+// fatalReason names the problem behind exit 126/127: the wrapper writes it on the exit file's
+// second line when it cannot start the agent; a shell reports the same codes.
+func fatalReason(exitFile string, code int) string {
+	data, _ := os.ReadFile(exitFile)
+	lines := strings.SplitN(strings.TrimSpace(string(data)), "\n", 2)
+	if len(lines) == 2 && strings.TrimSpace(lines[1]) != "" {
+		return strings.TrimSpace(lines[1])
+	}
+	if code == 127 {
+		return "executable not found (exit 127)"
+	}
+	return "permission denied (exit 126)"
+}
+
+// escalate reports a loop that gave up: a line in the log and, when configured, a webhook.
+func (l *Loop) escalate(st *State, a agent, reason string) {
+	rc := l.regent(st)
+	l.event("ESCALATE", "%s", reason)
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Escalations++ })
+	if !rc.Enabled || rc.Webhook == "" {
+		l.regentSay("%s — stopping and reporting", reason)
+		return
+	}
+	var last []string
+	if a.paneID != "" {
+		if lines, err := l.capture(a, 0); err == nil {
+			last = lastN(lines, 20)
+		}
+	}
+	if last == nil {
+		if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(st.CurrentIteration)); err == nil {
+			last = lastN(ScreenLines(string(data)), 20)
+		}
+	}
+	if last == nil {
+		last = []string{}
+	}
+	cur, _ := l.cfg.Dir.Load()
+	status := st.Status
+	if cur != nil {
+		status = cur.Status
+	}
+	err := PostEscalation(rc.Webhook, Escalation{Worker: l.cfg.Name, Iteration: st.CurrentIteration, Reason: reason,
+		Status: status, LastLines: last, Time: l.cfg.Clock.Now().UTC().Format(time.RFC3339)})
+	if err != nil {
+		l.regentSay("%s — webhook failed: %v", reason, err)
+		return
+	}
+	l.regentSay("%s — escalated to webhook", reason)
+}
+
+func lastN(lines []string, n int) []string {
+	if len(lines) > n {
+		return append([]string{}, lines[len(lines)-n:]...)
+	}
+	return append([]string{}, lines...)
+}
+
+// gateCommits runs the test command after an iteration that made commits and, with rollback
+// on, reverts exactly that iteration's commits when it broke the tests. It reports true when
+// the loop must stop (the test command cannot run at all).
+func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
+	if rc.TestCommand == "" || st.IterationStartCommit == "" {
+		return false
+	}
+	w, err := l.worker()
+	if err != nil {
+		return false
+	}
+	commits, err := commitsSince(w.Cwd, st.IterationStartCommit)
+	if err != nil || len(commits) == 0 {
+		return false
+	}
+	head := commits[0]
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.LastCommit = short(head) })
+	_, terr := runTests(w.Cwd, rc.TestCommand, 30*time.Minute)
+	if terr == nil {
+		l.regentSay("Tests passed — commit %s kept", short(head))
+		l.event("TESTS", "passed at %s", short(head))
+		return false
+	}
+	if errors.Is(terr, errTestConfig) {
+		l.regentSay("test command cannot run: %v — configuration error, stopping loop", terr)
+		l.stop(StatusFailed, "test_command_error", terr.Error())
+		l.escalate(st, agent{}, "test command cannot run: "+terr.Error())
+		return true
+	}
+	if !rc.RollbackOnTestFailure {
+		l.regentSay("Tests failed at commit %s (%v); rollback is off, commit kept", short(head), terr)
+		l.event("TESTS", "failed at %s, kept (rollback off)", short(head))
+		return false
+	}
+	if already, err := testsFailedAt(w.Cwd, st.IterationStartCommit, rc.TestCommand, 30*time.Minute); err == nil && already {
+		l.regentSay("Tests failed, but they were already failing before this iteration (at %s) — commits kept", short(st.IterationStartCommit))
+		l.event("TESTS", "failed at %s and already at %s; nothing reverted", short(head), short(st.IterationStartCommit))
+		return false
+	}
+	for _, c := range commits {
+		l.regentSay("Tests failed — reverting commit %s", short(c))
+	}
+	reverted, err := revertCommits(w.Cwd, commits)
+	for _, c := range reverted {
+		l.event("ROLLBACK", "reverted %s", short(c))
+	}
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
+		rs.Rollbacks += len(reverted)
+		rs.LastCommit = short(HeadCommit(w.Cwd))
+	})
+	if err != nil {
+		l.regentSay("could not revert: %v", err)
+		return false
+	}
+	if rc.Push {
+		if _, err := gitIn(w.Cwd, "push"); err != nil {
+			l.regentSay("git push failed: %v", err)
+		} else {
+			l.regentSay("pushed the reverts")
+		}
+	}
+	return false
 }
 
 // backoff waits out the retry delay; a pause or stop ends the wait at once.
@@ -840,7 +1122,8 @@ func readExitCode(path string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	n, err := strconv.Atoi(strings.TrimSpace(first))
 	return n, err == nil
 }
 

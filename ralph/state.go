@@ -62,6 +62,9 @@ type State struct {
 	DoneBaseline     int    `json:"done_baseline"`
 	BackoffUntil     string `json:"backoff_until,omitempty"`
 	Ended            string `json:"ended,omitempty"`
+
+	Regent               *RegentConfig `json:"regent,omitempty"`
+	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
 }
 
 // Dir holds the files of one loop.

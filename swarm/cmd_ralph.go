@@ -18,6 +18,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/templates"
+	"github.com/swarm-dev/swarm/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,7 +36,90 @@ func ralphFlags() []cli.Flag {
 		&cli.StringFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.IntFlag{Name: "max-failures", Usage: "regent: consecutive failures before the loop stops as failed and escalates", Value: ralph.MaxConsecutiveFailures},
+		&cli.IntFlag{Name: "retry-backoff", Usage: "regent: fixed seconds between retries (default: 1, 2, 4, ... up to 300)"},
+		&cli.IntFlag{Name: "hang-timeout", Usage: "regent: seconds without real progress on screen (spinners and counters do not count) before the agent is restarted; 0 turns it off", Value: 300},
+		&cli.IntFlag{Name: "iteration-timeout", Usage: "regent: longest wall time of one iteration in seconds (0: no limit)"},
+		&cli.StringFlag{Name: "test-command", Usage: "regent: command (sh -c) run in the worker's directory after an iteration that made commits"},
+		&cli.BoolFlag{Name: "rollback-on-test-failure", Usage: "regent: revert the iteration's commits when --test-command fails"},
+		&cli.BoolFlag{Name: "push", Usage: "regent: git push after reverting"},
+		&cli.StringFlag{Name: "webhook", Usage: "regent: URL that receives a JSON POST when the loop gives up"},
+		&cli.BoolFlag{Name: "no-regent", Usage: "regent: run the loop unsupervised (no resurrection, hang detection or test gating)"},
 	}
+}
+
+// regentConfig merges the Regent's policy: defaults, then the [regent] table of swarm.toml
+// (found from the worker's directory upwards), then flags given on the command line.
+func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
+	rc := ralph.DefaultRegent()
+	if path := ralph.FindProjectConfig(dir); path != "" {
+		rf, err := ralph.ParseProjectConfig(path)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		if rf.Enabled != nil {
+			rc.Enabled = *rf.Enabled
+		}
+		if rf.RollbackOnTestFailure != nil {
+			rc.RollbackOnTestFailure = *rf.RollbackOnTestFailure
+		}
+		if rf.TestCommand != nil {
+			rc.TestCommand = *rf.TestCommand
+		}
+		if rf.MaxRetries != nil {
+			rc.MaxFailures = *rf.MaxRetries
+		}
+		if rf.RetryBackoffSeconds != nil {
+			rc.RetryBackoffSeconds = *rf.RetryBackoffSeconds
+		}
+		if rf.HangTimeoutSeconds != nil {
+			rc.HangTimeoutSeconds = *rf.HangTimeoutSeconds
+		}
+	}
+	if c.IsSet("max-failures") {
+		rc.MaxFailures = c.Int("max-failures")
+	}
+	if c.IsSet("retry-backoff") {
+		rc.RetryBackoffSeconds = c.Int("retry-backoff")
+	}
+	if c.IsSet("hang-timeout") {
+		rc.HangTimeoutSeconds = c.Int("hang-timeout")
+	}
+	if c.IsSet("iteration-timeout") {
+		rc.IterationTimeout = c.Int("iteration-timeout")
+	}
+	if c.IsSet("test-command") {
+		rc.TestCommand = c.String("test-command")
+	}
+	if c.IsSet("rollback-on-test-failure") {
+		rc.RollbackOnTestFailure = c.Bool("rollback-on-test-failure")
+	}
+	if c.IsSet("push") {
+		rc.Push = c.Bool("push")
+	}
+	if c.IsSet("webhook") {
+		rc.Webhook = c.String("webhook")
+	}
+	if c.Bool("no-regent") {
+		rc.Enabled = false
+	}
+	switch {
+	case rc.MaxFailures < 1:
+		return nil, fail("--max-failures must be at least 1")
+	case rc.RetryBackoffSeconds < 0:
+		return nil, fail("--retry-backoff must not be negative")
+	case rc.HangTimeoutSeconds < 0:
+		return nil, fail("--hang-timeout must not be negative")
+	case rc.IterationTimeout < 0:
+		return nil, fail("--iteration-timeout must not be negative")
+	case rc.RollbackOnTestFailure && strings.TrimSpace(rc.TestCommand) == "":
+		return nil, fail("--rollback-on-test-failure needs --test-command (or test_command in swarm.toml)")
+	case rc.Push && !rc.RollbackOnTestFailure:
+		return nil, fail("--push needs --rollback-on-test-failure")
+	case rc.Webhook != "" && !strings.HasPrefix(rc.Webhook, "http://") && !strings.HasPrefix(rc.Webhook, "https://"):
+		return nil, fail("invalid --webhook '%s' (expected an http:// or https:// URL)", rc.Webhook)
+	}
+	return &rc, nil
 }
 
 // loopOptions are the validated ralph flags.
@@ -160,6 +244,16 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 	if err := os.WriteFile(ld.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return fail("cannot write %s: %v", ld.PromptCopy(), err)
 	}
+	spawnDir := c.String("cwd")
+	if spawnDir == "" {
+		spawnDir, _ = os.Getwd()
+	}
+	spawnDir, _ = filepath.Abs(spawnDir)
+	rc, err := regentConfig(c, spawnDir)
+	if err != nil {
+		os.RemoveAll(ld.Path)
+		return err
+	}
 	argv := c.Args().Slice()
 	o := spawnOptions{
 		Name:      name,
@@ -172,7 +266,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		Cwd:       c.String("cwd"),
 		Argv:      argv,
 		StartArgv: ralph.AgentArgv(argv, lo.promptMode, runWrapper(), e.dir.ExitPath(name), ld.PromptCopy()),
-		ExtraEnv:  []string{"SWARM_ITERATION=1"},
+		ExtraEnv:  []string{"SWARM_ITERATION=1", "SWARM_DONE_FILE=" + ld.DoneFile()},
 		Metadata:  map[string]any{"ralph": true, "ralph_iteration": 1},
 	}
 	if o.Branch != "" && !o.Worktree {
@@ -199,10 +293,14 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		PromptMode:           lo.promptMode,
 		ReadyPattern:         lo.readyPattern,
 		ReadyTimeout:         c.Int("ready-timeout"),
+		Regent:               rc,
 	}
 	if lo.donePattern != "" {
 		p := lo.donePattern
 		st.DonePattern = &p
+	}
+	if rc.Enabled && rc.TestCommand != "" {
+		st.IterationStartCommit = ralph.HeadCommit(w.Cwd)
 	}
 	undo := func() {
 		stopWorker(e, w, 2*time.Second)
@@ -220,6 +318,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		return runMonitor(e, name, e.stdout, true)
 	}
 	appendMonitorLog(ld, fmt.Sprintf("[ralph] %s: starting iteration 1/%d", name, lo.max))
+	ld.UpdateRegent(func(rs *ralph.RegentState) { rs.Iteration = 1 })
 	if err := startMonitor(e, name); err != nil {
 		undo()
 		return fail("cannot start the loop monitor: %v", err)
@@ -259,34 +358,60 @@ func appendMonitorLog(ld ralph.Dir, line string) {
 	_ = state.AppendLine(ld.MonitorLog(), time.Now().Format("2006-01-02T15:04:05")+" "+line)
 }
 
-// startMonitor launches the loop's monitor as a detached process (its own session), logging
-// to the loop's monitor.log. It is started from swarm's own executable, never a relative path.
+// regentSession hosts the loops' monitors on swarm's private tmux server. tmux restarts a
+// monitor whose process dies (see tmux.ReviveOnDeath), which is how a supervised loop
+// survives its monitor crashing with no swarm command run in between.
+const regentSession = "swarm-regent"
+
+// startMonitor launches the loop's monitor: in a window of the regent session when the loop is
+// supervised, otherwise as a detached process. Either way it is started from swarm's own
+// executable, never a relative path, and logs to the loop's monitor.log.
 func startMonitor(e *env, name string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
 	ld := ralph.DirFor(e.dir, name)
-	logf, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
+	base := []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph"}
+	argv := append(append([]string{}, base...), "__monitor", name)
+	supervised := true
+	if st, err := ld.Load(); err == nil && st.Regent != nil && !st.Regent.Enabled {
+		supervised = false
 	}
-	defer logf.Close()
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		return err
+	var pid int
+	if supervised {
+		keeper := append(append([]string{}, base...), "__keeper", name)
+		p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: name, Cwd: "/", Env: tmux.FilterEnv(os.Environ()), Argv: keeper})
+		if err != nil {
+			return err
+		}
+		if err := e.tm.ReviveOnDeath(p.ID); err != nil {
+			_ = e.tm.KillPane(p.ID)
+			return err
+		}
+		pid = p.PID
+	} else {
+		logf, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		defer logf.Close()
+		devnull, err := os.Open(os.DevNull)
+		if err != nil {
+			return err
+		}
+		defer devnull.Close()
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = "/"
+		cmd.Env = os.Environ()
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, logf, logf
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		pid = cmd.Process.Pid
+		_ = cmd.Process.Release()
 	}
-	defer devnull.Close()
-	cmd := exec.Command(exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph", "__monitor", name)
-	cmd.Dir = "/"
-	cmd.Env = os.Environ()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	pid := cmd.Process.Pid
-	_ = cmd.Process.Release()
 	// Wait until it holds its lock (or has already finished), so the caller's next command
 	// sees a live monitor.
 	deadline := time.Now().Add(5 * time.Second)
@@ -305,9 +430,22 @@ func (osProcs) Alive(pid int) bool                      { return processAlive(pi
 func (osProcs) KillGroup(pgid int, grace time.Duration) { killGroup(pgid, grace) }
 
 // runMonitor drives a loop in this process until it ends. foreground runs print plain lines to
-// out and map the loop's outcome to the exit code; the detached monitor logs with timestamps.
+// out and map the loop's outcome to the exit code; the background monitor writes to the loop's
+// monitor.log with timestamps.
 func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
+	if err := validateName(name); err != nil {
+		return err
+	}
 	ld := ralph.DirFor(e.dir, name)
+	if !foreground {
+		logf, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err == nil {
+			defer logf.Close()
+			out = timestamped{logf}
+		} else {
+			out = timestamped{out}
+		}
+	}
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
 	if err != nil {
 		return fail("%v", err)
@@ -319,11 +457,30 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 		return nil
 	}
 	defer lock.Unlock()
-	if _, err := ld.Update(func(s *ralph.State) error { s.MonitorPID = os.Getpid(); return nil }); err != nil {
+	me := os.Getpid()
+	var prev *ralph.State
+	st, err := ld.Update(func(s *ralph.State) error {
+		c := *s
+		prev = &c
+		s.MonitorPID = me
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(out, "swarm: error: %v\n", err)
 		return fail("%v", err)
 	}
-	if !foreground {
-		out = timestamped{out}
+	defer func() {
+		_, _ = ld.Update(func(s *ralph.State) error {
+			if s.MonitorPID == me {
+				s.MonitorPID = 0
+			}
+			return nil
+		})
+	}()
+	if !foreground && prev.MonitorPID != 0 && prev.MonitorPID != me && prev.Status == ralph.StatusRunning {
+		if giveUp := recordResurrection(ld, st, prev.MonitorPID, out); giveUp {
+			return nil
+		}
 	}
 	abort := make(chan struct{})
 	sigs := make(chan os.Signal, 4)
@@ -372,6 +529,96 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 		return exitCode(code)
 	}
 	return nil
+}
+
+// runKeeper is the Regent's resurrection: it runs the loop's monitor as its child and starts a
+// new one (after a second) whenever the monitor dies while the loop should still be running.
+// The keeper itself runs in a window of the regent session, which tmux revives if the keeper
+// dies; it removes its own window when the loop no longer needs a monitor.
+func runKeeper(e *env, name string) error {
+	if err := validateName(name); err != nil {
+		return err
+	}
+	ld := ralph.DirFor(e.dir, name)
+	exe, err := os.Executable()
+	if err != nil {
+		return fail("%v", err)
+	}
+	// Caught rather than ignored, so the monitor it starts gets default handling back.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	defer func() {
+		if pane := os.Getenv("TMUX_PANE"); pane != "" {
+			_ = e.tm.KillPane(pane)
+		}
+	}()
+	needed := func() bool {
+		st, err := ld.Load()
+		return err == nil && st.Status == ralph.StatusRunning
+	}
+	for needed() {
+		if ld.MonitorAlive() {
+			// A monitor from before this keeper still runs; take over when it is gone.
+			time.Sleep(time.Second)
+			continue
+		}
+		cmd := exec.Command(exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph", "__monitor", name)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		// Signals reach the monitor directly (its pid is in the loop state); a new process
+		// group keeps the terminal's signals for the keeper's window from reaching it twice.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			appendMonitorLog(ld, fmt.Sprintf("🛡️  Regent: cannot start the monitor: %v", err))
+			time.Sleep(time.Second)
+			continue
+		}
+		_ = cmd.Wait()
+		if !needed() {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+// recordResurrection notes that this monitor took over from one that died. A monitor that
+// keeps dying right after it starts would otherwise be revived forever: after five deaths in
+// two minutes the loop is stopped as failed instead.
+func recordResurrection(ld ralph.Dir, st *ralph.State, deadPID int, out io.Writer) (giveUp bool) {
+	now := time.Now()
+	var count, recent int
+	ld.UpdateRegent(func(rs *ralph.RegentState) {
+		rs.Resurrections++
+		count = rs.Resurrections
+		var keep []string
+		for _, t := range rs.RecentResurrections {
+			if ts, err := time.Parse(time.RFC3339, t); err == nil && now.Sub(ts) < 2*time.Minute {
+				keep = append(keep, t)
+			}
+		}
+		rs.RecentResurrections = append(keep, now.UTC().Format(time.RFC3339))
+		recent = len(rs.RecentResurrections)
+		rs.PID = os.Getpid()
+	})
+	fmt.Fprintf(out, "🛡️  Regent: monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)\n", deadPID, st.CurrentIteration, count)
+	_ = ld.LogEvent(now, "RESURRECT", fmt.Sprintf("monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, st.CurrentIteration, count))
+	if recent < 5 {
+		return false
+	}
+	reason := fmt.Sprintf("monitor died %d times in two minutes", recent)
+	fmt.Fprintf(out, "🛡️  Regent: %s — stopping the loop\n", reason)
+	_, _ = ld.Update(func(s *ralph.State) error {
+		s.Status = ralph.StatusFailed
+		s.ExitReason = "monitor_crash_loop"
+		return nil
+	})
+	_ = ld.LogEvent(now, "ESCALATE", reason)
+	if st.Regent != nil && st.Regent.Webhook != "" {
+		_ = ralph.PostEscalation(st.Regent.Webhook, ralph.Escalation{Worker: st.WorkerName, Iteration: st.CurrentIteration,
+			Reason: reason, Status: ralph.StatusFailed, LastLines: []string{}, Time: now.UTC().Format(time.RFC3339)})
+	}
+	return true
 }
 
 func signalName(s os.Signal) string {
@@ -459,6 +706,17 @@ Examples:
 			ralphInitCommand(),
 			ralphTemplateCommand(),
 			{
+				Name:   "__keeper",
+				Hidden: true,
+				Action: func(c *cli.Context) error {
+					e, err := openEnv(c)
+					if err != nil {
+						return err
+					}
+					return runKeeper(e, c.Args().First())
+				},
+			},
+			{
 				Name:   "__monitor",
 				Hidden: true,
 				Action: func(c *cli.Context) error {
@@ -525,9 +783,9 @@ func ralphStatusCommand() *cli.Command {
 			}
 			alive := ld.MonitorAlive()
 			if format == "json" {
-				return printJSON(e, loopJSON(st, w, alive))
+				return printJSON(e, loopJSON(ld, st, w, alive))
 			}
-			printLoopStatus(e.stdout, st, w, alive)
+			printLoopStatus(e.stdout, ld, st, w, alive)
 			return nil
 		},
 	}
@@ -535,16 +793,18 @@ func ralphStatusCommand() *cli.Command {
 
 type loopView struct {
 	*ralph.State
-	WorkerStatus string `json:"worker_status"`
-	MonitorAlive bool   `json:"monitor_alive"`
+	WorkerStatus string             `json:"worker_status"`
+	MonitorAlive bool               `json:"monitor_alive"`
+	RegentState  *ralph.RegentState `json:"regent_state"`
 }
 
-func loopJSON(st *ralph.State, w *state.Worker, alive bool) loopView {
+func loopJSON(ld ralph.Dir, st *ralph.State, w *state.Worker, alive bool) loopView {
 	ws := "gone"
 	if w != nil {
 		ws = w.Status
 	}
-	return loopView{State: st, WorkerStatus: ws, MonitorAlive: alive}
+	rs := ld.LoadRegent()
+	return loopView{State: st, WorkerStatus: ws, MonitorAlive: alive, RegentState: &rs}
 }
 
 func printJSON(e *env, v any) error {
@@ -556,7 +816,7 @@ func printJSON(e *env, v any) error {
 	return nil
 }
 
-func printLoopStatus(out io.Writer, st *ralph.State, w *state.Worker, alive bool) {
+func printLoopStatus(out io.Writer, ld ralph.Dir, st *ralph.State, w *state.Worker, alive bool) {
 	fmt.Fprintf(out, "Ralph Loop: %s\n", st.WorkerName)
 	fmt.Fprintf(out, "Status: %s\n", st.Status)
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
@@ -587,6 +847,41 @@ func printLoopStatus(out io.Writer, st *ralph.State, w *state.Worker, alive bool
 		ws = w.Status
 	}
 	fmt.Fprintf(out, "Worker: %s\n", ws)
+	rc := ralph.DefaultRegent()
+	if st.Regent != nil {
+		rc = *st.Regent
+	}
+	if rc.Enabled {
+		parts := []string{fmt.Sprintf("max failures %d", rc.MaxFailures)}
+		if rc.HangTimeoutSeconds > 0 {
+			parts = append(parts, fmt.Sprintf("hang timeout %ds", rc.HangTimeoutSeconds))
+		}
+		if rc.IterationTimeout > 0 {
+			parts = append(parts, fmt.Sprintf("iteration timeout %ds", rc.IterationTimeout))
+		}
+		if rc.TestCommand != "" {
+			gate := "tests: " + rc.TestCommand
+			if rc.RollbackOnTestFailure {
+				gate += " (rollback on failure)"
+			}
+			parts = append(parts, gate)
+		}
+		if rc.Webhook != "" {
+			parts = append(parts, "webhook set")
+		}
+		fmt.Fprintf(out, "Regent: on (%s)\n", strings.Join(parts, ", "))
+		rs := ld.LoadRegent()
+		fmt.Fprintf(out, "Resurrections: %d\n", rs.Resurrections)
+		fmt.Fprintf(out, "Rollbacks: %d\n", rs.Rollbacks)
+		if rs.LastOutputAt != "" {
+			fmt.Fprintf(out, "Last output: %s\n", rs.LastOutputAt)
+		}
+		if rs.LastCommit != "" {
+			fmt.Fprintf(out, "Last commit: %s\n", rs.LastCommit)
+		}
+	} else {
+		fmt.Fprintf(out, "Regent: off\n")
+	}
 	if alive {
 		fmt.Fprintf(out, "Monitor: alive (pid %d)\n", st.MonitorPID)
 	} else {
@@ -845,7 +1140,7 @@ func ralphLsCommand() *cli.Command {
 				if err != nil {
 					continue
 				}
-				views = append(views, loopJSON(st, byName[ent.Name()], ld.MonitorAlive()))
+				views = append(views, loopJSON(ld, st, byName[ent.Name()], ld.MonitorAlive()))
 			}
 			switch format {
 			case "json":

@@ -340,6 +340,7 @@ func runWrapperCommand() *cli.Command {
 				cmd.Stdin = f
 			}
 			code := 0
+			reason := ""
 			if err := cmd.Run(); err != nil {
 				var ee *exec.ExitError
 				switch {
@@ -350,12 +351,29 @@ func runWrapperCommand() *cli.Command {
 						code = ee.ExitCode()
 					}
 				default:
-					fmt.Fprintf(os.Stderr, "swarm: error: cannot start %s: %v\n", argv[0], err)
-					code = 127
+					code, reason = startFailure(argv[0], err)
+					fmt.Fprintf(os.Stderr, "swarm: error: %s\n", reason)
 				}
 			}
-			_ = state.WriteFileAtomic(c.String("exit-file"), []byte(strconv.Itoa(code)+"\n"), 0o600)
+			record := strconv.Itoa(code) + "\n"
+			if reason != "" {
+				// The second line names why the program could not start, for the loop's report.
+				record += reason + "\n"
+			}
+			_ = state.WriteFileAtomic(c.String("exit-file"), []byte(record), 0o600)
 			return exitCode(code)
 		},
 	}
+}
+
+// startFailure maps a failure to start a program to the shell's exit codes (127 not found, 126
+// cannot execute) and a sentence naming the problem.
+func startFailure(prog string, err error) (int, string) {
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):
+		return 127, "executable not found: " + prog
+	case errors.Is(err, os.ErrPermission):
+		return 126, "permission denied: " + prog
+	}
+	return 126, fmt.Sprintf("cannot start %s: %v", prog, err)
 }

@@ -356,7 +356,8 @@ func readExitFile(path string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	n, err := strconv.Atoi(strings.TrimSpace(first))
 	if err != nil {
 		return 0, false
 	}

@@ -110,6 +110,9 @@ func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(c *cli.Context, err error, isSubcommand bool) error {
 		return fail("%v (see 'swarm %s --help')", err, c.Command.FullName())
 	}
+	// Without this every command gets a hidden "help" subcommand (alias "h"), and a worker
+	// named h or help could not be addressed: `swarm status h` would print help instead.
+	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Subcommands {
 		setUsageErrors(sub)
 	}

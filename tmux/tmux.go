@@ -140,7 +140,9 @@ func (t *Exec) run(stdin []byte, args ...string) (string, error) {
 		if errors.Is(err, exec.ErrNotFound) {
 			return "", fmt.Errorf("tmux is not installed (install it, e.g. apt-get install tmux)")
 		}
-		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") {
+		// A server whose last session just closed answers "no current target" while it exits.
+		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
+			strings.Contains(msg, "server exited") || strings.Contains(msg, "no current target") {
 			return "", ErrNoServer
 		}
 		if strings.Contains(msg, "can't find pane") {
@@ -383,6 +385,14 @@ func (t *Exec) KillPane(paneID string) error {
 // ClearHistory drops the pane's scrollback, so a new iteration starts on a clean slate.
 func (t *Exec) ClearHistory(paneID string) error {
 	_, err := t.run(nil, "clear-history", "-t", paneID)
+	return err
+}
+
+// ReviveOnDeath makes tmux restart, after a one-second pause, the program of the pane's window
+// whenever it dies: the server that hosts the agents also keeps their supervisors alive, with
+// no other daemon. A program that ends on purpose removes its own pane first.
+func (t *Exec) ReviveOnDeath(paneID string) error {
+	_, err := t.run(nil, "set-hook", "-w", "-t", paneID, "pane-died", `run-shell -d 1 -C "respawn-pane -t #{hook_pane}"`)
 	return err
 }
 
