@@ -57,9 +57,9 @@ type Config struct {
 	ExtraEnv []string
 
 	// Intervals; zero means the default.
-	ExitPoll     time.Duration // how often the agent's process is checked (default 100ms)
+	ExitPoll     time.Duration // how often the agent's process is checked (default 200ms)
 	ScreenPoll   time.Duration // how often the screen is captured (default 2s, as the seed says)
-	StatusPoll   time.Duration // how often the stored status is re-read (default 250ms)
+	StatusPoll   time.Duration // how often the stored status and DONE file are checked (default 500ms)
 	ReadyPoll    time.Duration // screen polling while waiting for the prompt (default 200ms)
 	KillGrace    time.Duration // SIGTERM to SIGKILL when ending an agent (default 5s)
 	InputSettle  time.Duration // between paste and Enter (default 150ms)
@@ -79,9 +79,11 @@ func (c *Config) defaults() {
 			*d = v
 		}
 	}
-	def(&c.ExitPoll, 100*time.Millisecond)
+	// An idle monitor wakes about five times a second: cheap enough to stay far below 1% of a
+	// core, often enough that the next iteration starts well within a second of an exit.
+	def(&c.ExitPoll, 200*time.Millisecond)
 	def(&c.ScreenPoll, 2*time.Second)
-	def(&c.StatusPoll, 250*time.Millisecond)
+	def(&c.StatusPoll, 500*time.Millisecond)
 	def(&c.ReadyPoll, 200*time.Millisecond)
 	def(&c.KillGrace, 5*time.Second)
 	def(&c.InputSettle, 150*time.Millisecond)
@@ -992,20 +994,7 @@ func (l *Loop) escalate(st *State, a agent, reason string) {
 		l.regentSay("%s — stopping and reporting", reason)
 		return
 	}
-	var last []string
-	if a.paneID != "" {
-		if lines, err := l.capture(a, 0); err == nil {
-			last = lastN(lines, 20)
-		}
-	}
-	if last == nil {
-		if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(st.CurrentIteration)); err == nil {
-			last = lastN(ScreenLines(string(data)), 20)
-		}
-	}
-	if last == nil {
-		last = []string{}
-	}
+	last := l.lastOutput(a, st.CurrentIteration, 20)
 	cur, _ := l.cfg.Dir.Load()
 	status := st.Status
 	if cur != nil {
@@ -1018,6 +1007,25 @@ func (l *Loop) escalate(st *State, a agent, reason string) {
 		return
 	}
 	l.regentSay("%s — escalated to webhook", reason)
+}
+
+// lastOutput returns the last n non-blank lines the agent showed: from the screen saved when
+// the iteration ended, or else from the pane. tmux's own "Pane is dead" note is left out.
+func (l *Loop) lastOutput(a agent, iteration, n int) []string {
+	var lines []string
+	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
+		lines = ScreenLines(string(data))
+	} else if a.paneID != "" {
+		lines, _ = l.capture(a, 0)
+	}
+	out := []string{}
+	for _, ln := range lines {
+		if strings.TrimSpace(ln) == "" || strings.HasPrefix(ln, "Pane is dead") {
+			continue
+		}
+		out = append(out, ln)
+	}
+	return lastN(out, n)
 }
 
 func lastN(lines []string, n int) []string {

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
+	"net"
+	"net/http"
 	"fmt"
 	"os"
 	"os/exec"
@@ -276,3 +279,25 @@ func cmdCountLines(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// cmdWebhook starts a local HTTP server that appends every request body, as one line, to
+// $WORK/webhook.log, and sets WEBHOOK_URL to its address. It stops when the script ends.
+func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
+	logPath := ts.MkAbs("webhook.log")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("listen: %v", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err == nil {
+			fmt.Fprintf(f, "%s %s %s\n", r.Method, r.Header.Get("Content-Type"), strings.ReplaceAll(string(body), "\n", " "))
+			f.Close()
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	ts.Defer(func() { _ = srv.Close() })
+	ts.Setenv("WEBHOOK_URL", "http://"+ln.Addr().String()+"/hook")
+}

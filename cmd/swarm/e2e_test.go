@@ -230,3 +230,53 @@ func TestE2EClaudeLoop(t *testing.T) {
 		t.Errorf("worker after done: %s", out)
 	}
 }
+
+// The first request hangs: Claude Code shows its spinner and a ticking clock forever. The
+// Regent must see through the animation, end the agent after the hang timeout and restart;
+// the second iteration gets an answer and finishes.
+const e2eHangScript = `{
+  "default_usage": {"input_tokens": 1000, "output_tokens": 50, "cache_read_input_tokens": 500, "cache_creation_input_tokens": 0},
+  "rules": [
+    {"when": {"any_contains": "Generate a concise, sentence-case title"}, "reply": {"text": "{\"title\": \"Loop\"}"}},
+    {"when": {"has_tools": true, "last_is_tool_result": true}, "reply": {"text": "Done. <promise>COMPLETE</promise>"}},
+    {"when": {"has_tools": true, "last_block_contains": "make the file"}, "times": 1, "reply": {"hang": true}},
+    {"when": {"has_tools": true, "last_block_contains": "make the file"},
+     "reply": {"text": "Creating it now.", "tool_use": {"name": "Bash", "input": {"command": "touch DONE && echo created", "description": "Create DONE file"}}}}
+  ],
+  "default": {"text": "Hello from the fake API."},
+  "side_default": {"text": "Fake side reply"}
+}`
+
+func TestE2EClaudeHang(t *testing.T) {
+	l := findLab(t)
+	url, _ := startFakeAPI(t, l, e2eHangScript)
+	e := newE2EEnv(t)
+	home := filepath.Join(filepath.Dir(e.work), "home")
+	seedHome(t, l, home, e.work)
+	prompt := "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n"
+	if err := os.WriteFile(filepath.Join(e.work, "PROMPT.md"), []byte(prompt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"spawn", "--name", "hang", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
+		"--inactivity-timeout", "120", "--hang-timeout", "15", "--done-pattern", `<promise>COMPLETE</promise>`}
+	args = append(args, claudeEnvFlags(l, url, home)...)
+	args = append(args, "--", l.claude, "--dangerously-skip-permissions")
+	if out, err := e.swarm(args...); err != nil {
+		t.Fatalf("spawn: %v\n%s", err, out)
+	}
+	st := e.waitLoop("hang", 150*time.Second, func(st map[string]any) bool { return st["status"] != "running" })
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2", st["status"], st["exit_reason"], st["current_iteration"])
+	}
+	mon, _ := os.ReadFile(filepath.Join(e.root, "ralph", "hang", "monitor.log"))
+	for _, want := range []string{"Regent: agent hung (no progress on screen for 15s)", "iteration 1 failed (exit: hung)", "starting iteration 2/3", "done pattern matched"} {
+		if !strings.Contains(string(mon), want) {
+			t.Errorf("monitor log lacks %q:\n%s", want, mon)
+		}
+	}
+	// What the hung agent showed: a spinner that kept animating.
+	screen, _ := os.ReadFile(filepath.Join(e.root, "ralph", "hang", "screens", "iteration-1.txt"))
+	if !strings.Contains(string(screen), "…") {
+		t.Errorf("iteration 1 screen shows no spinner:\n%s", screen)
+	}
+}

@@ -136,5 +136,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"parallel": cmdParallel,
 		// countlines FILE N: FILE (e.g. stdout) has exactly N non-blank lines.
 		"countlines": cmdCountLines,
+		// webhook: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL.
+		"webhook": cmdWebhook,
 	}
 }
