@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
