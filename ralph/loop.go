@@ -613,6 +613,9 @@ func (l *Loop) deliver(st *State) {
 	_, _ = l.update(func(s *State) error {
 		s.Phase = PhaseWorking
 		s.DoneBaseline = base
+		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
+		// use up the inactivity or hang timeout.
+		s.LastScreenChange = l.now()
 		return nil
 	})
 }
@@ -1039,7 +1042,8 @@ func lastN(lines []string, n int) []string {
 // on, reverts exactly that iteration's commits when it broke the tests. It reports true when
 // the loop must stop (the test command cannot run at all).
 func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
-	if rc.TestCommand == "" || st.IterationStartCommit == "" {
+	// As the Regent's spec has it: without rollback the test run is skipped entirely.
+	if rc.TestCommand == "" || !rc.RollbackOnTestFailure || st.IterationStartCommit == "" {
 		return false
 	}
 	w, err := l.worker()
@@ -1064,11 +1068,6 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 		l.escalate(st, agent{}, "test command cannot run: "+terr.Error())
 		return true
 	}
-	if !rc.RollbackOnTestFailure {
-		l.regentSay("Tests failed at commit %s (%v); rollback is off, commit kept", short(head), terr)
-		l.event("TESTS", "failed at %s, kept (rollback off)", short(head))
-		return false
-	}
 	if already, err := testsFailedAt(w.Cwd, st.IterationStartCommit, rc.TestCommand, 30*time.Minute); err == nil && already {
 		l.regentSay("Tests failed, but they were already failing before this iteration (at %s) — commits kept", short(st.IterationStartCommit))
 		l.event("TESTS", "failed at %s and already at %s; nothing reverted", short(head), short(st.IterationStartCommit))
@@ -1090,7 +1089,7 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 		return false
 	}
 	if rc.Push {
-		if _, err := gitIn(w.Cwd, "push"); err != nil {
+		if _, err := Git(w.Cwd, "push"); err != nil {
 			l.regentSay("git push failed: %v", err)
 		} else {
 			l.regentSay("pushed the reverts")

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-func gitIn(dir string, args ...string) (string, error) {
+// Git runs git in dir and returns its trimmed output, or an error carrying git's own message.
+func Git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -28,7 +29,7 @@ func gitIn(dir string, args ...string) (string, error) {
 // HeadCommit is the commit checked out in dir, or "" outside a repository or before the
 // first commit.
 func HeadCommit(dir string) string {
-	sha, err := gitIn(dir, "rev-parse", "--verify", "--quiet", "HEAD")
+	sha, err := Git(dir, "rev-parse", "--verify", "--quiet", "HEAD")
 	if err != nil {
 		return ""
 	}
@@ -37,7 +38,7 @@ func HeadCommit(dir string) string {
 
 // commitsSince lists the commits reachable from HEAD but not from base, newest first.
 func commitsSince(dir, base string) ([]string, error) {
-	out, err := gitIn(dir, "rev-list", base+"..HEAD")
+	out, err := Git(dir, "rev-list", base+"..HEAD")
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +110,10 @@ func testsFailedAt(dir, commit, command string, timeout time.Duration) (bool, er
 	}
 	defer os.RemoveAll(tmp)
 	wt := tmp + "/wt"
-	if _, err := gitIn(dir, "worktree", "add", "--detach", wt, commit); err != nil {
+	if _, err := Git(dir, "worktree", "add", "--detach", wt, commit); err != nil {
 		return false, err
 	}
-	defer func() { _, _ = gitIn(dir, "worktree", "remove", "--force", wt) }()
+	defer func() { _, _ = Git(dir, "worktree", "remove", "--force", wt) }()
 	_, terr := runTests(wt, command, timeout)
 	if terr != nil && errors.Is(terr, errTestConfig) {
 		return false, terr
@@ -124,8 +125,8 @@ func testsFailedAt(dir, commit, command string, timeout time.Duration) (bool, er
 func revertCommits(dir string, commits []string) ([]string, error) {
 	var done []string
 	for _, c := range commits {
-		if _, err := gitIn(dir, "revert", "--no-edit", c); err != nil {
-			_, _ = gitIn(dir, "revert", "--abort")
+		if _, err := Git(dir, "revert", "--no-edit", c); err != nil {
+			_, _ = Git(dir, "revert", "--abort")
 			return done, err
 		}
 		done = append(done, c)

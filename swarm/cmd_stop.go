@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/urfave/cli/v2"
 )
@@ -240,6 +241,9 @@ Examples:
 			w, _, err := e.loadWorker(c.Args().First())
 			if err != nil {
 				return err
+			}
+			if ralph.DirFor(e.dir, w.Name).MonitorAlive() {
+				return fail("worker '%s' is driven by a ralph loop; use 'swarm ralph pause' and 'swarm ralph resume', or kill it first", w.Name)
 			}
 			if w.Status == state.StatusRunning {
 				stopWorker(e, w, time.Duration(c.Float64("grace")*float64(time.Second)))
