@@ -490,7 +490,9 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 		p, err := e.tm.Pane(w.Tmux.PaneID)
 		if err != nil || p.Dead {
 			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
-			if err == nil && p.HasStatus {
+			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
+				msg += fmt.Sprintf(" (exit %d)", code)
+			} else if err == nil && p.HasStatus {
 				msg += fmt.Sprintf(" (exit %d)", p.ExitStatus)
 			}
 			return fail("%s", msg)
