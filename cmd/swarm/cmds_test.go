@@ -34,7 +34,7 @@ func swarmOut(ts *testscript.TestScript, args ...string) (string, error) {
 
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
-	for _, k := range []string{"PATH", "SWARM_DIR", "SWARM_TMUX_SOCKET", "HOME", "TMPDIR"} {
+	for _, k := range []string{"PATH", "SWARM_DIR", "SWARM_TMUX_SOCKET", "HOME", "TMPDIR", "TMUX_TMPDIR"} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

@@ -100,7 +100,9 @@ func newE2EEnv(t *testing.T) *e2eEnv {
 	}
 	t.Cleanup(func() {
 		_, _ = e.swarm("kill", "--all", "--grace", "2")
-		_ = exec.Command("tmux", "-L", e.socket, "kill-server").Run()
+		kill := exec.Command("tmux", "-L", e.socket, "kill-server")
+		kill.Env = append(os.Environ(), "TMUX_TMPDIR="+dir)
+		_ = kill.Run()
 	})
 	return e
 }
@@ -108,7 +110,7 @@ func newE2EEnv(t *testing.T) *e2eEnv {
 func (e *e2eEnv) swarm(args ...string) (string, error) {
 	cmd := exec.Command(e.bin, args...)
 	cmd.Dir = e.work
-	cmd.Env = append(os.Environ(), "SWARM_DIR="+e.root, "SWARM_TMUX_SOCKET="+e.socket, "TMUX=")
+	cmd.Env = append(os.Environ(), "SWARM_DIR="+e.root, "SWARM_TMUX_SOCKET="+e.socket, "TMUX=", "TMUX_TMPDIR="+filepath.Dir(e.root))
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

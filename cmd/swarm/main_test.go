@@ -47,6 +47,8 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("SWARM_TMUX_SOCKET", socket)
 	env.Setenv("HOME", filepath.Join(work, "home"))
 	env.Setenv("TMUX", "")
+	// tmux puts its socket under TMUX_TMPDIR; inside the work dir it goes away with the script.
+	env.Setenv("TMUX_TMPDIR", work)
 	env.Setenv("GIT_AUTHOR_NAME", "swarm test")
 	env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
 	env.Setenv("GIT_COMMITTER_NAME", "swarm test")
@@ -57,7 +59,9 @@ func setupScript(env *testscript.Env) error {
 	}
 	marker := "SWARM_DIR=" + filepath.Join(work, ".swarm")
 	env.Defer(func() {
-		_ = exec.Command("tmux", "-L", socket, "kill-server").Run()
+		kill := exec.Command("tmux", "-L", socket, "kill-server")
+		kill.Env = append(os.Environ(), "TMUX_TMPDIR="+work)
+		_ = kill.Run()
 		if left := reapStragglers(marker); len(left) > 0 {
 			env.T().Fatal(fmt.Sprintf("script left processes running: %s", strings.Join(left, "; ")))
 		}
