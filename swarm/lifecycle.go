@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -513,5 +512,3 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-
-var errNoTmux = errors.New("not a tmux worker")
