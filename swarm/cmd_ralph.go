@@ -377,6 +377,14 @@ Examples:
 				Name:      "spawn",
 				Usage:     "start a looping worker (same as swarm spawn --ralph)",
 				ArgsUsage: "-- COMMAND [ARGS...]",
+				Description: `Starts COMMAND in a tmux window and a monitor that restarts it, with PROMPT, each
+iteration. --prompt-file and --max-iterations are required.
+
+Examples:
+   swarm ralph spawn --name agent --prompt-file PROMPT.md --max-iterations 20 -- claude
+   swarm ralph spawn --name fix --worktree --prompt-file PROMPT.md --max-iterations 10 \
+       --done-pattern 'ALL TASKS COMPLETE' --test-command 'go test ./...' --rollback-on-test-failure -- claude
+   swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p`,
 				Flags:     append(spawnFlags(), ralphFlags()...),
 				Action: func(c *cli.Context) error {
 					e, err := openEnv(c)
