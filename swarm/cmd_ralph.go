@@ -385,7 +385,7 @@ Examples:
    swarm ralph spawn --name fix --worktree --prompt-file PROMPT.md --max-iterations 10 \
        --done-pattern 'ALL TASKS COMPLETE' --test-command 'go test ./...' --rollback-on-test-failure -- claude
    swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p`,
-				Flags:     append(spawnFlags(), ralphFlags()...),
+				Flags: append(spawnFlags(), ralphFlags()...),
 				Action: func(c *cli.Context) error {
 					e, err := openEnv(c)
 					if err != nil {

@@ -118,7 +118,7 @@ func newBenchSwarm(b *testing.B) *benchSwarm {
 		kill := exec.Command("tmux", "-L", s.socket, "kill-server")
 		kill.Env = s.env
 		_ = kill.Run()
-		if left := benchReap(marker); len(left) > 0 {
+		if left := reapStragglers(marker); len(left) > 0 {
 			b.Errorf("benchmark left processes running: %s", strings.Join(left, "; "))
 		}
 	})
@@ -259,7 +259,7 @@ func BenchmarkKillProcessGroup(b *testing.B) {
 		if d < grace {
 			b.Fatalf("kill took %v, less than the %v grace: the group did not survive SIGTERM", d, grace)
 		}
-		if left := benchGroupMembers(pgid); len(left) > 0 {
+		if left := groupMembers(pgid); len(left) > 0 {
 			b.Fatalf("process group %d still has live members after kill: %v", pgid, left)
 		}
 		for _, pid := range children {
@@ -280,7 +280,7 @@ func benchWaitTermIgnored(b *testing.B, pgid int, comm string, n int) []int {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var found []int
-		for _, pid := range benchGroupMembers(pgid) {
+		for _, pid := range groupMembers(pgid) {
 			name, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 			if err == nil && strings.TrimSpace(string(name)) == comm && benchIgnoresTerm(pid) {
 				found = append(found, pid)
@@ -323,9 +323,9 @@ func benchLive(pid int) bool {
 	return i >= 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
 }
 
-// benchGroupMembers lists the non-zombie processes whose process group (field 5 of
+// groupMembers lists the non-zombie processes whose process group (field 5 of
 // /proc/PID/stat) is pgid.
-func benchGroupMembers(pgid int) []int {
+func groupMembers(pgid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range entries {
@@ -347,53 +347,6 @@ func benchGroupMembers(pgid int) []int {
 			continue
 		}
 		if pg, err := strconv.Atoi(f[2]); err == nil && pg == pgid {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// benchReap waits briefly for every process whose environment carries marker to end, then
-// kills and describes the ones that did not. Workers inherit the state directory in their
-// environment, so this finds whatever a benchmark started, however it was detached.
-func benchReap(marker string) []string {
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		pids := benchProcsWithEnv(marker)
-		if len(pids) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			var desc []string
-			for _, pid := range pids {
-				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-				desc = append(desc, fmt.Sprintf("%d %s", pid, strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))))
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			return desc
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func benchProcsWithEnv(marker string) []int {
-	self := os.Getpid()
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		if i := bytes.LastIndexByte(stat, ')'); i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
-			continue
-		}
-		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), marker) {
 			out = append(out, pid)
 		}
 	}

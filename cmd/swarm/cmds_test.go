@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -169,29 +168,7 @@ func cmdPgroupAlive(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-func groupHasLiveMember(pgid int) bool {
-	if err := syscall.Kill(-pgid, 0); err != nil {
-		return false
-	}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		f := strings.Fields(s[i+2:])
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
-			return true
-		}
-	}
-	return false
-}
+func groupHasLiveMember(pgid int) bool { return len(groupMembers(pgid)) > 0 }
 
 // cmdCode runs a command and checks its exact exit code; stdout and stderr are kept for the
 // next stdout/stderr assertions.
