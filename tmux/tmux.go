@@ -19,6 +19,9 @@ import (
 // ErrNoServer means the private tmux server is not running (so no pane exists).
 var ErrNoServer = errors.New("tmux server not running")
 
+// ErrNotInstalled means there is no tmux binary: no pane can exist, and none can be made.
+var ErrNotInstalled = errors.New("tmux is not installed (install it, e.g. apt-get install -y tmux)")
+
 // ErrNoPane means the addressed pane does not exist.
 var ErrNoPane = errors.New("no such tmux pane")
 
@@ -138,7 +141,7 @@ func (t *Exec) run(stdin []byte, args ...string) (string, error) {
 	if err != nil {
 		msg := strings.TrimSpace(errb.String())
 		if errors.Is(err, exec.ErrNotFound) {
-			return "", fmt.Errorf("tmux is not installed (install it, e.g. apt-get install tmux)")
+			return "", ErrNotInstalled
 		}
 		// A server whose last session just closed answers "no current target" while it exits.
 		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
@@ -240,6 +243,9 @@ func (t *Exec) hasSession(name string) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
+	if errors.Is(err, ErrNotInstalled) {
+		return false, err
+	}
 	if errors.Is(err, ErrNoServer) || strings.Contains(err.Error(), "can't find session") {
 		return false, nil
 	}
@@ -282,7 +288,8 @@ func (t *Exec) Panes() (map[string]Pane, error) {
 
 func (t *Exec) listAll() (map[string]Pane, error) {
 	out, err := t.run(nil, "list-panes", "-a", "-F", paneFormat)
-	if errors.Is(err, ErrNoServer) {
+	// Process workers do not need tmux at all; without it there simply are no panes.
+	if errors.Is(err, ErrNoServer) || errors.Is(err, ErrNotInstalled) {
 		return map[string]Pane{}, nil
 	}
 	if err != nil {
@@ -311,7 +318,7 @@ func (t *Exec) Pane(paneID string) (Pane, error) {
 func (t *Exec) pane(paneID string) (Pane, error) {
 	// display-message answers for some other pane when the target is wrong, so list and match.
 	out, err := t.run(nil, "list-panes", "-t", paneID, "-F", paneFormat)
-	if errors.Is(err, ErrNoServer) {
+	if errors.Is(err, ErrNoServer) || errors.Is(err, ErrNotInstalled) {
 		return Pane{}, ErrNoPane
 	}
 	if err != nil {
