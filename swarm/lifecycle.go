@@ -422,14 +422,26 @@ func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) (
 	if len(names) == 0 {
 		return nil, nil, fail("no worker name given (or use --all)")
 	}
-	var out []*state.Worker
-	var lv *liveView
 	for _, n := range names {
-		w, l, err := e.loadWorker(n)
-		if err != nil {
+		if err := validateName(n); err != nil {
 			return nil, nil, err
 		}
-		lv = l
+	}
+	// One read of the records and one look at tmux serve every name.
+	list, lv, err := e.loadAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	byName := make(map[string]*state.Worker, len(list))
+	for _, w := range list {
+		byName[w.Name] = w
+	}
+	var out []*state.Worker
+	for _, n := range names {
+		w := byName[n]
+		if w == nil {
+			return nil, nil, notFound(n)
+		}
 		out = append(out, w)
 	}
 	return out, lv, nil
