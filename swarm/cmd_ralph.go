@@ -200,28 +200,11 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	name := c.String("name")
-	if !c.IsSet("name") {
-		return fail(`Required flag "name" not set`)
-	}
-	if err := validateName(name); err != nil {
-		return err
-	}
-	envMap, err := parseEnvFlags(c.StringSlice("env"))
+	o, _, err := spawnOptionsFromFlags(c)
 	if err != nil {
 		return err
 	}
-	if c.Args().Len() == 0 {
-		return fail("no command provided (use -- command...)")
-	}
-	if c.Int("ready-timeout") <= 0 {
-		return fail("--ready-timeout must be a positive number of seconds")
-	}
-	if lo.readyPattern != "" {
-		if _, err := regexp.Compile(lo.readyPattern); err != nil {
-			return fail("invalid --ready-pattern: %v", err)
-		}
-	}
+	name := o.Name
 	if ws, err := e.dir.LoadWorkers(e.warnErr); err == nil && ws.Get(name) != nil {
 		return fail("worker '%s' already exists", name)
 	}
@@ -240,7 +223,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 	if err := os.WriteFile(ld.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return fail("cannot write %s: %v", ld.PromptCopy(), err)
 	}
-	spawnDir := c.String("cwd")
+	spawnDir := o.Cwd
 	if spawnDir == "" {
 		spawnDir, _ = os.Getwd()
 	}
@@ -250,25 +233,10 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		os.RemoveAll(ld.Path)
 		return err
 	}
-	argv := c.Args().Slice()
-	o := spawnOptions{
-		Name:      name,
-		Tmux:      true,
-		Session:   c.String("session"),
-		Worktree:  c.Bool("worktree"),
-		Branch:    c.String("branch"),
-		Tags:      c.StringSlice("tag"),
-		Env:       envMap,
-		Cwd:       c.String("cwd"),
-		Argv:      argv,
-		StartArgv: ralph.AgentArgv(argv, lo.promptMode, runWrapper(), e.dir.ExitPath(name), ld.PromptCopy()),
-		ExtraEnv:  []string{"SWARM_ITERATION=1", "SWARM_DONE_FILE=" + ld.DoneFile()},
-		Metadata:  map[string]any{"ralph": true, "ralph_iteration": 1},
-	}
-	if o.Branch != "" && !o.Worktree {
-		os.RemoveAll(ld.Path)
-		return fail("--branch needs --worktree")
-	}
+	o.Tmux = true
+	o.StartArgv = ralph.AgentArgv(o.Argv, lo.promptMode, runWrapper(), e.dir.ExitPath(name), ld.PromptCopy())
+	o.ExtraEnv = []string{"SWARM_ITERATION=1", "SWARM_DONE_FILE=" + ld.DoneFile()}
+	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
 	w, err := spawnWorker(e, o)
 	if err != nil {
 		os.RemoveAll(ld.Path)

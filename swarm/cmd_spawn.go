@@ -51,42 +51,40 @@ Examples:
 					return fail("--%s needs --ralph", f)
 				}
 			}
-			if !c.IsSet("name") {
-				return fail(`Required flag "name" not set`)
-			}
 			return runSpawn(e, c)
 		},
 	}
 }
 
-func runSpawn(e *env, c *cli.Context) error {
+// spawnOptionsFromFlags checks the flags every spawn shares (plain or looping) and turns them
+// into spawn options; the ready pattern comes back compiled (nil when not given).
+func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error) {
+	if !c.IsSet("name") {
+		return spawnOptions{}, nil, fail(`Required flag "name" not set`)
+	}
 	name := c.String("name")
 	if err := validateName(name); err != nil {
-		return err
+		return spawnOptions{}, nil, err
 	}
 	envMap, err := parseEnvFlags(c.StringSlice("env"))
 	if err != nil {
-		return err
+		return spawnOptions{}, nil, err
 	}
 	if c.Args().Len() == 0 {
-		return fail("no command provided (use -- command...)")
+		return spawnOptions{}, nil, fail("no command provided (use -- command...)")
 	}
 	var readyRE *regexp.Regexp
 	if p := c.String("ready-pattern"); p != "" {
 		if readyRE, err = regexp.Compile(p); err != nil {
-			return fail("invalid --ready-pattern: %v", err)
+			return spawnOptions{}, nil, fail("invalid --ready-pattern: %v", err)
 		}
 	}
 	if c.Int("ready-timeout") <= 0 {
-		return fail("--ready-timeout must be a positive number of seconds")
-	}
-	useTmux := c.Bool("tmux")
-	if c.Bool("ready-wait") && !useTmux {
-		return fail("--ready-wait needs --tmux (it watches the agent's screen)")
+		return spawnOptions{}, nil, fail("--ready-timeout must be a positive number of seconds")
 	}
 	o := spawnOptions{
 		Name:     name,
-		Tmux:     useTmux,
+		Tmux:     c.Bool("tmux"),
 		Session:  c.String("session"),
 		Worktree: c.Bool("worktree"),
 		Branch:   c.String("branch"),
@@ -96,7 +94,18 @@ func runSpawn(e *env, c *cli.Context) error {
 		Argv:     c.Args().Slice(),
 	}
 	if o.Branch != "" && !o.Worktree {
-		return fail("--branch needs --worktree")
+		return spawnOptions{}, nil, fail("--branch needs --worktree")
+	}
+	return o, readyRE, nil
+}
+
+func runSpawn(e *env, c *cli.Context) error {
+	o, readyRE, err := spawnOptionsFromFlags(c)
+	if err != nil {
+		return err
+	}
+	if c.Bool("ready-wait") && !o.Tmux {
+		return fail("--ready-wait needs --tmux (it watches the agent's screen)")
 	}
 	w, err := spawnWorker(e, o)
 	if err != nil {
