@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -63,12 +62,11 @@ Examples:
 			&cli.StringFlag{Name: "tag", Usage: "only workers with this tag"},
 		},
 		Action: func(c *cli.Context) error {
-			format, status := c.String("format"), c.String("status")
-			switch format {
-			case "table", "json", "names":
-			default:
-				return fail("invalid --format '%s' (expected table, json or names)", format)
+			format, err := formatFlag(c, "table", "json", "names")
+			if err != nil {
+				return err
 			}
+			status := c.String("status")
 			switch status {
 			case "running", "stopped", "all":
 			default:
@@ -104,11 +102,7 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 		for _, w := range list {
 			out = append(out, toJSON(w))
 		}
-		data, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, string(data))
+		return printJSON(e, out)
 	case "names":
 		for _, w := range list {
 			fmt.Fprintln(e.stdout, w.Name)
@@ -189,9 +183,9 @@ Examples:
 			if c.Args().Len() != 1 {
 				return fail("usage: swarm status NAME")
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return fail("invalid --format '%s' (expected text or json)", format)
+			format, err := formatFlag(c, "text", "json")
+			if err != nil {
+				return err
 			}
 			e, err := openEnv(c)
 			if err != nil {
@@ -202,8 +196,9 @@ Examples:
 				return err
 			}
 			if format == "json" {
-				data, _ := json.MarshalIndent(toJSON(w), "", "  ")
-				fmt.Fprintln(e.stdout, string(data))
+				if err := printJSON(e, toJSON(w)); err != nil {
+					return err
+				}
 			} else {
 				fmt.Fprintln(e.stdout, statusLine(w))
 			}

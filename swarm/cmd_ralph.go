@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -434,9 +433,9 @@ func ralphStatusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return fail("invalid --format '%s' (expected text or json)", format)
+			format, err := formatFlag(c, "text", "json")
+			if err != nil {
+				return err
 			}
 			e, err := openEnv(c)
 			if err != nil {
@@ -470,15 +469,6 @@ func loopJSON(ld ralph.Dir, st *ralph.State, w *state.Worker, alive bool) loopVi
 	}
 	rs := ld.LoadRegent()
 	return loopView{State: st, WorkerStatus: ws, MonitorAlive: alive, RegentState: &rs}
-}
-
-func printJSON(e *env, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, string(data))
-	return nil
 }
 
 func printLoopStatus(out io.Writer, ld ralph.Dir, st *ralph.State, w *state.Worker, alive bool) {
@@ -778,9 +768,9 @@ func ralphLsCommand() *cli.Command {
    swarm ralph ls --format json`,
 		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, json or names"}},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if format != "table" && format != "json" && format != "names" {
-				return fail("invalid --format '%s' (expected table, json or names)", format)
+			format, err := formatFlag(c, "table", "json", "names")
+			if err != nil {
+				return err
 			}
 			e, err := openEnv(c)
 			if err != nil {

@@ -5,6 +5,7 @@ package swarm
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -284,4 +285,26 @@ func takesValue(flags []cli.Flag, arg string) bool {
 		}
 	}
 	return false
+}
+
+// formatFlag returns the --format value after checking it is one of allowed.
+func formatFlag(c *cli.Context, allowed ...string) (string, error) {
+	f := c.String("format")
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	want := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return "", fail("invalid --format '%s' (expected %s)", f, want)
+}
+
+// printJSON writes v as indented JSON, the shape every --format json output has.
+func printJSON(e *env, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, string(data))
+	return nil
 }
