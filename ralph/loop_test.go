@@ -724,6 +724,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// fiveFailureLines is what a 10-iteration loop says when every agent exits 1, under the
+// default backoff and failure limit.
+var fiveFailureLines = []string{
+	"iteration 1 failed (exit: 1), retrying in 1s (attempt 1/5)",
+	"starting iteration 2/10",
+	"iteration 2 failed (exit: 1), retrying in 2s (attempt 2/5)",
+	"starting iteration 3/10",
+	"iteration 3 failed (exit: 1), retrying in 4s (attempt 3/5)",
+	"starting iteration 4/10",
+	"iteration 4 failed (exit: 1), retrying in 8s (attempt 4/5)",
+	"starting iteration 5/10",
+	"5 consecutive failures, stopping loop",
+}
+
 func TestLoopBacksOffThenFailsAfterFiveFailures(t *testing.T) {
 	for _, poll := range []time.Duration{0, time.Hour} {
 		t.Run(fmt.Sprintf("StatusPoll=%v", poll), func(t *testing.T) {
@@ -733,17 +747,7 @@ func TestLoopBacksOffThenFailsAfterFiveFailures(t *testing.T) {
 			if code := h.run(cfg); code != 1 {
 				t.Errorf("Run = %d, want 1", code)
 			}
-			h.wantLines(
-				"iteration 1 failed (exit: 1), retrying in 1s (attempt 1/5)",
-				"starting iteration 2/10",
-				"iteration 2 failed (exit: 1), retrying in 2s (attempt 2/5)",
-				"starting iteration 3/10",
-				"iteration 3 failed (exit: 1), retrying in 4s (attempt 3/5)",
-				"starting iteration 4/10",
-				"iteration 4 failed (exit: 1), retrying in 8s (attempt 4/5)",
-				"starting iteration 5/10",
-				"5 consecutive failures, stopping loop",
-			)
+			h.wantLines(fiveFailureLines...)
 			st := h.state()
 			h.wantState(st, StatusFailed, "consecutive_failures", 5)
 			if st.ConsecutiveFailures != 5 || st.TotalFailures != 5 {

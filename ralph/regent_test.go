@@ -719,17 +719,7 @@ func TestRegentDisabled(t *testing.T) {
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
-		h.wantLines(
-			"iteration 1 failed (exit: 1), retrying in 1s (attempt 1/5)",
-			"starting iteration 2/10",
-			"iteration 2 failed (exit: 1), retrying in 2s (attempt 2/5)",
-			"starting iteration 3/10",
-			"iteration 3 failed (exit: 1), retrying in 4s (attempt 3/5)",
-			"starting iteration 4/10",
-			"iteration 4 failed (exit: 1), retrying in 8s (attempt 4/5)",
-			"starting iteration 5/10",
-			"5 consecutive failures, stopping loop",
-		)
+		h.wantLines(fiveFailureLines...)
 		st := h.state()
 		h.wantState(st, StatusFailed, "consecutive_failures", 5)
 		regentWantFailures(h, st, 5, 5)
