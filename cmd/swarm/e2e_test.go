@@ -186,24 +186,32 @@ const e2eLoopScript = `{
   "side_default": {"text": "Fake side reply"}
 }`
 
-func TestE2EClaudeLoop(t *testing.T) {
+// spawnClaudeLoop starts a ralph loop named name with the real Claude Code TUI against the fake
+// API running script, prompt in PROMPT.md, and the given loop flags.
+func spawnClaudeLoop(t *testing.T, script, name, prompt string, flags ...string) (e *e2eEnv, apiLog, out string) {
+	t.Helper()
 	l := findLab(t)
-	url, apiLog := startFakeAPI(t, l, e2eLoopScript)
-	e := newE2EEnv(t)
+	url, apiLog := startFakeAPI(t, l, script)
+	e = newE2EEnv(t)
 	home := filepath.Join(filepath.Dir(e.work), "home")
 	seedHome(t, l, home, e.work)
-	prompt := "please make the file in this directory.\nWhen it exists, reply with <promise>COMPLETE</promise> and nothing else.\n"
 	if err := os.WriteFile(filepath.Join(e.work, "PROMPT.md"), []byte(prompt), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"spawn", "--name", "lab", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "4",
-		"--inactivity-timeout", "6", "--done-pattern", `<promise>COMPLETE</promise>`}
+	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
 	args = append(args, claudeEnvFlags(l, url, home)...)
 	args = append(args, "--", l.claude, "--dangerously-skip-permissions")
 	out, err := e.swarm(args...)
 	if err != nil {
 		t.Fatalf("spawn: %v\n%s", err, out)
 	}
+	return e, apiLog, out
+}
+
+func TestE2EClaudeLoop(t *testing.T) {
+	prompt := "please make the file in this directory.\nWhen it exists, reply with <promise>COMPLETE</promise> and nothing else.\n"
+	e, apiLog, out := spawnClaudeLoop(t, e2eLoopScript, "lab", prompt,
+		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", `<promise>COMPLETE</promise>`)
 	if !strings.Contains(out, "[ralph mode: iteration 1/4]") {
 		t.Fatalf("spawn output: %s", out)
 	}
@@ -217,9 +225,10 @@ func TestE2EClaudeLoop(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.work, "DONE")); err != nil {
 		t.Fatalf("the agent did not make the file: %v", err)
 	}
+	// Both iterations typed the whole prompt into the agent, and the model received it.
 	logData, _ := os.ReadFile(apiLog)
-	if n := strings.Count(string(logData), "make the file"); n < 2 {
-		t.Logf("fake API log:\n%s", logData)
+	if n := strings.Count(string(logData), `"last_block_tail": "please make the file in this directory.\nWhen it exists`); n < 2 {
+		t.Errorf("the model got the prompt %d times, want at least 2; fake API log:\n%s", n, logData)
 	}
 	mon, _ := os.ReadFile(filepath.Join(e.root, "ralph", "lab", "monitor.log"))
 	for _, want := range []string{"starting iteration 1/4", "inactivity timeout (6s), restarting", "starting iteration 2/4", "done pattern matched, stopping loop"} {
@@ -250,22 +259,9 @@ const e2eHangScript = `{
 }`
 
 func TestE2EClaudeHang(t *testing.T) {
-	l := findLab(t)
-	url, _ := startFakeAPI(t, l, e2eHangScript)
-	e := newE2EEnv(t)
-	home := filepath.Join(filepath.Dir(e.work), "home")
-	seedHome(t, l, home, e.work)
 	prompt := "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n"
-	if err := os.WriteFile(filepath.Join(e.work, "PROMPT.md"), []byte(prompt), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"spawn", "--name", "hang", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
-		"--inactivity-timeout", "120", "--hang-timeout", "15", "--done-pattern", `<promise>COMPLETE</promise>`}
-	args = append(args, claudeEnvFlags(l, url, home)...)
-	args = append(args, "--", l.claude, "--dangerously-skip-permissions")
-	if out, err := e.swarm(args...); err != nil {
-		t.Fatalf("spawn: %v\n%s", err, out)
-	}
+	e, _, _ := spawnClaudeLoop(t, e2eHangScript, "hang", prompt, "--max-iterations", "3",
+		"--inactivity-timeout", "120", "--hang-timeout", "15", "--done-pattern", `<promise>COMPLETE</promise>`)
 	st := e.waitLoop("hang", 150*time.Second, func(st map[string]any) bool { return st["status"] != "running" })
 	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
 		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2", st["status"], st["exit_reason"], st["current_iteration"])
