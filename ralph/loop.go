@@ -366,12 +366,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
 	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
 	if err == nil {
-		if !p.Dead {
-			l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
-		} else {
-			// Leftover grandchildren of the previous agent keep its process group alive.
-			l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
-		}
+		// The previous agent, or grandchildren it left behind in its process group.
+		l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
 		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 		if err != nil {
@@ -845,15 +841,16 @@ func (l *Loop) end(st *State, a agent, kind endKind) {
 		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
 	}
 	if kind != endExited {
-		a = l.settledAfterKill(a)
+		if !a.gone {
+			a = l.settled()
+		}
 	}
 	if rc.Enabled {
 		if l.gateCommits(st, rc) {
 			return
 		}
 	}
-	if code, stop := l.stopRules(st, exitOf(a), kind == endExited); stop {
-		_ = code
+	if _, stop := l.stopRules(st, a.code, kind == endExited); stop {
 		return
 	}
 	failed, exitDesc := true, "unknown"
@@ -922,16 +919,6 @@ func (l *Loop) end(st *State, a agent, kind endKind) {
 		}
 		return nil
 	})
-}
-
-func exitOf(a agent) *int { return a.code }
-
-// settledAfterKill waits for the pane of an agent the loop has just ended to report dead.
-func (l *Loop) settledAfterKill(a agent) agent {
-	if a.gone {
-		return a
-	}
-	return l.settled()
 }
 
 // stopRules applies the rules that end a loop without counting a failure, before a run (code
