@@ -576,8 +576,7 @@ func (l *Loop) deliver(st *State) {
 			}
 			l.say("agent not ready after %ds (%s)", int(timeout.Seconds()), why)
 			l.event("TIMEOUT", "iteration %d ready timeout %ds (%s)", st.CurrentIteration, int(timeout.Seconds()), why)
-			l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
-			l.end(st, l.agentNow(), endReadyTimeout)
+			l.end(st, a, endReadyTimeout)
 			return
 		}
 		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
@@ -616,6 +615,15 @@ func (l *Loop) deliver(st *State) {
 	})
 }
 
+// ensureMatcher builds the done matcher from the iteration's prompt copy when this monitor
+// did not deliver the prompt itself (it took over a running iteration).
+func (l *Loop) ensureMatcher() {
+	if l.matcher == nil {
+		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+	}
+}
+
 // confirmStarted waits for a sign that the agent took the prompt: it became busy, its screen
 // changed from what the paste left, or it ended.
 func (l *Loop) confirmStarted(a agent, pasted string) bool {
@@ -642,10 +650,7 @@ func (l *Loop) confirmStarted(a agent, pasted string) bool {
 // creates the DONE file, runs out of time, or the loop is stopped.
 func (l *Loop) watch(st *State) {
 	a := l.agentNow()
-	if l.matcher == nil {
-		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
-		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
-	}
+	l.ensureMatcher()
 	rc := l.regent(st)
 	inactivity := time.Duration(st.InactivityTimeout) * time.Second
 	if inactivity <= 0 {
@@ -808,10 +813,7 @@ func (l *Loop) end(st *State, a agent, kind endKind) {
 	rc := l.regent(st)
 	// The marker may be the last thing the agent printed before it exited.
 	if kind == endExited && l.doneRE != nil && !a.gone {
-		if l.matcher == nil {
-			prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
-			l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
-		}
+		l.ensureMatcher()
 		if lines, err := l.capture(a, l.cfg.HistoryLines); err == nil && l.matcher.Count(lines) > st.DoneBaseline {
 			l.done(st, a)
 			return
