@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -430,7 +429,7 @@ func (l *Loop) agentNow() agent {
 	}
 	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
 	// The wrapper writes the exit file as the agent ends, often before tmux notices.
-	if c, ok := readExitCode(l.cfg.Workers.ExitPath(l.cfg.Name)); ok {
+	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
 		a.code = &c
 		a.dead = true
 	} else if p.Dead {
@@ -1111,16 +1110,6 @@ func (l *Loop) backoff(st *State) {
 		}
 		return nil
 	})
-}
-
-func readExitCode(path string) (int, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
-	n, err := strconv.Atoi(strings.TrimSpace(first))
-	return n, err == nil
 }
 
 // ReadPrompt reads the prompt file, with the seed's messages for a missing or unreadable file.

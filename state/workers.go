@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -104,6 +106,18 @@ func (d *Dir) LogPath(name, stream string) string {
 // ExitPath is where a process-mode worker's exit code is recorded when it ends.
 func (d *Dir) ExitPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".exit")
+}
+
+// ExitCode reads the exit code the worker's wrapper recorded when its program ended (the
+// file's first line; a second line may say why the program could not start).
+func (d *Dir) ExitCode(name string) (int, bool) {
+	data, err := os.ReadFile(d.ExitPath(name))
+	if err != nil {
+		return 0, false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	n, err := strconv.Atoi(strings.TrimSpace(first))
+	return n, err == nil
 }
 
 // EnvPath holds the full environment a worker was started with, so that later restarts of the

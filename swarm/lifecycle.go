@@ -313,19 +313,14 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 			w.Status = state.StatusStopped
 		case p.Dead:
 			w.Status = state.StatusStopped
-			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
-				w.ExitCode = &code
-			} else if p.HasStatus {
-				code := p.ExitStatus
-				w.ExitCode = &code
-			}
+			w.ExitCode = e.exitCode(w.Name, p)
 		default:
 			w.Status = state.StatusRunning
 			w.PID = p.PID
 		}
 		return
 	}
-	if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
+	if code, ok := e.dir.ExitCode(w.Name); ok {
 		w.Status = state.StatusStopped
 		w.ExitCode = &code
 		return
@@ -350,17 +345,17 @@ func pidStart(w *state.Worker) uint64 {
 	return 0
 }
 
-func readExitFile(path string) (int, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
+// exitCode is a finished worker's exit code: what its wrapper recorded, else what tmux saw of
+// its pane, else nil.
+func (e *env) exitCode(name string, p tmux.Pane) *int {
+	if code, ok := e.dir.ExitCode(name); ok {
+		return &code
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
-	n, err := strconv.Atoi(strings.TrimSpace(first))
-	if err != nil {
-		return 0, false
+	if p.Dead && p.HasStatus {
+		code := p.ExitStatus
+		return &code
 	}
-	return n, true
+	return nil
 }
 
 // loadWorker returns the named worker reconciled with reality, or a not-found error.
@@ -456,12 +451,8 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 			if !p.Dead {
 				killGroup(p.PID, grace)
 			}
-			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
-				exit = &code
-			} else if p2, err := e.tm.Pane(w.Tmux.PaneID); err == nil && p2.Dead && p2.HasStatus {
-				code := p2.ExitStatus
-				exit = &code
-			}
+			p2, _ := e.tm.Pane(w.Tmux.PaneID)
+			exit = e.exitCode(w.Name, p2)
 			_ = e.tm.KillPane(w.Tmux.PaneID)
 		}
 		_ = e.tm.KillSessionIfEmpty(w.Tmux.Session)
@@ -469,9 +460,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 		if processAlive(w.PID, pidStart(w)) {
 			killGroup(w.PID, grace)
 		}
-		if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
-			exit = &code
-		}
+		exit = e.exitCode(w.Name, tmux.Pane{})
 	}
 	_ = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
 		cur := ws.Get(w.Name)
@@ -501,10 +490,8 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 		p, err := e.tm.Pane(w.Tmux.PaneID)
 		if err != nil || p.Dead {
 			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
-			if code, ok := readExitFile(e.dir.ExitPath(w.Name)); ok {
-				msg += fmt.Sprintf(" (exit %d)", code)
-			} else if err == nil && p.HasStatus {
-				msg += fmt.Sprintf(" (exit %d)", p.ExitStatus)
+			if code := e.exitCode(w.Name, p); code != nil {
+				msg += fmt.Sprintf(" (exit %d)", *code)
 			}
 			return fail("%s", msg)
 		}
