@@ -272,14 +272,21 @@ func startProcess(e *env, name, cwd string, envList, argv []string) (int, error)
 		return 0, err
 	}
 	defer stderr.Close()
+	argv = append([]string{exe, "__run", "--exit-file", e.dir.ExitPath(name), "--"}, argv...)
+	return startDetached(argv, cwd, envList, stdout, stderr)
+}
+
+// startDetached starts argv in a session of its own (so it leads its own process group and
+// outlives the terminal), with stdin from /dev/null, and lets it go.
+func startDetached(argv []string, dir string, env []string, stdout, stderr *os.File) (int, error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return 0, err
 	}
 	defer devnull.Close()
-	cmd := exec.Command(exe, append([]string{"__run", "--exit-file", e.dir.ExitPath(name), "--"}, argv...)...)
-	cmd.Dir = cwd
-	cmd.Env = envList
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {

@@ -88,21 +88,9 @@ func startMonitor(e *env, name string) error {
 			return err
 		}
 		defer logf.Close()
-		devnull, err := os.Open(os.DevNull)
-		if err != nil {
+		if pid, err = startDetached(argv, "/", os.Environ(), logf, logf); err != nil {
 			return err
 		}
-		defer devnull.Close()
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = "/"
-		cmd.Env = os.Environ()
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, logf, logf
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		pid = cmd.Process.Pid
-		_ = cmd.Process.Release()
 	}
 	// Wait until it holds its lock (or has already finished), so the caller's next command
 	// sees a live monitor.
