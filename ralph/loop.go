@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -103,7 +104,7 @@ type Loop struct {
 	cfg     Config
 	doneRE  *regexp.Regexp
 	readyRE *regexp.Regexp
-	matcher *DoneMatcher
+	matcher *screen.DoneMatcher
 	aborted bool
 }
 
@@ -459,7 +460,7 @@ func (l *Loop) capture(a agent, history int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ScreenLines(out), nil
+	return screen.Lines(out), nil
 }
 
 func (l *Loop) statusNow() string {
@@ -526,7 +527,7 @@ func (l *Loop) deliver(st *State) {
 		}
 		prompt = []byte(p)
 	}
-	l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	if st.PromptMode == PromptStdin {
 		_, _ = l.update(func(s *State) error {
 			s.Phase = PhaseWorking
@@ -557,13 +558,13 @@ func (l *Loop) deliver(st *State) {
 		}
 		lines, err = l.capture(a, 0)
 		if err == nil {
-			s := ClassifyScreen(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == ScreenReady {
+			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
+			if s.Kind == screen.Ready {
 				break
 			}
-			if s.Kind == ScreenDialog && s.Dialog != blocked {
+			if s.Kind == screen.Dialog && s.Dialog != blocked {
 				blocked = s.Dialog
-				l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", DialogDescription(s.Dialog), l.cfg.Name)
+				l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(s.Dialog), l.cfg.Name)
 				l.event("BLOCKED", "iteration %d dialog=%s", st.CurrentIteration, s.Dialog)
 				_, _ = l.update(func(x *State) error { x.BlockedBy = s.Dialog; return nil })
 			}
@@ -571,7 +572,7 @@ func (l *Loop) deliver(st *State) {
 		if l.cfg.Clock.Now().After(deadline) {
 			why := "no input prompt seen"
 			if blocked != "" {
-				why = "blocked by " + DialogDescription(blocked)
+				why = "blocked by " + screen.DialogDescription(blocked)
 			}
 			l.say("agent not ready after %ds (%s)", int(timeout.Seconds()), why)
 			l.event("TIMEOUT", "iteration %d ready timeout %ds (%s)", st.CurrentIteration, int(timeout.Seconds()), why)
@@ -589,14 +590,14 @@ func (l *Loop) deliver(st *State) {
 			base = l.matcher.Count(full)
 		}
 	}
-	before := ActivityHash(strings.Join(lines, "\n"))
+	before := screen.ActivityHash(strings.Join(lines, "\n"))
 	if err := l.cfg.Tmux.Paste(a.paneID, string(prompt), true); err != nil {
 		l.say("could not type the prompt: %v", err)
 	}
 	l.cfg.Clock.Sleep(l.cfg.InputSettle)
 	pasted := before
 	if cur, err := l.capture(a, 0); err == nil {
-		pasted = ActivityHash(strings.Join(cur, "\n"))
+		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	if !l.confirmStarted(a, pasted) {
@@ -619,7 +620,7 @@ func (l *Loop) deliver(st *State) {
 func (l *Loop) ensureMatcher() {
 	if l.matcher == nil {
 		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
-		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	}
 }
 
@@ -633,8 +634,8 @@ func (l *Loop) confirmStarted(a agent, pasted string) bool {
 			return true
 		}
 		if lines, err := l.capture(cur, 0); err == nil {
-			screen := strings.Join(lines, "\n")
-			if ActivityHash(screen) != pasted || ClassifyScreen(screen, l.readyRE).Kind == ScreenBusy {
+			text := strings.Join(lines, "\n")
+			if screen.ActivityHash(text) != pasted || screen.Classify(text, l.readyRE).Kind == screen.Busy {
 				return true
 			}
 		}
@@ -709,15 +710,15 @@ func (l *Loop) watch(st *State) {
 				l.done(st, a)
 				return
 			}
-			screen := strings.Join(lines, "\n")
-			if h := ActivityHash(screen); h != lastHash {
+			text := strings.Join(lines, "\n")
+			if h := screen.ActivityHash(text); h != lastHash {
 				if lastHash != "" {
 					lastChange = now
 					_, _ = l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
 				}
 				lastHash = h
 			}
-			if h := SubstantiveHash(screen); h != lastSubst {
+			if h := screen.SubstantiveHash(text); h != lastSubst {
 				if lastSubst != "" {
 					lastProgress = now
 					l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
@@ -1005,7 +1006,7 @@ func (l *Loop) escalate(st *State, a agent, reason string) {
 func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 	var lines []string
 	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
-		lines = ScreenLines(string(data))
+		lines = screen.Lines(string(data))
 	} else if a.paneID != "" {
 		lines, _ = l.capture(a, 0)
 	}

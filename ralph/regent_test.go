@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
@@ -129,7 +130,7 @@ func regentAnimate(tn turn, draw func(prompt string, tick int) string) {
 
 var regentSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
 
-// regentHungScreen is Claude stuck on a request, as recorded in testdata/screens/24_hang_*:
+// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/24_hang_*:
 // the spinner glyph rotates and its counters climb, but no output ever appears.
 func regentHungScreen(prompt string, tick int) string {
 	lines := append(echo(prompt), "",
@@ -241,11 +242,11 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 		t.Fatalf("%d screen captures while the agent hung, want one per screen poll", len(caps))
 	}
 	for i := 1; i < len(caps); i++ {
-		if ActivityHash(caps[i].text) == ActivityHash(caps[i-1].text) {
+		if screen.ActivityHash(caps[i].text) == screen.ActivityHash(caps[i-1].text) {
 			t.Errorf("captures at %v and %v show the same screen; the hang must animate:\n%s",
 				caps[i-1].at.Sub(submits[0].at), caps[i].at.Sub(submits[0].at), caps[i].text)
 		}
-		if SubstantiveHash(caps[i].text) != SubstantiveHash(caps[0].text) {
+		if screen.SubstantiveHash(caps[i].text) != screen.SubstantiveHash(caps[0].text) {
 			t.Errorf("capture at %v shows progress; the hung agent must print nothing new", caps[i].at.Sub(submits[0].at))
 		}
 	}
