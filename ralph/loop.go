@@ -13,6 +13,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -310,7 +311,7 @@ func (l *Loop) start(st *State) (code int, finished bool) {
 		cur.LastIterationStarted = l.now()
 		cur.IterationStartCommit = ""
 		if rc := l.regent(&cur); rc.Enabled && rc.TestCommand != "" {
-			cur.IterationStartCommit = HeadCommit(w.Cwd)
+			cur.IterationStartCommit = git.Head(w.Cwd)
 		}
 		cur.Phase = PhaseStarting
 		cur.BlockedBy = ""
@@ -1039,7 +1040,7 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 	if err != nil {
 		return false
 	}
-	commits, err := commitsSince(w.Cwd, st.IterationStartCommit)
+	commits, err := git.CommitsSince(w.Cwd, st.IterationStartCommit)
 	if err != nil || len(commits) == 0 {
 		return false
 	}
@@ -1065,20 +1066,20 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 	for _, c := range commits {
 		l.regentSay("Tests failed — reverting commit %s", short(c))
 	}
-	reverted, err := revertCommits(w.Cwd, commits)
+	reverted, err := git.Revert(w.Cwd, commits)
 	for _, c := range reverted {
 		l.event("ROLLBACK", "reverted %s", short(c))
 	}
 	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
 		rs.Rollbacks += len(reverted)
-		rs.LastCommit = short(HeadCommit(w.Cwd))
+		rs.LastCommit = short(git.Head(w.Cwd))
 	})
 	if err != nil {
 		l.regentSay("could not revert: %v", err)
 		return false
 	}
 	if rc.Push {
-		if _, err := Git(w.Cwd, "push"); err != nil {
+		if err := git.Push(w.Cwd); err != nil {
 			l.regentSay("git push failed: %v", err)
 		} else {
 			l.regentSay("pushed the reverts")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
@@ -839,7 +840,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 			t.Errorf("Run = %d, want 0", code)
 		}
 		wantRegentLines(h, "Tests passed — commit "+short(made)+" kept")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's last commit %s", head, made)
 		}
 		h.wantState(h.state(), StatusStopped, "max_iterations", 1)
@@ -910,7 +911,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		h.wantState(h.state(), StatusFailed, "test_command_error", 1)
 		regentWantOut(h, "test command cannot run")
 		regentWantNotOut(h, "reverting")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s left alone", head, made)
 		}
 		if got := regentSubjects(t, dir); got[0] != "break the suite" {
@@ -933,7 +934,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		}
 		wantRegentLines(h, "Tests failed, but they were already failing before this iteration (at "+short(pre)+") — commits kept")
 		regentWantNotOut(h, "reverting")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s kept", head, made)
 		}
 		if got, want := regentSubjects(t, dir), []string{"add feature", "pre-loop work", "base"}; !reflect.DeepEqual(got, want) {

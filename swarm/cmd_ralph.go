@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/templates"
 	"github.com/urfave/cli/v2"
 )
@@ -264,7 +265,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		st.DonePattern = &p
 	}
 	if rc.Enabled && rc.TestCommand != "" {
-		st.IterationStartCommit = ralph.HeadCommit(w.Cwd)
+		st.IterationStartCommit = git.Head(w.Cwd)
 	}
 	undo := func() {
 		stopWorker(e, w, 2*time.Second)
