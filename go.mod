@@ -3,6 +3,7 @@ module github.com/swarm-dev/swarm
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/acarl005/stripansi v0.0.0-20180116102854-5a71ef0e047d
 	github.com/gofrs/flock v0.13.1
 	github.com/google/uuid v1.6.0
