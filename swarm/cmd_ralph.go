@@ -45,78 +45,32 @@ func ralphFlags() []cli.Flag {
 	}
 }
 
-// regentConfig merges the Regent's policy: defaults, then the [regent] table of swarm.toml
-// (found from the worker's directory upwards), then flags given on the command line.
+// regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
+// only the flags given on the command line override swarm.toml.
 func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
-	rc := ralph.DefaultRegent()
-	if path := ralph.FindProjectConfig(dir); path != "" {
-		rf, err := ralph.ParseProjectConfig(path)
-		if err != nil {
-			return nil, fail("%v", err)
-		}
-		if rf.Enabled != nil {
-			rc.Enabled = *rf.Enabled
-		}
-		if rf.RollbackOnTestFailure != nil {
-			rc.RollbackOnTestFailure = *rf.RollbackOnTestFailure
-		}
-		if rf.TestCommand != nil {
-			rc.TestCommand = *rf.TestCommand
-		}
-		if rf.MaxRetries != nil {
-			rc.MaxFailures = *rf.MaxRetries
-		}
-		if rf.RetryBackoffSeconds != nil {
-			rc.RetryBackoffSeconds = *rf.RetryBackoffSeconds
-		}
-		if rf.HangTimeoutSeconds != nil {
-			rc.HangTimeoutSeconds = *rf.HangTimeoutSeconds
-		}
-	}
-	if c.IsSet("max-failures") {
-		rc.MaxFailures = c.Int("max-failures")
-	}
-	if c.IsSet("retry-backoff") {
-		rc.RetryBackoffSeconds = c.Int("retry-backoff")
-	}
-	if c.IsSet("hang-timeout") {
-		rc.HangTimeoutSeconds = c.Int("hang-timeout")
-	}
-	if c.IsSet("iteration-timeout") {
-		rc.IterationTimeout = c.Int("iteration-timeout")
-	}
-	if c.IsSet("test-command") {
-		rc.TestCommand = c.String("test-command")
-	}
-	if c.IsSet("rollback-on-test-failure") {
-		rc.RollbackOnTestFailure = c.Bool("rollback-on-test-failure")
-	}
-	if c.IsSet("push") {
-		rc.Push = c.Bool("push")
-	}
-	if c.IsSet("webhook") {
-		rc.Webhook = c.String("webhook")
-	}
-	if c.Bool("no-regent") {
-		rc.Enabled = false
-	}
-	switch {
-	case rc.MaxFailures < 1:
-		return nil, fail("--max-failures must be at least 1")
-	case rc.RetryBackoffSeconds < 0:
-		return nil, fail("--retry-backoff must not be negative")
-	case rc.HangTimeoutSeconds < 0:
-		return nil, fail("--hang-timeout must not be negative")
-	case rc.IterationTimeout < 0:
-		return nil, fail("--iteration-timeout must not be negative")
-	case rc.RollbackOnTestFailure && strings.TrimSpace(rc.TestCommand) == "":
-		return nil, fail("--rollback-on-test-failure needs --test-command (or test_command in swarm.toml)")
-	case rc.Push && !rc.RollbackOnTestFailure:
-		return nil, fail("--push needs --rollback-on-test-failure")
-	case rc.Webhook != "" && !strings.HasPrefix(rc.Webhook, "http://") && !strings.HasPrefix(rc.Webhook, "https://"):
-		return nil, fail("invalid --webhook '%s' (expected an http:// or https:// URL)", rc.Webhook)
+	var f ralph.RegentFlags
+	setFlag(c, "max-failures", c.Int, &f.MaxFailures)
+	setFlag(c, "retry-backoff", c.Int, &f.RetryBackoffSeconds)
+	setFlag(c, "hang-timeout", c.Int, &f.HangTimeoutSeconds)
+	setFlag(c, "iteration-timeout", c.Int, &f.IterationTimeout)
+	setFlag(c, "test-command", c.String, &f.TestCommand)
+	setFlag(c, "rollback-on-test-failure", c.Bool, &f.RollbackOnTestFailure)
+	setFlag(c, "push", c.Bool, &f.Push)
+	setFlag(c, "webhook", c.String, &f.Webhook)
+	f.NoRegent = c.Bool("no-regent")
+	rc, err := ralph.ResolveRegent(dir, f)
+	if err != nil {
+		return nil, fail("%v", err)
 	}
 	return &rc, nil
+}
+
+// setFlag points dst at the flag's value when the flag was given, and leaves it nil otherwise.
+func setFlag[T any](c *cli.Context, name string, get func(string) T, dst **T) {
+	if c.IsSet(name) {
+		v := get(name)
+		*dst = &v
+	}
 }
 
 // loopOptions are the validated ralph flags.
