@@ -1,0 +1,107 @@
+package tmux
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// Runner runs one tmux client process. argv is the whole command line, the binary first;
+// stdin is nil when the call reads nothing. A client that could not start or exited non-zero
+// returns an error, with what it printed on stderr: tmux says there what went wrong.
+type Runner interface {
+	Run(argv []string, stdin []byte) (stdout, stderr string, err error)
+}
+
+// Exec runs the real tmux binary against a private server.
+type Exec struct {
+	SocketName string
+	ConfigPath string // -f file; used only when the server starts
+	Binary     string // default "tmux"
+	// Runner runs the tmux clients; nil runs the binary. Tests put a stub here to see the
+	// exact argv of every call (see tmuxtest.Stub).
+	Runner Runner
+}
+
+// Socket returns the -L socket name.
+func (t *Exec) Socket() string { return t.SocketName }
+
+// Bin returns the tmux binary used.
+func (t *Exec) Bin() string { return t.bin() }
+
+func (t *Exec) base() []string {
+	args := []string{"-L", t.SocketName}
+	if t.ConfigPath != "" {
+		args = append(args, "-f", t.ConfigPath)
+	}
+	return args
+}
+
+func (t *Exec) bin() string {
+	if t.Binary != "" {
+		return t.Binary
+	}
+	return "tmux"
+}
+
+// Command returns an exec.Cmd for a raw tmux invocation on the private server.
+func (t *Exec) Command(args ...string) *exec.Cmd {
+	cmd := exec.Command(t.bin(), append(t.base(), args...)...)
+	cmd.Env = childEnv()
+	cmd.Dir = "/"
+	return cmd
+}
+
+// binaryRunner starts the tmux binary.
+type binaryRunner struct{}
+
+func (binaryRunner) Run(argv []string, stdin []byte) (string, string, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = childEnv()
+	// A fixed cwd keeps a server started here from pinning a directory the user may delete.
+	cmd.Dir = "/"
+	var out, errb bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &errb
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	err := cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+// call runs one tmux command on the private server and returns what the client printed.
+func (t *Exec) call(stdin []byte, args ...string) (stdout, stderr string, err error) {
+	r := t.Runner
+	if r == nil {
+		r = binaryRunner{}
+	}
+	argv := append(append([]string{t.bin()}, t.base()...), args...)
+	return r.Run(argv, stdin)
+}
+
+// run is call with tmux's failures turned into the errors callers act on.
+func (t *Exec) run(stdin []byte, args ...string) (string, error) {
+	out, errOut, err := t.call(stdin, args...)
+	if err != nil {
+		msg := strings.TrimSpace(errOut)
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", ErrNotInstalled
+		}
+		// A server whose last session just closed answers "no current target" while it exits.
+		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
+			strings.Contains(msg, "server exited") || strings.Contains(msg, "no current target") {
+			return "", ErrNoServer
+		}
+		if strings.Contains(msg, "can't find pane") {
+			return "", ErrNoPane
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("tmux %s: %s", args[0], msg)
+	}
+	return out, nil
+}
