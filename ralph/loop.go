@@ -1013,7 +1013,7 @@ func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 	}
 	out := []string{}
 	for _, ln := range lines {
-		if strings.TrimSpace(ln) == "" || strings.HasPrefix(ln, "Pane is dead") {
+		if strings.TrimSpace(ln) == "" || tmux.IsDeadNote(ln) {
 			continue
 		}
 		out = append(out, ln)

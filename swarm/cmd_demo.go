@@ -66,7 +66,7 @@ Examples:
 			}
 			e := &env{dir: sdir, tm: &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}, stdout: c.App.Writer, stderr: c.App.ErrWriter}
 			defer func() {
-				_ = e.tm.Command("kill-server").Run()
+				_ = e.tm.KillServer()
 				if c.Bool("keep") {
 					fmt.Fprintf(e.stdout, "kept %s (SWARM_DIR=%s, workspace %s)\n", dir, root, work)
 				} else {

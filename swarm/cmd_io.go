@@ -13,6 +13,7 @@ import (
 
 	"github.com/acarl005/stripansi"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
 	"github.com/urfave/cli/v2"
 )
 
@@ -305,11 +306,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if insideOurServer(e) {
-				cmd := e.tm.Command("switch-client", "-t", w.Tmux.PaneID)
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					return fail("cannot switch to '%s': %s", w.Name, strings.TrimSpace(string(out)))
+			if e.tm.InsideServer() {
+				if err := e.tm.SwitchClient(w.Tmux.PaneID); err != nil {
+					return fail("cannot switch to '%s': %v", w.Name, err)
 				}
 				return nil
 			}
@@ -317,20 +316,10 @@ Examples:
 				return fail("attach needs a terminal; use 'swarm peek %s' or 'swarm logs %s --follow' instead", w.Name, w.Name)
 			}
 			argv := append([]string{bin}, e.tm.AttachArgs(w.Tmux.PaneID)...)
-			envv := withoutTmuxEnv(os.Environ())
+			envv := tmux.AttachEnv(os.Environ())
 			return syscall.Exec(bin, argv, envv)
 		},
 	}
-}
-
-func withoutTmuxEnv(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 func lookTmux(e *env) (string, error) {
@@ -339,17 +328,6 @@ func lookTmux(e *env) (string, error) {
 		return "", fail("tmux is not installed")
 	}
 	return bin, nil
-}
-
-// insideOurServer reports whether this terminal is itself a client of swarm's private server
-// ($TMUX names its socket), in which case attaching would nest.
-func insideOurServer(e *env) bool {
-	t := os.Getenv("TMUX")
-	if t == "" {
-		return false
-	}
-	sock, _, _ := strings.Cut(t, ",")
-	return strings.HasSuffix(sock, "/"+e.tm.Socket())
 }
 
 func isTerminal(f *os.File) bool {

@@ -229,7 +229,7 @@ func runKeeper(e *env, name string) error {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	defer func() {
-		if pane := os.Getenv("TMUX_PANE"); pane != "" {
+		if pane := tmux.CurrentPane(); pane != "" {
 			_ = e.tm.KillPane(pane)
 		}
 	}()

@@ -46,14 +46,6 @@ func (t *Exec) bin() string {
 	return "tmux"
 }
 
-// Command returns an exec.Cmd for a raw tmux invocation on the private server.
-func (t *Exec) Command(args ...string) *exec.Cmd {
-	cmd := exec.Command(t.bin(), append(t.base(), args...)...)
-	cmd.Env = childEnv()
-	cmd.Dir = "/"
-	return cmd
-}
-
 // binaryRunner starts the tmux binary.
 type binaryRunner struct{}
 
