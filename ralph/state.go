@@ -10,23 +10,6 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// Loop statuses, as stored in state.json and shown by `swarm ralph status`.
-const (
-	StatusRunning = "running"
-	StatusPaused  = "paused"
-	StatusStopped = "stopped"
-	StatusFailed  = "failed"
-)
-
-// Iteration phases: where the current iteration is, so a monitor that restarts picks it up
-// where the last one left it instead of counting it twice.
-const (
-	PhaseStarting = "starting" // agent started, prompt not delivered yet
-	PhaseWorking  = "working"  // prompt delivered, agent being watched
-	PhaseEnded    = "ended"    // iteration evaluated; next one not started
-	PhaseBackoff  = "backoff"  // waiting before retrying after a failure
-)
-
 // Prompt delivery modes.
 const (
 	PromptType  = "type"  // pasted into the agent's input once it shows its prompt
@@ -42,7 +25,7 @@ type State struct {
 	PromptFile           string  `json:"prompt_file"`
 	MaxIterations        int     `json:"max_iterations"`
 	CurrentIteration     int     `json:"current_iteration"`
-	Status               string  `json:"status"`
+	Status               Status  `json:"status"`
 	Started              string  `json:"started"`
 	LastIterationStarted string  `json:"last_iteration_started"`
 	ConsecutiveFailures  int     `json:"consecutive_failures"`
@@ -52,7 +35,7 @@ type State struct {
 
 	MonitorPID       int    `json:"monitor_pid"`
 	ExitReason       string `json:"exit_reason,omitempty"`
-	Phase            string `json:"phase"`
+	Phase            Phase  `json:"phase"`
 	PromptMode       string `json:"prompt_mode"`
 	ReadyPattern     string `json:"ready_pattern,omitempty"`
 	ReadyTimeout     int    `json:"ready_timeout"`
@@ -162,6 +145,55 @@ func (d Dir) WithLock(fn func() error) error {
 	return fn()
 }
 
+// Apply is the loop's one transition: it makes a decision's changes to the state and writes
+// its events to iterations.log together, under the loop lock, so that the state and the log
+// never tell different stories.
+func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
+	l, err := state.AcquireLock(d.lockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	var st State
+	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoLoop
+		}
+		return nil, err
+	}
+	dec.applyTo(&st, now)
+	werr := state.WriteJSON(d.statePath(), &st)
+	for _, e := range dec.Events {
+		if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	return &st, werr
+}
+
+func (dec Decision) applyTo(st *State, now time.Time) {
+	if dec.Status != "" {
+		st.Status = dec.Status
+	}
+	if dec.ExitReason != "" {
+		st.ExitReason = dec.ExitReason
+	}
+	if dec.Phase != "" {
+		st.Phase = dec.Phase
+	}
+	if dec.Ended {
+		st.Ended = now.Format(TimeFormat)
+	}
+	if dec.SetCounters {
+		st.ConsecutiveFailures = dec.ConsecutiveFailures
+		st.TotalFailures = dec.TotalFailures
+		st.LastExitCode = dec.LastExitCode
+	}
+	if dec.Backoff > 0 && st.Phase == PhaseBackoff {
+		st.BackoffUntil = now.Add(dec.Backoff).Format(TimeFormat)
+	}
+}
+
 // MonitorAlive reports whether a monitor holds this loop's monitor lock.
 func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
 
@@ -209,21 +241,3 @@ func FormatDuration(d time.Duration) string {
 func CompactDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
-
-// Backoff is the wait before retrying after the n-th consecutive failure: min(2^(n-1), 300) s.
-func Backoff(n int) time.Duration {
-	if n < 1 {
-		n = 1
-	}
-	if n > 10 {
-		return 300 * time.Second
-	}
-	s := 1 << (n - 1)
-	if s > 300 {
-		s = 300
-	}
-	return time.Duration(s) * time.Second
-}
-
-// MaxConsecutiveFailures stops the loop as failed.
-const MaxConsecutiveFailures = 5
