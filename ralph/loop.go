@@ -97,10 +97,10 @@ func (c *Config) defaults() {
 
 // Loop is one running monitor.
 type Loop struct {
-	cfg     Config
-	doneRE  *regexp.Regexp
-	readyRE *regexp.Regexp
-	matcher *DoneMatcher
+	cfg      Config
+	doneRE   *regexp.Regexp
+	readyRE  *regexp.Regexp
+	matcher  *DoneMatcher
 	aborted  bool
 	released bool // a paused loop's monitor gave up its lock and must leave
 }

@@ -402,8 +402,8 @@ type harness struct {
 
 type setup struct {
 	max          int
-	iteration    int    // current iteration stored (default 1)
-	phase        Phase  // default PhaseStarting
+	iteration    int   // current iteration stored (default 1)
+	phase        Phase // default PhaseStarting
 	prompt       string
 	donePattern  string
 	inactivity   int // default 60; negative stores 0
