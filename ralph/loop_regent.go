@@ -39,8 +39,7 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 			already, err := testsFailedAt(cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)
 			f.BaselineTested, f.BaselineFailed = true, err == nil && already
 		case GateRevert:
-			l.revert(cwd, commits, rc)
-			return false
+			return l.revert(st, cwd, commits, rc)
 		}
 	}
 }
@@ -60,21 +59,24 @@ func (l *Loop) iterationCommits(st *State, needed bool) (cwd string, commits []s
 }
 
 // revert undoes an iteration's commits, newest first, and pushes the reverts when asked to.
-func (l *Loop) revert(cwd string, commits []string, rc RegentConfig) {
+// It reports true when the loop must stop because a revert failed.
+func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) bool {
 	reverted, err := revertCommits(cwd, commits)
-	l.transition(&State{}, agent{}, Reverted(shorts(reverted), err))
 	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
 		rs.Rollbacks += len(reverted)
 		rs.LastCommit = short(HeadCommit(cwd))
 	})
-	if err != nil || !rc.Push {
-		return
+	dec, stop := Reverted(shorts(reverted), err)
+	l.transition(st, agent{}, dec)
+	if stop || !rc.Push {
+		return stop
 	}
 	if _, err := Git(cwd, "push"); err != nil {
-		l.regentSay("git push failed: %v", err)
+		l.regentSay("git push failed: %s", OneLine(err.Error()))
 	} else {
 		l.regentSay("pushed the reverts")
 	}
+	return false
 }
 
 func shorts(shas []string) []string {

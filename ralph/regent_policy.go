@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -104,16 +105,27 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	return GateRevert, d
 }
 
-// Reverted reports the reverts that went through and what follows a revert that did not.
-func Reverted(reverted []string, err error) Decision {
+// Reverted reports the reverts that went through. A revert that did not (a conflict, a hook,
+// anything) leaves the broken commits in place, so the loop must not carry on on a red suite:
+// it stops as failed and escalates.
+func Reverted(reverted []string, err error) (Decision, bool) {
 	var d Decision
 	for _, c := range reverted {
 		d.event("ROLLBACK", "reverted %s", c)
 	}
-	if err != nil {
-		d.regent("could not revert: %v", err)
+	if err == nil {
+		return d, false
 	}
-	return d
+	why := OneLine(err.Error())
+	d.regent("could not revert: %s — stopping loop", why)
+	d.stop(StatusFailed, "rollback_failed", "could not revert: "+why)
+	d.Escalate = "tests failed and the revert failed: " + why
+	return d, true
+}
+
+// OneLine folds a tool's multi-line message into one log entry.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // Crash-loop rule: a monitor that dies again and again right after it starts is not revived

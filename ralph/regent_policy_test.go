@@ -102,9 +102,23 @@ func TestGate(t *testing.T) {
 }
 
 func TestReverted(t *testing.T) {
-	check(t, Reverted([]string{"ccc3333", "bbb2222"}, nil), want{events: []string{"[ROLLBACK] reverted ccc3333", "[ROLLBACK] reverted bbb2222"}})
-	check(t, Reverted([]string{"ccc3333"}, errors.New("conflict")), want{events: []string{"[ROLLBACK] reverted ccc3333"},
-		lines: []string{"Regent: could not revert: conflict"}})
+	d, stop := Reverted([]string{"ccc3333", "bbb2222"}, nil)
+	if stop {
+		t.Error("reverts that went through do not stop the loop")
+	}
+	check(t, d, want{events: []string{"[ROLLBACK] reverted ccc3333", "[ROLLBACK] reverted bbb2222"}})
+}
+
+func TestRevertFailureStopsTheLoop(t *testing.T) {
+	d, stop := Reverted([]string{"ccc3333"}, errors.New("error: could not revert bbb2222\nhint: after resolving the conflicts\nhint: mark them"))
+	if !stop {
+		t.Fatal("a failed revert must stop the loop")
+	}
+	one := "error: could not revert bbb2222 hint: after resolving the conflicts hint: mark them"
+	check(t, d, want{status: StatusFailed, reason: "rollback_failed", phase: PhaseEnded,
+		events:   []string{"[ROLLBACK] reverted ccc3333", "[FAIL] could not revert: " + one},
+		lines:    []string{"Regent: could not revert: " + one + " — stopping loop"},
+		escalate: "tests failed and the revert failed: " + one})
 }
 
 func TestResurrection(t *testing.T) {

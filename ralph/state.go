@@ -16,8 +16,13 @@ const (
 	PromptStdin = "stdin" // given on standard input (headless agents: claude -p, codex exec -)
 )
 
-// TimeFormat is how loop times are stored (local time, microseconds).
-const TimeFormat = "2006-01-02T15:04:05.000000"
+// TimeFormat is how loop times are stored: RFC 3339 with microseconds and the zone, so a
+// status read under another TZ (or on another machine) tells the same time.
+const TimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
+// legacyTimeFormat is how older state files (and the Python original) stored times: local
+// time without a zone.
+const legacyTimeFormat = "2006-01-02T15:04:05.999999"
 
 // State is one loop's persistent state: $SWARM_DIR/ralph/<name>/state.json.
 type State struct {
@@ -202,22 +207,25 @@ func (d Dir) LogEvent(now time.Time, kind, text string) error {
 	return state.AppendLine(d.IterationsLog(), fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text))
 }
 
-// FormatTime renders a stored time for people: 2024-01-15 10:30:00.
+// FormatTime renders a stored time for people, in local time: 2024-01-15 10:30:00.
 func FormatTime(stored string) string {
-	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
-	if err != nil {
+	t := ParseTime(stored)
+	if t.IsZero() {
 		return stored
 	}
-	return t.Format("2006-01-02 15:04:05")
+	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-// ParseTime reads a stored time; the zero time when absent or malformed.
+// ParseTime reads a stored time; the zero time when absent or malformed. Times without a
+// zone are local times.
 func ParseTime(stored string) time.Time {
-	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
-	if err != nil {
-		return time.Time{}
+	if t, err := time.Parse(time.RFC3339Nano, stored); err == nil {
+		return t
 	}
-	return t
+	if t, err := time.ParseInLocation(legacyTimeFormat, stored, time.Local); err == nil {
+		return t
+	}
+	return time.Time{}
 }
 
 // FormatDuration renders an iteration's duration as the loop log shows it: 42s, 3m 42s, 1h 2m 3s.
