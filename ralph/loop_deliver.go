@@ -122,6 +122,8 @@ func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked strin
 // is pressed once more (a paste can swallow the first one).
 func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 	before := ActivityHash(strings.Join(lines, "\n"))
+	// Enter submits: newlines after the last line would reach the agent as empty lines.
+	prompt = strings.TrimRight(prompt, " \t\r\n")
 	if err := l.cfg.Tmux.Paste(a.paneID, prompt, true); err != nil {
 		l.say("could not type the prompt: %v", err)
 	}
