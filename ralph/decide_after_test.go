@@ -90,16 +90,6 @@ func TestAfterRun(t *testing.T) {
 	}
 }
 
-func TestBackoffDoublesUpToFiveMinutes(t *testing.T) {
-	want := map[int]time.Duration{0: time.Second, 1: time.Second, 2: 2 * time.Second, 5: 16 * time.Second,
-		9: 256 * time.Second, 10: 300 * time.Second, 64: 300 * time.Second}
-	for n, w := range want {
-		if got := Backoff(n); got != w {
-			t.Errorf("Backoff(%d) = %v, want %v", n, got, w)
-		}
-	}
-}
-
 func TestRetryWaitNeedsTheRegentForAFixedWait(t *testing.T) {
 	rc := RegentConfig{Enabled: false, RetryBackoffSeconds: 30}
 	if got := RetryWait(3, rc); got != 4*time.Second {

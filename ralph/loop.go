@@ -196,6 +196,8 @@ func (l *Loop) step(st *State) error {
 	switch st.Phase {
 	case PhaseStarting:
 		return l.deliver(st)
+	case PhaseDelivering:
+		l.resumeDelivery(st)
 	case PhaseWorking:
 		l.watch(st)
 	case PhaseBackoff:

@@ -45,7 +45,15 @@ func (l *Loop) deliver(st *State) error {
 			base = l.matcher.Count(full)
 		}
 	}
+	// Recorded before the paste: a monitor that dies from here on must not paste it again.
+	_, _ = l.cfg.Dir.Update(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
 	l.submit(st, a, lines, string(prompt))
+	l.delivered(base)
+	return nil
+}
+
+// delivered records that the agent has its prompt and is now watched.
+func (l *Loop) delivered(base int) {
 	_, _ = l.cfg.Dir.Update(func(s *State) error {
 		s.Phase = PhaseWorking
 		s.DoneBaseline = base
@@ -54,7 +62,22 @@ func (l *Loop) deliver(st *State) error {
 		s.LastScreenChange = l.now()
 		return nil
 	})
-	return nil
+}
+
+// resumeDelivery takes over an iteration whose monitor died while it gave the agent the
+// prompt. The prompt was pasted; if the agent still sits at its input prompt, the Enter that
+// submits it is what is missing.
+func (l *Loop) resumeDelivery(st *State) {
+	a := l.agentNow()
+	if a.dead {
+		l.end(st, l.settled(), EndExited)
+		return
+	}
+	if lines, err := l.capture(a, 0); err == nil && ClassifyScreen(strings.Join(lines, "\n"), l.readyRE).Kind == ScreenReady {
+		l.say("taking over while the prompt was being delivered; pressing Enter")
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+	l.delivered(st.DoneBaseline)
 }
 
 // waitReady polls the agent's screen until it shows its input prompt. It reports false when

@@ -28,7 +28,8 @@ type Phase string
 
 // Iteration phases.
 const (
-	PhaseStarting Phase = "starting" // agent started, prompt not delivered yet
+	PhaseStarting   Phase = "starting"   // agent started, prompt not delivered yet
+	PhaseDelivering Phase = "delivering" // the prompt is being pasted: a new monitor must not paste it again
 	PhaseWorking  Phase = "working"  // prompt delivered, agent being watched
 	PhaseEnded    Phase = "ended"    // iteration evaluated; next one not started
 	PhaseBackoff  Phase = "backoff"  // waiting before retrying after a failure
