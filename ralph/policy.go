@@ -30,9 +30,9 @@ type Phase string
 const (
 	PhaseStarting   Phase = "starting"   // agent started, prompt not delivered yet
 	PhaseDelivering Phase = "delivering" // the prompt is being pasted: a new monitor must not paste it again
-	PhaseWorking  Phase = "working"  // prompt delivered, agent being watched
-	PhaseEnded    Phase = "ended"    // iteration evaluated; next one not started
-	PhaseBackoff  Phase = "backoff"  // waiting before retrying after a failure
+	PhaseWorking    Phase = "working"    // prompt delivered, agent being watched
+	PhaseEnded      Phase = "ended"      // iteration evaluated; next one not started
+	PhaseBackoff    Phase = "backoff"    // waiting before retrying after a failure
 )
 
 func (p Phase) String() string { return string(p) }
