@@ -45,13 +45,14 @@ func DonePatternSeen(n int) Decision {
 	return d
 }
 
-// Announce says why an iteration is being ended, before the agent is stopped.
-func Announce(n int, e Ending, lim Limits) Decision {
+// Announce says why an iteration is being ended, before the agent is stopped. A paused loop
+// does not restart, so it does not say so.
+func Announce(n int, e Ending, lim Limits, running bool) Decision {
 	var d Decision
 	switch e {
 	case EndInactive:
 		secs := lim.inactivity()
-		if n >= lim.MaxIterations {
+		if n >= lim.MaxIterations || !running {
 			d.say("inactivity timeout (%ds)", secs)
 		} else {
 			d.say("inactivity timeout (%ds), restarting", secs)

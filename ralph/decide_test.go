@@ -132,15 +132,20 @@ func TestAnnounce(t *testing.T) {
 			events: []string{"[TIMEOUT] iteration 2 exceeded 600s"}}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { check(t, Announce(c.iter, c.ending, lim), c.want) })
+		t.Run(c.name, func(t *testing.T) { check(t, Announce(c.iter, c.ending, lim, true), c.want) })
 	}
 }
 
 func TestAnnounceDefaultInactivity(t *testing.T) {
 	lim := testLimits
 	lim.InactivitySeconds = 0
-	d := Announce(1, EndInactive, lim)
+	d := Announce(1, EndInactive, lim, true)
 	if got := lineTexts(d); len(got) != 1 || got[0] != "inactivity timeout (60s), restarting" {
 		t.Errorf("lines %q, want the default of 60s", got)
 	}
+}
+
+func TestAnnounceWhilePausedDoesNotPromiseARestart(t *testing.T) {
+	check(t, Announce(2, EndInactive, testLimits, false), want{lines: []string{"inactivity timeout (30s)"},
+		events: []string{"[TIMEOUT] iteration 2 inactivity 30s"}})
 }

@@ -26,7 +26,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		l.done(st, a)
 		return
 	}
-	l.transition(st, a, Announce(n, kind, lim))
+	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
 		l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Hangs++ })
 	}
@@ -54,9 +54,24 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	dec := AfterRun(f, lim)
 	cur := l.transition(st, a, dec)
-	if dec.SetCounters {
-		l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.ConsecutiveErrors = cur.ConsecutiveFailures })
+	head := l.workerHead()
+	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
+		if dec.SetCounters {
+			rs.ConsecutiveErrors = cur.ConsecutiveFailures
+		}
+		if head != "" {
+			rs.LastCommit = head
+		}
+	})
+}
+
+// workerHead is the short commit the worker's directory is at, "" outside a repository.
+func (l *Loop) workerHead() string {
+	w, err := l.worker()
+	if err != nil {
+		return ""
 	}
+	return short(HeadCommit(w.Cwd))
 }
 
 func (l *Loop) sinceStart(st *State) (d time.Duration) {
