@@ -103,6 +103,7 @@ type Loop struct {
 	matcher  *DoneMatcher
 	aborted  bool
 	released bool // a paused loop's monitor gave up its lock and must leave
+	lastGood *State // the state as last read, to rebuild it from when the file is corrupted
 }
 
 // New prepares a loop; Run drives it.
@@ -171,8 +172,9 @@ func (l *Loop) Run() (Status, error) {
 	for {
 		st, err := l.cfg.Dir.Load()
 		if err != nil {
-			return StatusFailed, fmt.Errorf("cannot read loop state: %w", err)
+			return StatusFailed, l.lostState(err)
 		}
+		l.lastGood = st
 		if err := l.compile(st); err != nil {
 			return StatusFailed, l.fail("invalid_config", err)
 		}

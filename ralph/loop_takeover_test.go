@@ -1,8 +1,13 @@
 package ralph
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
 // A monitor that dies while it gives the agent the prompt leaves the iteration in the
@@ -49,5 +54,40 @@ func TestLoopTakeoverAfterEnterOnlyWatches(t *testing.T) {
 	h.wantLines("iteration 1 completed (exit: 0, duration: 8s)", "loop complete after 1 iteration")
 	if n := len(h.fake.Inputs()); n != 0 {
 		t.Errorf("%d inputs sent to a busy agent, want none", n)
+	}
+}
+
+func TestLoopCorruptStateFailsVisibly(t *testing.T) {
+	prompt := "Study PLAN.md and do the next task."
+	h := newHarness(t, setup{max: 3, prompt: prompt}, agentScript{
+		submit: func(tn turn) {
+			tn.later(10*time.Second, func(*tmuxtest.FakePane) {
+				_ = os.WriteFile(filepath.Join(tn.h.dir.Path, "state.json"), []byte("garbage"), 0o600)
+			})
+		},
+	})
+	if code := h.run(h.config()); code != 1 {
+		t.Errorf("Run = %d, want 1", code)
+	}
+	st := h.state()
+	h.wantState(st, StatusFailed, "state_corrupt", 1)
+	copies, _ := filepath.Glob(filepath.Join(h.dir.Path, "state.json.corrupt-*"))
+	if len(copies) != 1 {
+		t.Fatalf("corrupt copies %v, want one kept", copies)
+	}
+	if data, _ := os.ReadFile(copies[0]); string(data) != "garbage" {
+		t.Errorf("the corrupt copy holds %q", data)
+	}
+	log, _ := os.ReadFile(h.dir.IterationsLog())
+	for _, want := range []string{"[FAIL] loop state " + filepath.Join(h.dir.Path, "state.json") + " was corrupt (kept as state.json.corrupt-", "[ESCALATE] loop state"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("iterations.log lacks %q:\n%s", want, log)
+		}
+	}
+	if len(h.procs.liveKills()) != 1 {
+		t.Errorf("the agent was not ended: kills %+v", h.procs.liveKills())
+	}
+	if !strings.Contains(h.out.String(), "swarm: error: loop state ") {
+		t.Errorf("the error was not reported:\n%s", h.out.String())
 	}
 }
