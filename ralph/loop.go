@@ -102,7 +102,7 @@ type Loop struct {
 	readyRE  *regexp.Regexp
 	matcher  *DoneMatcher
 	aborted  bool
-	released bool // a paused loop's monitor gave up its lock and must leave
+	released bool   // a paused loop's monitor gave up its lock and must leave
 	lastGood *State // the state as last read, to rebuild it from when the file is corrupted
 }
 
