@@ -74,6 +74,9 @@ type Decision struct {
 	ExitReason string // set with a final status
 	Ended      bool   // the loop is over: record when
 
+	ClearExitReason bool // a resumed loop has no exit reason
+	MaxIterations   int  // > 0: the loop's new iteration limit
+
 	// Failure counters after this decision, and the exit code to record.
 	SetCounters         bool
 	ConsecutiveFailures int

@@ -154,17 +154,29 @@ func (d Dir) WithLock(fn func() error) error {
 // its events to iterations.log together, under the loop lock, so that the state and the log
 // never tell different stories.
 func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
+	st, _, err := d.Transition(now, func(*State) (Decision, error) { return dec, nil })
+	return st, err
+}
+
+// Transition decides on the state as it is under the loop lock and applies the decision, for
+// changes that depend on the current state (a pause, a resume). A decision that fails is not
+// applied; its error is returned.
+func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*State, Decision, error) {
 	l, err := state.AcquireLock(d.lockPath())
 	if err != nil {
-		return nil, err
+		return nil, Decision{}, err
 	}
 	defer l.Unlock()
 	var st State
 	if err := state.ReadJSON(d.statePath(), &st); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, ErrNoLoop
+			return nil, Decision{}, ErrNoLoop
 		}
-		return nil, err
+		return nil, Decision{}, err
+	}
+	dec, err := decide(&st)
+	if err != nil {
+		return &st, dec, err
 	}
 	dec.applyTo(&st, now)
 	werr := state.WriteJSON(d.statePath(), &st)
@@ -173,7 +185,7 @@ func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
 			werr = err
 		}
 	}
-	return &st, werr
+	return &st, dec, werr
 }
 
 func (dec Decision) applyTo(st *State, now time.Time) {
@@ -182,6 +194,12 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	}
 	if dec.ExitReason != "" {
 		st.ExitReason = dec.ExitReason
+	}
+	if dec.ClearExitReason {
+		st.ExitReason, st.Ended = "", ""
+	}
+	if dec.MaxIterations > 0 {
+		st.MaxIterations = dec.MaxIterations
 	}
 	if dec.Phase != "" {
 		st.Phase = dec.Phase
