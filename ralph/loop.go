@@ -104,6 +104,7 @@ type Loop struct {
 	aborted  bool
 	released bool   // a paused loop's monitor gave up its lock and must leave
 	lastGood *State // the state as last read, to rebuild it from when the file is corrupted
+	writeErr string // the last write failure reported
 }
 
 // New prepares a loop; Run drives it.
@@ -125,15 +126,42 @@ func (l *Loop) say(format string, args ...any) {
 	fmt.Fprintf(l.cfg.Out, "[ralph] "+l.cfg.Name+": "+format+"\n", args...)
 }
 
+// update changes the loop state; a write that fails is reported, not ignored.
+func (l *Loop) update(fn func(*State) error) {
+	_, err := l.cfg.Dir.Update(fn)
+	l.recorded(err)
+}
+
+func (l *Loop) updateRegent(fn func(*RegentState)) { l.recorded(l.cfg.Dir.UpdateRegent(fn)) }
+
+func (l *Loop) logEvent(kind, text string) {
+	l.recorded(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))
+}
+
+// recorded reports a failed write (a full disk, a read-only state directory) once, not at
+// every poll, and notes when writing works again.
+func (l *Loop) recorded(err error) {
+	if err == nil {
+		if l.writeErr != "" {
+			l.writeErr = ""
+			l.say("the loop's files can be written again")
+		}
+		return
+	}
+	if errors.Is(err, ErrNoLoop) || state.IsCorrupt(err) || err.Error() == l.writeErr {
+		return
+	}
+	l.writeErr = err.Error()
+	l.say("cannot record the loop's progress: %v", err)
+}
+
 func (l *Loop) now() string { return l.cfg.Clock.Now().Format(TimeFormat) }
 
 // transition carries a decision out: the state and its log events in one step, then what it
 // says, then its effects on the agent and the outside world.
 func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 	cur, err := l.cfg.Dir.Apply(l.cfg.Clock.Now(), dec)
-	if err != nil {
-		l.say("cannot record the loop's state: %v", err)
-	}
+	l.recorded(err)
 	for _, ln := range dec.Lines {
 		if ln.Regent {
 			l.regentSay("%s", ln.Text)
@@ -162,6 +190,9 @@ func (l *Loop) fail(reason string, err error) error {
 	return err
 }
 
+// writeRetry is the pause between attempts while the loop's files cannot be written.
+const writeRetry = 2 * time.Second
+
 // errServerGone means the tmux server hosting the loop is gone.
 var errServerGone = errors.New("the tmux server is gone")
 
@@ -183,6 +214,11 @@ func (l *Loop) Run() (Status, error) {
 		}
 		if l.aborted {
 			return st.Status, nil
+		}
+		if l.writeErr != "" {
+			// The last decision may not have been recorded: take a breath before acting on
+			// the old state again, so a full disk costs a retry every few seconds, not a spin.
+			l.cfg.Clock.Sleep(writeRetry)
 		}
 		if err := l.step(st); err != nil {
 			return l.statusNow(), err

@@ -87,7 +87,7 @@ func (l *Loop) abortNow(a agent) {
 		l.cfg.Procs.KillGroup(a.pid, 0)
 	}
 	l.say("stopping now, agent ended")
-	_, _ = l.cfg.Dir.Update(func(s *State) error {
+	l.update(func(s *State) error {
 		if s.Status == StatusRunning {
 			s.Status = StatusPaused
 		}
@@ -95,7 +95,7 @@ func (l *Loop) abortNow(a agent) {
 		s.Phase = PhaseEnded
 		return nil
 	})
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
+	l.logEvent("PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
 }
 
 func (l *Loop) iteration() int {

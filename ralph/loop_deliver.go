@@ -28,7 +28,7 @@ func (l *Loop) deliver(st *State) error {
 	}
 	l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
 	if st.PromptMode == PromptStdin {
-		_, _ = l.cfg.Dir.Update(func(s *State) error {
+		l.update(func(s *State) error {
 			s.Phase = PhaseWorking
 			s.DoneBaseline = 0
 			return nil
@@ -46,7 +46,7 @@ func (l *Loop) deliver(st *State) error {
 		}
 	}
 	// Recorded before the paste: a monitor that dies from here on must not paste it again.
-	_, _ = l.cfg.Dir.Update(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
+	l.update(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
 	l.submit(st, a, lines, string(prompt))
 	l.delivered(base)
 	return nil
@@ -54,7 +54,7 @@ func (l *Loop) deliver(st *State) error {
 
 // delivered records that the agent has its prompt and is now watched.
 func (l *Loop) delivered(base int) {
-	_, _ = l.cfg.Dir.Update(func(s *State) error {
+	l.update(func(s *State) error {
 		s.Phase = PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
@@ -105,7 +105,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 			s := ClassifyScreen(strings.Join(lines, "\n"), l.readyRE)
 			if s.Kind == ScreenReady {
 				if blocked != "" {
-					_, _ = l.cfg.Dir.Update(func(x *State) error { x.BlockedBy = ""; return nil })
+					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
 				}
 				return a, lines, true
 			}
@@ -125,8 +125,8 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
 func (l *Loop) blocked(st *State, dialog string) {
 	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", DialogDescription(dialog), l.cfg.Name)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
-	_, _ = l.cfg.Dir.Update(func(x *State) error { x.BlockedBy = dialog; return nil })
+	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
+	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.
@@ -137,7 +137,7 @@ func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked strin
 	}
 	secs := int(timeout.Seconds())
 	l.say("agent not ready after %ds (%s)", secs, why)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
+	l.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
 	l.end(st, a, EndReadyTimeout)
 }
 
@@ -158,7 +158,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	if !l.confirmStarted(pasted) {
 		l.say("agent did not react to the prompt; pressing Enter again")
-		_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
+		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
 }

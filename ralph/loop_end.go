@@ -28,7 +28,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
-		l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Hangs++ })
+		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })
 	}
 	l.saveScreen(a, n)
 	// End the agent (when it still runs) and any orphans it left in its process group.
@@ -55,7 +55,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	dec := AfterRun(f, lim)
 	cur := l.transition(st, a, dec)
 	head := l.workerHead()
-	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
+	l.updateRegent(func(rs *RegentState) {
 		if dec.SetCounters {
 			rs.ConsecutiveErrors = cur.ConsecutiveFailures
 		}
@@ -162,7 +162,7 @@ func (l *Loop) backoff(st *State) {
 		}
 		l.cfg.Clock.Sleep(d)
 	}
-	_, _ = l.cfg.Dir.Update(func(s *State) error {
+	l.update(func(s *State) error {
 		if s.Phase == PhaseBackoff {
 			s.Phase = PhaseEnded
 			s.BackoffUntil = ""

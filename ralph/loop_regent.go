@@ -29,7 +29,7 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 		case GateStop:
 			return true
 		case GateRunTests:
-			l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.LastCommit = short(commits[0]) })
+			l.updateRegent(func(rs *RegentState) { rs.LastCommit = short(commits[0]) })
 			_, terr := runTests(cwd, rc.TestCommand, testTimeout)
 			f.Tested, f.TestsPassed = true, terr == nil
 			if errors.Is(terr, errTestConfig) {
@@ -62,7 +62,7 @@ func (l *Loop) iterationCommits(st *State, needed bool) (cwd string, commits []s
 // It reports true when the loop must stop because a revert failed.
 func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) bool {
 	reverted, err := revertCommits(cwd, commits)
-	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
+	l.updateRegent(func(rs *RegentState) {
 		rs.Rollbacks += len(reverted)
 		rs.LastCommit = short(HeadCommit(cwd))
 	})
@@ -90,8 +90,8 @@ func shorts(shas []string) []string {
 // escalate reports a loop that gave up: a line in the log and, when configured, a webhook.
 func (l *Loop) escalate(st *State, a agent, reason string) {
 	rc := EffectiveRegent(st.Regent)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "ESCALATE", reason)
-	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Escalations++ })
+	l.logEvent("ESCALATE", reason)
+	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
 	if !rc.Enabled || rc.Webhook == "" {
 		l.regentSay("%s — stopping and reporting", reason)
 		return
@@ -145,7 +145,7 @@ func (l *Loop) Resurrected(deadPID int) (giveUp bool) {
 	}
 	now := l.cfg.Clock.Now()
 	var dec Decision
-	l.cfg.Dir.UpdateRegent(func(rs *RegentState) {
+	l.updateRegent(func(rs *RegentState) {
 		rs.Resurrections++
 		var recent []time.Time
 		for _, s := range rs.RecentResurrections {

@@ -53,9 +53,9 @@ func (l *Loop) start(st *State) error {
 		return nil
 	}
 	l.setWorkerIteration(n)
-	l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
+	l.updateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
 	l.say("starting iteration %d/%d", n, st.MaxIterations)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations))
+	l.logEvent("START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations))
 	return nil
 }
 

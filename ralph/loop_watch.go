@@ -90,14 +90,14 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if h := ActivityHash(screen); h != w.lastHash {
 		if w.lastHash != "" {
 			w.facts.LastChange = now
-			_, _ = l.cfg.Dir.Update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+			l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
 		}
 		w.lastHash = h
 	}
 	if h := SubstantiveHash(screen); h != w.lastSubst {
 		if w.lastSubst != "" {
 			w.facts.LastProgress = now
-			l.cfg.Dir.UpdateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+			l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
 		}
 		w.lastSubst = h
 	}
