@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -100,7 +101,7 @@ type Loop struct {
 	cfg      Config
 	doneRE   *regexp.Regexp
 	readyRE  *regexp.Regexp
-	matcher  *DoneMatcher
+	matcher  *screen.DoneMatcher
 	aborted  bool
 	released bool   // a paused loop's monitor gave up its lock and must leave
 	lastGood *State // the state as last read, to rebuild it from when the file is corrupted

@@ -3,6 +3,8 @@ package ralph
 import (
 	"fmt"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // The current iteration's agent as the driver sees it: its pane, its process, its exit.
@@ -57,7 +59,7 @@ func (l *Loop) capture(a agent, history int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ScreenLines(out), nil
+	return screen.Lines(out), nil
 }
 
 func (l *Loop) statusNow() Status {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // Delivering the prompt: wait for the agent's input prompt (naming any dialog in the way),
@@ -26,7 +28,7 @@ func (l *Loop) deliver(st *State) error {
 		}
 		prompt = []byte(p)
 	}
-	l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	if st.PromptMode == PromptStdin {
 		l.update(func(s *State) error {
 			s.Phase = PhaseWorking
@@ -73,7 +75,7 @@ func (l *Loop) resumeDelivery(st *State) {
 		l.end(st, l.settled(), EndExited)
 		return
 	}
-	if lines, err := l.capture(a, 0); err == nil && ClassifyScreen(strings.Join(lines, "\n"), l.readyRE).Kind == ScreenReady {
+	if lines, err := l.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Ready {
 		l.say("taking over while the prompt was being delivered; pressing Enter")
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
@@ -102,14 +104,14 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 			return a, nil, false
 		}
 		if lines, err := l.capture(a, 0); err == nil {
-			s := ClassifyScreen(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == ScreenReady {
+			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
+			if s.Kind == screen.Ready {
 				if blocked != "" {
 					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
 				}
 				return a, lines, true
 			}
-			if s.Kind == ScreenDialog && s.Dialog != blocked {
+			if s.Kind == screen.Dialog && s.Dialog != blocked {
 				blocked = s.Dialog
 				l.blocked(st, s.Dialog)
 			}
@@ -124,7 +126,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
 func (l *Loop) blocked(st *State, dialog string) {
-	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", DialogDescription(dialog), l.cfg.Name)
+	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
 	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
 	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
 }
@@ -133,7 +135,7 @@ func (l *Loop) blocked(st *State, dialog string) {
 func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked string) {
 	why := "no input prompt seen"
 	if blocked != "" {
-		why = "blocked by " + DialogDescription(blocked)
+		why = "blocked by " + screen.DialogDescription(blocked)
 	}
 	secs := int(timeout.Seconds())
 	l.say("agent not ready after %ds (%s)", secs, why)
@@ -144,7 +146,7 @@ func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked strin
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
 // is pressed once more (a paste can swallow the first one).
 func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
-	before := ActivityHash(strings.Join(lines, "\n"))
+	before := screen.ActivityHash(strings.Join(lines, "\n"))
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
 	if err := l.cfg.Tmux.Paste(a.paneID, prompt, true); err != nil {
@@ -153,7 +155,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 	l.cfg.Clock.Sleep(l.cfg.InputSettle)
 	pasted := before
 	if cur, err := l.capture(a, 0); err == nil {
-		pasted = ActivityHash(strings.Join(cur, "\n"))
+		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	if !l.confirmStarted(pasted) {
@@ -168,7 +170,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 func (l *Loop) ensureMatcher() {
 	if l.matcher == nil {
 		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
-		l.matcher = NewDoneMatcher(l.doneRE, string(prompt))
+		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	}
 }
 
@@ -182,8 +184,8 @@ func (l *Loop) confirmStarted(pasted string) bool {
 			return true
 		}
 		if lines, err := l.capture(cur, 0); err == nil {
-			screen := strings.Join(lines, "\n")
-			if ActivityHash(screen) != pasted || ClassifyScreen(screen, l.readyRE).Kind == ScreenBusy {
+			text := strings.Join(lines, "\n")
+			if screen.ActivityHash(text) != pasted || screen.Classify(text, l.readyRE).Kind == screen.Busy {
 				return true
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 )
 
 // Ending an iteration: the driver ends the agent, gathers what happened, and carries out what
@@ -71,7 +72,7 @@ func (l *Loop) workerHead() string {
 	if err != nil {
 		return ""
 	}
-	return short(HeadCommit(w.Cwd))
+	return short(git.Head(w.Cwd))
 }
 
 func (l *Loop) sinceStart(st *State) (d time.Duration) {

@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/swarm/git"
 )
 
 // The Regent's effects: running the tests and reverting commits for the test gate, and
@@ -54,24 +57,24 @@ func (l *Loop) iterationCommits(st *State, needed bool) (cwd string, commits []s
 	if err != nil {
 		return "", nil
 	}
-	commits, _ = commitsSince(w.Cwd, st.IterationStartCommit)
+	commits, _ = git.CommitsSince(w.Cwd, st.IterationStartCommit)
 	return w.Cwd, commits
 }
 
 // revert undoes an iteration's commits, newest first, and pushes the reverts when asked to.
 // It reports true when the loop must stop because a revert failed.
 func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) bool {
-	reverted, err := revertCommits(cwd, commits)
+	reverted, err := git.Revert(cwd, commits)
 	l.updateRegent(func(rs *RegentState) {
 		rs.Rollbacks += len(reverted)
-		rs.LastCommit = short(HeadCommit(cwd))
+		rs.LastCommit = short(git.Head(cwd))
 	})
 	dec, stop := Reverted(shorts(reverted), err)
 	l.transition(st, agent{}, dec)
 	if stop || !rc.Push {
 		return stop
 	}
-	if _, err := Git(cwd, "push"); err != nil {
+	if err := git.Push(cwd); err != nil {
 		l.regentSay("git push failed: %s", OneLine(err.Error()))
 	} else {
 		l.regentSay("pushed the reverts")
@@ -115,7 +118,7 @@ func (l *Loop) escalate(st *State, a agent, reason string) {
 func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 	var lines []string
 	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
-		lines = ScreenLines(string(data))
+		lines = screen.Lines(string(data))
 	} else if a.paneID != "" {
 		lines, _ = l.capture(a, 0)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -83,7 +84,7 @@ func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, er
 		}
 		var head string
 		if rc := EffectiveRegent(cur.Regent); rc.Enabled && rc.TestCommand != "" {
-			head = HeadCommit(w.Cwd)
+			head = git.Head(w.Cwd)
 		}
 		cur.BeginIteration(n, l.cfg.Clock.Now(), head)
 		if err := state.WriteJSON(l.cfg.Dir.statePath(), &cur); err != nil {

@@ -6,13 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
@@ -74,7 +74,7 @@ func claudeBusy(prompt string, elapsed time.Duration, output ...string) string {
 
 func readBypassDialog(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "screens", "08_bypass_permissions_dialog.txt"))
+	b, err := os.ReadFile(filepath.Join("screen", "testdata", "screens", "08_bypass_permissions_dialog.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,20 +87,20 @@ func TestFakeAgentScreens(t *testing.T) {
 	cases := []struct {
 		name   string
 		screen string
-		want   ScreenState
+		want   screen.State
 	}{
-		{"idle", claudeIdle(), ScreenState{Kind: ScreenReady, Agent: "claude"}},
-		{"idle after a turn", claudeIdle(append(echo(prompt), "", "● Done.")...), ScreenState{Kind: ScreenReady, Agent: "claude"}},
-		{"typed", claudeTyped(prompt), ScreenState{Kind: ScreenReady, Agent: "claude"}},
-		{"busy", claudeBusy(prompt, 5*time.Second), ScreenState{Kind: ScreenBusy, Agent: "claude"}},
-		{"dialog", readBypassDialog(t), ScreenState{Kind: ScreenDialog, Dialog: "bypass-permissions", Agent: "claude"}},
+		{"idle", claudeIdle(), screen.State{Kind: screen.Ready, Agent: "claude"}},
+		{"idle after a turn", claudeIdle(append(echo(prompt), "", "● Done.")...), screen.State{Kind: screen.Ready, Agent: "claude"}},
+		{"typed", claudeTyped(prompt), screen.State{Kind: screen.Ready, Agent: "claude"}},
+		{"busy", claudeBusy(prompt, 5*time.Second), screen.State{Kind: screen.Busy, Agent: "claude"}},
+		{"dialog", readBypassDialog(t), screen.State{Kind: screen.Dialog, Dialog: "bypass-permissions", Agent: "claude"}},
 	}
 	for _, c := range cases {
-		if got := ClassifyScreen(c.screen, nil); got != c.want {
-			t.Errorf("%s: ClassifyScreen = %+v, want %+v\n%s", c.name, got, c.want, c.screen)
+		if got := screen.Classify(c.screen, nil); got != c.want {
+			t.Errorf("%s: Classify = %+v, want %+v\n%s", c.name, got, c.want, c.screen)
 		}
 	}
-	if ActivityHash(claudeIdle()) == ActivityHash(claudeTyped(prompt)) {
+	if screen.ActivityHash(claudeIdle()) == screen.ActivityHash(claudeTyped(prompt)) {
 		t.Error("pasting must change the screen's activity hash")
 	}
 }
@@ -1059,7 +1059,7 @@ func TestLoopDialogBlocksPrompt(t *testing.T) {
 	if code := h.run(h.config()); code != 0 {
 		t.Errorf("Run = %d, want 0", code)
 	}
-	desc := DialogDescription("bypass-permissions")
+	desc := screen.DialogDescription("bypass-permissions")
 	waiting := "agent is waiting at " + desc + "; answer it with 'swarm attach agent' (the prompt is not typed into a dialog)"
 	notReady := "agent not ready after 30s (blocked by " + desc + ")"
 	h.wantLines(
@@ -1311,49 +1311,6 @@ func TestBackoff(t *testing.T) {
 	for _, n := range []int{63, 64, 1000} {
 		if got := Backoff(n); got != 300*time.Second {
 			t.Errorf("Backoff(%d) = %v, want 5m0s", n, got)
-		}
-	}
-}
-
-func TestDoneMatcherCount(t *testing.T) {
-	re := regexp.MustCompile(`ALL DONE`)
-	oneLine := "Fix the failing tests, then print ALL DONE when finished."
-	multi := "Study PLAN.md and pick the most important task.\nImplement it and run the tests.\nWhen nothing is left print ALL DONE on its own line."
-	cases := []struct {
-		name   string
-		prompt string
-		lines  []string
-		want   int
-	}{
-		{"prompt echo only", oneLine, []string{
-			"❯ " + oneLine,
-			"",
-			"● Looking at the tests.",
-		}, 0},
-		{"echo and a separate marker line", oneLine, []string{
-			"❯ " + oneLine,
-			"",
-			"● Fixed them.",
-			"",
-			"● ALL DONE",
-		}, 1},
-		{"marker right under the echo", oneLine, []string{
-			"❯ " + oneLine,
-			"ALL DONE",
-		}, 1},
-		{"multi-line prompt echoed with wrapping", multi, []string{
-			"❯ Study PLAN.md and pick the most important",
-			"  task.",
-			"  Implement it and run the tests.",
-			"  When nothing is left print ALL DONE on its",
-			"  own line.",
-			"",
-			"● Reading PLAN.md.",
-		}, 0},
-	}
-	for _, c := range cases {
-		if got := NewDoneMatcher(re, c.prompt).Count(c.lines); got != c.want {
-			t.Errorf("%s: Count = %d, want %d", c.name, got, c.want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package ralph
 import (
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // Watching a working agent: the driver samples the process, the screen and the stop files,
@@ -86,15 +88,15 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		return true
 	}
 	now := w.facts.Now
-	screen := strings.Join(lines, "\n")
-	if h := ActivityHash(screen); h != w.lastHash {
+	text := strings.Join(lines, "\n")
+	if h := screen.ActivityHash(text); h != w.lastHash {
 		if w.lastHash != "" {
 			w.facts.LastChange = now
 			l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
 		}
 		w.lastHash = h
 	}
-	if h := SubstantiveHash(screen); h != w.lastSubst {
+	if h := screen.SubstantiveHash(text); h != w.lastSubst {
 		if w.lastSubst != "" {
 			w.facts.LastProgress = now
 			l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })

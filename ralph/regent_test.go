@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
@@ -129,7 +131,7 @@ func regentAnimate(tn turn, draw func(prompt string, tick int) string) {
 
 var regentSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
 
-// regentHungScreen is Claude stuck on a request, as recorded in testdata/screens/24_hang_*:
+// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/24_hang_*:
 // the spinner glyph rotates and its counters climb, but no output ever appears.
 func regentHungScreen(prompt string, tick int) string {
 	lines := append(echo(prompt), "",
@@ -241,11 +243,11 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 		t.Fatalf("%d screen captures while the agent hung, want one per screen poll", len(caps))
 	}
 	for i := 1; i < len(caps); i++ {
-		if ActivityHash(caps[i].text) == ActivityHash(caps[i-1].text) {
+		if screen.ActivityHash(caps[i].text) == screen.ActivityHash(caps[i-1].text) {
 			t.Errorf("captures at %v and %v show the same screen; the hang must animate:\n%s",
 				caps[i-1].at.Sub(submits[0].at), caps[i].at.Sub(submits[0].at), caps[i].text)
 		}
-		if SubstantiveHash(caps[i].text) != SubstantiveHash(caps[0].text) {
+		if screen.SubstantiveHash(caps[i].text) != screen.SubstantiveHash(caps[0].text) {
 			t.Errorf("capture at %v shows progress; the hung agent must print nothing new", caps[i].at.Sub(submits[0].at))
 		}
 	}
@@ -838,7 +840,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 			t.Errorf("Run = %d, want 0", code)
 		}
 		wantRegentLines(h, "Tests passed — commit "+short(made)+" kept")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's last commit %s", head, made)
 		}
 		h.wantState(h.state(), StatusStopped, "max_iterations", 1)
@@ -909,7 +911,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		h.wantState(h.state(), StatusFailed, "test_command_error", 1)
 		regentWantOut(h, "test command cannot run")
 		regentWantNotOut(h, "reverting")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s left alone", head, made)
 		}
 		if got := regentSubjects(t, dir); got[0] != "break the suite" {
@@ -932,7 +934,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		}
 		wantRegentLines(h, "Tests failed, but they were already failing before this iteration (at "+short(pre)+") — commits kept")
 		regentWantNotOut(h, "reverting")
-		if head := HeadCommit(dir); head != made {
+		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s kept", head, made)
 		}
 		if got, want := regentSubjects(t, dir), []string{"add feature", "pre-loop work", "base"}; !reflect.DeepEqual(got, want) {

@@ -9,45 +9,11 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/swarm/git"
 )
 
-// Git runs git in dir and returns its trimmed output, or an error carrying git's own message.
-func Git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return strings.TrimSpace(out.String()), nil
-}
-
-// HeadCommit is the commit checked out in dir, or "" outside a repository or before the
-// first commit.
-func HeadCommit(dir string) string {
-	sha, err := Git(dir, "rev-parse", "--verify", "--quiet", "HEAD")
-	if err != nil {
-		return ""
-	}
-	return sha
-}
-
-// commitsSince lists the commits reachable from HEAD but not from base, newest first.
-func commitsSince(dir, base string) ([]string, error) {
-	out, err := Git(dir, "rev-list", base+"..HEAD")
-	if err != nil {
-		return nil, err
-	}
-	if out == "" {
-		return nil, nil
-	}
-	return strings.Split(out, "\n"), nil
-}
-
+// short abbreviates a commit id for messages, as git log --oneline does.
 func short(sha string) string {
 	if len(sha) > 7 {
 		return sha[:7]
@@ -104,32 +70,14 @@ func lastLine(s string) string {
 // testsFailedAt runs the test command on an earlier commit, in a throwaway worktree, to tell
 // a regression from a suite that was failing already.
 func testsFailedAt(dir, commit, command string, timeout time.Duration) (bool, error) {
-	tmp, err := os.MkdirTemp("", "swarm-regent-")
-	if err != nil {
-		return false, err
-	}
-	defer os.RemoveAll(tmp)
-	wt := tmp + "/wt"
-	if _, err := Git(dir, "worktree", "add", "--detach", wt, commit); err != nil {
-		return false, err
-	}
-	defer func() { _, _ = Git(dir, "worktree", "remove", "--force", wt) }()
-	_, terr := runTests(wt, command, timeout)
-	if terr != nil && errors.Is(terr, errTestConfig) {
-		return false, terr
-	}
-	return terr != nil, nil
-}
-
-// revertCommits reverts the given commits (newest first), each as its own revert commit.
-func revertCommits(dir string, commits []string) ([]string, error) {
-	var done []string
-	for _, c := range commits {
-		if _, err := Git(dir, "revert", "--no-edit", c); err != nil {
-			_, _ = Git(dir, "revert", "--abort")
-			return done, err
+	failed := false
+	err := git.WithCheckout(dir, commit, func(wt string) error {
+		_, terr := runTests(wt, command, timeout)
+		if terr != nil && errors.Is(terr, errTestConfig) {
+			return terr
 		}
-		done = append(done, c)
-	}
-	return done, nil
+		failed = terr != nil
+		return nil
+	})
+	return failed, err
 }

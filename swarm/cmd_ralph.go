@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/templates"
 	"github.com/urfave/cli/v2"
 )
@@ -263,7 +265,7 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 		st.DonePattern = &p
 	}
 	if rc.Enabled && rc.TestCommand != "" {
-		st.IterationStartCommit = ralph.HeadCommit(w.Cwd)
+		st.IterationStartCommit = git.Head(w.Cwd)
 	}
 	undo := func() {
 		stopWorker(e, w, 2*time.Second)
@@ -492,7 +494,7 @@ func printLoopStatus(out io.Writer, ld ralph.Dir, st *ralph.State, w *state.Work
 		fmt.Fprintf(out, "Last exit code: %d\n", *st.LastExitCode)
 	}
 	if st.BlockedBy != "" {
-		fmt.Fprintf(out, "Blocked by: %s\n", ralph.DialogDescription(st.BlockedBy))
+		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
 	}
 	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
 		fmt.Fprintf(out, "Last screen change: %s (%s ago)\n", t.Format("2006-01-02 15:04:05"), formatDuration(time.Since(t)))

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -492,7 +492,7 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 		return fail("--ready-wait needs a tmux worker (add --tmux)")
 	}
 	deadline := time.Now().Add(timeout)
-	var last ralph.ScreenState
+	var last screen.State
 	for {
 		p, err := e.tm.Pane(w.Tmux.PaneID)
 		if err != nil || p.Dead {
@@ -502,16 +502,16 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 			}
 			return fail("%s", msg)
 		}
-		screen, err := e.tm.Capture(w.Tmux.PaneID, 0)
+		text, err := e.tm.Capture(w.Tmux.PaneID, 0)
 		if err == nil {
-			last = ralph.ClassifyScreen(screen, pattern)
-			if last.Kind == ralph.ScreenReady {
+			last = screen.Classify(text, pattern)
+			if last.Kind == screen.Ready {
 				return nil
 			}
 		}
 		if time.Now().After(deadline) {
-			if last.Kind == ralph.ScreenDialog {
-				return fail("worker '%s' not ready after %s: blocked by %s", w.Name, timeout, ralph.DialogDescription(last.Dialog))
+			if last.Kind == screen.Dialog {
+				return fail("worker '%s' not ready after %s: blocked by %s", w.Name, timeout, screen.DialogDescription(last.Dialog))
 			}
 			return fail("worker '%s' not ready after %s (no input prompt seen; use --ready-pattern if the agent's prompt is unusual)", w.Name, timeout)
 		}

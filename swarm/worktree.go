@@ -4,12 +4,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
 )
-
-// git runs git in dir (the loop layer and the worktree code share one runner).
-var git = ralph.Git
 
 // createdWorktree remembers what spawn created, so a failed spawn can undo exactly that.
 type createdWorktree struct {
@@ -20,22 +17,19 @@ type createdWorktree struct {
 // createWorktree makes <repo>-worktrees/<name> on branch (reusing the branch when an earlier
 // worker left it behind).
 func createWorktree(cwd, name, branch string) (*createdWorktree, error) {
-	top, err := git(cwd, "rev-parse", "--show-toplevel")
+	// A worktree of a worktree still belongs to the main repository.
+	top, err := git.MainRoot(cwd)
 	if err != nil {
 		return nil, fail("not in a git repository (required for --worktree)")
-	}
-	// A worktree of a worktree still belongs to the main repository.
-	if common, err := git(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir"); err == nil && filepath.Base(common) == ".git" {
-		top = filepath.Dir(common)
 	}
 	if branch == "" {
 		branch = name
 	}
-	if _, err := git(top, "check-ref-format", "--branch", branch); err != nil {
+	if !git.ValidBranch(top, branch) {
 		return nil, fail("invalid branch name '%s'", branch)
 	}
 	path := filepath.Join(top+"-worktrees", name)
-	_, _ = git(top, "worktree", "prune")
+	git.PruneWorktrees(top)
 	if _, err := os.Stat(path); err == nil {
 		return nil, fail("worktree path %s already exists (remove it or choose another name)", path)
 	}
@@ -43,12 +37,12 @@ func createWorktree(cwd, name, branch string) (*createdWorktree, error) {
 		return nil, fail("cannot create %s: %v", filepath.Dir(path), err)
 	}
 	cw := &createdWorktree{info: state.WorktreeInfo{Path: path, Branch: branch, BaseRepo: top}}
-	if _, err := git(top, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		if _, err := git(top, "worktree", "add", path, branch); err != nil {
+	if git.BranchExists(top, branch) {
+		if err := git.AddWorktree(top, path, branch); err != nil {
 			return nil, fail("cannot create worktree on existing branch '%s': %v", branch, err)
 		}
 	} else {
-		if _, err := git(top, "worktree", "add", "-b", branch, path); err != nil {
+		if err := git.AddWorktreeNewBranch(top, path, branch); err != nil {
 			return nil, fail("cannot create worktree: %v", err)
 		}
 		cw.createdBranch = true
@@ -58,9 +52,9 @@ func createWorktree(cwd, name, branch string) (*createdWorktree, error) {
 
 // undo removes a worktree created by a spawn that then failed.
 func (cw *createdWorktree) undo() {
-	_, _ = git(cw.info.BaseRepo, "worktree", "remove", "--force", cw.info.Path)
+	_ = git.RemoveWorktree(cw.info.BaseRepo, cw.info.Path, true)
 	if cw.createdBranch {
-		_, _ = git(cw.info.BaseRepo, "branch", "-D", cw.info.Branch)
+		_ = git.DeleteBranch(cw.info.BaseRepo, cw.info.Branch)
 	}
 }
 
@@ -69,11 +63,7 @@ func worktreeDirty(wt *state.WorktreeInfo) (bool, error) {
 	if _, err := os.Stat(wt.Path); err != nil {
 		return false, nil
 	}
-	out, err := git(wt.Path, "status", "--porcelain")
-	if err != nil {
-		return false, err
-	}
-	return out != "", nil
+	return git.Dirty(wt.Path)
 }
 
 // removeWorktree deletes the worktree directory; the branch stays so its commits are kept.
@@ -83,7 +73,7 @@ func removeWorktree(e *env, wt *state.WorktreeInfo, force bool) (removed bool) {
 		return true
 	}
 	if _, err := os.Stat(wt.Path); err != nil {
-		_, _ = git(wt.BaseRepo, "worktree", "prune")
+		git.PruneWorktrees(wt.BaseRepo)
 		return true
 	}
 	dirty, err := worktreeDirty(wt)
@@ -95,11 +85,7 @@ func removeWorktree(e *env, wt *state.WorktreeInfo, force bool) (removed bool) {
 		e.warnf("worktree %s has uncommitted changes; kept it (use --force-dirty to remove it anyway)", wt.Path)
 		return false
 	}
-	args := []string{"worktree", "remove"}
-	if dirty {
-		args = append(args, "--force")
-	}
-	if _, err := git(wt.BaseRepo, append(args, wt.Path)...); err != nil {
+	if err := git.RemoveWorktree(wt.BaseRepo, wt.Path, dirty); err != nil {
 		e.warnf("cannot remove worktree %s: %v", wt.Path, err)
 		return false
 	}

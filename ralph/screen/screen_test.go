@@ -1,4 +1,4 @@
-package ralph
+package screen
 
 import (
 	"crypto/md5"
@@ -22,17 +22,17 @@ func readScreen(t *testing.T, name string) string {
 }
 
 var (
-	ready  = func(agent string) ScreenState { return ScreenState{Kind: ScreenReady, Agent: agent} }
-	busy   = func(agent string) ScreenState { return ScreenState{Kind: ScreenBusy, Agent: agent} }
-	dialog = func(name, agent string) ScreenState {
-		return ScreenState{Kind: ScreenDialog, Dialog: name, Agent: agent}
+	ready  = func(agent string) State { return State{Kind: Ready, Agent: agent} }
+	busy   = func(agent string) State { return State{Kind: Busy, Agent: agent} }
+	dialog = func(name, agent string) State {
+		return State{Kind: Dialog, Dialog: name, Agent: agent}
 	}
-	unknown = func(agent string) ScreenState { return ScreenState{Kind: ScreenUnknown, Agent: agent} }
+	unknown = func(agent string) State { return State{Kind: Unknown, Agent: agent} }
 )
 
 // captureWant is the verdict for every captured Claude Code 2.1.197 / Codex 0.169.0
 // screen, checked by looking at each file.
-var captureWant = map[string]ScreenState{
+var captureWant = map[string]State{
 	// Claude exits after the failed preflight, leaving the message on screen.
 	"01_fresh_home_no_seed_connectivity_fail.txt": dialog("connectivity", "claude"),
 	"02_onboarding_step1.txt":                     dialog("theme", "claude"),
@@ -125,19 +125,19 @@ var captureWant = map[string]ScreenState{
 	"62_codex_warnings.txt":         unknown("codex"), // warnings overlay hides the composer
 }
 
-func TestClassifyScreenCaptures(t *testing.T) {
+func TestClassifyCaptures(t *testing.T) {
 	for name, want := range captureWant {
 		t.Run(name, func(t *testing.T) {
-			got := ClassifyScreen(readScreen(t, name), nil)
+			got := Classify(readScreen(t, name), nil)
 			if got != want {
-				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, want, want.Kind)
+				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, want, want.Kind)
 			}
 		})
 	}
 }
 
 // Every fixture must carry an assertion, so a capture added later cannot go unchecked.
-func TestClassifyScreenCapturesCovered(t *testing.T) {
+func TestClassifyCapturesCovered(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(screensDir, "*.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -159,11 +159,11 @@ func TestClassifyScreenCapturesCovered(t *testing.T) {
 
 const rule = "────────────────────────────────────────"
 
-func TestClassifyScreenSynthetic(t *testing.T) {
+func TestClassifySynthetic(t *testing.T) {
 	tests := []struct {
 		name   string
 		screen string
-		want   ScreenState
+		want   State
 	}{
 		{"empty", "", unknown("")},
 		{"blank padding", "\n   \n\u00a0\n", unknown("")},
@@ -256,20 +256,20 @@ func TestClassifyScreenSynthetic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ClassifyScreen(tt.screen, nil); got != tt.want {
-				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
+			if got := Classify(tt.screen, nil); got != tt.want {
+				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
 			}
 		})
 	}
 }
 
-func TestClassifyScreenReadyPattern(t *testing.T) {
+func TestClassifyReadyPattern(t *testing.T) {
 	pat := regexp.MustCompile(`^myrepl ready ::$`)
 	tests := []struct {
 		name   string
 		screen string
 		pat    *regexp.Regexp
-		want   ScreenState
+		want   State
 	}{
 		{"matches last line", "booting\nmyrepl ready ::\n\n", pat, ready("")},
 		{"nil pattern", "booting\nmyrepl ready ::\n", nil, unknown("")},
@@ -288,62 +288,62 @@ func TestClassifyScreenReadyPattern(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ClassifyScreen(tt.screen, tt.pat); got != tt.want {
-				t.Errorf("ClassifyScreen = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
+			if got := Classify(tt.screen, tt.pat); got != tt.want {
+				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, tt.want, tt.want.Kind)
 			}
 		})
 	}
 }
 
 // Captures taken with `capture-pane -e` carry SGR codes; the verdict must not change.
-func TestClassifyScreenANSI(t *testing.T) {
+func TestClassifyANSI(t *testing.T) {
 	idle := "\x1b[2m\x1b[38;5;244m" + rule + "\x1b[39m\x1b[22m\r\n" +
 		"\x1b[1m❯\x1b[22m\u00a0\x1b[K\r\n" +
 		"\x1b[2m" + rule + "\x1b[22m\r\n" +
 		"  \x1b[38;2;255;107;128m⏵⏵ bypass permissions on\x1b[39m (shift+tab to cycle)\r\n"
-	if got, want := ClassifyScreen(idle, nil), ready("claude"); got != want {
-		t.Errorf("idle: ClassifyScreen = %+v, want %+v", got, want)
+	if got, want := Classify(idle, nil), ready("claude"); got != want {
+		t.Errorf("idle: Classify = %+v, want %+v", got, want)
 	}
 	working := "\x1b[38;5;174m✶\x1b[39m \x1b[38;5;174mDeciphering…\x1b[39m \x1b[2m(12s)\x1b[22m\n\n" + idle
-	if got, want := ClassifyScreen(working, nil), busy("claude"); got != want {
-		t.Errorf("working: ClassifyScreen = %+v, want %+v", got, want)
+	if got, want := Classify(working, nil), busy("claude"); got != want {
+		t.Errorf("working: Classify = %+v, want %+v", got, want)
 	}
 	trust := "\x1b[1m Do you trust the files in this folder?\x1b[22m\n\n \x1b[36m❯\x1b[39m 1. Yes, proceed\n   2. No, exit\n"
-	if got, want := ClassifyScreen(trust, nil), dialog("trust-folder", "claude"); got != want {
-		t.Errorf("trust: ClassifyScreen = %+v, want %+v", got, want)
+	if got, want := Classify(trust, nil), dialog("trust-folder", "claude"); got != want {
+		t.Errorf("trust: Classify = %+v, want %+v", got, want)
 	}
 	// Colouring must not change either hash.
-	plain := strings.Join(ScreenLines(idle), "\n")
+	plain := strings.Join(Lines(idle), "\n")
 	if ActivityHash(idle) != ActivityHash(plain) || SubstantiveHash(idle) != SubstantiveHash(plain) {
 		t.Error("hash of coloured screen differs from the plain one")
 	}
 }
 
-func TestScreenLines(t *testing.T) {
-	got := ScreenLines("\x1b[1mtitle\x1b[0m   \r\n❯\u00a0\n❯\u00a0typed\u00a0\n  \n\nlast\t\n\n \u00a0\n")
+func TestLines(t *testing.T) {
+	got := Lines("\x1b[1mtitle\x1b[0m   \r\n❯\u00a0\n❯\u00a0typed\u00a0\n  \n\nlast\t\n\n \u00a0\n")
 	want := []string{"title", "❯", "❯\u00a0typed", "", "", "last"}
 	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
-		t.Errorf("ScreenLines = %q, want %q", got, want)
+		t.Errorf("Lines = %q, want %q", got, want)
 	}
-	if got := ScreenLines("\n \n\u00a0"); len(got) != 0 {
-		t.Errorf("ScreenLines(blank) = %q, want none", got)
+	if got := Lines("\n \n\u00a0"); len(got) != 0 {
+		t.Errorf("Lines(blank) = %q, want none", got)
 	}
-	idle := ScreenLines(readScreen(t, "10_idle_seeded_bypass.txt"))
+	idle := Lines(readScreen(t, "10_idle_seeded_bypass.txt"))
 	if idle[len(idle)-3] != "❯" {
 		t.Errorf("idle prompt line = %q, want the NBSP trimmed", idle[len(idle)-3])
 	}
-	typed := ScreenLines(readScreen(t, "11_prompt_typed.txt"))
+	typed := Lines(readScreen(t, "11_prompt_typed.txt"))
 	if typed[len(typed)-3] != "❯\u00a0please make the file now" {
 		t.Errorf("typed prompt line = %q, want the inner NBSP kept", typed[len(typed)-3])
 	}
 }
 
-func TestScreenKindString(t *testing.T) {
-	for k, want := range map[ScreenKind]string{
-		ScreenUnknown: "unknown", ScreenReady: "ready", ScreenBusy: "busy", ScreenDialog: "dialog", 9: "ScreenKind(9)",
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{
+		Unknown: "unknown", Ready: "ready", Busy: "busy", Dialog: "dialog", 9: "Kind(9)",
 	} {
 		if got := k.String(); got != want {
-			t.Errorf("ScreenKind(%d).String() = %q, want %q", int(k), got, want)
+			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
 		}
 	}
 }

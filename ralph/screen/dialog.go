@@ -1,0 +1,105 @@
+package screen
+
+import (
+	"regexp"
+	"strings"
+)
+
+// dialogRule recognises one dialog by the text it shows.
+type dialogRule struct {
+	name   string
+	agent  string
+	all    []string // every one must appear
+	any    []string // at least one must appear
+	choice bool     // a menu with a selection cursor must be on screen
+	tail   int      // when set, the marker must be within this many last non-blank lines
+}
+
+// Specific rules come first: the security notes also say "Press Enter to continue".
+var dialogRules = []dialogRule{
+	{name: "connectivity", agent: "claude", any: []string{"Unable to connect to Anthropic services"}},
+	{name: "theme", agent: "claude", any: []string{"Choose the text style"}, choice: true},
+	{name: "security-notes", agent: "claude", all: []string{"Security notes", "Press Enter to continue"}},
+	{name: "trust-folder", agent: "claude", any: []string{
+		"Yes, I trust this folder",
+		"Do you trust the files in this folder?",
+		"Is this a project you created or one you trust",
+	}, choice: true},
+	{name: "api-key", agent: "claude", any: []string{
+		"Do you want to use this API key?",
+		"Detected a custom API key",
+	}, choice: true},
+	{name: "bypass-permissions", agent: "claude", all: []string{"Bypass Permissions mode"},
+		any: []string{"Yes, I accept", "No, exit"}},
+	{name: "tool-permission", agent: "claude", any: []string{
+		"Do you want to proceed?",
+		"Do you want to make this edit",
+		"Do you want to create",
+	}, choice: true},
+	{name: "press-enter", any: []string{"Press Enter to continue"}, tail: 3},
+}
+
+// A selection menu always shows its cursor on one numbered option.
+var menuCursorRe = regexp.MustCompile(`(?m)^[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S`)
+
+func findDialog(lines []string) (name, agent string) {
+	text := strings.Join(lines, "\n")
+	if strings.TrimSpace(text) == "" {
+		return "", ""
+	}
+	hasMenu := menuCursorRe.MatchString(text)
+	for _, r := range dialogRules {
+		hay := text
+		if r.tail > 0 {
+			hay = strings.Join(lastNonBlank(lines, r.tail), "\n")
+		}
+		if r.choice && !hasMenu || !containsAll(hay, r.all) || len(r.any) > 0 && !containsAny(hay, r.any) {
+			continue
+		}
+		return r.name, r.agent
+	}
+	return "", ""
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// dialogQuestions holds the text a user sees on each dialog, so a report can tell them
+// which screen to answer in the pane.
+var dialogQuestions = map[string]string{
+	"theme":              "Choose the text style that looks best with your terminal",
+	"security-notes":     "Security notes … Press Enter to continue",
+	"trust-folder":       "Do you trust the files in this folder?",
+	"api-key":            "Detected a custom API key … Do you want to use this API key?",
+	"bypass-permissions": "Claude Code running in Bypass Permissions mode: No, exit / Yes, I accept",
+	"tool-permission":    "Do you want to proceed?",
+	"connectivity":       "Unable to connect to Anthropic services",
+	"press-enter":        "Press Enter to continue",
+}
+
+// DialogDescription names a dialog for a human, quoting the question it asks so the user
+// knows what to answer when they attach to the pane.
+func DialogDescription(name string) string {
+	if name == "" {
+		return "a dialog"
+	}
+	if q, ok := dialogQuestions[name]; ok {
+		return "the " + name + ` dialog ("` + q + `")`
+	}
+	return "the " + name + " dialog"
+}

@@ -1,0 +1,63 @@
+package screen
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/acarl005/stripansi"
+)
+
+func isBlankRune(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' }
+
+// Lines strips ANSI codes, right-trims each line (NBSP counts as space here, since
+// Claude pads its prompt with it) and drops trailing blank lines. NBSPs inside a line are
+// kept: they tell Claude's input box (`❯` NBSP) from a submitted message (`❯` space).
+func Lines(text string) []string {
+	raw := strings.Split(stripansi.Strip(text), "\n")
+	lines := make([]string, 0, len(raw))
+	for _, l := range raw {
+		lines = append(lines, strings.TrimRightFunc(l, isBlankRune))
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// lastNonBlank returns up to n of the last non-blank lines, in screen order.
+func lastNonBlank(lines []string, n int) []string {
+	var tail []string
+	for i := len(lines) - 1; i >= 0 && len(tail) < n; i-- {
+		if lines[i] != "" {
+			tail = append(tail, lines[i])
+		}
+	}
+	for i, j := 0, len(tail)-1; i < j; i, j = i+1, j-1 {
+		tail[i], tail[j] = tail[j], tail[i]
+	}
+	return tail
+}
+
+// tailStart returns the index from which lines[:end] holds n non-blank lines.
+func tailStart(lines []string, end, n int) int {
+	i := end
+	for i > 0 && n > 0 {
+		i--
+		if lines[i] != "" {
+			n--
+		}
+	}
+	return i
+}
+
+func trimBlank(l string) string { return strings.TrimFunc(l, isBlankRune) }
+
+// isRule reports a full-width horizontal rule, which Claude draws above and below its input box.
+func isRule(l string) bool {
+	l = strings.TrimSpace(l)
+	if utf8.RuneCountInString(l) < 10 {
+		return false
+	}
+	return strings.Trim(l, "─") == ""
+}

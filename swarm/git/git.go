@@ -1,0 +1,89 @@
+// Package git is the only place that runs git. Workers get worktrees of their own; the Regent
+// looks at the commits an iteration made, tests an earlier commit on the side and reverts.
+// Every call is `git -C DIR args...` (argv, never a shell string), and a failure carries git's
+// own message, so callers can pass it on to the user as it is.
+package git
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Run runs git in dir and returns its trimmed output, or an error carrying git's own message.
+func Run(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// Head is the commit checked out in dir, or "" outside a repository or before the first
+// commit.
+func Head(dir string) string {
+	sha, err := Run(dir, "rev-parse", "--verify", "--quiet", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return sha
+}
+
+// CommitsSince lists the commits reachable from HEAD but not from base, newest first.
+func CommitsSince(dir, base string) ([]string, error) {
+	out, err := Run(dir, "rev-list", base+"..HEAD")
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\n"), nil
+}
+
+// Revert reverts the given commits in order, each as its own revert commit, and returns those
+// it reverted. At the first one that fails the revert in progress is aborted, so the worktree
+// is left clean on the last good revert.
+func Revert(dir string, commits []string) ([]string, error) {
+	var done []string
+	for _, c := range commits {
+		if _, err := Run(dir, "revert", "--no-edit", c); err != nil {
+			_, _ = Run(dir, "revert", "--abort")
+			return done, err
+		}
+		done = append(done, c)
+	}
+	return done, nil
+}
+
+// Push pushes the current branch to its upstream.
+func Push(dir string) error {
+	_, err := Run(dir, "push")
+	return err
+}
+
+// WithCheckout checks commit out into a throwaway worktree of dir's repository, runs fn there
+// and removes the worktree again, whatever fn returns. The caller's own worktree is never
+// touched, so an agent's uncommitted work is safe.
+func WithCheckout(dir, commit string, fn func(path string) error) error {
+	tmp, err := os.MkdirTemp("", "swarm-checkout-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	path := filepath.Join(tmp, "wt")
+	if _, err := Run(dir, "worktree", "add", "--detach", path, commit); err != nil {
+		return err
+	}
+	defer func() { _, _ = Run(dir, "worktree", "remove", "--force", path) }()
+	return fn(path)
+}
