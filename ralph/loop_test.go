@@ -237,13 +237,13 @@ func (c *fakeClock) total() time.Duration {
 
 // waits sums each run of consecutive sleeps made with the given tag: one entry per wait,
 // however the loop chunked it.
-func (c *fakeClock) waits(tag string) []time.Duration {
+func (c *fakeClock) waits(tag Phase) []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []time.Duration
 	in := false
 	for _, s := range c.sleeps {
-		if s.tag != tag {
+		if s.tag != tag.String() {
 			in = false
 			continue
 		}
@@ -402,8 +402,8 @@ type harness struct {
 
 type setup struct {
 	max          int
-	iteration    int    // current iteration stored (default 1)
-	phase        string // default PhaseStarting
+	iteration    int   // current iteration stored (default 1)
+	phase        Phase // default PhaseStarting
 	prompt       string
 	donePattern  string
 	inactivity   int // default 60; negative stores 0
@@ -529,7 +529,7 @@ func newHarness(t *testing.T, s setup, script agentScript) *harness {
 		if err != nil {
 			return ""
 		}
-		return st.Phase
+		return st.Phase.String()
 	}
 	return h
 }
@@ -546,7 +546,18 @@ func (h *harness) run(cfg Config) int {
 	h.t.Helper()
 	l := New(cfg)
 	done := make(chan int, 1)
-	go func() { done <- l.Run() }()
+	go func() {
+		// As the monitor does: the loop's own error is reported, a failed loop exits 1.
+		status, err := l.Run()
+		if err != nil {
+			fmt.Fprintf(cfg.Out, "swarm: error: %v\n", err)
+		}
+		if status == StatusFailed {
+			done <- 1
+			return
+		}
+		done <- 0
+	}()
 	select {
 	case code := <-done:
 		return code
@@ -610,7 +621,7 @@ func (h *harness) wantLines(want ...string) {
 	}
 }
 
-func (h *harness) wantState(st *State, status, reason string, iteration int) {
+func (h *harness) wantState(st *State, status Status, reason string, iteration int) {
 	h.t.Helper()
 	if st.Status != status || st.ExitReason != reason || st.CurrentIteration != iteration {
 		h.t.Errorf("state: status %q, exit_reason %q, iteration %d; want %q, %q, %d",
@@ -662,7 +673,8 @@ func TestLoopRunsMaxIterations(t *testing.T) {
 			t.Errorf("input sent to pane %s, want %s", in.PaneID, h.paneID)
 		}
 		if in.Paste {
-			if in.Text != prompt || !in.Bracketed {
+			// The trailing newline is not pasted: Enter submits.
+			if in.Text != strings.TrimRight(prompt, "\n") || !in.Bracketed {
 				t.Errorf("pasted %q (bracketed %v), want the prompt %q bracketed", in.Text, in.Bracketed, prompt)
 			}
 			inputs = append(inputs, "paste")
@@ -1007,7 +1019,7 @@ func TestLoopPauseDuringBackoffEndsWait(t *testing.T) {
 	h := newHarness(t, setup{max: 10, consecutive: 3}, agentScript{submit: exitOnSubmit(1)})
 	paused := false
 	h.clock.onSleep = func(tag string) {
-		if tag != PhaseBackoff || paused {
+		if tag != PhaseBackoff.String() || paused {
 			return
 		}
 		paused = true
@@ -1153,7 +1165,7 @@ func TestLoopRereadsPromptEachIteration(t *testing.T) {
 	if code := h.run(h.config()); code != 0 {
 		t.Errorf("Run = %d, want 0", code)
 	}
-	if got, want := h.fake.Pastes(h.paneID), []string{"Do task A\n", "Do task B\n"}; !reflect.DeepEqual(got, want) {
+	if got, want := h.fake.Pastes(h.paneID), []string{"Do task A", "Do task B"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pasted %q, want %q", got, want)
 	}
 	if b, _ := os.ReadFile(h.dir.PromptCopy()); string(b) != "Do task B\n" {
@@ -1201,7 +1213,7 @@ func TestLoopPressesEnterAgainWhenPromptNotTaken(t *testing.T) {
 	h.wantLines(
 		"agent did not react to the prompt; pressing Enter again",
 		"iteration 1 completed (exit: 0, duration: 3s)",
-		"loop complete after 1 iterations",
+		"loop complete after 1 iteration",
 	)
 	if got := h.fake.Keys(h.paneID); !reflect.DeepEqual(got, []string{"Enter", "Enter"}) {
 		t.Errorf("keys %v, want two Enters", got)

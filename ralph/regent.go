@@ -69,8 +69,8 @@ func (d Dir) LoadRegent() RegentState {
 }
 
 // UpdateRegent changes the Regent's state under the loop lock.
-func (d Dir) UpdateRegent(fn func(*RegentState)) {
-	_ = d.WithLock(func() error {
+func (d Dir) UpdateRegent(fn func(*RegentState)) error {
+	return d.WithLock(func() error {
 		rs := d.LoadRegent()
 		fn(&rs)
 		return state.WriteJSON(d.RegentStatePath(), &rs)

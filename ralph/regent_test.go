@@ -324,7 +324,7 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 	// Ten minutes of output: only the iteration limit ends it.
 	h.wantLines(
 		"iteration 1 failed (exit: iteration timeout)",
-		"loop complete after 1 iterations",
+		"loop complete after 1 iteration",
 	)
 	regentWantOut(h, "Regent: iteration 1 exceeded 600s — killing the agent")
 	regentWantNotOut(h, "hung")
@@ -658,7 +658,7 @@ func TestRegentEscalationWebhook(t *testing.T) {
 		if err := json.Unmarshal(p.body, &e); err != nil {
 			t.Fatal(err)
 		}
-		if e.Worker != loopName || e.Iteration != 2 || e.Status != StatusFailed || e.Reason != "2 consecutive failures (last exit: 1)" {
+		if e.Worker != loopName || e.Iteration != 2 || e.Status != StatusFailed.String() || e.Reason != "2 consecutive failures (last exit: 1)" {
 			t.Errorf("webhook body %+v, want worker %q, iteration 2, status failed, the failure count as reason", e, loopName)
 		}
 		if !contains(e.LastLines, "● Error: cannot reach the build cache (iteration 2)") {
@@ -703,7 +703,7 @@ func TestRegentDisabled(t *testing.T) {
 		// Unsupervised, the animated agent runs until it exits by itself.
 		h.wantLines(
 			"iteration 1 completed (exit: 0, duration: 10m 0s)",
-			"loop complete after 1 iterations",
+			"loop complete after 1 iteration",
 		)
 		regentWantNotOut(h, "hung", "exceeded")
 		if k := h.procs.liveKills(); len(k) != 0 {

@@ -10,31 +10,19 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// Loop statuses, as stored in state.json and shown by `swarm ralph status`.
-const (
-	StatusRunning = "running"
-	StatusPaused  = "paused"
-	StatusStopped = "stopped"
-	StatusFailed  = "failed"
-)
-
-// Iteration phases: where the current iteration is, so a monitor that restarts picks it up
-// where the last one left it instead of counting it twice.
-const (
-	PhaseStarting = "starting" // agent started, prompt not delivered yet
-	PhaseWorking  = "working"  // prompt delivered, agent being watched
-	PhaseEnded    = "ended"    // iteration evaluated; next one not started
-	PhaseBackoff  = "backoff"  // waiting before retrying after a failure
-)
-
 // Prompt delivery modes.
 const (
 	PromptType  = "type"  // pasted into the agent's input once it shows its prompt
 	PromptStdin = "stdin" // given on standard input (headless agents: claude -p, codex exec -)
 )
 
-// TimeFormat is how loop times are stored (local time, microseconds).
-const TimeFormat = "2006-01-02T15:04:05.000000"
+// TimeFormat is how loop times are stored: RFC 3339 with microseconds and the zone, so a
+// status read under another TZ (or on another machine) tells the same time.
+const TimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
+// legacyTimeFormat is how older state files (and the Python original) stored times: local
+// time without a zone.
+const legacyTimeFormat = "2006-01-02T15:04:05.999999"
 
 // State is one loop's persistent state: $SWARM_DIR/ralph/<name>/state.json.
 type State struct {
@@ -42,7 +30,7 @@ type State struct {
 	PromptFile           string  `json:"prompt_file"`
 	MaxIterations        int     `json:"max_iterations"`
 	CurrentIteration     int     `json:"current_iteration"`
-	Status               string  `json:"status"`
+	Status               Status  `json:"status"`
 	Started              string  `json:"started"`
 	LastIterationStarted string  `json:"last_iteration_started"`
 	ConsecutiveFailures  int     `json:"consecutive_failures"`
@@ -52,7 +40,7 @@ type State struct {
 
 	MonitorPID       int    `json:"monitor_pid"`
 	ExitReason       string `json:"exit_reason,omitempty"`
-	Phase            string `json:"phase"`
+	Phase            Phase  `json:"phase"`
 	PromptMode       string `json:"prompt_mode"`
 	ReadyPattern     string `json:"ready_pattern,omitempty"`
 	ReadyTimeout     int    `json:"ready_timeout"`
@@ -162,6 +150,73 @@ func (d Dir) WithLock(fn func() error) error {
 	return fn()
 }
 
+// Apply is the loop's one transition: it makes a decision's changes to the state and writes
+// its events to iterations.log together, under the loop lock, so that the state and the log
+// never tell different stories.
+func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
+	st, _, err := d.Transition(now, func(*State) (Decision, error) { return dec, nil })
+	return st, err
+}
+
+// Transition decides on the state as it is under the loop lock and applies the decision, for
+// changes that depend on the current state (a pause, a resume). A decision that fails is not
+// applied; its error is returned.
+func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*State, Decision, error) {
+	l, err := state.AcquireLock(d.lockPath())
+	if err != nil {
+		return nil, Decision{}, err
+	}
+	defer l.Unlock()
+	var st State
+	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, Decision{}, ErrNoLoop
+		}
+		return nil, Decision{}, err
+	}
+	dec, err := decide(&st)
+	if err != nil {
+		return &st, dec, err
+	}
+	dec.applyTo(&st, now)
+	werr := state.WriteJSON(d.statePath(), &st)
+	for _, e := range dec.Events {
+		if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	return &st, dec, werr
+}
+
+func (dec Decision) applyTo(st *State, now time.Time) {
+	if dec.Status != "" {
+		st.Status = dec.Status
+	}
+	if dec.ExitReason != "" {
+		st.ExitReason = dec.ExitReason
+	}
+	if dec.ClearExitReason {
+		st.ExitReason, st.Ended = "", ""
+	}
+	if dec.MaxIterations > 0 {
+		st.MaxIterations = dec.MaxIterations
+	}
+	if dec.Phase != "" {
+		st.Phase = dec.Phase
+	}
+	if dec.Ended {
+		st.Ended = now.Format(TimeFormat)
+	}
+	if dec.SetCounters {
+		st.ConsecutiveFailures = dec.ConsecutiveFailures
+		st.TotalFailures = dec.TotalFailures
+		st.LastExitCode = dec.LastExitCode
+	}
+	if dec.Backoff > 0 && st.Phase == PhaseBackoff {
+		st.BackoffUntil = now.Add(dec.Backoff).Format(TimeFormat)
+	}
+}
+
 // MonitorAlive reports whether a monitor holds this loop's monitor lock.
 func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
 
@@ -170,22 +225,25 @@ func (d Dir) LogEvent(now time.Time, kind, text string) error {
 	return state.AppendLine(d.IterationsLog(), fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text))
 }
 
-// FormatTime renders a stored time for people: 2024-01-15 10:30:00.
+// FormatTime renders a stored time for people, in local time: 2024-01-15 10:30:00.
 func FormatTime(stored string) string {
-	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
-	if err != nil {
+	t := ParseTime(stored)
+	if t.IsZero() {
 		return stored
 	}
-	return t.Format("2006-01-02 15:04:05")
+	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-// ParseTime reads a stored time; the zero time when absent or malformed.
+// ParseTime reads a stored time; the zero time when absent or malformed. Times without a
+// zone are local times.
 func ParseTime(stored string) time.Time {
-	t, err := time.ParseInLocation(TimeFormat, stored, time.Local)
-	if err != nil {
-		return time.Time{}
+	if t, err := time.Parse(time.RFC3339Nano, stored); err == nil {
+		return t
 	}
-	return t
+	if t, err := time.ParseInLocation(legacyTimeFormat, stored, time.Local); err == nil {
+		return t
+	}
+	return time.Time{}
 }
 
 // FormatDuration renders an iteration's duration as the loop log shows it: 42s, 3m 42s, 1h 2m 3s.
@@ -209,21 +267,3 @@ func FormatDuration(d time.Duration) string {
 func CompactDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
-
-// Backoff is the wait before retrying after the n-th consecutive failure: min(2^(n-1), 300) s.
-func Backoff(n int) time.Duration {
-	if n < 1 {
-		n = 1
-	}
-	if n > 10 {
-		return 300 * time.Second
-	}
-	s := 1 << (n - 1)
-	if s > 300 {
-		s = 300
-	}
-	return time.Duration(s) * time.Second
-}
-
-// MaxConsecutiveFailures stops the loop as failed.
-const MaxConsecutiveFailures = 5

@@ -553,6 +553,20 @@ func TestAppendLine(t *testing.T) {
 	assertMode(t, path, 0o600)
 }
 
+func TestAppendLineAfterATornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.log")
+	// A writer died halfway through its line.
+	if err := os.WriteFile(path, []byte("whole\nhalf a li"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLine(path, "next event"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readString(t, path), "whole\nhalf a li\nnext event\n"; got != want {
+		t.Fatalf("log is %q, want %q: the next entry starts on a fresh line", got, want)
+	}
+}
+
 func TestAppendLineConcurrent(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.log")
 	const writers, lines = 16, 50

@@ -255,14 +255,37 @@ func WriteJSON(path string, v any) error {
 // AppendLine appends one line to a log file in a single write, so concurrent writers never
 // interleave within a line.
 func AppendLine(path, line string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	// Appenders take turns, so the look at the last byte below never sees a line that
+	// another appender is still writing.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return err
+	}
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line += "\n"
 	}
+	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
+	// the torn line stays alone and this entry stays whole.
+	if torn, err := endsMidLine(f); err == nil && torn {
+		line = "\n" + line
+	}
 	_, err = f.WriteString(line)
 	return err
+}
+
+// endsMidLine reports whether the file's last byte is something other than a newline.
+func endsMidLine(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }

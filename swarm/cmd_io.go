@@ -128,7 +128,7 @@ func sendCommand() *cli.Command {
 		Usage:     "type text into a worker and press Enter",
 		ArgsUsage: "NAME TEXT  (or --all TEXT; TEXT '-' reads standard input)",
 		Description: `Delivers TEXT byte-exact (quotes, ';', '$()', newlines and all) through a tmux paste
-buffer, then presses Enter. By default the input line is cleared first (Escape, then C-u).
+buffer, then presses Enter. By default the input line is cleared first (C-u).
 
 Examples:
    swarm send w1 "run the tests and fix what fails"
@@ -188,7 +188,9 @@ Examples:
 
 func sendText(e *env, pane, text string, clean, enter bool) error {
 	if clean {
-		if err := e.tm.SendKeys(pane, "Escape", "C-u"); err != nil {
+		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an
+		// Escape sent together with C-u reads as Alt-C-u, which clears nothing.
+		if err := e.tm.SendKeys(pane, "C-u"); err != nil {
 			return err
 		}
 	}

@@ -520,7 +520,7 @@ func ralphPauseCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var was string
+			var was ralph.Status
 			_, err = ld.Update(func(s *ralph.State) error {
 				was = s.Status
 				if s.Status == ralph.StatusRunning {
@@ -571,7 +571,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			var was string
+			var was ralph.Status
 			needMonitor := false
 			err = ld.WithLock(func() error {
 				var s ralph.State

@@ -139,7 +139,8 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 	defer lock.Unlock()
 	me := os.Getpid()
 	var prev *ralph.State
-	st, err := ld.Update(func(s *ralph.State) error {
+	abort := make(chan struct{})
+	_, err = ld.Update(func(s *ralph.State) error {
 		c := *s
 		prev = &c
 		s.MonitorPID = me
@@ -157,12 +158,22 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 			return nil
 		})
 	}()
+	loop := ralph.New(ralph.Config{
+		Name:        name,
+		Dir:         ld,
+		Workers:     e.dir,
+		Tmux:        e.tm,
+		Procs:       osProcs{},
+		Out:         out,
+		RunWrapper:  runWrapper(),
+		Abort:       abort,
+		MonitorLock: lock,
+	})
 	if !foreground && prev.MonitorPID != 0 && prev.MonitorPID != me && prev.Status == ralph.StatusRunning {
-		if giveUp := recordResurrection(ld, st, prev.MonitorPID, out); giveUp {
+		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
 			return nil
 		}
 	}
-	abort := make(chan struct{})
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -193,20 +204,12 @@ func runMonitor(e *env, name string, out io.Writer, foreground bool) error {
 			_ = ld.LogEvent(time.Now(), "PAUSE", "signal "+signalName(s))
 		}
 	}()
-	loop := ralph.New(ralph.Config{
-		Name:        name,
-		Dir:         ld,
-		Workers:     e.dir,
-		Tmux:        e.tm,
-		Procs:       osProcs{},
-		Out:         out,
-		RunWrapper:  runWrapper(),
-		Abort:       abort,
-		MonitorLock: lock,
-	})
-	code := loop.Run()
-	if foreground {
-		return exitCode(code)
+	status, err := loop.Run()
+	if err != nil {
+		fmt.Fprintf(out, "swarm: error: %v\n", err)
+	}
+	if foreground && status == ralph.StatusFailed {
+		return exitCode(1)
 	}
 	return nil
 }
@@ -260,45 +263,6 @@ func runKeeper(e *env, name string) error {
 		time.Sleep(time.Second)
 	}
 	return nil
-}
-
-// recordResurrection notes that this monitor took over from one that died. A monitor that
-// keeps dying right after it starts would otherwise be revived forever: after five deaths in
-// two minutes the loop is stopped as failed instead.
-func recordResurrection(ld ralph.Dir, st *ralph.State, deadPID int, out io.Writer) (giveUp bool) {
-	now := time.Now()
-	var count, recent int
-	ld.UpdateRegent(func(rs *ralph.RegentState) {
-		rs.Resurrections++
-		count = rs.Resurrections
-		var keep []string
-		for _, t := range rs.RecentResurrections {
-			if ts, err := time.Parse(time.RFC3339, t); err == nil && now.Sub(ts) < 2*time.Minute {
-				keep = append(keep, t)
-			}
-		}
-		rs.RecentResurrections = append(keep, now.UTC().Format(time.RFC3339))
-		recent = len(rs.RecentResurrections)
-		rs.PID = os.Getpid()
-	})
-	fmt.Fprintf(out, "🛡️  Regent: monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)\n", deadPID, st.CurrentIteration, count)
-	_ = ld.LogEvent(now, "RESURRECT", fmt.Sprintf("monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, st.CurrentIteration, count))
-	if recent < 5 {
-		return false
-	}
-	reason := fmt.Sprintf("monitor died %d times in two minutes", recent)
-	fmt.Fprintf(out, "🛡️  Regent: %s — stopping the loop\n", reason)
-	_, _ = ld.Update(func(s *ralph.State) error {
-		s.Status = ralph.StatusFailed
-		s.ExitReason = "monitor_crash_loop"
-		return nil
-	})
-	_ = ld.LogEvent(now, "ESCALATE", reason)
-	if st.Regent != nil && st.Regent.Webhook != "" {
-		_ = ralph.PostEscalation(st.Regent.Webhook, ralph.Escalation{Worker: st.WorkerName, Iteration: st.CurrentIteration,
-			Reason: reason, Status: ralph.StatusFailed, LastLines: []string{}, Time: now.UTC().Format(time.RFC3339)})
-	}
-	return true
 }
 
 func signalName(s os.Signal) string {

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The end-to-end suite runs the real agent CLIs, installed from npm at pinned versions into a
+// cache directory that later runs reuse. The versions are pinned because the screen detectors
+// are checked against what these exact builds draw.
+const (
+	claudeCodeVersion = "2.1.197"
+	codexVersion      = "0.169.0"
+	fakeAPIKey        = "sk-ant-fake-0123456789abcdefghijklmnop"
+	fakeOpenAIKey     = "sk-fake-openai-0123456789abcdef"
+)
+
+type agentBins struct {
+	claude string
+	codex  string
+}
+
+var (
+	agentsOnce sync.Once
+	agents     agentBins
+	agentsErr  error
+	agentsSkip string
+)
+
+// requireAgents skips the test unless the end-to-end suite was asked for (SWARM_E2E=1), and
+// installs the agents on first use. A missing npm skips with one line; a registry that cannot
+// be reached fails, so CI never passes without having run the agents.
+func requireAgents(t *testing.T) agentBins {
+	t.Helper()
+	if os.Getenv("SWARM_E2E") == "" {
+		t.Skip("end-to-end test: run with SWARM_E2E=1 (make e2e)")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the end-to-end tests (apt-get install -y tmux)")
+	}
+	agentsOnce.Do(func() { agents, agentsSkip, agentsErr = installAgents() })
+	if agentsSkip != "" {
+		t.Skip(agentsSkip)
+	}
+	if agentsErr != nil {
+		t.Fatal(agentsErr)
+	}
+	return agents
+}
+
+// agentCacheDir is where the npm packages live between runs: SWARM_E2E_CACHE, or a folder
+// per pinned pair of versions in the user's cache directory.
+func agentCacheDir() (string, error) {
+	if dir := os.Getenv("SWARM_E2E_CACHE"); dir != "" {
+		return filepath.Abs(dir)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "swarm-e2e", "claude-"+claudeCodeVersion+"_codex-"+codexVersion), nil
+}
+
+func installAgents() (agentBins, string, error) {
+	dir, err := agentCacheDir()
+	if err != nil {
+		return agentBins{}, "", err
+	}
+	bins := agentBins{
+		claude: filepath.Join(dir, "node_modules", ".bin", "claude"),
+		codex:  filepath.Join(dir, "node_modules", ".bin", "codex"),
+	}
+	if installedVersion(dir, "@anthropic-ai/claude-code") == claudeCodeVersion &&
+		installedVersion(dir, "@openai/codex") == codexVersion {
+		return bins, "", nil
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return agentBins{}, "end-to-end tests skipped: npm not found (install Node.js and npm to run the real agents)", nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return agentBins{}, "", err
+	}
+	cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
+		"@anthropic-ai/claude-code@"+claudeCodeVersion, "@openai/codex@"+codexVersion)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return agentBins{}, "", fmt.Errorf("cannot install the agents from the npm registry into %s: %v\n%s", dir, err, out)
+	}
+	for _, bin := range []string{bins.claude, bins.codex} {
+		if _, err := os.Stat(bin); err != nil {
+			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", bin)
+		}
+	}
+	return bins, "", nil
+}
+
+func installedVersion(dir, pkg string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var meta struct{ Version string }
+	_ = json.Unmarshal(data, &meta)
+	return meta.Version
+}
+
+// claudeSetup says how much of Claude Code's first run a fresh HOME has already been through.
+type claudeSetup struct {
+	onboarded      bool     // theme picker, security notes done
+	keyApproved    bool     // the API key from the environment accepted
+	bypassAccepted bool     // the --dangerously-skip-permissions warning accepted
+	trusted        []string // folders whose trust dialog was answered
+}
+
+// fullySetUp takes Claude Code straight to its input prompt in dir.
+func fullySetUp(dir string) claudeSetup {
+	return claudeSetup{onboarded: true, keyApproved: true, bypassAccepted: true, trusted: []string{dir}}
+}
+
+// seedClaudeHome writes the files Claude Code reads at start-up. Without an approved key it
+// takes its login path, which needs the internet, so every test approves the key except the
+// one that wants that dialog (and then onboarding must be done, or it stops at the network).
+func seedClaudeHome(t *testing.T, home string, s claudeSetup) {
+	t.Helper()
+	cfg := map[string]any{}
+	if s.keyApproved {
+		cfg["customApiKeyResponses"] = map[string]any{"approved": []string{fakeAPIKey[len(fakeAPIKey)-20:]}, "rejected": []string{}}
+	}
+	if s.onboarded {
+		cfg["hasCompletedOnboarding"] = true
+		cfg["lastOnboardingVersion"] = claudeCodeVersion
+		cfg["lastReleaseNotesSeen"] = claudeCodeVersion
+		cfg["theme"] = "dark"
+		cfg["numStartups"] = 1
+		// Keeps it from cloning its plugin marketplace from the internet.
+		cfg["officialMarketplaceAutoInstallAttempted"] = true
+		cfg["officialMarketplaceAutoInstallFailReason"] = "policy_blocked"
+	}
+	projects := map[string]any{}
+	for _, dir := range s.trusted {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		projects[real] = map[string]any{"allowedTools": []string{}, "hasTrustDialogAccepted": true,
+			"hasCompletedProjectOnboarding": true, "projectOnboardingSeenCount": 1}
+	}
+	cfg["projects"] = projects
+	writeJSON(t, filepath.Join(home, ".claude.json"), cfg)
+	settings := map[string]any{}
+	if s.bypassAccepted {
+		settings["skipDangerousModePermissionPrompt"] = true
+	}
+	writeJSON(t, filepath.Join(home, ".claude", "settings.json"), settings)
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// claudeEnv is the environment of a Claude Code worker talking to the fake API only.
+func claudeEnv(apiURL, home string) []string {
+	return []string{
+		"HOME=" + home,
+		"ANTHROPIC_BASE_URL=" + apiURL,
+		"ANTHROPIC_API_KEY=" + fakeAPIKey,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
+		// --dangerously-skip-permissions refuses to run as root without it (CI runs as root).
+		"IS_SANDBOX=1",
+	}
+}
+
+// seedCodexHome writes a Codex configuration that talks to the fake Responses API only and
+// turns off everything that would reach the internet or leave a daemon behind.
+func seedCodexHome(t *testing.T, codexHome, apiURL, work string) {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := strings.Join([]string{
+		`model = "gpt-5.1-codex"`,
+		`model_provider = "fake"`,
+		`approval_policy = "never"`,
+		`sandbox_mode = "danger-full-access"`,
+		`check_for_update_on_startup = false`,
+		``,
+		`[model_providers.fake]`,
+		`name = "fake"`,
+		fmt.Sprintf(`base_url = "%s/v1"`, apiURL),
+		`env_key = "OPENAI_API_KEY"`,
+		`wire_api = "responses"`,
+		``,
+		`[analytics]`,
+		`enabled = false`,
+		``,
+		`[feedback]`,
+		`enabled = false`,
+		``,
+		`[features]`,
+		`plugins = false`,
+		`remote_plugin = false`,
+		`apps = false`,
+		`in_app_updates = false`,
+		`tool_suggest = false`,
+		`daemon_auto_start = false`,
+		``,
+		fmt.Sprintf(`[projects.%q]`, real),
+		`trust_level = "trusted"`,
+		``,
+	}, "\n")
+	if err := os.MkdirAll(codexHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func codexEnv(home, codexHome string) []string {
+	return []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "OPENAI_API_KEY=" + fakeOpenAIKey}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/cmd/swarm/internal/fakeapi"
+)
+
+// The real Claude Code TUI in ralph loops and plain workers, against the fake Messages API.
+
+const doneMarker = "<promise>COMPLETE</promise>"
+
+// makeFileTool is the tool call that does the loop's task: it creates DONE in the work dir.
+var makeFileTool = &fakeapi.ToolUse{Name: "Bash", Input: map[string]any{
+	"command": "touch DONE && echo created", "description": "Create DONE file"}}
+
+// finishOnToolResult answers the tool's result with the done marker.
+var finishOnToolResult = fakeapi.Rule{When: fakeapi.Match{ToolResult: true},
+	Reply: fakeapi.Reply{Text: "Done. " + doneMarker}}
+
+// claudeLoop starts a ralph loop of the real Claude Code against api, with a HOME set up as
+// setup says, PROMPT.md holding prompt, and the given loop flags.
+func claudeLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, setup claudeSetup, name, prompt string, flags ...string) string {
+	t.Helper()
+	bins := requireAgents(t)
+	seedClaudeHome(t, e.home, setup)
+	e.writeWork("PROMPT.md", prompt)
+	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
+	args = append(args, envFlags(claudeEnv(api.URL(), e.home))...)
+	args = append(args, "--", bins.claude, "--dangerously-skip-permissions")
+	return e.must(args...)
+}
+
+// mainCallsWith counts the agent's real turns whose newest user text contains s.
+func mainCallsWith(api *fakeapi.Server, s string) int {
+	n := 0
+	for _, r := range api.Requests() {
+		if r.MainCall > 0 && strings.Contains(r.LastBlock, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// Iteration 1: the model answers without doing the task, the agent idles and the loop
+// restarts it on inactivity. Iteration 2: it runs a tool and prints the done marker. The
+// prompt contains the marker too, which must not stop the loop early.
+func TestE2EClaudeLoop(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t,
+		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Text: "I looked around; I will make it next time."}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+	)
+	prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
+	out := claudeLoop(t, e, api, fullySetUp(e.work), "lab", prompt,
+		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker)
+	if !strings.Contains(out, "[ralph mode: iteration 1/4]") {
+		t.Fatalf("spawn output: %s", out)
+	}
+	st := e.waitLoop("lab", 150*time.Second, loopEnded)
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2",
+			st["status"], st["exit_reason"], st["current_iteration"])
+	}
+	if _, err := os.Stat(filepath.Join(e.work, "DONE")); err != nil {
+		t.Fatalf("the agent did not make the file: %v\n%s", err, e.dump(st["worker_name"].(string)))
+	}
+	if n := mainCallsWith(api, "please make the file in this directory.\nWhen it exists"); n != 2 {
+		t.Errorf("the model got the prompt in %d turns, want 2 (one per iteration)", n)
+	}
+	expectLog(t, "monitor log", e.loopFile("lab", "monitor.log"), "starting iteration 1/4",
+		"inactivity timeout (6s), restarting", "starting iteration 2/4", "done pattern matched, stopping loop")
+	// The finished agent was ended, not left idling.
+	if out, _ := e.run("status", "lab"); !strings.HasPrefix(out, "lab: stopped") {
+		t.Errorf("worker after done: %s", out)
+	}
+}
+
+// A HOME that has not been through Claude Code's first run stops it at a dialog. The loop
+// names the dialog in its status and log, never types the prompt into it, and gives up on the
+// iteration after the ready timeout.
+func TestE2EClaudeFirstRunDialogs(t *testing.T) {
+	requireAgents(t)
+	cases := []struct {
+		dialog string
+		setup  func(work string) claudeSetup
+	}{
+		{"theme", func(string) claudeSetup { return claudeSetup{keyApproved: true} }},
+		{"trust-folder", func(string) claudeSetup {
+			return claudeSetup{onboarded: true, keyApproved: true, bypassAccepted: true}
+		}},
+		{"bypass-permissions", func(work string) claudeSetup {
+			return claudeSetup{onboarded: true, keyApproved: true, trusted: []string{work}}
+		}},
+		{"api-key", func(work string) claudeSetup {
+			return claudeSetup{onboarded: true, bypassAccepted: true, trusted: []string{work}}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.dialog, func(t *testing.T) {
+			e := newE2EEnv(t)
+			api := fakeapi.Start(t)
+			claudeLoop(t, e, api, c.setup(e.work), "dlg", "zebra-crossing task: say hello\n",
+				"--max-iterations", "1", "--ready-timeout", "12")
+			e.waitLoop("dlg", 60*time.Second, func(st map[string]any) bool { return st["blocked_by"] == c.dialog })
+			status := e.must("ralph", "status", "dlg")
+			if !strings.Contains(status, "Blocked by: the "+c.dialog+" dialog") {
+				t.Errorf("ralph status does not name the %s dialog:\n%s", c.dialog, status)
+			}
+			st := e.waitLoop("dlg", 60*time.Second, loopEnded)
+			if st["status"] != "stopped" {
+				t.Errorf("loop ended as %v, want stopped", st["status"])
+			}
+			expectLog(t, "monitor log", e.loopFile("dlg", "monitor.log"), "agent is waiting at the "+c.dialog+" dialog")
+			expectLog(t, "iterations log", e.loopFile("dlg", "iterations.log"), "[BLOCKED] iteration 1 dialog="+c.dialog)
+			if n := mainCallsWith(api, "zebra-crossing"); n != 0 {
+				t.Errorf("the prompt reached the model %d times through a dialog", n)
+			}
+			if screen := e.loopFile("dlg", "screens/iteration-1.txt"); strings.Contains(screen, "zebra-crossing") {
+				t.Errorf("the prompt was typed into the %s dialog:\n%s", c.dialog, screen)
+			}
+		})
+	}
+}
+
+// The first request hangs: Claude Code shows its spinner and a ticking clock forever. The
+// Regent must see through the animation, end the agent after the hang timeout and restart;
+// the second iteration gets an answer and finishes.
+func TestE2EClaudeHang(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t,
+		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Hang: true}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+	)
+	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
+	claudeLoop(t, e, api, fullySetUp(e.work), "hang", prompt, "--max-iterations", "3",
+		"--inactivity-timeout", "120", "--hang-timeout", "15", "--done-pattern", doneMarker)
+	st := e.waitLoop("hang", 150*time.Second, loopEnded)
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2",
+			st["status"], st["exit_reason"], st["current_iteration"])
+	}
+	expectLog(t, "monitor log", e.loopFile("hang", "monitor.log"),
+		"Regent: agent hung (no progress on screen for 15s)", "iteration 1 failed (exit: hung)",
+		"starting iteration 2/3", "done pattern matched")
+	// What the hung agent showed: a spinner that kept animating.
+	if screen := e.loopFile("hang", "screens/iteration-1.txt"); !strings.Contains(screen, "…") {
+		t.Errorf("iteration 1 screen shows no spinner:\n%s", screen)
+	}
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/cmd/swarm/internal/fakeapi"
+)
+
+// The real Codex TUI in ralph loops, against the fake Responses API.
+
+// codexMakeFile is Codex's shell tool creating DONE in the work dir.
+var codexMakeFile = &fakeapi.ToolUse{Name: "exec_command", Input: map[string]any{"cmd": "touch DONE && echo created"}}
+
+func codexLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt string, flags ...string) string {
+	t.Helper()
+	bins := requireAgents(t)
+	codexHome := filepath.Join(e.home, ".codex")
+	seedCodexHome(t, codexHome, api.URL(), e.work)
+	e.writeWork("PROMPT.md", prompt)
+	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
+	args = append(args, envFlags(codexEnv(e.home, codexHome))...)
+	return e.must(append(args, "--", bins.codex)...)
+}
+
+func TestE2ECodexLoop(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t,
+		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{ToolUse: codexMakeFile}},
+	)
+	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
+	codexLoop(t, e, api, "cx", prompt, "--max-iterations", "3", "--done-pattern", doneMarker)
+	st := e.waitLoop("cx", 90*time.Second, loopEnded)
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(1) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 1\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], e.dump("cx"))
+	}
+	if _, err := os.Stat(filepath.Join(e.work, "DONE")); err != nil {
+		t.Fatalf("the agent did not make the file: %v\n%s", err, e.dump(st["worker_name"].(string)))
+	}
+	if n := mainCallsWith(api, "please make the file in this directory"); n != 1 {
+		t.Errorf("the model got the prompt in %d turns, want 1", n)
+	}
+	expectLog(t, "monitor log", e.loopFile("cx", "monitor.log"), "starting iteration 1/3", "done pattern matched, stopping loop")
+}
+
+// Codex's working line ticks its seconds while the API hangs; the Regent ends it after the
+// hang timeout and the next iteration finishes.
+func TestE2ECodexHang(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t,
+		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1, Reply: fakeapi.Reply{Hang: true}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{ToolUse: codexMakeFile}},
+	)
+	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
+	codexLoop(t, e, api, "cxhang", prompt, "--max-iterations", "3", "--inactivity-timeout", "120",
+		"--hang-timeout", "15", "--done-pattern", doneMarker)
+	st := e.waitLoop("cxhang", 120*time.Second, loopEnded)
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2",
+			st["status"], st["exit_reason"], st["current_iteration"])
+	}
+	expectLog(t, "monitor log", e.loopFile("cxhang", "monitor.log"),
+		"Regent: agent hung (no progress on screen for 15s)", "iteration 1 failed (exit: hung)", "starting iteration 2/3")
+	if screen := e.loopFile("cxhang", "screens/iteration-1.txt"); !strings.Contains(screen, "Working") {
+		t.Errorf("iteration 1 screen does not show Codex working:\n%s", screen)
+	}
+}

@@ -1,0 +1,88 @@
+package ralph
+
+import (
+	"errors"
+	"fmt"
+)
+
+// What users (and signals) do to a loop: pause, resume, kill. Like the loop's own decisions,
+// each is a function of the state as it is under the loop lock, carried out by Dir.Transition.
+
+// Pause stops a running loop from starting new iterations; the current agent finishes. why
+// goes to the log ("paused by user", "signal SIGTERM").
+func Pause(st *State, why, reason string) (Decision, error) {
+	var d Decision
+	switch st.Status {
+	case StatusRunning:
+		d.Status, d.ExitReason = StatusPaused, reason
+		d.event("PAUSE", "%s", why)
+		return d, nil
+	case StatusPaused:
+		return d, ErrUnchanged
+	}
+	return d, fmt.Errorf("%w (%s)", ErrNotRunning, st.Status)
+}
+
+// Errors of the user's transitions: nothing to do, and not applicable.
+var (
+	ErrUnchanged  = errors.New("already in that state")
+	ErrNotRunning = errors.New("not running")
+	ErrFinished   = errors.New("finished")
+)
+
+// ResumeRequest is what `swarm ralph resume` asks for.
+type ResumeRequest struct {
+	MonitorAlive  bool
+	MaxIterations int // > 0: extend (or set) the loop's iteration limit
+}
+
+// Resume continues a paused loop, revives a running loop whose monitor is gone, restarts a
+// failed loop with its failure count reset, and runs more iterations of a finished one when
+// the limit is raised. It reports whether a monitor must be started.
+func Resume(st *State, r ResumeRequest) (Decision, bool, error) {
+	var d Decision
+	max := st.MaxIterations
+	if r.MaxIterations > 0 {
+		if r.MaxIterations < st.CurrentIteration {
+			return d, false, fmt.Errorf("--max-iterations %d is below the current iteration %d", r.MaxIterations, st.CurrentIteration)
+		}
+		max = r.MaxIterations
+		d.MaxIterations = max
+	}
+	switch {
+	case st.Status == StatusPaused:
+		d.event("RESUME", "resumed by user")
+	case st.Status == StatusRunning && !r.MonitorAlive:
+		d.event("RESUME", "monitor restarted")
+	case st.Status == StatusRunning:
+		if d.MaxIterations > 0 {
+			d.event("RESUME", "iteration limit set to %d", max)
+			return d, false, nil
+		}
+		return d, false, ErrUnchanged
+	case st.Status == StatusFailed:
+		d.event("RESUME", "resumed after failure (%s; %d consecutive failures reset)", st.ExitReason, st.ConsecutiveFailures)
+		d.SetCounters, d.ConsecutiveFailures, d.TotalFailures, d.LastExitCode = true, 0, st.TotalFailures, st.LastExitCode
+	case st.CurrentIteration < max:
+		d.event("RESUME", "resumed after %s, iteration limit %d", st.ExitReason, max)
+	default:
+		return d, false, fmt.Errorf("%w (%s after %s)", ErrFinished, st.ExitReason, plural(st.CurrentIteration, "iteration"))
+	}
+	d.Status, d.ClearExitReason = StatusRunning, true
+	if st.Status != StatusRunning && st.Status != StatusPaused {
+		// The last iteration was evaluated; the next one starts fresh.
+		d.Phase = PhaseEnded
+	}
+	return d, !r.MonitorAlive, nil
+}
+
+// Killed stops a loop for good: `swarm kill` of its worker.
+func Killed(st *State) Decision {
+	var d Decision
+	if st.Status != StatusRunning && st.Status != StatusPaused {
+		return d
+	}
+	d.Status, d.ExitReason, d.Ended = StatusStopped, "killed", true
+	d.event("KILL", "loop stopped by swarm kill")
+	return d
+}

@@ -1,0 +1,123 @@
+package ralph
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestPause(t *testing.T) {
+	d, err := Pause(&State{Status: StatusRunning}, "paused by user", "paused")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, d, want{status: StatusPaused, reason: "paused", events: []string{"[PAUSE] paused by user"}})
+	if _, err := Pause(&State{Status: StatusPaused}, "x", "paused"); !errors.Is(err, ErrUnchanged) {
+		t.Errorf("pausing a paused loop: %v, want ErrUnchanged", err)
+	}
+	if _, err := Pause(&State{Status: StatusFailed}, "x", "paused"); !errors.Is(err, ErrNotRunning) || err.Error() != "not running (failed)" {
+		t.Errorf("pausing a failed loop: %v", err)
+	}
+}
+
+func TestResume(t *testing.T) {
+	cases := []struct {
+		name    string
+		st      State
+		req     ResumeRequest
+		monitor bool
+		err     error
+		want    want
+		max     int
+	}{
+		{"a paused loop runs again", State{Status: StatusPaused, ExitReason: "paused", MaxIterations: 5, CurrentIteration: 2},
+			ResumeRequest{}, true, nil, want{status: StatusRunning, events: []string{"[RESUME] resumed by user"}}, 0},
+		{"a paused loop whose monitor still runs needs none", State{Status: StatusPaused, MaxIterations: 5},
+			ResumeRequest{MonitorAlive: true}, false, nil, want{status: StatusRunning, events: []string{"[RESUME] resumed by user"}}, 0},
+		{"a running loop without a monitor gets one", State{Status: StatusRunning, MaxIterations: 5},
+			ResumeRequest{}, true, nil, want{status: StatusRunning, events: []string{"[RESUME] monitor restarted"}}, 0},
+		{"a running loop with its monitor: nothing to do", State{Status: StatusRunning, MaxIterations: 5},
+			ResumeRequest{MonitorAlive: true}, false, ErrUnchanged, want{}, 0},
+		{"a failed loop restarts with its failures reset", State{Status: StatusFailed, ExitReason: "consecutive_failures", MaxIterations: 9,
+			CurrentIteration: 6, ConsecutiveFailures: 5, TotalFailures: 7},
+			ResumeRequest{}, true, nil, want{status: StatusRunning, phase: PhaseEnded, failures: [2]int{0, 7},
+				events: []string{"[RESUME] resumed after failure (consecutive_failures; 5 consecutive failures reset)"}}, 0},
+		{"a finished loop says so", State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 3, CurrentIteration: 3},
+			ResumeRequest{}, false, ErrFinished, want{}, 0},
+		{"a finished loop runs more with a higher limit", State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 3, CurrentIteration: 3},
+			ResumeRequest{MaxIterations: 5}, true, nil, want{status: StatusRunning, phase: PhaseEnded,
+				events: []string{"[RESUME] resumed after max_iterations, iteration limit 5"}}, 5},
+		{"a limit below the current iteration is refused", State{Status: StatusStopped, MaxIterations: 3, CurrentIteration: 3},
+			ResumeRequest{MaxIterations: 2}, false, errors.New("--max-iterations 2 is below the current iteration 3"), want{}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, monitor, err := Resume(&c.st, c.req)
+			if c.err != nil {
+				if err == nil || !errors.Is(err, c.err) && err.Error() != c.err.Error() {
+					t.Fatalf("err %v, want %v", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if monitor != c.monitor {
+				t.Errorf("start a monitor: %v, want %v", monitor, c.monitor)
+			}
+			if !d.ClearExitReason || d.MaxIterations != c.max {
+				t.Errorf("clear exit reason %v, max %d; want true, %d", d.ClearExitReason, d.MaxIterations, c.max)
+			}
+			check(t, d, c.want)
+		})
+	}
+}
+
+func TestResumeMessageForAFinishedLoop(t *testing.T) {
+	_, _, err := Resume(&State{Status: StatusStopped, ExitReason: "done_pattern", MaxIterations: 5, CurrentIteration: 1}, ResumeRequest{})
+	if err != nil {
+		t.Fatalf("a loop stopped early by its done pattern can run its remaining iterations: %v", err)
+	}
+	_, _, err = Resume(&State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 1, CurrentIteration: 1}, ResumeRequest{})
+	if err == nil || err.Error() != "finished (max_iterations after 1 iteration)" {
+		t.Errorf("err %v", err)
+	}
+}
+
+func TestKilled(t *testing.T) {
+	for _, s := range []Status{StatusRunning, StatusPaused} {
+		check(t, Killed(&State{Status: s}), want{status: StatusStopped, reason: "killed", events: []string{"[KILL] loop stopped by swarm kill"}})
+	}
+	for _, s := range []Status{StatusStopped, StatusFailed} {
+		check(t, Killed(&State{Status: s}), want{})
+	}
+}
+
+func TestTransitionAppliesUnderTheLock(t *testing.T) {
+	dir := Dir{Path: t.TempDir()}
+	if err := dir.Create(&State{Status: StatusFailed, ExitReason: "consecutive_failures", MaxIterations: 4, CurrentIteration: 2,
+		ConsecutiveFailures: 5, TotalFailures: 5}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	st, _, err := dir.Transition(now, func(s *State) (Decision, error) {
+		d, _, err := Resume(s, ResumeRequest{})
+		return d, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != StatusRunning || st.ExitReason != "" || st.ConsecutiveFailures != 0 || st.TotalFailures != 5 || st.Phase != PhaseEnded {
+		t.Errorf("state after resume: %+v", st)
+	}
+	if got, _ := dir.Load(); got.Status != StatusRunning {
+		t.Errorf("stored status %q", got.Status)
+	}
+	// A refused transition changes nothing.
+	if _, _, err := dir.Transition(now, func(s *State) (Decision, error) { return Decision{Status: StatusStopped}, ErrUnchanged }); !errors.Is(err, ErrUnchanged) {
+		t.Errorf("err %v", err)
+	}
+	if got, _ := dir.Load(); got.Status != StatusRunning {
+		t.Errorf("a refused transition was applied: %q", got.Status)
+	}
+}

@@ -1,0 +1,217 @@
+package ralph
+
+import (
+	"fmt"
+	"time"
+)
+
+// The loop's transitions: between iterations, when an iteration ends, and after it ended.
+
+// Counters are the failure counts a decision starts from.
+type Counters struct {
+	Iteration           int
+	ConsecutiveFailures int
+	TotalFailures       int
+}
+
+// BeforeIteration decides whether the next iteration may start: the loop is complete at its
+// iteration limit, and the stop files end it before an agent is started for nothing.
+func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
+	if c.Iteration >= lim.MaxIterations {
+		return complete(c.Iteration), false
+	}
+	if d, stop := stopRules(m, nil, false, "", lim); stop {
+		return d, false
+	}
+	return Decision{}, true
+}
+
+// complete ends a loop that used all its iterations.
+func complete(n int) Decision {
+	var d Decision
+	msg := "loop complete after " + plural(n, "iteration")
+	d.say("%s", msg)
+	d.stop(StatusStopped, "max_iterations", msg)
+	return d
+}
+
+// DonePatternSeen ends the loop as done: the agent printed the done pattern.
+func DonePatternSeen(n int) Decision {
+	var d Decision
+	d.say("done pattern matched, stopping loop")
+	d.event("DONE", "iteration %d done pattern matched", n)
+	d.stop(StatusStopped, "done_pattern", "")
+	d.EndAgent = true
+	return d
+}
+
+// Announce says why an iteration is being ended, before the agent is stopped. A paused loop
+// does not restart, so it does not say so.
+func Announce(n int, e Ending, lim Limits, running bool) Decision {
+	var d Decision
+	switch e {
+	case EndInactive:
+		secs := lim.inactivity()
+		if n >= lim.MaxIterations || !running {
+			d.say("inactivity timeout (%ds)", secs)
+		} else {
+			d.say("inactivity timeout (%ds), restarting", secs)
+		}
+		d.event("TIMEOUT", "iteration %d inactivity %ds", n, secs)
+	case EndHung:
+		d.regent("agent hung (no progress on screen for %ds) — killing it and restarting", lim.Regent.HangTimeoutSeconds)
+		d.event("HANG", "iteration %d no progress for %ds", n, lim.Regent.HangTimeoutSeconds)
+	case EndIterationTimeout:
+		d.regent("iteration %d exceeded %ds — killing the agent", n, lim.Regent.IterationTimeout)
+		d.event("TIMEOUT", "iteration %d exceeded %ds", n, lim.Regent.IterationTimeout)
+	}
+	return d
+}
+
+// RunFacts is what the driver knows once an iteration's agent is gone.
+type RunFacts struct {
+	Counters
+	Ending      Ending
+	ExitCode    *int // nil when unknown
+	FatalReason string
+	Duration    time.Duration
+	Markers     Markers
+	Running     bool // the loop is still running (not paused by the user meanwhile)
+}
+
+// AfterRun decides what follows an ended iteration: a stop rule, completion, the next
+// iteration, a backoff before retrying, or giving up after too many failures.
+func AfterRun(f RunFacts, lim Limits) Decision {
+	if d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim); stop {
+		return d
+	}
+	n := f.Iteration
+	failed, exit := outcome(f.Ending, f.ExitCode)
+	d := Decision{Phase: PhaseEnded, SetCounters: true, LastExitCode: f.ExitCode,
+		ConsecutiveFailures: f.ConsecutiveFailures, TotalFailures: f.TotalFailures}
+	switch {
+	case failed:
+		d.ConsecutiveFailures++
+		d.TotalFailures++
+	case f.Ending == EndExited:
+		d.ConsecutiveFailures = 0
+	}
+	if f.Ending == EndInactive {
+		// Quiet is not a failure, and it says nothing about success either.
+		if n >= lim.MaxIterations && f.Running {
+			c := complete(n)
+			d.Lines, d.Events = c.Lines, c.Events
+			d.Status, d.ExitReason, d.Ended = c.Status, c.ExitReason, true
+		}
+		return d
+	}
+	if !failed {
+		d.say("iteration %d completed (exit: %s, duration: %s)", n, exit, FormatDuration(f.Duration))
+		d.event("END", "iteration %d exit=%s duration=%s", n, exit, CompactDuration(f.Duration))
+		return d
+	}
+	return failure(d, f, lim, exit)
+}
+
+// failure counts a failed iteration: give up at the failure limit, otherwise back off.
+func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
+	n := f.Iteration
+	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, CompactDuration(f.Duration))
+	if d.ConsecutiveFailures >= lim.Regent.MaxFailures {
+		msg := fmt.Sprintf("%d consecutive failures, stopping loop", d.ConsecutiveFailures)
+		d.say("%s", msg)
+		d.stop(StatusFailed, "consecutive_failures", msg)
+		d.Escalate = fmt.Sprintf("%d consecutive failures (last exit: %s)", d.ConsecutiveFailures, exit)
+		return d
+	}
+	if n >= lim.MaxIterations {
+		d.say("iteration %d failed (exit: %s)", n, exit)
+		return d
+	}
+	wait := RetryWait(d.ConsecutiveFailures, lim.Regent)
+	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
+		d.ConsecutiveFailures, lim.Regent.MaxFailures)
+	d.Phase, d.Backoff = PhaseBackoff, wait
+	return d
+}
+
+// RetryWait is the wait before retrying after the n-th consecutive failure: the Regent's
+// fixed wait when one is configured, otherwise min(2^(n-1), 300) s.
+func RetryWait(n int, rc RegentConfig) time.Duration {
+	if rc.Enabled && rc.RetryBackoffSeconds > 0 {
+		return time.Duration(rc.RetryBackoffSeconds) * time.Second
+	}
+	return Backoff(n)
+}
+
+// Backoff is the wait before retrying after the n-th consecutive failure: min(2^(n-1), 300) s.
+func Backoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 10 {
+		return 300 * time.Second
+	}
+	s := 1 << (n - 1)
+	if s > 300 {
+		s = 300
+	}
+	return time.Duration(s) * time.Second
+}
+
+// MaxConsecutiveFailures stops the loop as failed.
+const MaxConsecutiveFailures = 5
+
+// outcome says whether an ending counts as a failure, and how the log names its exit.
+func outcome(e Ending, code *int) (failed bool, exit string) {
+	switch e {
+	case EndExited:
+		if code == nil {
+			return true, "unknown"
+		}
+		return *code != 0, fmt.Sprint(*code)
+	case EndInactive:
+		return false, "inactive"
+	case EndHung:
+		return true, "hung"
+	case EndIterationTimeout:
+		return true, "iteration timeout"
+	case EndReadyTimeout:
+		return true, "ready timeout"
+	}
+	return true, "unknown"
+}
+
+// stopRules are the rules that end a loop without counting a failure, before a run (ran
+// false) and after one: the DONE file (success), a DONE that cannot be read (error), exit
+// code 42 or the WAIT_WITHOUT_RESTART file (stopped, waiting), and fatal start errors.
+func stopRules(m Markers, code *int, ran bool, fatal string, lim Limits) (Decision, bool) {
+	var d Decision
+	switch {
+	case m.DoneFileErr != "":
+		d.say("fatal error: %s", m.DoneFileErr)
+		d.stop(StatusFailed, "done_is_directory", m.DoneFileErr)
+		d.Escalate = m.DoneFileErr
+	case m.DoneFile:
+		d.say("task completed (DONE marker present), stopping loop")
+		d.event("DONE", "DONE file present at %s", m.DonePath)
+		d.stop(StatusStopped, "done_file", "")
+	case m.WaitFile || code != nil && *code == ExitWaitWithoutRestart:
+		why := "WAIT_WITHOUT_RESTART file present"
+		if code != nil && *code == ExitWaitWithoutRestart {
+			why = "agent exited with 42"
+		}
+		d.say("wait-without-restart signal detected (%s), stopping loop", why)
+		d.event("WAIT", "%s", why)
+		d.stop(StatusStopped, "wait_without_restart", "")
+	case ran && code != nil && (*code == 126 || *code == 127):
+		d.say("fatal error: %s, stopping loop (no retries)", fatal)
+		d.stop(StatusFailed, "fatal_error", fatal)
+		if lim.Regent.Enabled {
+			d.Escalate = "fatal error: " + fatal
+		}
+	default:
+		return d, false
+	}
+	return d, true
+}

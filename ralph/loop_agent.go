@@ -1,0 +1,109 @@
+package ralph
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+)
+
+// The current iteration's agent as the driver sees it: its pane, its process, its exit.
+
+// agent is the current iteration's pane as seen now.
+type agent struct {
+	paneID string
+	pid    int
+	dead   bool
+	gone   bool
+	code   *int
+}
+
+func (l *Loop) agentNow() agent {
+	w, err := l.worker()
+	if err != nil {
+		return agent{gone: true, dead: true}
+	}
+	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	if err != nil {
+		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
+	}
+	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
+	// The wrapper writes the exit file as the agent ends, often before tmux notices.
+	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+		a.code = &c
+		a.dead = true
+	} else if p.Dead {
+		if p.HasStatus {
+			c := p.ExitStatus
+			a.code = &c
+		}
+	}
+	return a
+}
+
+// settled waits (briefly) for tmux to report the ended agent's pane as dead with its exit
+// status: the process can be gone a moment before tmux has collected it.
+func (l *Loop) settled() agent {
+	deadline := l.cfg.Clock.Now().Add(2 * time.Second)
+	for {
+		a := l.agentNow()
+		if a.gone || (a.dead && a.code != nil) || l.cfg.Clock.Now().After(deadline) {
+			return a
+		}
+		l.cfg.Clock.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (l *Loop) capture(a agent, history int) ([]string, error) {
+	out, err := l.cfg.Tmux.Capture(a.paneID, history)
+	if err != nil {
+		return nil, err
+	}
+	return screen.Lines(out), nil
+}
+
+func (l *Loop) statusNow() Status {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return StatusStopped
+	}
+	return st.Status
+}
+
+func (l *Loop) abortRequested() bool {
+	if l.cfg.Abort == nil {
+		return false
+	}
+	select {
+	case <-l.cfg.Abort:
+		return true
+	default:
+		return false
+	}
+}
+
+// abortNow ends the agent at once and leaves the loop paused.
+func (l *Loop) abortNow(a agent) {
+	l.aborted = true
+	if !a.dead {
+		l.cfg.Procs.KillGroup(a.pid, 0)
+	}
+	l.say("stopping now, agent ended")
+	l.update(func(s *State) error {
+		if s.Status == StatusRunning {
+			s.Status = StatusPaused
+		}
+		s.ExitReason = "signal"
+		s.Phase = PhaseEnded
+		return nil
+	})
+	l.logEvent("PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
+}
+
+func (l *Loop) iteration() int {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return 0
+	}
+	return st.CurrentIteration
+}

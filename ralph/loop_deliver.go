@@ -1,0 +1,197 @@
+package ralph
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+)
+
+// Delivering the prompt: wait for the agent's input prompt (naming any dialog in the way),
+// paste the prompt, press Enter and check that the agent took it.
+
+// deliver waits for the agent's input prompt, then gives it the prompt.
+func (l *Loop) deliver(st *State) error {
+	a := l.agentNow()
+	if a.dead {
+		l.end(st, l.settled(), EndExited)
+		return nil
+	}
+	prompt, err := os.ReadFile(l.cfg.Dir.PromptCopy())
+	if err != nil {
+		// The copy is written before the agent starts; without it, read the file again.
+		p, perr := ReadPrompt(st.PromptFile)
+		if perr != nil {
+			return l.fail("prompt_unreadable", perr)
+		}
+		prompt = []byte(p)
+	}
+	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
+	if st.PromptMode == PromptStdin {
+		l.update(func(s *State) error {
+			s.Phase = PhaseWorking
+			s.DoneBaseline = 0
+			return nil
+		})
+		return nil
+	}
+	a, lines, ok := l.waitReady(st)
+	if !ok {
+		return nil
+	}
+	base := 0
+	if l.matcher != nil {
+		if full, err := l.capture(a, l.cfg.HistoryLines); err == nil {
+			base = l.matcher.Count(full)
+		}
+	}
+	// Recorded before the paste: a monitor that dies from here on must not paste it again.
+	l.update(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
+	l.submit(st, a, lines, string(prompt))
+	l.delivered(base)
+	return nil
+}
+
+// delivered records that the agent has its prompt and is now watched.
+func (l *Loop) delivered(base int) {
+	l.update(func(s *State) error {
+		s.Phase = PhaseWorking
+		s.DoneBaseline = base
+		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
+		// use up the inactivity or hang timeout.
+		s.LastScreenChange = l.now()
+		return nil
+	})
+}
+
+// resumeDelivery takes over an iteration whose monitor died while it gave the agent the
+// prompt. The prompt was pasted; if the agent still sits at its input prompt, the Enter that
+// submits it is what is missing.
+func (l *Loop) resumeDelivery(st *State) {
+	a := l.agentNow()
+	if a.dead {
+		l.end(st, l.settled(), EndExited)
+		return
+	}
+	if lines, err := l.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Ready {
+		l.say("taking over while the prompt was being delivered; pressing Enter")
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+	l.delivered(st.DoneBaseline)
+}
+
+// waitReady polls the agent's screen until it shows its input prompt. It reports false when
+// the iteration ended meanwhile (the agent exited, was aborted, never got ready).
+func (l *Loop) waitReady(st *State) (agent, []string, bool) {
+	timeout := time.Duration(st.ReadyTimeout) * time.Second
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	deadline := l.cfg.Clock.Now().Add(timeout)
+	blocked := st.BlockedBy
+	for {
+		a := l.agentNow()
+		switch {
+		case l.abortRequested():
+			l.abortNow(a)
+			return a, nil, false
+		case l.statusNow() == StatusStopped:
+			return a, nil, false
+		case a.dead:
+			l.end(st, l.settled(), EndExited)
+			return a, nil, false
+		}
+		if lines, err := l.capture(a, 0); err == nil {
+			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
+			if s.Kind == screen.Ready {
+				if blocked != "" {
+					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
+				}
+				return a, lines, true
+			}
+			if s.Kind == screen.Dialog && s.Dialog != blocked {
+				blocked = s.Dialog
+				l.blocked(st, s.Dialog)
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			l.notReady(st, a, timeout, blocked)
+			return a, nil, false
+		}
+		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
+	}
+}
+
+// blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
+func (l *Loop) blocked(st *State, dialog string) {
+	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
+	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
+	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
+}
+
+// notReady ends an iteration whose agent never showed its input prompt.
+func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked string) {
+	why := "no input prompt seen"
+	if blocked != "" {
+		why = "blocked by " + screen.DialogDescription(blocked)
+	}
+	secs := int(timeout.Seconds())
+	l.say("agent not ready after %ds (%s)", secs, why)
+	l.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
+	l.end(st, a, EndReadyTimeout)
+}
+
+// submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
+// is pressed once more (a paste can swallow the first one).
+func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
+	before := screen.ActivityHash(strings.Join(lines, "\n"))
+	// Enter submits: newlines after the last line would reach the agent as empty lines.
+	prompt = strings.TrimRight(prompt, " \t\r\n")
+	if err := l.cfg.Tmux.Paste(a.paneID, prompt, true); err != nil {
+		l.say("could not type the prompt: %v", err)
+	}
+	l.cfg.Clock.Sleep(l.cfg.InputSettle)
+	pasted := before
+	if cur, err := l.capture(a, 0); err == nil {
+		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
+	}
+	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	if !l.confirmStarted(pasted) {
+		l.say("agent did not react to the prompt; pressing Enter again")
+		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+}
+
+// ensureMatcher builds the done matcher from the iteration's prompt copy when this monitor
+// did not deliver the prompt itself (it took over a running iteration).
+func (l *Loop) ensureMatcher() {
+	if l.matcher == nil {
+		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
+	}
+}
+
+// confirmStarted waits for a sign that the agent took the prompt: it became busy, its screen
+// changed from what the paste left, or it ended.
+func (l *Loop) confirmStarted(pasted string) bool {
+	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
+	for {
+		cur := l.agentNow()
+		if cur.dead {
+			return true
+		}
+		if lines, err := l.capture(cur, 0); err == nil {
+			text := strings.Join(lines, "\n")
+			if screen.ActivityHash(text) != pasted || screen.Classify(text, l.readyRE).Kind == screen.Busy {
+				return true
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			return false
+		}
+		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
+	}
+}

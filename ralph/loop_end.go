@@ -1,0 +1,173 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
+)
+
+// Ending an iteration: the driver ends the agent, gathers what happened, and carries out what
+// the policy (decide.go) makes of it. Every way an iteration can end comes through end, so the
+// stop rules, the test gate and failure counting apply to all of them alike.
+
+// end evaluates an iteration that has ended (or is ended here) and carries out what follows:
+// stop, back off, or start the next one.
+func (l *Loop) end(st *State, a agent, kind Ending) {
+	if l.statusNow() == StatusStopped {
+		return
+	}
+	n, lim := st.CurrentIteration, limits(st)
+	// The marker may be the last thing the agent printed before it exited.
+	if kind == EndExited && l.doneSeen(st, a) {
+		l.done(st, a)
+		return
+	}
+	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
+	if kind == EndHung {
+		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })
+	}
+	l.saveScreen(a, n)
+	// End the agent (when it still runs) and any orphans it left in its process group.
+	if a.pid > 0 {
+		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	}
+	if kind != EndExited && !a.gone {
+		a = l.settled()
+	}
+	if lim.Regent.Enabled && l.gateCommits(st, lim.Regent) {
+		return
+	}
+	f := RunFacts{
+		Counters: Counters{Iteration: n, ConsecutiveFailures: st.ConsecutiveFailures, TotalFailures: st.TotalFailures},
+		Ending:   kind, ExitCode: a.code, Duration: l.sinceStart(st), Markers: l.markers(),
+		Running: l.statusNow() == StatusRunning,
+	}
+	if cur, err := l.cfg.Dir.Load(); err == nil {
+		f.ConsecutiveFailures, f.TotalFailures = cur.ConsecutiveFailures, cur.TotalFailures
+	}
+	if a.code != nil && (*a.code == 126 || *a.code == 127) {
+		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
+	}
+	dec := AfterRun(f, lim)
+	cur := l.transition(st, a, dec)
+	head := l.workerHead()
+	l.updateRegent(func(rs *RegentState) {
+		if dec.SetCounters {
+			rs.ConsecutiveErrors = cur.ConsecutiveFailures
+		}
+		if head != "" {
+			rs.LastCommit = head
+		}
+	})
+}
+
+// workerHead is the short commit the worker's directory is at, "" outside a repository.
+func (l *Loop) workerHead() string {
+	w, err := l.worker()
+	if err != nil {
+		return ""
+	}
+	return short(git.Head(w.Cwd))
+}
+
+func (l *Loop) sinceStart(st *State) (d time.Duration) {
+	if started := ParseTime(st.LastIterationStarted); !started.IsZero() {
+		d = l.cfg.Clock.Now().Sub(started)
+	}
+	return d
+}
+
+// doneSeen looks for the done pattern in what the agent left on screen.
+func (l *Loop) doneSeen(st *State, a agent) bool {
+	if l.doneRE == nil || a.gone {
+		return false
+	}
+	l.ensureMatcher()
+	lines, err := l.capture(a, l.cfg.HistoryLines)
+	return err == nil && l.matcher.Count(lines) > st.DoneBaseline
+}
+
+func (l *Loop) done(st *State, a agent) {
+	l.saveScreen(a, st.CurrentIteration)
+	l.transition(st, a, DonePatternSeen(st.CurrentIteration))
+}
+
+func (l *Loop) saveScreen(a agent, n int) {
+	if a.gone {
+		return
+	}
+	out, err := l.cfg.Tmux.Capture(a.paneID, l.cfg.HistoryLines)
+	if err != nil {
+		return
+	}
+	dir := filepath.Dir(l.cfg.Dir.ScreenPath(n))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	_ = state.WriteFileAtomic(l.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
+	pruneScreens(dir, 50)
+}
+
+// pruneScreens keeps the newest keep iteration screens.
+func pruneScreens(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		a, _ := entries[i].Info()
+		b, _ := entries[j].Info()
+		if a == nil || b == nil {
+			return false
+		}
+		return a.ModTime().Before(b.ModTime())
+	})
+	for _, e := range entries[:len(entries)-keep] {
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+// fatalReason names the problem behind exit 126/127: the wrapper writes it on the exit file's
+// second line when it cannot start the agent; a shell reports the same codes.
+func fatalReason(exitFile string, code int) string {
+	data, _ := os.ReadFile(exitFile)
+	lines := strings.SplitN(strings.TrimSpace(string(data)), "\n", 2)
+	if len(lines) == 2 && strings.TrimSpace(lines[1]) != "" {
+		return strings.TrimSpace(lines[1])
+	}
+	if code == 127 {
+		return "executable not found (exit 127)"
+	}
+	return "permission denied (exit 126)"
+}
+
+// backoff waits out the retry delay; a pause or stop ends the wait at once.
+func (l *Loop) backoff(st *State) {
+	until := ParseTime(st.BackoffUntil)
+	for l.cfg.Clock.Now().Before(until) {
+		if l.abortRequested() {
+			l.abortNow(agent{dead: true})
+			break
+		}
+		if s := l.statusNow(); s != StatusRunning {
+			break
+		}
+		d := until.Sub(l.cfg.Clock.Now())
+		if d > l.cfg.StatusPoll {
+			d = l.cfg.StatusPoll
+		}
+		l.cfg.Clock.Sleep(d)
+	}
+	l.update(func(s *State) error {
+		if s.Phase == PhaseBackoff {
+			s.Phase = PhaseEnded
+			s.BackoffUntil = ""
+		}
+		return nil
+	})
+}

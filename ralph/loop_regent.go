@@ -1,0 +1,170 @@
+package ralph
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/swarm/git"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// The Regent's effects: running the tests and reverting commits for the test gate, and
+// reporting a loop that gave up. What to do is decided in regent_policy.go.
+
+// testTimeout bounds one run of the test command.
+const testTimeout = 30 * time.Minute
+
+// gateCommits runs the test gate after an iteration: it reports true when the loop must stop
+// (the test command cannot run at all).
+func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
+	f := GateFacts{Configured: rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != "",
+		StartCommit: short(st.IterationStartCommit)}
+	cwd, commits := l.iterationCommits(st, f.Configured)
+	f.Commits = shorts(commits)
+	for {
+		step, dec := Gate(f)
+		l.transition(st, agent{}, dec)
+		switch step {
+		case GateDone:
+			return false
+		case GateStop:
+			return true
+		case GateRunTests:
+			l.updateRegent(func(rs *RegentState) { rs.LastCommit = short(commits[0]) })
+			_, terr := runTests(cwd, rc.TestCommand, testTimeout)
+			f.Tested, f.TestsPassed = true, terr == nil
+			if errors.Is(terr, errTestConfig) {
+				f.ConfigError = terr.Error()
+			}
+		case GateRunBaseline:
+			already, err := testsFailedAt(cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)
+			f.BaselineTested, f.BaselineFailed = true, err == nil && already
+		case GateRevert:
+			return l.revert(st, cwd, commits, rc)
+		}
+	}
+}
+
+// iterationCommits lists the commits the iteration made in the worker's directory, newest
+// first, when the test gate needs them.
+func (l *Loop) iterationCommits(st *State, needed bool) (cwd string, commits []string) {
+	if !needed {
+		return "", nil
+	}
+	w, err := l.worker()
+	if err != nil {
+		return "", nil
+	}
+	commits, _ = git.CommitsSince(w.Cwd, st.IterationStartCommit)
+	return w.Cwd, commits
+}
+
+// revert undoes an iteration's commits, newest first, and pushes the reverts when asked to.
+// It reports true when the loop must stop because a revert failed.
+func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) bool {
+	reverted, err := git.Revert(cwd, commits)
+	l.updateRegent(func(rs *RegentState) {
+		rs.Rollbacks += len(reverted)
+		rs.LastCommit = short(git.Head(cwd))
+	})
+	dec, stop := Reverted(shorts(reverted), err)
+	l.transition(st, agent{}, dec)
+	if stop || !rc.Push {
+		return stop
+	}
+	if err := git.Push(cwd); err != nil {
+		l.regentSay("git push failed: %s", OneLine(err.Error()))
+	} else {
+		l.regentSay("pushed the reverts")
+	}
+	return false
+}
+
+func shorts(shas []string) []string {
+	out := make([]string, len(shas))
+	for i, s := range shas {
+		out[i] = short(s)
+	}
+	return out
+}
+
+// escalate reports a loop that gave up: a line in the log and, when configured, a webhook.
+func (l *Loop) escalate(st *State, a agent, reason string) {
+	rc := EffectiveRegent(st.Regent)
+	l.logEvent("ESCALATE", reason)
+	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
+	if !rc.Enabled || rc.Webhook == "" {
+		l.regentSay("%s — stopping and reporting", reason)
+		return
+	}
+	last := l.lastOutput(a, st.CurrentIteration, 20)
+	status := st.Status
+	if cur, err := l.cfg.Dir.Load(); err == nil {
+		status = cur.Status
+	}
+	err := PostEscalation(rc.Webhook, Escalation{Worker: l.cfg.Name, Iteration: st.CurrentIteration, Reason: reason,
+		Status: status.String(), LastLines: last, Time: l.cfg.Clock.Now().UTC().Format(time.RFC3339)})
+	if err != nil {
+		l.regentSay("%s — webhook failed: %v", reason, err)
+		return
+	}
+	l.regentSay("%s — escalated to webhook", reason)
+}
+
+// lastOutput returns the last n non-blank lines the agent showed: from the screen saved when
+// the iteration ended, or else from the pane. tmux's own "Pane is dead" note is left out.
+func (l *Loop) lastOutput(a agent, iteration, n int) []string {
+	var lines []string
+	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
+		lines = screen.Lines(string(data))
+	} else if a.paneID != "" {
+		lines, _ = l.capture(a, 0)
+	}
+	out := []string{}
+	for _, ln := range lines {
+		if strings.TrimSpace(ln) == "" || tmux.IsDeadNote(ln) {
+			continue
+		}
+		out = append(out, ln)
+	}
+	return lastN(out, n)
+}
+
+func lastN(lines []string, n int) []string {
+	if len(lines) > n {
+		return append([]string{}, lines[len(lines)-n:]...)
+	}
+	return append([]string{}, lines...)
+}
+
+// Resurrected records that this monitor took over the loop from one (deadPID) that died, and
+// reports whether the loop was given up because its monitor keeps dying.
+func (l *Loop) Resurrected(deadPID int) (giveUp bool) {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return false
+	}
+	now := l.cfg.Clock.Now()
+	var dec Decision
+	l.updateRegent(func(rs *RegentState) {
+		rs.Resurrections++
+		var recent []time.Time
+		for _, s := range rs.RecentResurrections {
+			if t, err := time.Parse(time.RFC3339, s); err == nil {
+				recent = append(recent, t)
+			}
+		}
+		var keep []time.Time
+		keep, dec = Resurrection(recent, now, deadPID, st.CurrentIteration, rs.Resurrections)
+		rs.RecentResurrections = rs.RecentResurrections[:0]
+		for _, t := range keep {
+			rs.RecentResurrections = append(rs.RecentResurrections, t.UTC().Format(time.RFC3339))
+		}
+		rs.PID = os.Getpid()
+	})
+	l.transition(st, l.agentNow(), dec)
+	return dec.Stopping()
+}

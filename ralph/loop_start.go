@@ -1,0 +1,184 @@
+package ralph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// Starting an iteration: a fresh prompt and a fresh agent in the worker's pane.
+
+// worker returns the loop's worker record.
+func (l *Loop) worker() (*state.Worker, error) {
+	ws, err := l.cfg.Workers.LoadWorkers(nil)
+	if err != nil {
+		return nil, err
+	}
+	w := ws.Get(l.cfg.Name)
+	if w == nil || w.Tmux == nil {
+		return nil, fmt.Errorf("worker '%s' is gone", l.cfg.Name)
+	}
+	return w, nil
+}
+
+// start begins the next iteration: fresh prompt, fresh agent in the same pane.
+func (l *Loop) start(st *State) error {
+	n := st.CurrentIteration + 1
+	prompt, err := ReadPrompt(st.PromptFile)
+	if err != nil {
+		return l.fail("prompt_unreadable", err)
+	}
+	w, err := l.worker()
+	if err != nil {
+		l.stopWith(StatusStopped, "worker_gone", err.Error())
+		return err
+	}
+	if err := os.WriteFile(l.cfg.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
+		return l.fail("io_error", fmt.Errorf("cannot save prompt copy: %v", err))
+	}
+	started, err := l.launchLocked(w, st, n)
+	if errors.Is(err, errServerGone) {
+		l.say("tmux server is gone, stopping loop")
+		l.stopWith(StatusStopped, "tmux_server_gone", "tmux server gone")
+		return nil
+	}
+	if err != nil {
+		return l.fail("start_failed", fmt.Errorf("cannot start iteration %d: %v", n, err))
+	}
+	if !started {
+		return nil
+	}
+	l.setWorkerIteration(n)
+	l.updateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
+	l.say("starting iteration %d/%d", n, st.MaxIterations)
+	l.logEvent("START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations))
+	return nil
+}
+
+// stopWith ends the loop for a reason found outside the policy (the worker or its tmux
+// server is gone).
+func (l *Loop) stopWith(status Status, reason, logLine string) {
+	var d Decision
+	d.stop(status, reason, logLine)
+	l.transition(&State{}, agent{dead: true}, d)
+}
+
+// launchLocked checks the status and starts the agent under the loop lock: a pause or kill
+// that lands first is seen, and one that lands later finds the new agent to act on.
+func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, err error) {
+	err = l.cfg.Dir.WithLock(func() error {
+		var cur State
+		if err := state.ReadJSON(l.cfg.Dir.statePath(), &cur); err != nil {
+			return err
+		}
+		if cur.Status != StatusRunning {
+			return nil
+		}
+		if err := l.launch(w, st, n); err != nil {
+			return err
+		}
+		var head string
+		if rc := EffectiveRegent(cur.Regent); rc.Enabled && rc.TestCommand != "" {
+			head = git.Head(w.Cwd)
+		}
+		cur.BeginIteration(n, l.cfg.Clock.Now(), head)
+		if err := state.WriteJSON(l.cfg.Dir.statePath(), &cur); err != nil {
+			return err
+		}
+		started = true
+		return nil
+	})
+	return started, err
+}
+
+// BeginIteration records that iteration n started at now, from commit head (empty when no
+// test gate needs it). Spawn uses it for the first iteration, the loop for the others.
+func (st *State) BeginIteration(n int, now time.Time, head string) {
+	st.CurrentIteration = n
+	st.LastIterationStarted = now.Format(TimeFormat)
+	st.IterationStartCommit = head
+	st.Phase = PhaseStarting
+	st.BlockedBy = ""
+	st.LastExitCode = nil
+	st.LastScreenChange = st.LastIterationStarted
+}
+
+// AgentEnv is what an iteration's agent gets on top of the worker's own environment.
+func (d Dir) AgentEnv(worker string, n int) []string {
+	return []string{fmt.Sprintf("SWARM_ITERATION=%d", n), "SWARM_WORKER=" + worker, "SWARM_DONE_FILE=" + d.DoneFile()}
+}
+
+// AgentArgv is the command run in the pane for an iteration: the agent under swarm's wrapper,
+// which writes its exit code to exitFile (tmux does not always collect the status of a pane
+// that ends quickly after a respawn) and, in stdin mode, gives it the prompt on stdin.
+func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy string) []string {
+	if len(wrapper) == 0 {
+		return cmd
+	}
+	argv := append([]string{}, wrapper...)
+	argv = append(argv, "--exit-file", exitFile)
+	if mode == PromptStdin {
+		argv = append(argv, "--stdin", promptCopy)
+	}
+	argv = append(argv, "--")
+	return append(argv, cmd...)
+}
+
+func (l *Loop) launch(w *state.Worker, st *State, n int) error {
+	var env []string
+	_ = state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &env)
+	env = append(env, l.cfg.ExtraEnv...)
+	env = append(env, l.cfg.Dir.AgentEnv(w.Name, n)...)
+	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
+	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
+	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	if err == nil {
+		// The previous agent, or grandchildren it left behind in its process group.
+		l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
+		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
+		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
+		if err != nil {
+			return err
+		}
+	} else {
+		// With no tmux server left (someone ran kill-server) the loop must not start one again.
+		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
+			return errServerGone
+		}
+		// The window was closed by hand: open a new one and point the worker at it.
+		p, err = l.cfg.Tmux.NewWindow(spec)
+		if err != nil {
+			return err
+		}
+	}
+	return l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
+		cur := ws.Get(w.Name)
+		if cur == nil {
+			return nil
+		}
+		cur.Tmux.PaneID = p.ID
+		cur.PID = p.PID
+		cur.Status = state.StatusRunning
+		cur.ExitCode = nil
+		return nil
+	})
+}
+
+func (l *Loop) setWorkerIteration(n int) {
+	_ = l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
+		if w := ws.Get(l.cfg.Name); w != nil {
+			if w.Metadata == nil {
+				w.Metadata = map[string]any{}
+			}
+			w.Metadata["ralph"] = true
+			w.Metadata["ralph_iteration"] = n
+		}
+		return nil
+	})
+}

@@ -1,0 +1,111 @@
+package ralph
+
+import (
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+)
+
+// Watching a working agent: the driver samples the process, the screen and the stop files,
+// and the policy (regent_policy.go) says when what it sees ends the iteration.
+
+// screenWatch is what the driver remembers between looks at the screen.
+type screenWatch struct {
+	facts     WatchFacts
+	lastHash  string // everything on screen
+	lastSubst string // the screen without spinners and counters
+}
+
+// watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
+// creates the DONE file, runs out of time, or the loop is stopped.
+func (l *Loop) watch(st *State) {
+	a := l.agentNow()
+	l.ensureMatcher()
+	w := l.newScreenWatch(st)
+	nextScreen, nextStatus := l.cfg.Clock.Now(), l.cfg.Clock.Now()
+	for {
+		if l.abortRequested() {
+			l.abortNow(a)
+			return
+		}
+		now := l.cfg.Clock.Now()
+		w.facts.Now = now
+		if !now.Before(nextStatus) {
+			nextStatus = now.Add(l.cfg.StatusPoll)
+			if l.statusNow() == StatusStopped {
+				return
+			}
+			if present, err := l.cfg.Dir.doneMarker(); err != nil || present {
+				l.end(st, a, EndDoneFile)
+				return
+			}
+		}
+		if a.dead || !l.cfg.Procs.Alive(a.pid) {
+			l.end(st, l.settled(), EndExited)
+			return
+		}
+		if OutOfTime(w.facts) {
+			l.end(st, a, EndIterationTimeout)
+			return
+		}
+		if !now.Before(nextScreen) {
+			nextScreen = now.Add(l.cfg.ScreenPoll)
+			if l.lookAtScreen(st, &a, &w) {
+				return
+			}
+		}
+		l.cfg.Clock.Sleep(l.cfg.ExitPoll)
+	}
+}
+
+func (l *Loop) newScreenWatch(st *State) screenWatch {
+	now := l.cfg.Clock.Now()
+	started := ParseTime(st.LastIterationStarted)
+	if started.IsZero() {
+		started = now
+	}
+	lastChange := now
+	if t := ParseTime(st.LastScreenChange); !t.IsZero() && !t.Before(started) {
+		lastChange = t
+	}
+	f := WatchFacts{Now: now, Started: started, LastChange: lastChange, LastProgress: lastChange}
+	f.Inactivity, f.Hang, f.Limit = WatchLimits(limits(st))
+	return screenWatch{facts: f}
+}
+
+// lookAtScreen captures the screen, notes what changed, and ends the iteration when the done
+// pattern shows or the agent has been quiet or hung for too long. It reports whether the
+// iteration ended.
+func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
+	lines, err := l.capture(*a, l.cfg.HistoryLines)
+	if err != nil {
+		*a = l.agentNow()
+		return false
+	}
+	if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
+		l.done(st, *a)
+		return true
+	}
+	now := w.facts.Now
+	text := strings.Join(lines, "\n")
+	if h := screen.ActivityHash(text); h != w.lastHash {
+		if w.lastHash != "" {
+			w.facts.LastChange = now
+			l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+		}
+		w.lastHash = h
+	}
+	if h := screen.SubstantiveHash(text); h != w.lastSubst {
+		if w.lastSubst != "" {
+			w.facts.LastProgress = now
+			l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+		}
+		w.lastSubst = h
+	}
+	if ending, ok := Quiet(w.facts); ok {
+		l.end(st, *a, ending)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,160 @@
+package ralph
+
+import (
+	"fmt"
+	"time"
+)
+
+// The loop's policy: every decision about what happens next is a function of facts the driver
+// observed and the loop's state, with no tmux, processes, files or clock inside. The driver
+// (loop.go and its neighbours) gathers the facts, asks here, and carries the decision out.
+
+// Status is where a loop stands as a whole.
+type Status string
+
+// Loop statuses, as stored in state.json and shown by `swarm ralph status`.
+const (
+	StatusRunning Status = "running"
+	StatusPaused  Status = "paused"
+	StatusStopped Status = "stopped"
+	StatusFailed  Status = "failed"
+)
+
+func (s Status) String() string { return string(s) }
+
+// Phase is where the current iteration is, so a monitor that restarts picks it up where the
+// last one left it instead of counting it twice.
+type Phase string
+
+// Iteration phases.
+const (
+	PhaseStarting   Phase = "starting"   // agent started, prompt not delivered yet
+	PhaseDelivering Phase = "delivering" // the prompt is being pasted: a new monitor must not paste it again
+	PhaseWorking    Phase = "working"    // prompt delivered, agent being watched
+	PhaseEnded      Phase = "ended"      // iteration evaluated; next one not started
+	PhaseBackoff    Phase = "backoff"    // waiting before retrying after a failure
+)
+
+func (p Phase) String() string { return string(p) }
+
+// Ending is how an iteration ended.
+type Ending int
+
+// The ways an iteration ends.
+const (
+	EndExited           Ending = iota // the agent's process ended by itself
+	EndInactive                       // the screen stayed unchanged for the inactivity timeout
+	EndHung                           // no real progress on screen for the hang timeout
+	EndIterationTimeout               // the iteration ran longer than allowed
+	EndReadyTimeout                   // the agent never showed its input prompt
+	EndDoneFile                       // the DONE file appeared while it worked
+)
+
+func (e Ending) String() string {
+	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file"}[e]
+}
+
+// Line is one thing the loop says: a "[ralph] name: ..." line, or a Regent line.
+type Line struct {
+	Regent bool
+	Text   string
+}
+
+// Event is one iterations.log entry: `<time> [KIND] text`.
+type Event struct {
+	Kind string
+	Text string
+}
+
+// Decision is what the policy wants done. The driver applies the state changes and the
+// events together (Dir.Apply), prints the lines, then performs the effects.
+type Decision struct {
+	Status     Status // "" keeps the status
+	Phase      Phase  // "" keeps the phase
+	ExitReason string // set with a final status
+	Ended      bool   // the loop is over: record when
+
+	ClearExitReason bool // a resumed loop has no exit reason
+	MaxIterations   int  // > 0: the loop's new iteration limit
+
+	// Failure counters after this decision, and the exit code to record.
+	SetCounters         bool
+	ConsecutiveFailures int
+	TotalFailures       int
+	LastExitCode        *int
+
+	Backoff  time.Duration // > 0: wait this long before the next iteration
+	Lines    []Line
+	Events   []Event
+	Escalate string // non-empty: report the loop as given up, for this reason
+	EndAgent bool   // end the agent now (a finished interactive agent would idle forever)
+}
+
+func (d *Decision) say(format string, args ...any) {
+	d.Lines = append(d.Lines, Line{Text: fmt.Sprintf(format, args...)})
+}
+
+func (d *Decision) regent(format string, args ...any) {
+	d.Lines = append(d.Lines, Line{Regent: true, Text: fmt.Sprintf(format, args...)})
+}
+
+func (d *Decision) event(kind, format string, args ...any) {
+	d.Events = append(d.Events, Event{Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+// stop ends the loop with status and reason; logLine, when given, goes to iterations.log as
+// STOP (or FAIL for a failed loop).
+func (d *Decision) stop(status Status, reason, logLine string) {
+	d.Status, d.ExitReason, d.Phase, d.Ended = status, reason, PhaseEnded, true
+	if logLine != "" {
+		kind := "STOP"
+		if status == StatusFailed {
+			kind = "FAIL"
+		}
+		d.event(kind, "%s", logLine)
+	}
+}
+
+// Stopping reports whether the decision ends the loop.
+func (d Decision) Stopping() bool { return d.Ended }
+
+// Markers are the stop files the agent (or a user) can create, as the driver found them.
+type Markers struct {
+	DoneFile    bool   // DONE exists: the whole task is complete
+	DoneFileErr string // DONE cannot be checked, or is a directory
+	DonePath    string // where DONE is, for the log
+	WaitFile    bool   // WAIT_WITHOUT_RESTART exists
+}
+
+// Limits are the loop's settings that decisions depend on.
+type Limits struct {
+	MaxIterations     int
+	InactivitySeconds int // as configured; 0 means the default of 60
+	Regent            RegentConfig
+}
+
+// EffectiveRegent fills in what an older or partial configuration leaves out.
+func EffectiveRegent(rc *RegentConfig) RegentConfig {
+	if rc == nil {
+		return DefaultRegent()
+	}
+	c := *rc
+	if c.MaxFailures <= 0 {
+		c.MaxFailures = MaxConsecutiveFailures
+	}
+	return c
+}
+
+func (l Limits) inactivity() int {
+	if l.InactivitySeconds <= 0 {
+		return 60
+	}
+	return l.InactivitySeconds
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,160 @@
+package ralph
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The Regent's rules as policy: when a working agent counts as ended (quiet, hung, out of
+// time), whether an iteration's commits are kept or reverted, and when a monitor that keeps
+// dying is given up on. The failure limit and backoff are in decide.go (failure, RetryWait).
+
+// WatchFacts is what the driver knows about a working agent at one moment.
+type WatchFacts struct {
+	Now          time.Time
+	Started      time.Time // the iteration's start
+	LastChange   time.Time // the screen last changed at all
+	LastProgress time.Time // the screen last changed other than by spinners and counters
+	Inactivity   time.Duration
+	Hang         time.Duration // 0: hang detection off
+	Limit        time.Duration // 0: no limit on an iteration's wall time
+}
+
+// WatchLimits turns the loop's settings into the durations a watch applies. Without the
+// Regent there is neither hang detection nor an iteration limit.
+func WatchLimits(lim Limits) (inactivity, hang, limit time.Duration) {
+	inactivity = time.Duration(lim.inactivity()) * time.Second
+	if lim.Regent.Enabled {
+		hang = time.Duration(lim.Regent.HangTimeoutSeconds) * time.Second
+		limit = time.Duration(lim.Regent.IterationTimeout) * time.Second
+	}
+	return inactivity, hang, limit
+}
+
+// OutOfTime reports whether the iteration ran past its wall-time limit.
+func OutOfTime(f WatchFacts) bool {
+	return f.Limit > 0 && f.Now.Sub(f.Started) >= f.Limit
+}
+
+// Quiet decides, after a look at the screen, whether the agent has gone quiet for too long
+// (inactive) or stopped making progress (hung).
+func Quiet(f WatchFacts) (Ending, bool) {
+	if f.Now.Sub(f.LastChange) >= f.Inactivity {
+		return EndInactive, true
+	}
+	if f.Hang > 0 && f.Now.Sub(f.LastProgress) >= f.Hang {
+		return EndHung, true
+	}
+	return 0, false
+}
+
+// GateStep is the next step of the test gate.
+type GateStep int
+
+// The test gate's steps.
+const (
+	GateDone        GateStep = iota // nothing (more) to do: the commits stay
+	GateRunTests                    // run the test command at the iteration's newest commit
+	GateRunBaseline                 // run it at the commit the iteration started from
+	GateRevert                      // revert the iteration's commits, newest first
+	GateStop                        // the test command cannot run: stop the loop
+)
+
+// GateFacts is what is known so far about an iteration's commits and the tests.
+type GateFacts struct {
+	Configured     bool     // a test command with rollback on, and a start commit recorded
+	StartCommit    string   // short form
+	Commits        []string // the iteration's commits, newest first (short form)
+	Tested         bool
+	TestsPassed    bool
+	ConfigError    string // the test command could not run at all
+	BaselineTested bool
+	BaselineFailed bool
+}
+
+// Gate decides the test gate's next step. Without rollback the tests are not run at all,
+// as the Regent's spec says; a suite that was already failing before the iteration is
+// reported, not blamed on it.
+func Gate(f GateFacts) (GateStep, Decision) {
+	var d Decision
+	switch {
+	case !f.Configured || len(f.Commits) == 0:
+		return GateDone, d
+	case !f.Tested:
+		return GateRunTests, d
+	case f.TestsPassed:
+		d.regent("Tests passed — commit %s kept", f.Commits[0])
+		d.event("TESTS", "passed at %s", f.Commits[0])
+		return GateDone, d
+	case f.ConfigError != "":
+		d.regent("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
+		d.stop(StatusFailed, "test_command_error", f.ConfigError)
+		d.Escalate = "test command cannot run: " + f.ConfigError
+		return GateStop, d
+	case !f.BaselineTested:
+		return GateRunBaseline, d
+	case f.BaselineFailed:
+		d.regent("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
+		d.event("TESTS", "failed at %s and already at %s; nothing reverted", f.Commits[0], f.StartCommit)
+		return GateDone, d
+	}
+	for _, c := range f.Commits {
+		d.regent("Tests failed — reverting commit %s", c)
+	}
+	return GateRevert, d
+}
+
+// Reverted reports the reverts that went through. A revert that did not (a conflict, a hook,
+// anything) leaves the broken commits in place, so the loop must not carry on on a red suite:
+// it stops as failed and escalates.
+func Reverted(reverted []string, err error) (Decision, bool) {
+	var d Decision
+	for _, c := range reverted {
+		d.event("ROLLBACK", "reverted %s", c)
+	}
+	if err == nil {
+		return d, false
+	}
+	why := OneLine(err.Error())
+	d.regent("could not revert: %s — stopping loop", why)
+	d.stop(StatusFailed, "rollback_failed", "could not revert: "+why)
+	d.Escalate = "tests failed and the revert failed: " + why
+	return d, true
+}
+
+// OneLine folds a tool's multi-line message into one log entry.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Crash-loop rule: a monitor that dies again and again right after it starts is not revived
+// forever.
+const (
+	crashLoopWindow = 2 * time.Minute
+	crashLoopDeaths = 5
+)
+
+// Resurrection decides about a monitor that took over from a dead one: recent holds the
+// earlier resurrections' times; the result is the list to keep (this one included), and
+// whether the loop must be given up as failed.
+func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int) (keep []time.Time, d Decision) {
+	for _, t := range recent {
+		if now.Sub(t) < crashLoopWindow {
+			keep = append(keep, t)
+		}
+	}
+	keep = append(keep, now)
+	d.regent("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
+	d.event("RESURRECT", "monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, iteration, count)
+	if len(keep) < crashLoopDeaths {
+		return keep, d
+	}
+	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))
+	d.regent("%s — stopping the loop", reason)
+	d.stop(StatusFailed, "monitor_crash_loop", "")
+	// Nothing would watch the agent any more.
+	d.EndAgent = true
+	d.Escalate = reason
+	return keep, d
+}
