@@ -122,7 +122,7 @@ func setUsageErrors(cmd *cli.Command) {
 // env is what every command needs: the opened state directory and the private tmux server.
 type env struct {
 	dir    *state.Dir
-	tm     *tmux.Exec
+	tm     tmux.Client
 	stdout io.Writer
 	stderr io.Writer
 }

@@ -65,6 +65,16 @@ type Client interface {
 	ClearHistory(paneID string) error
 	KillSessionIfEmpty(session string) error
 	AttachArgs(paneID string) []string
+	// ReviveOnDeath makes the server restart the pane's program whenever it dies.
+	ReviveOnDeath(paneID string) error
+	// KillServer ends the server and everything on it.
+	KillServer() error
+	// InsideServer reports whether this process runs in a client of the server.
+	InsideServer() bool
+	// SwitchClient shows the pane in the client this process runs in.
+	SwitchClient(paneID string) error
+	// Bin is the tmux program that attaching runs.
+	Bin() string
 }
 
 // childEnv is the environment for tmux clients (and hence a server they start): it never

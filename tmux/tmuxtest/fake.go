@@ -36,6 +36,8 @@ type FakePane struct {
 	// Pastes and Keys record, in order, what was pasted into and sent to this pane.
 	Pastes []string
 	Keys   []string
+	// Revive is set by ReviveOnDeath.
+	Revive bool
 }
 
 // SetScreen replaces the visible text; lines are separated by "\n".
@@ -102,6 +104,8 @@ type Fake struct {
 	windows  map[string]int
 	inputs   []Input
 	sessions []string // sessions removed by KillSessionIfEmpty
+	// serverKills counts KillServer calls.
+	serverKills int
 }
 
 // New returns an empty fake server. Pane IDs start at %0 and PIDs at 1000, both increasing,
@@ -312,3 +316,36 @@ func (f *Fake) KillSessionIfEmpty(session string) error {
 func (f *Fake) AttachArgs(paneID string) []string {
 	return []string{"-L", f.Socket(), "attach-session", "-t", paneID}
 }
+
+// ReviveOnDeath is recorded on the pane; the fake does not restart programs by itself.
+func (f *Fake) ReviveOnDeath(paneID string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, ok := f.panes[paneID]
+	if !ok {
+		return tmux.ErrNoPane
+	}
+	p.Revive = true
+	return nil
+}
+
+// KillServer ends every pane's program and removes every pane.
+func (f *Fake) KillServer() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lazyInit()
+	for id := range f.panes {
+		delete(f.panes, id)
+	}
+	f.serverKills++
+	return nil
+}
+
+// InsideServer is false: tests are never run from inside the fake server.
+func (f *Fake) InsideServer() bool { return false }
+
+// SwitchClient fails: there is no client to switch.
+func (f *Fake) SwitchClient(paneID string) error { return errors.New("no tmux client") }
+
+// Bin names the program an attach would run.
+func (f *Fake) Bin() string { return "tmux" }
