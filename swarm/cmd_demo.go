@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
 	"github.com/swarm-dev/swarm/tmux"
-	"github.com/urfave/cli/v2"
 )
 
 // demoPrompt drives the built-in demo agent: each iteration does one "task", and the third

@@ -11,18 +11,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/templates"
-	"github.com/urfave/cli/v2"
 )
-
-func init() {
-	killHooks = append(killHooks, stopLoopOnKill)
-	cleanHooks = append(cleanHooks, removeLoopOnClean)
-}
 
 func ralphFlags() []cli.Flag {
 	return []cli.Flag{

@@ -3,6 +3,7 @@ package swarm
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -116,4 +117,47 @@ func waitGroupGone(pgid int, d time.Duration) bool {
 			delay *= 2
 		}
 	}
+}
+
+// startProcess runs argv detached, in its own session and process group, under swarm's small
+// wrapper that records the exit code when the program ends.
+func startProcess(e *env, name, cwd string, envList, argv []string) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	_ = os.Remove(e.dir.ExitPath(name))
+	stdout, err := os.OpenFile(e.dir.LogPath(name, "stdout"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer stdout.Close()
+	stderr, err := os.OpenFile(e.dir.LogPath(name, "stderr"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer stderr.Close()
+	argv = append([]string{exe, "__run", "--exit-file", e.dir.ExitPath(name), "--"}, argv...)
+	return startDetached(argv, cwd, envList, stdout, stderr)
+}
+
+// startDetached starts argv in a session of its own (so it leads its own process group and
+// outlives the terminal), with stdin from /dev/null, and lets it go.
+func startDetached(argv []string, dir string, env []string, stdout, stderr *os.File) (int, error) {
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, err
+	}
+	defer devnull.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release()
+	return pid, nil
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/state"
 )
 
 func spawnFlags() []cli.Flag {
@@ -51,7 +53,11 @@ Examples:
 					return fail("--%s needs --ralph", f)
 				}
 			}
-			return runSpawn(e, c)
+			p, err := plainSpawnFromFlags(c)
+			if err != nil {
+				return err
+			}
+			return runSpawn(e, p)
 		},
 	}
 }
@@ -99,25 +105,53 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	return o, readyRE, nil
 }
 
-func runSpawn(e *env, c *cli.Context) error {
+// plainSpawn is `swarm spawn` without --ralph: the worker, and whether to wait until its
+// agent is ready for input.
+type plainSpawn struct {
+	spawnOptions
+	ReadyWait    bool
+	ReadyTimeout time.Duration
+	ReadyRE      *regexp.Regexp
+}
+
+func plainSpawnFromFlags(c *cli.Context) (plainSpawn, error) {
 	o, readyRE, err := spawnOptionsFromFlags(c)
 	if err != nil {
-		return err
+		return plainSpawn{}, err
 	}
-	if c.Bool("ready-wait") && !o.Tmux {
-		return fail("--ready-wait needs --tmux (it watches the agent's screen)")
+	p := plainSpawn{spawnOptions: o, ReadyWait: c.Bool("ready-wait"), ReadyRE: readyRE,
+		ReadyTimeout: time.Duration(c.Int("ready-timeout")) * time.Second}
+	if p.ReadyWait && !p.Tmux {
+		return plainSpawn{}, fail("--ready-wait needs --tmux (it watches the agent's screen)")
 	}
-	w, err := spawnWorker(e, o)
+	return p, nil
+}
+
+// runSpawn starts a worker. With --ready-wait it is all or nothing: an agent that never gets
+// ready is stopped and removed again, and the error says so.
+func runSpawn(e *env, p plainSpawn) error {
+	w, err := spawnWorker(e, p.spawnOptions)
 	if err != nil {
 		return err
 	}
-	if w.Tmux != nil {
-		fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s)\n", w.Name, w.Tmux.Session, w.Tmux.Window)
-	} else {
-		fmt.Fprintf(e.stdout, "spawned %s (pid: %d)\n", w.Name, w.PID)
+	if p.ReadyWait {
+		if err := waitReady(e, w, p.ReadyTimeout, p.ReadyRE); err != nil {
+			stopWorker(e, w, 2*time.Second)
+			if cerr := cleanWorker(e, w, true, false); cerr != nil {
+				return fail("%v; stopping it failed too: %v", err, cerr)
+			}
+			return fail("%v; the worker was stopped and removed", err)
+		}
 	}
-	if c.Bool("ready-wait") {
-		return waitReady(e, w, time.Duration(c.Int("ready-timeout"))*time.Second, readyRE)
-	}
+	printSpawned(e, "spawned", w)
 	return nil
+}
+
+// printSpawned says where a started worker runs: "spawned w1 (tmux: swarm:w1)".
+func printSpawned(e *env, verb string, w *state.Worker) {
+	if w.Tmux != nil {
+		fmt.Fprintf(e.stdout, "%s %s (tmux: %s:%s)\n", verb, w.Name, w.Tmux.Session, w.Tmux.Window)
+	} else {
+		fmt.Fprintf(e.stdout, "%s %s (pid: %d)\n", verb, w.Name, w.PID)
+	}
 }

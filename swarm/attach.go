@@ -1,0 +1,75 @@
+package swarm
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// attachOptions are the arguments of `swarm attach`.
+type attachOptions struct {
+	Args []string
+	// Terminal reports whether standard input is a terminal (attaching needs one).
+	Terminal bool
+}
+
+func (o attachOptions) check() error {
+	if len(o.Args) != 1 {
+		return fail("usage: swarm attach NAME")
+	}
+	return nil
+}
+
+func attachCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "attach",
+		Usage:     "open a worker's tmux window in this terminal",
+		ArgsUsage: "NAME",
+		Description: `Attaches this terminal to the worker's window on swarm's private tmux server (or switches to
+it when this terminal is already a client of that server). Detach with the tmux prefix, then d.
+
+Examples:
+   swarm attach w1`,
+		Action: func(c *cli.Context) error {
+			o := attachOptions{Args: c.Args().Slice(), Terminal: isTerminal(os.Stdin)}
+			return withEnv(c, o.check, func(e *env) error { return runAttach(e, o) })
+		},
+	}
+}
+
+func runAttach(e *env, o attachOptions) error {
+	w, _, err := e.loadWorker(o.Args[0])
+	if err != nil {
+		return err
+	}
+	if w.Tmux == nil {
+		return fail("worker '%s' is not a tmux worker; use 'swarm logs %s --follow'", w.Name, w.Name)
+	}
+	if _, err := e.tm.Pane(w.Tmux.PaneID); err != nil {
+		return fail("worker '%s' has no tmux window any more", w.Name)
+	}
+	bin, err := exec.LookPath(e.tm.Bin())
+	if err != nil {
+		return fail("tmux is not installed")
+	}
+	if e.tm.InsideServer() {
+		if err := e.tm.SwitchClient(w.Tmux.PaneID); err != nil {
+			return fail("cannot switch to '%s': %v", w.Name, err)
+		}
+		return nil
+	}
+	if !o.Terminal {
+		return fail("attach needs a terminal; use 'swarm peek %s' or 'swarm logs %s --follow' instead", w.Name, w.Name)
+	}
+	argv := append([]string{bin}, e.tm.AttachArgs(w.Tmux.PaneID)...)
+	return syscall.Exec(bin, argv, tmux.AttachEnv(os.Environ()))
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,95 @@
+package swarm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// env is what every command needs: the opened state directory and the private tmux server.
+type env struct {
+	dir    *state.Dir
+	tm     tmux.Client
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "swarm: warning: "+format+"\n", args...)
+}
+
+// warnErr reports a recoverable problem (such as a corrupt state file set aside) in one line.
+func (e *env) warnErr(err error) { e.warnf("%v", err) }
+
+func stateRoot(c *cli.Context) (string, error) {
+	if d := c.String("swarm-dir"); d != "" {
+		return d, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fail("cannot find home directory; set SWARM_DIR")
+	}
+	return filepath.Join(home, ".swarm"), nil
+}
+
+// SocketFor derives the private tmux server name from the state directory, so two state
+// directories never share workers and the user's default server is never used.
+func SocketFor(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return "swarm-" + hex.EncodeToString(sum[:])[:12]
+}
+
+func openEnv(c *cli.Context) (*env, error) {
+	root, err := stateRoot(c)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := state.Open(root)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	socket := c.String("tmux-socket")
+	if socket == "" {
+		socket = SocketFor(dir.Root)
+	}
+	if strings.ContainsAny(socket, "/ \t\n") {
+		return nil, fail("invalid tmux socket name '%s' (no '/' or spaces)", socket)
+	}
+	conf := filepath.Join(dir.Root, "tmux.conf")
+	if cur, err := os.ReadFile(conf); err != nil || string(cur) != tmux.Config {
+		if err := state.WriteFileAtomic(conf, []byte(tmux.Config), 0o600); err != nil {
+			return nil, fail("cannot write %s: %v", conf, err)
+		}
+	}
+	app := c.App
+	return &env{
+		dir:    dir,
+		tm:     &tmux.Exec{SocketName: socket, ConfigPath: conf},
+		stdout: app.Writer,
+		stderr: app.ErrWriter,
+	}, nil
+}
+
+// withEnv runs a command: its options are checked first (a usage error never creates a state
+// directory), then the environment is opened and handed to run.
+func withEnv(c *cli.Context, check func() error, run func(*env) error) error {
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	e, err := openEnv(c)
+	if err != nil {
+		return err
+	}
+	return run(e)
+}

@@ -1,0 +1,77 @@
+package swarm
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// killOptions are the arguments of `swarm kill`.
+type killOptions struct {
+	Names      []string
+	All        bool
+	RmWorktree bool
+	ForceDirty bool
+	Grace      float64 // seconds
+}
+
+func (o killOptions) check() error {
+	if o.Grace < 0 {
+		return fail("--grace must not be negative")
+	}
+	return nil
+}
+
+func killCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "kill",
+		Usage:     "stop a worker and its whole process group",
+		ArgsUsage: "NAME...",
+		Description: `Sends SIGTERM to the worker's process group (agent, shells and everything they started),
+waits for the grace period, then SIGKILLs what is left and removes the tmux window. The record
+stays (see it in 'swarm ls') until 'swarm clean'. A ralph loop on the worker stops for good.
+
+Examples:
+   swarm kill w1
+   swarm kill --all
+   swarm kill w1 --rm-worktree`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
+			&cli.BoolFlag{Name: "rm-worktree", Usage: "also remove the worker's git worktree (kept if it has uncommitted changes)"},
+			&cli.BoolFlag{Name: "force-dirty", Usage: "with --rm-worktree: remove it even with uncommitted changes"},
+			&cli.Float64Flag{Name: "grace", Usage: "seconds between SIGTERM and SIGKILL", Value: 10},
+		},
+		Action: func(c *cli.Context) error {
+			o := killOptions{Names: c.Args().Slice(), All: c.Bool("all"), RmWorktree: c.Bool("rm-worktree"),
+				ForceDirty: c.Bool("force-dirty"), Grace: c.Float64("grace")}
+			return withEnv(c, o.check, func(e *env) error { return runKill(e, o) })
+		},
+	}
+}
+
+func runKill(e *env, o killOptions) error {
+	ws, _, err := e.targets(o.Names, o.All, running)
+	if err != nil {
+		return err
+	}
+	grace := time.Duration(o.Grace * float64(time.Second))
+	for _, w := range ws {
+		// The loop first, so it does not start the next iteration in the window being closed.
+		stopLoopOnKill(e, w.Name)
+		stopWorker(e, w, grace)
+		waitMonitorGone(e, w.Name, 5*time.Second)
+		if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
+			_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
+				if cur := all.Get(w.Name); cur != nil {
+					cur.Worktree = nil
+				}
+				return nil
+			})
+		}
+		fmt.Fprintf(e.stdout, "killed %s\n", w.Name)
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package swarm
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// logsOptions are the arguments of `swarm logs`.
+type logsOptions struct {
+	Args    []string
+	History bool
+	Lines   int
+	Follow  bool
+	Stderr  bool
+}
+
+func (o logsOptions) check() error {
+	if len(o.Args) != 1 {
+		return fail("usage: swarm logs NAME")
+	}
+	if o.Lines < 0 {
+		return fail("--lines must not be negative")
+	}
+	return nil
+}
+
+func logsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "logs",
+		Usage:     "print a worker's output (pane content or log files)",
+		ArgsUsage: "NAME",
+		Description: `Prints the worker's visible screen (tmux) or its stdout log (process worker).
+
+Examples:
+   swarm logs w1
+   swarm logs w1 --history --lines 200
+   swarm logs w1 --follow
+   swarm logs build --stderr`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "history", Usage: "include the whole scrollback (tmux)"},
+			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "only the last K lines (0: all)"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new output until the worker stops"},
+			&cli.BoolFlag{Name: "stderr", Usage: "the stderr log instead of stdout (process worker)"},
+		},
+		Action: func(c *cli.Context) error {
+			o := logsOptions{Args: c.Args().Slice(), History: c.Bool("history"), Lines: c.Int("lines"),
+				Follow: c.Bool("follow"), Stderr: c.Bool("stderr")}
+			return withEnv(c, o.check, func(e *env) error { return runLogs(e, o) })
+		},
+	}
+}
+
+func runLogs(e *env, o logsOptions) error {
+	w, _, err := e.loadWorker(o.Args[0])
+	if err != nil {
+		return err
+	}
+	stream := "stdout"
+	if o.Stderr {
+		if w.Tmux != nil {
+			return fail("--stderr is for process workers; a tmux pane shows both streams")
+		}
+		stream = "stderr"
+	}
+	history := 0
+	if o.History || o.Follow {
+		history = -1
+	}
+	if o.Follow && w.Tmux == nil {
+		return followFile(e, w, stream, o.Lines)
+	}
+	lines, err := screenLines(e, w, history, stream)
+	if err != nil {
+		return err
+	}
+	lines = lastN(lines, o.Lines)
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, l)
+	}
+	if o.Follow {
+		return followPane(e, w, history)
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package swarm
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/acarl005/stripansi"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Following a worker's output as it grows: the pane of a tmux worker, the log file of a
+// process worker.
+
+// followPane prints lines as they are added to the pane. A line is printed once a later line
+// exists (the last line may still be being typed), and everything left when the pane dies.
+func followPane(e *env, w *state.Worker, history int) error {
+	printed := 0
+	first := true
+	for {
+		out, err := e.tm.Capture(w.Tmux.PaneID, history)
+		if err != nil {
+			return nil
+		}
+		lines := trimBlankTail(splitLines(out))
+		p, perr := e.tm.Pane(w.Tmux.PaneID)
+		dead := perr != nil || p.Dead
+		if first {
+			// What was already on screen has been printed by the caller.
+			printed = len(lines)
+			first = false
+		}
+		limit := len(lines) - 1
+		if dead {
+			limit = len(lines)
+		}
+		if printed > len(lines) {
+			printed = len(lines)
+		}
+		for ; printed < limit; printed++ {
+			fmt.Fprintln(e.stdout, lines[printed])
+		}
+		if dead {
+			return nil
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// followFile prints a process worker's log as it grows, until the worker stops.
+func followFile(e *env, w *state.Worker, stream string, n int) error {
+	path := e.dir.LogPath(w.Name, stream)
+	f, err := os.Open(path)
+	if err != nil {
+		return fail("no log for worker '%s': %v", w.Name, err)
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(f)
+	lines := lastN(splitLines(string(data)), n)
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, stripansi.Strip(l))
+	}
+	r := bufio.NewReader(f)
+	var partial bytes.Buffer
+	for {
+		chunk, err := r.ReadBytes('\n')
+		partial.Write(chunk)
+		if err == nil {
+			fmt.Fprint(e.stdout, stripansi.Strip(partial.String()))
+			partial.Reset()
+			continue
+		}
+		cur, _, lerr := e.loadWorker(w.Name)
+		if lerr != nil || cur.Status != state.StatusRunning {
+			// Drain what the worker wrote before it ended.
+			rest, _ := io.ReadAll(r)
+			partial.Write(rest)
+			if partial.Len() > 0 {
+				s := stripansi.Strip(partial.String())
+				if !strings.HasSuffix(s, "\n") {
+					s += "\n"
+				}
+				fmt.Fprint(e.stdout, s)
+			}
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

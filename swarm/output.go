@@ -1,0 +1,35 @@
+package swarm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// formatFlag returns the --format value after checking it is one of allowed.
+func formatFlag(c *cli.Context, allowed ...string) (string, error) {
+	return checkFormat(c.String("format"), allowed...)
+}
+
+// checkFormat accepts f when it is one of allowed.
+func checkFormat(f string, allowed ...string) (string, error) {
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	want := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return "", fail("invalid --format '%s' (expected %s)", f, want)
+}
+
+// printJSON writes v as indented JSON, the shape every --format json output has.
+func printJSON(e *env, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, string(data))
+	return nil
+}

@@ -1,0 +1,52 @@
+package swarm
+
+import (
+	"os"
+	"strings"
+
+	"github.com/acarl005/stripansi"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// A worker's output as lines of text, for peek and logs.
+
+// trimBlankTail drops the blank padding tmux reports below the last line of output.
+func trimBlankTail(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(strings.ReplaceAll(lines[len(lines)-1], "\u00a0", " ")) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func splitLines(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func lastN(lines []string, n int) []string {
+	if n > 0 && len(lines) > n {
+		return lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// screenLines returns the worker's output as lines: the tmux pane (history lines of scrollback
+// above the screen; -1 for all) or, for a process worker, its stdout (or stderr) log.
+func screenLines(e *env, w *state.Worker, history int, stream string) ([]string, error) {
+	if w.Tmux != nil {
+		out, err := e.tm.Capture(w.Tmux.PaneID, history)
+		if err != nil {
+			return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
+		}
+		return trimBlankTail(splitLines(out)), nil
+	}
+	data, err := os.ReadFile(e.dir.LogPath(w.Name, stream))
+	if err != nil {
+		return nil, fail("no log for worker '%s': %v", w.Name, err)
+	}
+	return trimBlankTail(splitLines(stripansi.Strip(string(data)))), nil
+}

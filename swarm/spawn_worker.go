@@ -1,0 +1,274 @@
+package swarm
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+const defaultSession = "swarm"
+
+// spawnOptions is everything needed to start a worker; respawn and the ralph loop reuse it.
+type spawnOptions struct {
+	Name     string
+	Tmux     bool
+	Session  string
+	Worktree bool
+	Branch   string
+	Tags     []string
+	Env      map[string]string
+	Cwd      string
+	Argv     []string
+	Metadata map[string]any
+	// StartArgv, when set, is what actually runs (Argv is what the record shows and what
+	// resolves as the program).
+	StartArgv []string
+	// ExtraEnv is added to the environment of this start only, not recorded.
+	ExtraEnv []string
+	// BaseEnv, when set, replaces the caller's environment (respawn reuses the original one).
+	BaseEnv []string
+	// ExistingWorktree reuses a worktree instead of creating one (respawn).
+	ExistingWorktree *state.WorktreeInfo
+}
+
+// parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.
+func parseEnvFlags(vals []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range vals {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+			return nil, fail("invalid env format '%s' (expected KEY=VAL)", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// resolveCommand finds the program the way exec would, so a typo is reported by spawn instead
+// of showing up later as a dead pane.
+func resolveCommand(argv0, cwd string) error {
+	if strings.Contains(argv0, "/") {
+		p := argv0
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fail("command not found: %s", argv0)
+		}
+		if fi.IsDir() || fi.Mode()&0o111 == 0 {
+			return fail("command is not executable: %s", argv0)
+		}
+		return nil
+	}
+	if _, err := exec.LookPath(argv0); err != nil {
+		return fail("command not found: %s", argv0)
+	}
+	return nil
+}
+
+// workerEnv is the complete environment a worker starts with.
+func workerEnv(base []string, overrides map[string]string, name string) []string {
+	if base == nil {
+		base = tmux.FilterEnv(os.Environ())
+	}
+	m := map[string]string{}
+	var order []string
+	for _, kv := range base {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, seen := m[k]; !seen {
+			order = append(order, k)
+		}
+		m[k] = v
+	}
+	set := func(k, v string) {
+		if _, seen := m[k]; !seen {
+			order = append(order, k)
+		}
+		m[k] = v
+	}
+	for k, v := range overrides {
+		set(k, v)
+	}
+	set("SWARM_WORKER", name)
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		out = append(out, k+"="+m[k])
+	}
+	return tmux.FilterEnv(out)
+}
+
+// spawnWorker starts a worker and records it. It is transactional: when any step fails, what
+// earlier steps created (worktree, window, process) is removed again and no record remains.
+func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
+	cwd, err := spawnDir(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.Session == "" {
+		o.Session = defaultSession
+	}
+	if err := validateSession(o.Session); err != nil {
+		return nil, err
+	}
+	var w *state.Worker
+	err = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
+		if ws.Get(o.Name) != nil {
+			return fail("worker '%s' already exists", o.Name)
+		}
+		var err error
+		if w, err = startRecorded(e, o, cwd); err != nil {
+			return err
+		}
+		ws.Put(w)
+		return nil
+	})
+	if err != nil {
+		if w != nil && (w.PID > 0 || w.Tmux != nil) && !isExitError(err, "already exists") {
+			// The record could not be saved: take the started worker down again.
+			stopStarted(e, w)
+		}
+		return nil, err
+	}
+	return w, nil
+}
+
+// spawnDir checks the name and command and returns the absolute directory to start in.
+func spawnDir(o spawnOptions) (string, error) {
+	if err := validateName(o.Name); err != nil {
+		return "", err
+	}
+	if len(o.Argv) == 0 {
+		return "", fail("no command provided (use -- command...)")
+	}
+	cwd := o.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fail("cannot determine current directory: %v", err)
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fail("invalid --cwd: %v", err)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return "", fail("directory not found: %s", cwd)
+	}
+	return cwd, nil
+}
+
+// startRecorded prepares the worktree, saves the environment and starts the program; on
+// failure it undoes what it did.
+func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
+	wt, wtInfo, runDir, err := prepareWorktree(o, cwd)
+	if err != nil {
+		return nil, err
+	}
+	undo := func() {
+		if wt != nil {
+			wt.undo()
+		}
+	}
+	if err := resolveCommand(o.Argv[0], runDir); err != nil {
+		undo()
+		return nil, err
+	}
+	envList := workerEnv(o.BaseEnv, o.Env, o.Name)
+	if err := state.WriteJSON(e.dir.EnvPath(o.Name), envList); err != nil {
+		undo()
+		return nil, fail("cannot save worker environment: %v", err)
+	}
+	w := newRecord(o, runDir, wtInfo)
+	if err := startProgram(e, o, w, envList); err != nil {
+		os.Remove(e.dir.EnvPath(o.Name))
+		undo()
+		return w, fail("cannot start worker '%s': %v", o.Name, err)
+	}
+	return w, nil
+}
+
+// prepareWorktree reuses or creates the worker's worktree, if it has one, and says where the
+// worker runs.
+func prepareWorktree(o spawnOptions, cwd string) (*createdWorktree, *state.WorktreeInfo, string, error) {
+	switch {
+	case o.ExistingWorktree != nil:
+		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
+	case o.Worktree:
+		wt, err := createWorktree(cwd, o.Name, o.Branch)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		info := wt.info
+		return wt, &info, info.Path, nil
+	}
+	return nil, nil, cwd, nil
+}
+
+func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Worker {
+	w := &state.Worker{Name: o.Name, Status: state.StatusRunning, Cmd: o.Argv, Started: time.Now().UTC(),
+		Cwd: runDir, Env: o.Env, Tags: o.Tags, Worktree: wt, Metadata: o.Metadata}
+	if w.Tags == nil {
+		w.Tags = []string{}
+	}
+	if w.Metadata == nil {
+		w.Metadata = map[string]any{}
+	}
+	return w
+}
+
+// startProgram runs the worker's program in a tmux window or as a detached process, and
+// notes where it runs in w.
+func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) error {
+	// In tmux the program runs under swarm's wrapper too: tmux does not always collect the
+	// exit status of a pane whose program ends quickly, and the wrapper always records it.
+	startArgv := append(append(runWrapper(), "--exit-file", e.dir.ExitPath(o.Name), "--"), o.Argv...)
+	if len(o.StartArgv) > 0 {
+		startArgv = o.StartArgv
+	}
+	_ = os.Remove(e.dir.ExitPath(o.Name))
+	startEnv := append(append([]string{}, envList...), o.ExtraEnv...)
+	if !o.Tmux {
+		pid, err := startProcess(e, o.Name, w.Cwd, startEnv, o.Argv)
+		if err == nil {
+			w.PID = pid
+			w.Metadata["pid_start"] = processStart(pid)
+		}
+		return err
+	}
+	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Env: startEnv, Argv: startArgv})
+	if err != nil {
+		return err
+	}
+	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: e.tm.Socket(), PaneID: p.ID}
+	w.PID = p.PID
+	return nil
+}
+
+func isExitError(err error, substr string) bool {
+	return err != nil && strings.Contains(err.Error(), substr)
+}
+
+func stopStarted(e *env, w *state.Worker) {
+	if w.Tmux != nil {
+		if p, err := e.tm.Pane(w.Tmux.PaneID); err == nil && !p.Dead {
+			killGroup(p.PID, 2*time.Second)
+		}
+		_ = e.tm.KillPane(w.Tmux.PaneID)
+		return
+	}
+	killGroup(w.PID, 2*time.Second)
+}
+
+func validateSession(s string) error {
+	if !nameRE.MatchString(s) {
+		return fail("invalid session name %s: %s", quoteName(s), nameRule)
+	}
+	return nil
+}

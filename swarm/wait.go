@@ -1,0 +1,105 @@
+package swarm
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// waitOptions are the arguments of `swarm wait`.
+type waitOptions struct {
+	Names   []string
+	All     bool
+	Timeout float64 // seconds; 0 waits forever
+	Poll    time.Duration
+}
+
+func (o waitOptions) check() error {
+	if o.Timeout < 0 {
+		return fail("--timeout must not be negative")
+	}
+	return nil
+}
+
+func waitCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "wait",
+		Usage:     "wait until workers exit",
+		ArgsUsage: "NAME...",
+		Description: `Blocks until each worker has exited, printing "NAME: exited" as each one does. With
+--timeout, prints "NAME: still running (timeout)" for the rest and exits 1.
+
+Examples:
+   swarm wait build
+   swarm wait --all --timeout 600`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
+			&cli.Float64Flag{Name: "timeout", Usage: "give up after this many seconds (0: wait forever)"},
+		},
+		Action: func(c *cli.Context) error {
+			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond}
+			return withEnv(c, o.check, func(e *env) error { return runWait(e, o) })
+		},
+	}
+}
+
+func runWait(e *env, o waitOptions) error {
+	ws, _, err := e.targets(o.Names, o.All, running)
+	if err != nil {
+		return err
+	}
+	var deadline time.Time
+	if o.Timeout > 0 {
+		deadline = time.Now().Add(time.Duration(o.Timeout * float64(time.Second)))
+	}
+	pending := map[string]bool{}
+	for _, w := range ws {
+		pending[w.Name] = true
+	}
+	for {
+		if err := e.reportExited(ws, pending); err != nil {
+			return err
+		}
+		if len(pending) == 0 {
+			return nil
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			for _, w := range ws {
+				if pending[w.Name] {
+					fmt.Fprintf(e.stdout, "%s: still running (timeout)\n", w.Name)
+				}
+			}
+			return exitCode(ExitError)
+		}
+		time.Sleep(o.Poll)
+	}
+}
+
+// reportExited prints and forgets the pending workers that are no longer running.
+func (e *env) reportExited(ws []*state.Worker, pending map[string]bool) error {
+	lv, err := e.live()
+	if err != nil {
+		return err
+	}
+	all, err := e.dir.LoadWorkers(e.warnErr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	for _, w := range ws {
+		if !pending[w.Name] {
+			continue
+		}
+		cur := all.Get(w.Name)
+		if cur != nil {
+			e.reconcile(lv, cur)
+		}
+		if cur == nil || cur.Status != state.StatusRunning {
+			fmt.Fprintf(e.stdout, "%s: exited\n", w.Name)
+			delete(pending, w.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package swarm
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// Which workers a command acts on, and their status as it is now.
+
+// liveView is a worker's status as it is now, not as it was last recorded.
+type liveView struct {
+	panes map[string]tmux.Pane
+}
+
+func (e *env) live() (*liveView, error) {
+	panes, err := e.tm.Panes()
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	return &liveView{panes: panes}, nil
+}
+
+// reconcile updates w in memory to what tmux and the OS say now: a worker whose pane is gone
+// or dead, or whose process has ended, is stopped (with its exit code when known).
+func (e *env) reconcile(lv *liveView, w *state.Worker) {
+	if w.Tmux != nil {
+		p, ok := lv.panes[w.Tmux.PaneID]
+		switch {
+		case !ok:
+			w.Status = state.StatusStopped
+		case p.Dead:
+			w.Status = state.StatusStopped
+			w.ExitCode = e.exitCode(w.Name, p)
+		default:
+			w.Status = state.StatusRunning
+			w.PID = p.PID
+		}
+		return
+	}
+	if code, ok := e.dir.ExitCode(w.Name); ok {
+		w.Status = state.StatusStopped
+		w.ExitCode = &code
+		return
+	}
+	if processAlive(w.PID, pidStart(w)) {
+		w.Status = state.StatusRunning
+	} else {
+		w.Status = state.StatusStopped
+	}
+}
+
+func pidStart(w *state.Worker) uint64 {
+	switch v := w.Metadata["pid_start"].(type) {
+	case float64:
+		return uint64(v)
+	case uint64:
+		return v
+	case json.Number:
+		n, _ := strconv.ParseUint(string(v), 10, 64)
+		return n
+	}
+	return 0
+}
+
+// exitCode is a finished worker's exit code: what its wrapper recorded, else what tmux saw of
+// its pane, else nil.
+func (e *env) exitCode(name string, p tmux.Pane) *int {
+	if code, ok := e.dir.ExitCode(name); ok {
+		return &code
+	}
+	if p.Dead && p.HasStatus {
+		code := p.ExitStatus
+		return &code
+	}
+	return nil
+}
+
+// loadWorker returns the named worker reconciled with reality, or a not-found error.
+func (e *env) loadWorker(name string) (*state.Worker, *liveView, error) {
+	if err := validateName(name); err != nil {
+		return nil, nil, err
+	}
+	ws, err := e.dir.LoadWorkers(e.warnErr)
+	if err != nil {
+		return nil, nil, fail("%v", err)
+	}
+	w := ws.Get(name)
+	if w == nil {
+		return nil, nil, notFound(name)
+	}
+	lv, err := e.live()
+	if err != nil {
+		return nil, nil, err
+	}
+	e.reconcile(lv, w)
+	return w, lv, nil
+}
+
+// loadAll returns every worker, reconciled.
+func (e *env) loadAll() ([]*state.Worker, *liveView, error) {
+	ws, err := e.dir.LoadWorkers(e.warnErr)
+	if err != nil {
+		return nil, nil, fail("%v", err)
+	}
+	lv, err := e.live()
+	if err != nil {
+		return nil, nil, err
+	}
+	list := ws.List()
+	for _, w := range list {
+		e.reconcile(lv, w)
+	}
+	return list, lv, nil
+}
+
+// targets resolves a command's worker arguments: the named ones, or all (filtered) with --all.
+func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) ([]*state.Worker, *liveView, error) {
+	if all {
+		if len(names) > 0 {
+			return nil, nil, fail("give worker names or --all, not both")
+		}
+		list, lv, err := e.loadAll()
+		if err != nil {
+			return nil, nil, err
+		}
+		var out []*state.Worker
+		for _, w := range list {
+			if keep == nil || keep(w) {
+				out = append(out, w)
+			}
+		}
+		return out, lv, nil
+	}
+	if len(names) == 0 {
+		return nil, nil, fail("no worker name given (or use --all)")
+	}
+	for _, n := range names {
+		if err := validateName(n); err != nil {
+			return nil, nil, err
+		}
+	}
+	// One read of the records and one look at tmux serve every name.
+	list, lv, err := e.loadAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	byName := make(map[string]*state.Worker, len(list))
+	for _, w := range list {
+		byName[w.Name] = w
+	}
+	var out []*state.Worker
+	for _, n := range names {
+		w := byName[n]
+		if w == nil {
+			return nil, nil, notFound(n)
+		}
+		out = append(out, w)
+	}
+	return out, lv, nil
+}

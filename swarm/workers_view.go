@@ -1,0 +1,121 @@
+package swarm
+
+// How workers are shown: the JSON shape, the ls table, durations.
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// workerJSON is the published shape of a worker in `ls --format json`. The environment is left
+// out on purpose: it may hold secrets.
+type workerJSON struct {
+	Name     string              `json:"name"`
+	Status   string              `json:"status"`
+	Cmd      []string            `json:"cmd"`
+	Started  string              `json:"started"`
+	Cwd      string              `json:"cwd"`
+	Tags     []string            `json:"tags"`
+	Tmux     *state.TmuxInfo     `json:"tmux"`
+	Worktree *state.WorktreeInfo `json:"worktree"`
+	PID      int                 `json:"pid"`
+	ExitCode *int                `json:"exit_code,omitempty"`
+	Metadata map[string]any      `json:"metadata"`
+}
+
+func toJSON(w *state.Worker) workerJSON {
+	md := map[string]any{}
+	for k, v := range w.Metadata {
+		if k == "pid_start" {
+			continue
+		}
+		md[k] = v
+	}
+	tags := w.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return workerJSON{
+		Name: w.Name, Status: w.Status, Cmd: w.Cmd, Started: w.Started.Format(time.RFC3339),
+		Cwd: w.Cwd, Tags: tags, Tmux: w.Tmux, Worktree: w.Worktree, PID: w.PID,
+		ExitCode: w.ExitCode, Metadata: md,
+	}
+}
+
+// printWorkers shows workers as a table, JSON or one name per line.
+func printWorkers(e *env, list []*state.Worker, format string) error {
+	switch format {
+	case "json":
+		out := make([]workerJSON, 0, len(list))
+		for _, w := range list {
+			out = append(out, toJSON(w))
+		}
+		return printJSON(e, out)
+	case "names":
+		for _, w := range list {
+			fmt.Fprintln(e.stdout, w.Name)
+		}
+		return nil
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "no workers")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS")
+	for _, w := range list {
+		fmt.Fprintln(tw, strings.Join(tableRow(w), "\t"))
+	}
+	return tw.Flush()
+}
+
+// tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS.
+func tableRow(w *state.Worker) []string {
+	status := w.Status
+	if w.Status == state.StatusStopped && w.ExitCode != nil {
+		status = fmt.Sprintf("stopped (exit %d)", *w.ExitCode)
+	}
+	where := fmt.Sprintf("pid %d", w.PID)
+	if w.Tmux != nil {
+		where = w.Tmux.Session + ":" + w.Tmux.Window
+	}
+	up, wt, tags := "-", "-", strings.Join(w.Tags, ",")
+	if w.Status == state.StatusRunning {
+		up = formatDuration(time.Since(w.Started))
+	}
+	if w.Worktree != nil {
+		wt = w.Worktree.Path
+	}
+	if tags == "" {
+		tags = "-"
+	}
+	return []string{w.Name, status, where, up, wt, tags}
+}
+
+// formatDuration renders a duration the way people say it: 42s, 5m, 1h 3m, 2d 4h.
+func formatDuration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int(d.Seconds())
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm", s/60)
+	case s < 86400:
+		if m := (s % 3600) / 60; m > 0 {
+			return fmt.Sprintf("%dh %dm", s/3600, m)
+		}
+		return fmt.Sprintf("%dh", s/3600)
+	default:
+		if h := (s % 86400) / 3600; h > 0 {
+			return fmt.Sprintf("%dd %dh", s/86400, h)
+		}
+		return fmt.Sprintf("%dd", s/86400)
+	}
+}
