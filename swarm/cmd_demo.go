@@ -65,7 +65,7 @@ Examples:
 			if err := state.WriteFileAtomic(conf, []byte(tmux.Config), 0o600); err != nil {
 				return fail("%v", err)
 			}
-			e := &env{dir: sdir, tm: &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}, stdout: c.App.Writer, stderr: c.App.ErrWriter}
+			e := &env{dir: sdir, tm: &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}, procs: osProcesses{}, stdout: c.App.Writer, stderr: c.App.ErrWriter}
 			defer func() {
 				_ = e.tm.KillServer()
 				if c.Bool("keep") {

@@ -19,6 +19,7 @@ import (
 type env struct {
 	dir    *state.Dir
 	tm     tmux.Client
+	procs  processTable
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -74,6 +75,7 @@ func openEnv(c *cli.Context) (*env, error) {
 	return &env{
 		dir:    dir,
 		tm:     &tmux.Exec{SocketName: socket, ConfigPath: conf},
+		procs:  osProcesses{},
 		stdout: app.Writer,
 		stderr: app.ErrWriter,
 	}, nil

@@ -10,6 +10,21 @@ import (
 	"time"
 )
 
+// processTable is what commands need from the operating system's processes; tests give
+// commands one that acts on the fake tmux server's pretend processes instead.
+type processTable interface {
+	// Alive reports whether pid is live and, when start is not 0, started at start.
+	Alive(pid int, start uint64) bool
+	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
+	KillGroup(pgid int, grace time.Duration)
+}
+
+// osProcesses is the real process table.
+type osProcesses struct{}
+
+func (osProcesses) Alive(pid int, start uint64) bool        { return processAlive(pid, start) }
+func (osProcesses) KillGroup(pgid int, grace time.Duration) { killGroup(pgid, grace) }
+
 // procStat returns a process's state letter, process group and start time (clock ticks since
 // boot) from /proc. ok is false when the process does not exist or /proc is unavailable.
 func procStat(pid int) (stateLetter byte, pgrp int, start uint64, ok bool) {

@@ -258,12 +258,12 @@ func isExitError(err error, substr string) bool {
 func stopStarted(e *env, w *state.Worker) {
 	if w.Tmux != nil {
 		if p, err := e.tm.Pane(w.Tmux.PaneID); err == nil && !p.Dead {
-			killGroup(p.PID, 2*time.Second)
+			e.procs.KillGroup(p.PID, 2*time.Second)
 		}
 		_ = e.tm.KillPane(w.Tmux.PaneID)
 		return
 	}
-	killGroup(w.PID, 2*time.Second)
+	e.procs.KillGroup(w.PID, 2*time.Second)
 }
 
 func validateSession(s string) error {

@@ -14,7 +14,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 	if w.Tmux != nil {
 		if p, err := e.tm.Pane(w.Tmux.PaneID); err == nil {
 			if !p.Dead {
-				killGroup(p.PID, grace)
+				e.procs.KillGroup(p.PID, grace)
 			}
 			p2, _ := e.tm.Pane(w.Tmux.PaneID)
 			exit = e.exitCode(w.Name, p2)
@@ -22,8 +22,8 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 		}
 		_ = e.tm.KillSessionIfEmpty(w.Tmux.Session)
 	} else {
-		if processAlive(w.PID, pidStart(w)) {
-			killGroup(w.PID, grace)
+		if e.procs.Alive(w.PID, pidStart(w)) {
+			e.procs.KillGroup(w.PID, grace)
 		}
 		exit = e.exitCode(w.Name, tmux.Pane{})
 	}

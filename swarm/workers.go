@@ -45,7 +45,7 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 		w.ExitCode = &code
 		return
 	}
-	if processAlive(w.PID, pidStart(w)) {
+	if e.procs.Alive(w.PID, pidStart(w)) {
 		w.Status = state.StatusRunning
 	} else {
 		w.Status = state.StatusStopped

@@ -1,0 +1,70 @@
+package swarm
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReorderArgs(t *testing.T) {
+	app := newApp(io.Discard, io.Discard)
+	cases := []struct{ in, want []string }{
+		{[]string{"swarm", "peek", "w1", "-n", "5"}, []string{"swarm", "peek", "-n", "5", "--", "w1"}},
+		{[]string{"swarm", "--swarm-dir", "/d", "ls", "--format", "json"}, []string{"swarm", "--swarm-dir", "/d", "ls", "--format", "json"}},
+		{[]string{"swarm", "spawn", "--name", "w", "--", "sh", "-c", "x"}, []string{"swarm", "spawn", "--name", "w", "--", "sh", "-c", "x"}},
+		{[]string{"swarm", "spawn", "--name", "w", "sleep", "-x"}, []string{"swarm", "spawn", "--name", "w", "--", "sleep", "-x"}},
+		{[]string{"swarm", "ralph", "status", "w", "--format", "json"}, []string{"swarm", "ralph", "status", "--format", "json", "--", "w"}},
+		{[]string{"swarm", "send", "w", "-"}, []string{"swarm", "send", "--", "w", "-"}},
+		{[]string{"swarm"}, []string{"swarm"}},
+		{[]string{"swarm", "nosuch", "-x"}, []string{"swarm", "nosuch", "-x"}},
+	}
+	for _, c := range cases {
+		if got := reorderArgs(app, c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("reorderArgs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestErrorsMapToExitCodes(t *testing.T) {
+	cases := []struct {
+		err    error
+		code   int
+		msg    string
+		silent bool
+	}{
+		{fail("bad %s", "x"), ExitError, "bad x", false},
+		{notFound("w"), ExitNotFound, "no worker named 'w'", false},
+		{exitCode(3), 3, "", true},
+		{errors.New("plain"), ExitError, "plain", false},
+	}
+	for _, c := range cases {
+		code, msg, silent := codeOf(c.err)
+		if code != c.code || msg != c.msg || silent != c.silent {
+			t.Errorf("codeOf(%v) = %d %q %v", c.err, code, msg, silent)
+		}
+	}
+	if exitCode(0) != nil {
+		t.Error("exit code 0 is no error")
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	cases := map[time.Duration]string{-time.Second: "0s", 42 * time.Second: "42s", 5 * time.Minute: "5m",
+		time.Hour: "1h", 63 * time.Minute: "1h 3m", 48 * time.Hour: "2d", 52 * time.Hour: "2d 4h"}
+	for d, want := range cases {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestRunPrintsErrorsOnOneLine(t *testing.T) {
+	var out, errb strings.Builder
+	code := Run([]string{"swarm", "--swarm-dir", t.TempDir(), "ls", "--format", "xml"}, &out, &errb)
+	if code != ExitError || errb.String() != "swarm: error: invalid --format 'xml' (expected table, json or names)\n" {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -1,0 +1,161 @@
+package swarm
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+func TestKillEndsTheGroupAndKeepsTheRecord(t *testing.T) {
+	te := newTestEnv(t)
+	w := te.spawn("w1", "")
+	if err := runKill(te.env, killOptions{Names: []string{"w1"}, Grace: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "killed w1\n" {
+		t.Errorf("printed %q", got)
+	}
+	if len(te.procs.kills) != 1 || te.procs.kills[0] != w.PID {
+		t.Errorf("kills %v, want the worker's group %d", te.procs.kills, w.PID)
+	}
+	rec := te.record("w1")
+	if rec == nil || rec.Status != state.StatusStopped || rec.ExitCode == nil || *rec.ExitCode != 143 {
+		t.Fatalf("record after kill: %+v", rec)
+	}
+	if _, ok := te.fake.Get(w.Tmux.PaneID); ok {
+		t.Error("the window is still there")
+	}
+	wantErr(t, killOptions{Grace: -1}.check(), 1, "--grace must not be negative")
+}
+
+func TestKillAllOnlyRunningWorkers(t *testing.T) {
+	te := newTestEnv(t)
+	te.spawn("a", "")
+	b := te.spawn("b", "")
+	te.exit(b, 0)
+	if err := runKill(te.env, killOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "killed a\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+func TestWaitReportsExitAndTimesOut(t *testing.T) {
+	te := newTestEnv(t)
+	a := te.spawn("a", "")
+	te.spawn("b", "")
+	te.exit(a, 0)
+	err := runWait(te.env, waitOptions{Names: []string{"a", "b"}, Timeout: 0.05, Poll: 10 * time.Millisecond})
+	wantErr(t, err, 1, "")
+	if got := te.output(); got != "a: exited\nb: still running (timeout)\n" {
+		t.Errorf("printed %q", got)
+	}
+	wantErr(t, waitOptions{Timeout: -1}.check(), 1, "--timeout must not be negative")
+}
+
+func TestCleanRemovesStoppedWorkersOnly(t *testing.T) {
+	te := newTestEnv(t)
+	te.spawn("live", "")
+	done := te.spawn("done", "")
+	te.exit(done, 0)
+	wantErr(t, runClean(te.env, cleanOptions{Names: []string{"live"}}), 1, "cannot clean running worker 'live'")
+	if err := runClean(te.env, cleanOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "cleaned done\n" {
+		t.Errorf("printed %q", got)
+	}
+	if te.record("done") != nil || te.record("live") == nil {
+		t.Error("clean removed the wrong records")
+	}
+	if err := runClean(te.env, cleanOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "nothing to clean\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+func TestRespawnStartsTheSameCommandAgain(t *testing.T) {
+	te := newTestEnv(t)
+	w := te.spawn("w1", "", "t1")
+	te.exit(w, 3)
+	if err := runRespawn(te.env, respawnOptions{Args: []string{"w1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "respawned w1 (tmux: swarm:w1)\n" {
+		t.Errorf("printed %q", got)
+	}
+	rec := te.record("w1")
+	if rec.Status != state.StatusRunning || rec.Tmux.PaneID == w.Tmux.PaneID || len(rec.Tags) != 1 || rec.Tags[0] != "t1" {
+		t.Errorf("record after respawn: %+v", rec)
+	}
+	wantErr(t, respawnOptions{}.check(), 1, "usage: swarm respawn NAME")
+}
+
+func TestLsFormats(t *testing.T) {
+	te := newTestEnv(t)
+	if err := runLs(te.env, lsOptions{Format: "table", Status: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "no workers\n" {
+		t.Errorf("empty table %q", got)
+	}
+	te.spawn("a", "", "x")
+	b := te.spawn("b", "")
+	te.exit(b, 2)
+	if err := runLs(te.env, lsOptions{Format: "table", Status: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	table := te.output()
+	for _, re := range []string{`^NAME +STATUS +WHERE +UPTIME +WORKTREE +TAGS\n`, `(?m)^a +running +swarm:a +\d+s +- +x$`, `(?m)^b +stopped \(exit 2\) +swarm:b +- +- +-$`} {
+		if !regexp.MustCompile(re).MatchString(table) {
+			t.Errorf("table lacks %s:\n%s", re, table)
+		}
+	}
+	if err := runLs(te.env, lsOptions{Format: "names", Status: "running"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "a\n" {
+		t.Errorf("names %q", got)
+	}
+	if err := runLs(te.env, lsOptions{Format: "json", Status: "all", Tag: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(te.output()), &list); err != nil || len(list) != 1 || list[0]["name"] != "a" {
+		t.Fatalf("json %v (%v)", list, err)
+	}
+	if _, ok := list[0]["env"]; ok {
+		t.Error("the environment must not be in JSON output")
+	}
+	wantErr(t, lsOptions{Format: "xml", Status: "all"}.check(), 1, "invalid --format 'xml' (expected table, json or names)")
+	wantErr(t, lsOptions{Format: "table", Status: "dead"}.check(), 1, "invalid --status 'dead'")
+}
+
+func TestStatusExitCodes(t *testing.T) {
+	te := newTestEnv(t)
+	w := te.spawn("w1", "")
+	if err := runStatus(te.env, statusOptions{Args: []string{"w1"}, Format: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); !regexp.MustCompile(`^w1: running \(tmux window swarm:w1, uptime \d+s\)\n$`).MatchString(got) {
+		t.Errorf("status %q", got)
+	}
+	te.exit(w, 4)
+	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"w1"}, Format: "text"}), 1, "")
+	if got := te.output(); got != "w1: stopped (exit 4)\n" {
+		t.Errorf("status %q", got)
+	}
+	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"w1"}, Format: "json"}), 1, "")
+	if got := te.output(); !strings.Contains(got, `"exit_code": 4`) {
+		t.Errorf("json %q", got)
+	}
+	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"no"}, Format: "text"}), 2, "no worker named 'no'")
+	wantErr(t, statusOptions{Args: []string{"w1"}, Format: "yaml"}.check(), 1, "invalid --format 'yaml' (expected text or json)")
+}

@@ -1,0 +1,108 @@
+package swarm
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/tmux"
+	"github.com/swarm-dev/swarm/tmux/tmuxtest"
+)
+
+func TestSpawnTmuxWorker(t *testing.T) {
+	te := newTestEnv(t)
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "w1", Tmux: true, Argv: []string{"sh", "-c", "x"},
+		Cwd: t.TempDir(), Env: map[string]string{"K": "v"}, Tags: []string{"t"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "spawned w1 (tmux: swarm:w1)\n" {
+		t.Errorf("printed %q", got)
+	}
+	rec := te.record("w1")
+	p, _ := te.fake.Get(rec.Tmux.PaneID)
+	argv := p.Spec.Argv
+	if n := len(argv); n < 3 || !reflect.DeepEqual(argv[n-3:], []string{"sh", "-c", "x"}) || argv[1] != "__run" {
+		t.Errorf("the pane runs %q, want the command under swarm's wrapper", argv)
+	}
+	if !hasEnv(p.Spec.Env, "K=v") || !hasEnv(p.Spec.Env, "SWARM_WORKER=w1") {
+		t.Errorf("environment lacks K=v or SWARM_WORKER: %v", p.Spec.Env)
+	}
+}
+
+func hasEnv(env []string, kv string) bool {
+	for _, x := range env {
+		if x == kv {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSpawnRefusesBadInput(t *testing.T) {
+	te := newTestEnv(t)
+	te.spawn("dup", "")
+	cases := []struct {
+		o    spawnOptions
+		want string
+	}{
+		{spawnOptions{Name: "dup", Tmux: true, Argv: []string{"sh"}}, "worker 'dup' already exists"},
+		{spawnOptions{Name: "a/b", Argv: []string{"sh"}}, "invalid worker name 'a/b'"},
+		{spawnOptions{Name: "x"}, "no command provided (use -- command...)"},
+		{spawnOptions{Name: "x", Argv: []string{"no-such-program-here"}}, "command not found: no-such-program-here"},
+		{spawnOptions{Name: "x", Argv: []string{"./nope"}}, "command not found: ./nope"},
+		{spawnOptions{Name: "x", Argv: []string{"sh"}, Cwd: "/no/such/dir"}, "directory not found: /no/such/dir"},
+		{spawnOptions{Name: "x", Argv: []string{"sh"}, Session: "a b"}, "invalid session name"},
+		{spawnOptions{Name: "x", Argv: []string{"sh"}, Worktree: true, Cwd: t.TempDir()}, "not in a git repository (required for --worktree)"},
+	}
+	for _, c := range cases {
+		_, err := spawnWorker(te.env, c.o)
+		wantErr(t, err, 1, c.want)
+	}
+	if n := len(te.fake.PaneIDs()); n != 1 {
+		t.Errorf("%d panes, want only the first worker's", n)
+	}
+}
+
+func TestSpawnReadyWaitIsAllOrNothing(t *testing.T) {
+	te := newTestEnv(t)
+	// Nothing on screen ever looks like an input prompt.
+	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"starting..."} }
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "slow", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()},
+		ReadyWait: true, ReadyTimeout: 50 * time.Millisecond})
+	wantErr(t, err, 1, "worker 'slow' not ready after 50ms (no input prompt seen")
+	if !strings.HasSuffix(err.Error(), "; the worker was stopped and removed") {
+		t.Errorf("the error does not say what was rolled back: %v", err)
+	}
+	if te.record("slow") != nil || len(te.fake.PaneIDs()) != 0 || te.output() != "" {
+		t.Error("a failed --ready-wait left a record, a window or a 'spawned' line")
+	}
+}
+
+func TestSpawnReadyWaitReturnsAtThePrompt(t *testing.T) {
+	te := newTestEnv(t)
+	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"$ "} }
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "sh1", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()},
+		ReadyWait: true, ReadyTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "spawned sh1 (tmux: swarm:sh1)\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+func TestWorkerEnvOverridesAndFilters(t *testing.T) {
+	env := workerEnv([]string{"A=1", "TMUX=/tmp/x", "B=2"}, map[string]string{"B": "3"}, "w")
+	want := []string{"A=1", "B=3", "SWARM_WORKER=w"}
+	if !reflect.DeepEqual(env, want) {
+		t.Errorf("workerEnv = %q, want %q", env, want)
+	}
+	if _, err := parseEnvFlags([]string{"NOEQUALS"}); err == nil || !strings.Contains(err.Error(), "invalid env format 'NOEQUALS'") {
+		t.Errorf("err %v", err)
+	}
+	if m, err := parseEnvFlags([]string{"K=a=b", "E="}); err != nil || m["K"] != "a=b" || m["E"] != "" {
+		t.Errorf("parseEnvFlags = %v, %v", m, err)
+	}
+}
