@@ -1,10 +1,13 @@
 package ralph
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
 )
 
 // The current iteration's agent as the driver sees it: its pane, its process, its exit.
@@ -23,7 +26,7 @@ func (l *Loop) agentNow() agent {
 	if err != nil {
 		return agent{gone: true, dead: true}
 	}
-	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	p, err := l.ownPane(w)
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
@@ -106,4 +109,17 @@ func (l *Loop) iteration() int {
 		return 0
 	}
 	return st.CurrentIteration
+}
+
+// errNotOurs means the worker's pane ID now names another worker's pane (the tmux server
+// restarted and numbered panes from %0 again).
+var errNotOurs = errors.New("the pane belongs to another worker")
+
+// ownPane is the worker's pane, when it is still the worker's own.
+func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
+	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	if err == nil && w.ID != "" && p.SwarmID != w.ID {
+		return tmux.Pane{}, errNotOurs
+	}
+	return p, err
 }

@@ -136,8 +136,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 	env = append(env, l.cfg.Dir.AgentEnv(w.Name, n)...)
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
 	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
-	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv}
-	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv, ID: w.ID}
+	p, err := l.ownPane(w)
 	if err == nil {
 		// The previous agent, or grandchildren it left behind in its process group.
 		l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)

@@ -36,6 +36,8 @@ type WorktreeInfo struct {
 
 // Worker is one named agent process, in a tmux pane or as a detached process group.
 type Worker struct {
+	// ID tells this worker from any other that had, or will have, the same name or pane.
+	ID       string            `json:"id,omitempty"`
 	Name     string            `json:"name"`
 	Status   string            `json:"status"`
 	Cmd      []string          `json:"cmd"`
@@ -103,7 +105,13 @@ func (d *Dir) LogPath(name, stream string) string {
 	return filepath.Join(d.Root, "logs", name+"."+stream+".log")
 }
 
-// ExitPath is where a process-mode worker's exit code is recorded when it ends.
+// ScreenPath keeps the last screen of an ended tmux worker, for peek and logs once its pane is
+// gone.
+func (d *Dir) ScreenPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".screen")
+}
+
+// ExitPath is where a worker's wrapper records its exit code.
 func (d *Dir) ExitPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".exit")
 }

@@ -49,7 +49,7 @@ func runAttach(e *env, o attachOptions) error {
 	if w.Tmux == nil {
 		return fail("worker '%s' is not a tmux worker; use 'swarm logs %s --follow'", w.Name, w.Name)
 	}
-	if _, err := e.tm.Pane(w.Tmux.PaneID); err != nil {
+	if _, ok := e.ownPane(w); !ok {
 		return fail("worker '%s' has no tmux window any more", w.Name)
 	}
 	bin, err := exec.LookPath(e.tm.Bin())

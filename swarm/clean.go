@@ -66,15 +66,14 @@ func runClean(e *env, o cleanOptions) error {
 // cleanWorker removes everything a stopped worker left: its window, worktree, loop state,
 // files and record.
 func cleanWorker(e *env, w *state.Worker, rmWorktree, force bool) error {
-	if w.Tmux != nil {
+	if _, ok := e.ownPane(w); ok {
 		_ = e.tm.KillPane(w.Tmux.PaneID)
-		_ = e.tm.KillSessionIfEmpty(w.Tmux.Session)
 	}
 	if rmWorktree && w.Worktree != nil {
 		removeWorktree(e, w.Worktree, force)
 	}
 	removeLoopOnClean(e, w.Name)
-	for _, p := range []string{e.dir.LogPath(w.Name, "stdout"), e.dir.LogPath(w.Name, "stderr"), e.dir.ExitPath(w.Name), e.dir.EnvPath(w.Name)} {
+	for _, p := range []string{e.dir.LogPath(w.Name, "stdout"), e.dir.LogPath(w.Name, "stderr"), e.dir.ExitPath(w.Name), e.dir.EnvPath(w.Name), e.dir.ScreenPath(w.Name)} {
 		_ = os.Remove(p)
 	}
 	return e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {

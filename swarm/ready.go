@@ -17,8 +17,8 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 	deadline := time.Now().Add(timeout)
 	var last screen.State
 	for {
-		p, err := e.tm.Pane(w.Tmux.PaneID)
-		if err != nil || p.Dead {
+		p, ok := e.ownPane(w)
+		if !ok || p.Dead {
 			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
 			if code := e.exitCode(w.Name, p); code != nil {
 				msg += fmt.Sprintf(" (exit %d)", *code)

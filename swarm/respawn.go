@@ -72,7 +72,7 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, err
 	}
 	o := spawnOptions{
 		Name: w.Name, Tmux: w.Tmux != nil, Tags: w.Tags, Env: w.Env, Cwd: w.Cwd, Argv: w.Cmd,
-		BaseEnv: baseEnv, Metadata: w.Metadata,
+		BaseEnv: baseEnv, Metadata: w.Metadata, ID: w.ID,
 	}
 	if w.Tmux != nil {
 		o.Session = w.Tmux.Session
@@ -91,7 +91,7 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, err
 			o.Cwd = w.Worktree.BaseRepo
 		}
 	}
-	if w.Tmux != nil {
+	if _, ok := e.ownPane(w); ok {
 		_ = e.tm.KillPane(w.Tmux.PaneID)
 	}
 	if err := e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {

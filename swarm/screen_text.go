@@ -1,12 +1,14 @@
 package swarm
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
 	"github.com/acarl005/stripansi"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
 )
 
 // A worker's output as lines of text, for peek and logs.
@@ -38,15 +40,37 @@ func lastN(lines []string, n int) []string {
 // above the screen; -1 for all) or, for a process worker, its stdout (or stderr) log.
 func screenLines(e *env, w *state.Worker, history int, stream string) ([]string, error) {
 	if w.Tmux != nil {
-		out, err := e.tm.Capture(w.Tmux.PaneID, history)
-		if err != nil {
-			return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
-		}
-		return trimBlankTail(splitLines(out)), nil
+		return paneLines(e, w, history)
 	}
 	data, err := os.ReadFile(e.dir.LogPath(w.Name, stream))
 	if err != nil {
 		return nil, fail("no log for worker '%s': %v", w.Name, err)
 	}
 	return trimBlankTail(splitLines(stripansi.Strip(string(data)))), nil
+}
+
+// paneLines is a tmux worker's output: its pane without tmux's own dead-pane note, or the
+// screen kept when its pane went away; a worker that ended says how.
+func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
+	var lines []string
+	if _, ok := e.ownPane(w); ok {
+		out, err := e.tm.Capture(w.Tmux.PaneID, history)
+		if err != nil {
+			return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
+		}
+		for _, l := range splitLines(out) {
+			if !tmux.IsDeadNote(l) {
+				lines = append(lines, l)
+			}
+		}
+	} else if kept, ok := e.keptScreen(w.Name); ok {
+		lines = kept
+	} else {
+		return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
+	}
+	lines = trimBlankTail(lines)
+	if w.Status != state.StatusRunning && w.ExitCode != nil {
+		lines = append(lines, fmt.Sprintf("exited %d", *w.ExitCode))
+	}
+	return lines, nil
 }

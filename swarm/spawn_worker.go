@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -34,6 +36,8 @@ type spawnOptions struct {
 	BaseEnv []string
 	// ExistingWorktree reuses a worktree instead of creating one (respawn).
 	ExistingWorktree *state.WorktreeInfo
+	// ID keeps the worker's identity across a respawn; empty gives a new worker a new one.
+	ID string
 }
 
 // parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.
@@ -73,7 +77,7 @@ func resolveCommand(argv0, cwd string) error {
 }
 
 // workerEnv is the complete environment a worker starts with.
-func workerEnv(base []string, overrides map[string]string, name string) []string {
+func workerEnv(base []string, overrides map[string]string, name, id string) []string {
 	if base == nil {
 		base = tmux.FilterEnv(os.Environ())
 	}
@@ -96,6 +100,9 @@ func workerEnv(base []string, overrides map[string]string, name string) []string
 		set(k, v)
 	}
 	set("SWARM_WORKER", name)
+	// Processes that leave the worker's process group still carry this: it is how they are
+	// found again.
+	set("SWARM_WORKER_ID", id)
 	out := make([]string, 0, len(order))
 	for _, k := range order {
 		out = append(out, k+"="+m[k])
@@ -180,7 +187,10 @@ func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
 		undo()
 		return nil, err
 	}
-	envList := workerEnv(o.BaseEnv, o.Env, o.Name)
+	if o.ID == "" {
+		o.ID = uuid.NewString()
+	}
+	envList := workerEnv(o.BaseEnv, o.Env, o.Name, o.ID)
 	if err := state.WriteJSON(e.dir.EnvPath(o.Name), envList); err != nil {
 		undo()
 		return nil, fail("cannot save worker environment: %v", err)
@@ -212,7 +222,7 @@ func prepareWorktree(o spawnOptions, cwd string) (*createdWorktree, *state.Workt
 }
 
 func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Worker {
-	w := &state.Worker{Name: o.Name, Status: state.StatusRunning, Cmd: o.Argv, Started: time.Now().UTC(),
+	w := &state.Worker{ID: o.ID, Name: o.Name, Status: state.StatusRunning, Cmd: o.Argv, Started: time.Now().UTC(),
 		Cwd: runDir, Env: o.Env, Tags: o.Tags, Worktree: wt, Metadata: o.Metadata}
 	if w.Tags == nil {
 		w.Tags = []string{}
@@ -242,7 +252,7 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 		}
 		return err
 	}
-	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Env: startEnv, Argv: startArgv})
+	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Env: startEnv, Argv: startArgv, ID: w.ID})
 	if err != nil {
 		return err
 	}
@@ -257,7 +267,7 @@ func isExitError(err error, substr string) bool {
 
 func stopStarted(e *env, w *state.Worker) {
 	if w.Tmux != nil {
-		if p, err := e.tm.Pane(w.Tmux.PaneID); err == nil && !p.Dead {
+		if p, ok := e.ownPane(w); ok && !p.Dead {
 			e.procs.KillGroup(p.PID, 2*time.Second)
 		}
 		_ = e.tm.KillPane(w.Tmux.PaneID)

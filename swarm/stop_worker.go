@@ -1,40 +1,39 @@
 package swarm
 
 import (
+	"os"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// stopWorker ends a worker's whole process group (SIGTERM, grace, SIGKILL), removes its window
-// and records it as stopped. It returns the exit code when one was observed.
+// stopWorker ends a worker's whole process group (SIGTERM, grace, SIGKILL), keeps its last
+// screen, removes its window and records it as stopped with its exit code when one was
+// observed. Other workers' windows, dead or alive, are left alone.
 func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 	var exit *int
-	if w.Tmux != nil {
-		if p, err := e.tm.Pane(w.Tmux.PaneID); err == nil {
-			if !p.Dead {
-				e.procs.KillGroup(p.PID, grace)
-			}
-			p2, _ := e.tm.Pane(w.Tmux.PaneID)
-			exit = e.exitCode(w.Name, p2)
-			_ = e.tm.KillPane(w.Tmux.PaneID)
+	if p, ok := e.ownPane(w); ok {
+		if !p.Dead {
+			e.procs.KillGroup(p.PID, grace)
 		}
-		_ = e.tm.KillSessionIfEmpty(w.Tmux.Session)
+		p2, _ := e.ownPane(w)
+		exit = e.exitCode(w.Name, p2)
+		e.keepScreen(w)
+		_ = e.tm.KillPane(w.Tmux.PaneID)
 	} else {
-		if e.procs.Alive(w.PID, pidStart(w)) {
+		if w.Tmux == nil && e.procs.Alive(w.PID, pidStart(w)) {
 			e.procs.KillGroup(w.PID, grace)
 		}
 		exit = e.exitCode(w.Name, tmux.Pane{})
 	}
 	_ = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
-		cur := ws.Get(w.Name)
-		if cur == nil {
-			return nil
-		}
-		cur.Status = state.StatusStopped
-		if exit != nil {
-			cur.ExitCode = exit
+		if cur := ws.Get(w.Name); cur != nil {
+			cur.Status = state.StatusStopped
+			if exit != nil {
+				cur.ExitCode = exit
+			}
 		}
 		return nil
 	})
@@ -42,4 +41,30 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 	if exit != nil {
 		w.ExitCode = exit
 	}
+}
+
+// keepScreen saves what the worker's pane shows (with its scrollback), so peek and logs can
+// still show it after the pane is gone.
+func (e *env) keepScreen(w *state.Worker) {
+	out, err := e.tm.Capture(w.Tmux.PaneID, 2000)
+	if err != nil {
+		return
+	}
+	var keep []string
+	for _, l := range splitLines(out) {
+		if !tmux.IsDeadNote(l) {
+			keep = append(keep, l)
+		}
+	}
+	text := strings.Join(trimBlankTail(keep), "\n")
+	_ = state.WriteFileAtomic(e.dir.ScreenPath(w.Name), []byte(text+"\n"), 0o600)
+}
+
+// keptScreen is the screen saved when the worker ended, if any.
+func (e *env) keptScreen(name string) ([]string, bool) {
+	data, err := os.ReadFile(e.dir.ScreenPath(name))
+	if err != nil {
+		return nil, false
+	}
+	return trimBlankTail(splitLines(string(data))), true
 }

@@ -29,8 +29,9 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	if w.Tmux != nil {
 		p, ok := lv.panes[w.Tmux.PaneID]
 		switch {
-		case !ok:
+		case !ok || !sameWorker(w, p):
 			w.Status = state.StatusStopped
+			w.ExitCode = e.exitCode(w.Name, tmux.Pane{})
 		case p.Dead:
 			w.Status = state.StatusStopped
 			w.ExitCode = e.exitCode(w.Name, p)
@@ -161,3 +162,19 @@ func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) (
 	}
 	return out, lv, nil
 }
+
+// ownPane returns the worker's pane when it is still the worker's own: after the tmux server
+// restarted, the same pane ID can name another worker's pane, which must never be acted on.
+// Records from before identities were kept (no ID) trust the pane ID.
+func (e *env) ownPane(w *state.Worker) (tmux.Pane, bool) {
+	if w.Tmux == nil {
+		return tmux.Pane{}, false
+	}
+	p, err := e.tm.Pane(w.Tmux.PaneID)
+	if err != nil || !sameWorker(w, p) {
+		return tmux.Pane{}, false
+	}
+	return p, true
+}
+
+func sameWorker(w *state.Worker, p tmux.Pane) bool { return w.ID == "" || p.SwarmID == w.ID }

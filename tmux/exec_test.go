@@ -14,7 +14,7 @@ import (
 // tmux shows up here, not only in the CLI scenarios against a real server.
 
 // format is the pane listing format; parsePane reads exactly these fields in this order.
-const format = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}"
+const format = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}"
 
 // newExec returns an Exec on socket "sw" whose calls go to a fresh stub.
 func newExec(t *testing.T) (*tmux.Exec, *tmuxtest.Stub) {
@@ -315,5 +315,41 @@ func TestPane(t *testing.T) {
 	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Fails("protocol version mismatch")
 	if _, err := e.Pane("%3"); err == nil || errors.Is(err, tmux.ErrNoPane) {
 		t.Errorf("error %v, want tmux's own", err)
+	}
+}
+
+func TestNewWindowStoresTheWorkerIdentity(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("has-session", "-t", "=main")...)
+	stub.Expect(tm("new-window", "-d", "-t", "=main:", "-n", "w2", "-P", "-F", format, "--", "sh")...).
+		Prints("%4|4243|0||main|1|w2||\n")
+	stub.Expect(tm("set-option", "-p", "-t", "%4", "@swarm_id", "id-42")...)
+	p, err := e.NewWindow(tmux.Spec{Session: "main", Window: "w2", Argv: []string{"sh"}, ID: "id-42"})
+	if err != nil || p.SwarmID != "id-42" {
+		t.Fatalf("NewWindow = %+v, %v", p, err)
+	}
+}
+
+func TestRespawnKeepsOrRestoresTheIdentity(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh")...)
+	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|5000|0||main|0|w1||id-42\n")
+	if p, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}, ID: "id-42"}); err != nil || p.SwarmID != "id-42" {
+		t.Fatalf("Respawn = %+v, %v", p, err)
+	}
+	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh")...)
+	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|5001|0||main|0|w1||\n")
+	stub.Expect(tm("set-option", "-p", "-t", "%3", "@swarm_id", "id-42")...)
+	if p, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}, ID: "id-42"}); err != nil || p.SwarmID != "id-42" {
+		t.Fatalf("Respawn = %+v, %v", p, err)
+	}
+}
+
+func TestPaneReadsTheIdentity(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("list-panes", "-t", "%0", "-F", format)...).Prints("%0|77|1|0|swarm|0|w||3f2a-uuid\n")
+	p, err := e.Pane("%0")
+	if err != nil || p.SwarmID != "3f2a-uuid" || !p.Dead || !p.HasStatus {
+		t.Fatalf("Pane = %+v, %v", p, err)
 	}
 }

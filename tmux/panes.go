@@ -10,7 +10,7 @@ import (
 
 // Fields are joined with "|", which tmux prints as is (it rewrites tabs) and which swarm never
 // allows in session or window names.
-const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}"
+const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}"
 
 func parsePane(line string) (Pane, bool) {
 	f := strings.Split(strings.TrimRight(line, "\r\n"), "|")
@@ -23,6 +23,9 @@ func parsePane(line string) (Pane, bool) {
 		if n, err := strconv.Atoi(f[3]); err == nil {
 			p.ExitStatus, p.HasStatus = n, true
 		}
+	}
+	if len(f) > 8 {
+		p.SwarmID = f[8]
 	}
 	if p.Dead && !p.HasStatus && len(f) > 7 && f[7] != "" {
 		// Killed by a signal: report it the way shells do.
@@ -75,7 +78,7 @@ func (t *Exec) NewWindow(s Spec) (Pane, error) {
 			if !ok {
 				return Pane{}, fmt.Errorf("tmux: unexpected answer %q", out)
 			}
-			return p, nil
+			return t.identify(p, s.ID)
 		}
 		lastErr = err
 		msg := err.Error()
@@ -108,7 +111,23 @@ func (t *Exec) Respawn(paneID string, s Spec) (Pane, error) {
 	if _, err := t.run(nil, args...); err != nil {
 		return Pane{}, err
 	}
-	return t.Pane(paneID)
+	p, err := t.Pane(paneID)
+	if err != nil || s.ID == "" || p.SwarmID == s.ID {
+		return p, err
+	}
+	return t.identify(p, s.ID)
+}
+
+// identify stores the worker's identity on its pane.
+func (t *Exec) identify(p Pane, id string) (Pane, error) {
+	if id == "" {
+		return p, nil
+	}
+	if _, err := t.run(nil, "set-option", "-p", "-t", p.ID, "@swarm_id", id); err != nil {
+		return Pane{}, err
+	}
+	p.SwarmID = id
+	return p, nil
 }
 
 // settling reports a pane whose program has ended (its terminal closed) but whose exit status

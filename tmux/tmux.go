@@ -38,6 +38,9 @@ type Pane struct {
 	Session    string
 	WindowIdx  string
 	WindowName string
+	// SwarmID is the identity of the worker the pane was started for (its @swarm_id option):
+	// pane IDs start again at %0 when the server restarts, so an ID alone names no worker.
+	SwarmID string
 }
 
 // Spec describes a program to start in a new window or in a respawned pane.
@@ -49,6 +52,8 @@ type Spec struct {
 	Argv    []string
 	Width   int
 	Height  int
+	// ID, when set, is stored on the pane as its @swarm_id option (see Pane.SwarmID).
+	ID string
 }
 
 // Client is the set of tmux operations swarm needs; tests substitute a fake.

@@ -38,6 +38,8 @@ type FakePane struct {
 	Keys   []string
 	// Revive is set by ReviveOnDeath.
 	Revive bool
+	// SwarmID is the pane's @swarm_id option.
+	SwarmID string
 }
 
 // SetScreen replaces the visible text; lines are separated by "\n".
@@ -60,7 +62,7 @@ func (p *FakePane) Exit(code int) {
 func (p *FakePane) pane() tmux.Pane {
 	return tmux.Pane{
 		ID: p.ID, PID: p.PID, Dead: p.Dead, ExitStatus: p.ExitStatus, HasStatus: p.HasStatus,
-		Session: p.Session, WindowIdx: p.WindowIdx, WindowName: p.WindowName,
+		Session: p.Session, WindowIdx: p.WindowIdx, WindowName: p.WindowName, SwarmID: p.SwarmID,
 	}
 }
 
@@ -140,6 +142,9 @@ func (f *Fake) start(p *FakePane, s tmux.Spec) {
 	p.Spec.Env = append([]string(nil), s.Env...)
 	p.Spec.Argv = append([]string(nil), s.Argv...)
 	p.Starts++
+	if s.ID != "" {
+		p.SwarmID = s.ID
+	}
 	// A new program draws its own screen; what the old one left is gone from view.
 	p.Screen = nil
 	if f.OnStart != nil {
@@ -329,7 +334,8 @@ func (f *Fake) ReviveOnDeath(paneID string) error {
 	return nil
 }
 
-// KillServer ends every pane's program and removes every pane.
+// KillServer ends every pane's program and removes every pane. Like a new tmux server, the
+// next pane is %0 again.
 func (f *Fake) KillServer() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -337,6 +343,8 @@ func (f *Fake) KillServer() error {
 	for id := range f.panes {
 		delete(f.panes, id)
 	}
+	f.nextID = 0
+	f.windows = map[string]int{}
 	f.serverKills++
 	return nil
 }
