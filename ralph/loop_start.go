@@ -129,14 +129,24 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	return append(argv, cmd...)
 }
 
+// wrapper is the wrapper's argv for iteration n: the worker's environment comes from its
+// private file, the iteration's own values (no secrets) as flags. Nothing goes to tmux's -e,
+// which would keep it for the whole session and show it to every local user in ps.
+func (l *Loop) wrapper(w *state.Worker, n int) []string {
+	if len(l.cfg.RunWrapper) == 0 {
+		return nil
+	}
+	argv := append(append([]string{}, l.cfg.RunWrapper...), "--env-file", l.cfg.Workers.EnvPath(w.Name))
+	for _, kv := range append(append([]string{}, l.cfg.ExtraEnv...), l.cfg.Dir.AgentEnv(w.Name, n)...) {
+		argv = append(argv, "--env", kv)
+	}
+	return argv
+}
+
 func (l *Loop) launch(w *state.Worker, st *State, n int) error {
-	var env []string
-	_ = state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &env)
-	env = append(env, l.cfg.ExtraEnv...)
-	env = append(env, l.cfg.Dir.AgentEnv(w.Name, n)...)
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
-	argv := AgentArgv(w.Cmd, st.PromptMode, l.cfg.RunWrapper, l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
-	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Env: env, Argv: argv, ID: w.ID}
+	argv := AgentArgv(w.Cmd, st.PromptMode, l.wrapper(w, n), l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID}
 	p, err := l.ownPane(w)
 	if err == nil {
 		// The previous agent, or grandchildren it left behind in its process group.

@@ -695,8 +695,8 @@ func TestLoopRunsMaxIterations(t *testing.T) {
 		if !reflect.DeepEqual(s.spec.Argv, []string{"claude"}) {
 			t.Errorf("iteration %d argv %q, want [claude]", s.iteration, s.spec.Argv)
 		}
-		if want := fmt.Sprintf("SWARM_ITERATION=%d", s.iteration); !contains(s.spec.Env, want) {
-			t.Errorf("iteration %d env %q lacks %s", s.iteration, s.spec.Env, want)
+		if len(s.spec.Env) != 0 {
+			t.Errorf("iteration %d passes an environment to tmux: %q", s.iteration, s.spec.Env)
 		}
 	}
 	if ids := h.fake.PaneIDs(); len(ids) != 1 {
@@ -1269,7 +1269,11 @@ func TestLoopStdinMode(t *testing.T) {
 		t.Errorf("waited %v for an input prompt in stdin mode", w)
 	}
 	starts := h.startRecs()
-	want := []string{"/usr/bin/swarm", "__run", "--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude"}
+	// The worker's environment comes from its private file; the iteration's values (no
+	// secrets) are flags of the wrapper.
+	want := []string{"/usr/bin/swarm", "__run", "--env-file", h.sd.EnvPath(loopName), "--env", "SWARM_ITERATION=2",
+		"--env", "SWARM_WORKER=" + loopName, "--env", "SWARM_DONE_FILE=" + h.dir.DoneFile(),
+		"--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude"}
 	if len(starts) != 2 || !reflect.DeepEqual(starts[1].spec.Argv, want) {
 		t.Errorf("iteration 2 argv %q, want %q", starts[len(starts)-1].spec.Argv, want)
 	}

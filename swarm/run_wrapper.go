@@ -24,6 +24,11 @@ func runWrapperCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "exit-file", Required: true},
 			&cli.StringFlag{Name: "stdin", Usage: "file to give the program on its standard input"},
+			// The worker's environment comes from a private file, never from a command line
+			// (where every local user could read it in ps); --env adds values that are no
+			// secret (the loop's iteration number).
+			&cli.StringFlag{Name: "env-file", Usage: "JSON list of KEY=VALUE: the program's whole environment"},
+			&cli.StringSliceFlag{Name: "env", Usage: "KEY=VALUE added to the environment"},
 		},
 		Action: func(c *cli.Context) error {
 			argv := c.Args().Slice()
@@ -35,6 +40,13 @@ func runWrapperCommand() *cli.Command {
 			signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 			cmd := exec.Command(argv[0], argv[1:]...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+			env, err := wrapperEnv(c.String("env-file"), c.StringSlice("env"))
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "swarm: error: %v\n", err)
+				_ = state.WriteFileAtomic(c.String("exit-file"), []byte("126\n"+err.Error()+"\n"), 0o600)
+				return exitCode(126)
+			}
+			cmd.Env = env
 			if p := c.String("stdin"); p != "" {
 				f, err := os.Open(p)
 				if err != nil {
@@ -70,6 +82,19 @@ func runWrapperCommand() *cli.Command {
 			return exitCode(code)
 		},
 	}
+}
+
+// wrapperEnv is the program's environment: the worker's saved one (or the wrapper's own when
+// there is none) plus the extra values.
+func wrapperEnv(file string, extra []string) ([]string, error) {
+	env := os.Environ()
+	if file != "" {
+		env = nil
+		if err := state.ReadJSON(file, &env); err != nil {
+			return nil, fmt.Errorf("cannot read the worker's environment %s: %v", file, err)
+		}
+	}
+	return append(env, extra...), nil
 }
 
 // startFailure maps a failure to start a program to the shell's exit codes (127 not found, 126

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
@@ -26,8 +27,18 @@ func TestSpawnTmuxWorker(t *testing.T) {
 	if n := len(argv); n < 3 || !reflect.DeepEqual(argv[n-3:], []string{"sh", "-c", "x"}) || argv[1] != "__run" {
 		t.Errorf("the pane runs %q, want the command under swarm's wrapper", argv)
 	}
-	if !hasEnv(p.Spec.Env, "K=v") || !hasEnv(p.Spec.Env, "SWARM_WORKER=w1") {
-		t.Errorf("environment lacks K=v or SWARM_WORKER: %v", p.Spec.Env)
+	if len(p.Spec.Env) != 0 {
+		t.Errorf("the environment went on tmux's command line: %v", p.Spec.Env)
+	}
+	if argv[2] != "--env-file" || argv[3] != te.dir.EnvPath("w1") {
+		t.Errorf("the wrapper does not read the environment file: %q", argv)
+	}
+	var saved []string
+	if err := state.ReadJSON(te.dir.EnvPath("w1"), &saved); err != nil {
+		t.Fatal(err)
+	}
+	if !hasEnv(saved, "K=v") || !hasEnv(saved, "SWARM_WORKER=w1") || !hasEnv(saved, "SWARM_WORKER_ID="+rec.ID) {
+		t.Errorf("saved environment lacks K=v, SWARM_WORKER or SWARM_WORKER_ID: %v", saved)
 	}
 }
 

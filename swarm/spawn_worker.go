@@ -244,6 +244,9 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 	}
 	_ = os.Remove(e.dir.ExitPath(o.Name))
 	startEnv := append(append([]string{}, envList...), o.ExtraEnv...)
+	// A tmux window gets no environment on the command line: tmux keeps what new-session is
+	// given for the whole session (so it would reach the next worker) and its argv is public.
+	startArgv = passEnv(startArgv, e.dir.EnvPath(o.Name), o.ExtraEnv)
 	if !o.Tmux {
 		pid, err := startProcess(e, o.Name, w.Cwd, startEnv, o.Argv)
 		if err == nil {
@@ -252,7 +255,7 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 		}
 		return err
 	}
-	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Env: startEnv, Argv: startArgv, ID: w.ID})
+	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})
 	if err != nil {
 		return err
 	}
@@ -281,4 +284,19 @@ func validateSession(s string) error {
 		return fail("invalid session name %s: %s", quoteName(s), nameRule)
 	}
 	return nil
+}
+
+// passEnv points swarm's wrapper at the worker's environment file (and the extra values) when
+// argv starts with the wrapper.
+func passEnv(argv []string, envFile string, extra []string) []string {
+	wrapper := runWrapper()
+	if len(argv) < len(wrapper) || argv[len(wrapper)-1] != wrapper[len(wrapper)-1] {
+		return argv
+	}
+	out := append([]string{}, argv[:len(wrapper)]...)
+	out = append(out, "--env-file", envFile)
+	for _, kv := range extra {
+		out = append(out, "--env", kv)
+	}
+	return append(out, argv[len(wrapper):]...)
 }
