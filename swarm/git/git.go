@@ -14,8 +14,14 @@ import (
 )
 
 // Run runs git in dir and returns its trimmed output, or an error carrying git's own message.
-func Run(dir string, args ...string) (string, error) {
+func Run(dir string, args ...string) (string, error) { return runEnv(dir, nil, args...) }
+
+// runEnv is Run with extra environment variables.
+func runEnv(dir string, env []string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -55,14 +61,34 @@ func CommitsSince(dir, base string) ([]string, error) {
 // is left clean on the last good revert.
 func Revert(dir string, commits []string) ([]string, error) {
 	var done []string
+	who := identity(dir)
 	for _, c := range commits {
-		if _, err := Run(dir, "revert", "--no-edit", c); err != nil {
+		if _, err := runEnv(dir, who, "revert", "--no-edit", c); err != nil {
 			_, _ = Run(dir, "revert", "--abort")
 			return done, err
 		}
 		done = append(done, c)
 	}
 	return done, nil
+}
+
+// Fallback identity for swarm's own commits (reverts) in a repository where none is set:
+// without one git refuses to commit, and a broken commit would stay.
+const (
+	fallbackName  = "swarm"
+	fallbackEmail = "swarm@localhost"
+)
+
+// identity returns the environment that gives git an author and committer when the
+// repository, the user's configuration and the environment give it none (or empty ones).
+func identity(dir string) []string {
+	if _, err := Run(dir, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		if _, err := Run(dir, "var", "GIT_AUTHOR_IDENT"); err == nil {
+			return nil
+		}
+	}
+	return []string{"GIT_AUTHOR_NAME=" + fallbackName, "GIT_AUTHOR_EMAIL=" + fallbackEmail,
+		"GIT_COMMITTER_NAME=" + fallbackName, "GIT_COMMITTER_EMAIL=" + fallbackEmail}
 }
 
 // Push pushes the current branch to its upstream.

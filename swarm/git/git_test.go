@@ -218,3 +218,30 @@ func TestWithCheckout(t *testing.T) {
 		t.Errorf("WithCheckout(unknown commit) = %v (fn called: %v), want git worktree's message and no call", err, called)
 	}
 }
+
+// In a repository without any identity git refuses to commit; a revert must still go through,
+// under swarm's fallback identity.
+func TestRevertWithoutAnIdentity(t *testing.T) {
+	dir := newRepo(t)
+	commit(t, dir, "a.txt", "good\n")
+	bad := commit(t, dir, "a.txt", "bad\n")
+	for _, who := range []string{"AUTHOR", "COMMITTER"} {
+		os.Unsetenv("GIT_" + who + "_NAME")
+		os.Unsetenv("GIT_" + who + "_EMAIL")
+	}
+	// No guessing from the host name either.
+	mustRun(t, dir, "config", "user.useConfigOnly", "true")
+	if _, err := Run(dir, "commit", "--allow-empty", "-q", "-m", "x"); err == nil {
+		t.Fatal("this repository still has an identity; the test proves nothing")
+	}
+	done, err := Revert(dir, []string{bad})
+	if err != nil || len(done) != 1 {
+		t.Fatalf("Revert = %q, %v", done, err)
+	}
+	if who := mustRun(t, dir, "log", "-1", "--format=%an <%ae>"); who != "swarm <swarm@localhost>" {
+		t.Errorf("revert committed by %q, want the fallback identity", who)
+	}
+	if got := readFile(t, filepath.Join(dir, "a.txt")); got != "good\n" {
+		t.Errorf("a.txt = %q after the revert", got)
+	}
+}
