@@ -32,11 +32,12 @@ type fakeProcesses struct {
 
 func (p *fakeProcesses) Alive(pid int, _ uint64) bool { return p.fake.Alive(pid) }
 
-func (p *fakeProcesses) KillGroup(pgid int, _ time.Duration) {
+func (p *fakeProcesses) KillGroup(pgid int, _ time.Duration) bool {
 	p.mu.Lock()
 	p.kills = append(p.kills, pgid)
 	p.mu.Unlock()
 	p.fake.KillPID(pgid, 143)
+	return false
 }
 
 func newTestEnv(t *testing.T) *testEnv {

@@ -15,15 +15,16 @@ import (
 type processTable interface {
 	// Alive reports whether pid is live and, when start is not 0, started at start.
 	Alive(pid int, start uint64) bool
-	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
-	KillGroup(pgid int, grace time.Duration)
+	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL. It reports whether the
+	// group had to be SIGKILLed.
+	KillGroup(pgid int, grace time.Duration) bool
 }
 
 // osProcesses is the real process table.
 type osProcesses struct{}
 
-func (osProcesses) Alive(pid int, start uint64) bool        { return processAlive(pid, start) }
-func (osProcesses) KillGroup(pgid int, grace time.Duration) { killGroup(pgid, grace) }
+func (osProcesses) Alive(pid int, start uint64) bool             { return processAlive(pid, start) }
+func (osProcesses) KillGroup(pgid int, grace time.Duration) bool { return killGroup(pgid, grace) }
 
 // procStat returns a process's state letter, process group and start time (clock ticks since
 // boot) from /proc. ok is false when the process does not exist or /proc is unavailable.
@@ -99,22 +100,24 @@ func groupAlive(pgid int) bool {
 }
 
 // killGroup ends a whole process group: SIGTERM, up to grace for it to go, then SIGKILL. It
-// returns once no process of the group is left (or a short while after SIGKILL).
-func killGroup(pgid int, grace time.Duration) {
+// returns once no process of the group is left (or a short while after SIGKILL), reporting
+// whether SIGKILL was needed.
+func killGroup(pgid int, grace time.Duration) bool {
 	if pgid <= 1 {
-		return
+		return false
 	}
 	if !groupAlive(pgid) {
-		return
+		return false
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	// A stopped process never handles SIGTERM until continued.
 	_ = syscall.Kill(-pgid, syscall.SIGCONT)
 	if waitGroupGone(pgid, grace) {
-		return
+		return false
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	waitGroupGone(pgid, 3*time.Second)
+	return true
 }
 
 func waitGroupGone(pgid int, d time.Duration) bool {

@@ -1,8 +1,10 @@
 package swarm
 
 import (
+	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
@@ -23,10 +25,15 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 		e.keepScreen(w)
 		_ = e.tm.KillPane(w.Tmux.PaneID)
 	} else {
-		if w.Tmux == nil && e.procs.Alive(w.PID, pidStart(w)) {
-			e.procs.KillGroup(w.PID, grace)
-		}
+		forced := w.Tmux == nil && e.procs.Alive(w.PID, pidStart(w)) && e.procs.KillGroup(w.PID, grace)
 		exit = e.exitCode(w.Name, tmux.Pane{})
+		if exit == nil && forced {
+			// SIGKILL took the wrapper too, before it could record anything: say what a
+			// shell would, every time.
+			code := 128 + int(syscall.SIGKILL)
+			_ = state.WriteFileAtomic(e.dir.ExitPath(w.Name), []byte(fmt.Sprintf("%d\n", code)), 0o600)
+			exit = &code
+		}
 	}
 	_ = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
 		if cur := ws.Get(w.Name); cur != nil {
