@@ -34,6 +34,9 @@ type Procs interface {
 	Alive(pid int) bool
 	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
 	KillGroup(pgid int, grace time.Duration)
+	// KillTagged ends every process whose environment holds tag (KEY=VALUE), and says how
+	// many there were.
+	KillTagged(tag string, grace time.Duration) int
 }
 
 // Config is everything a monitor needs to drive one loop.
@@ -170,8 +173,8 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 			l.say("%s", ln.Text)
 		}
 	}
-	if dec.EndAgent && !a.dead && a.pid > 0 {
-		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
+	if dec.EndAgent {
+		l.endAgent(a, l.cfg.KillGrace)
 	}
 	if dec.Escalate != "" {
 		l.escalate(st, a, dec.Escalate)

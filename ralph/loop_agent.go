@@ -88,9 +88,7 @@ func (l *Loop) abortRequested() bool {
 // abortNow ends the agent at once and leaves the loop paused.
 func (l *Loop) abortNow(a agent) {
 	l.aborted = true
-	if !a.dead {
-		l.cfg.Procs.KillGroup(a.pid, 0)
-	}
+	l.endAgent(a, 0)
 	l.say("stopping now, agent ended")
 	l.update(func(s *State) error {
 		if s.Status == StatusRunning {
@@ -122,4 +120,18 @@ func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
 		return tmux.Pane{}, errNotOurs
 	}
 	return p, err
+}
+
+// endAgent ends the iteration's agent: its process group, and whatever carries the worker's
+// identity outside it (a setsid grandchild, an agent whose window or tmux server was killed).
+// Nothing of one iteration may outlive it into the next.
+func (l *Loop) endAgent(a agent, grace time.Duration) {
+	if !a.dead && a.pid > 0 {
+		l.cfg.Procs.KillGroup(a.pid, grace)
+	}
+	if w, err := l.worker(); err == nil && w.ID != "" {
+		if n := l.cfg.Procs.KillTagged("SWARM_WORKER_ID="+w.ID, grace); n > 0 {
+			l.say("ended %d process(es) of the agent left outside its window", n)
+		}
+	}
 }

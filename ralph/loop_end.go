@@ -32,10 +32,8 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })
 	}
 	l.saveScreen(a, n)
-	// End the agent (when it still runs) and any orphans it left in its process group.
-	if a.pid > 0 {
-		l.cfg.Procs.KillGroup(a.pid, l.cfg.KillGrace)
-	}
+	// End the agent (when it still runs) and any orphans it left, in its process group or not.
+	l.endAgent(agent{pid: a.pid}, l.cfg.KillGrace)
 	if kind != EndExited && !a.gone {
 		a = l.settled()
 	}

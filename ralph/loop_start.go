@@ -149,14 +149,16 @@ func (l *Loop) launch(w *state.Worker, st *State, n int) error {
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID}
 	p, err := l.ownPane(w)
 	if err == nil {
-		// The previous agent, or grandchildren it left behind in its process group.
-		l.cfg.Procs.KillGroup(p.PID, l.cfg.KillGrace)
+		// The previous agent, or anything it left behind.
+		l.endAgent(agent{pid: p.PID}, l.cfg.KillGrace)
 		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 		if err != nil {
 			return err
 		}
 	} else {
+		// An agent whose window or server is gone may still run: never two at once.
+		l.endAgent(agent{dead: true}, l.cfg.KillGrace)
 		// With no tmux server left (someone ran kill-server) the loop must not start one again.
 		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
 			return errServerGone

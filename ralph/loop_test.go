@@ -273,6 +273,9 @@ type killRec struct {
 
 func (p *fakeProcs) Alive(pid int) bool { return p.tmux.Alive(pid) }
 
+// KillTagged finds nothing: the fake agents never leave their pane.
+func (p *fakeProcs) KillTagged(string, time.Duration) int { return 0 }
+
 // KillGroup ends the pane program like SIGTERM does (128+15).
 func (p *fakeProcs) KillGroup(pgid int, grace time.Duration) {
 	p.mu.Lock()

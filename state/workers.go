@@ -17,6 +17,9 @@ import (
 const (
 	StatusRunning = "running"
 	StatusStopped = "stopped"
+	// StatusOrphaned is a worker whose window or process group is gone while processes it
+	// started still run (an agent whose tmux window was killed, a setsid grandchild).
+	StatusOrphaned = "orphaned"
 )
 
 // TmuxInfo locates a worker's pane on swarm's private tmux server.

@@ -3,6 +3,7 @@ package swarm
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -69,6 +70,7 @@ func cleanWorker(e *env, w *state.Worker, rmWorktree, force bool) error {
 	if _, ok := e.ownPane(w); ok {
 		_ = e.tm.KillPane(w.Tmux.PaneID)
 	}
+	e.endTagged(w, 2*time.Second)
 	if rmWorktree && w.Worktree != nil {
 		removeWorktree(e, w.Worktree, force)
 	}

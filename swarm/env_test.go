@@ -25,9 +25,24 @@ type testEnv struct {
 
 // fakeProcesses is the process table of the fake panes: a pane's program is its PID.
 type fakeProcesses struct {
-	mu    sync.Mutex
-	fake  *tmuxtest.Fake
-	kills []int
+	mu     sync.Mutex
+	fake   *tmuxtest.Fake
+	kills  []int
+	tagged map[string][]int // processes outside any pane, by environment entry
+}
+
+func (p *fakeProcesses) Tagged(tag string) []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]int(nil), p.tagged[tag]...)
+}
+
+func (p *fakeProcesses) KillTagged(tag string, _ time.Duration) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.tagged[tag])
+	delete(p.tagged, tag)
+	return n
 }
 
 func (p *fakeProcesses) Alive(pid int, _ uint64) bool { return p.fake.Alive(pid) }

@@ -53,7 +53,7 @@ Examples:
 }
 
 func runKill(e *env, o killOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, running)
+	ws, _, err := e.targets(o.Names, o.All, func(w *state.Worker) bool { return running(w) || w.Status == state.StatusOrphaned })
 	if err != nil {
 		return err
 	}

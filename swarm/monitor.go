@@ -12,6 +12,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -73,7 +74,7 @@ func startMonitor(e *env, name string) error {
 	var pid int
 	if supervised {
 		keeper := append(append([]string{}, base...), "__keeper", name)
-		p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: name, Cwd: "/", Env: tmux.FilterEnv(os.Environ()), Argv: keeper})
+		p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: name, Cwd: "/", Argv: keeper})
 		if err != nil {
 			return err
 		}
@@ -88,7 +89,7 @@ func startMonitor(e *env, name string) error {
 			return err
 		}
 		defer logf.Close()
-		if pid, err = startDetached(argv, "/", os.Environ(), logf, logf); err != nil {
+		if pid, err = startDetached(argv, "/", tmux.FilterEnv(os.Environ()), logf, logf); err != nil {
 			return err
 		}
 	}
@@ -108,6 +109,9 @@ type osProcs struct{}
 
 func (osProcs) Alive(pid int) bool                      { return processAlive(pid, 0) }
 func (osProcs) KillGroup(pgid int, grace time.Duration) { killGroup(pgid, grace) }
+func (osProcs) KillTagged(tag string, grace time.Duration) int {
+	return proc.KillTagged(tag, grace)
+}
 
 // runMonitor drives a loop in this process until it ends. foreground runs print plain lines to
 // out and map the loop's outcome to the exit code; the background monitor writes to the loop's

@@ -79,8 +79,9 @@ func resolveCommand(argv0, cwd string) error {
 // workerEnv is the complete environment a worker starts with.
 func workerEnv(base []string, overrides map[string]string, name, id string) []string {
 	if base == nil {
-		base = tmux.FilterEnv(os.Environ())
+		base = os.Environ()
 	}
+	base = tmux.FilterEnv(base)
 	m := map[string]string{}
 	var order []string
 	for _, kv := range base {
@@ -107,7 +108,7 @@ func workerEnv(base []string, overrides map[string]string, name, id string) []st
 	for _, k := range order {
 		out = append(out, k+"="+m[k])
 	}
-	return tmux.FilterEnv(out)
+	return out
 }
 
 // spawnWorker starts a worker and records it. It is transactional: when any step fails, what

@@ -76,6 +76,9 @@ func statusLine(w *state.Worker) string {
 		parts = append(parts, "uptime "+formatDuration(time.Since(w.Started)))
 		return fmt.Sprintf("%s: running (%s)", w.Name, strings.Join(parts, ", "))
 	}
+	if w.Status == state.StatusOrphaned {
+		return fmt.Sprintf("%s: orphaned (its processes run without their window or process group; 'swarm kill %s' ends them)", w.Name, w.Name)
+	}
 	if w.ExitCode != nil {
 		parts = append(parts, fmt.Sprintf("exit %d", *w.ExitCode))
 	}

@@ -35,6 +35,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 			exit = &code
 		}
 	}
+	e.endTagged(w, grace)
 	_ = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
 		if cur := ws.Get(w.Name); cur != nil {
 			cur.Status = state.StatusStopped
@@ -74,4 +75,15 @@ func (e *env) keptScreen(name string) ([]string, bool) {
 		return nil, false
 	}
 	return trimBlankTail(splitLines(string(data))), true
+}
+
+// endTagged ends what the worker left outside its window or process group: processes that
+// carry its identity (setsid grandchildren, an agent whose window was killed).
+func (e *env) endTagged(w *state.Worker, grace time.Duration) {
+	if w.ID == "" {
+		return
+	}
+	if n := e.procs.KillTagged(idTag(w), grace); n > 0 {
+		e.warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, w.Name)
+	}
 }

@@ -24,8 +24,10 @@ func (e *env) live() (*liveView, error) {
 }
 
 // reconcile updates w in memory to what tmux and the OS say now: a worker whose pane is gone
-// or dead, or whose process has ended, is stopped (with its exit code when known).
+// or dead, or whose process has ended, is stopped (with its exit code when known), unless
+// processes carrying its identity still run without it: then it is orphaned.
 func (e *env) reconcile(lv *liveView, w *state.Worker) {
+	was := w.Status
 	if w.Tmux != nil {
 		p, ok := lv.panes[w.Tmux.PaneID]
 		switch {
@@ -38,20 +40,26 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 		default:
 			w.Status = state.StatusRunning
 			w.PID = p.PID
+			return
 		}
-		return
-	}
-	if code, ok := e.dir.ExitCode(w.Name); ok {
+	} else if code, ok := e.dir.ExitCode(w.Name); ok {
 		w.Status = state.StatusStopped
 		w.ExitCode = &code
-		return
-	}
-	if e.procs.Alive(w.PID, pidStart(w)) {
+	} else if e.procs.Alive(w.PID, pidStart(w)) {
 		w.Status = state.StatusRunning
+		return
 	} else {
 		w.Status = state.StatusStopped
 	}
+	// Only a worker that was running and vanished is looked for: a /proc scan for every
+	// stopped worker would make ls slow.
+	if was != state.StatusStopped && w.ID != "" && len(e.procs.Tagged(idTag(w))) > 0 {
+		w.Status = state.StatusOrphaned
+	}
 }
+
+// idTag is the environment entry every process of the worker carries.
+func idTag(w *state.Worker) string { return "SWARM_WORKER_ID=" + w.ID }
 
 func pidStart(w *state.Worker) uint64 {
 	switch v := w.Metadata["pid_start"].(type) {

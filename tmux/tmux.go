@@ -95,7 +95,9 @@ func FilterEnv(env []string) []string {
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "TMUX", "TMUX_PANE", "CLAUDECODE":
+		// A worker's own identity never reaches another process swarm starts (a director
+		// agent runs swarm from inside a worker): processes are found and ended by it.
+		case "TMUX", "TMUX_PANE", "CLAUDECODE", "SWARM_WORKER_ID", "SWARM_WORKER", "SWARM_ITERATION", "SWARM_DONE_FILE":
 			continue
 		}
 		out = append(out, kv)

@@ -1,0 +1,125 @@
+// Package proc reads and ends processes through Linux's /proc: whether a process still runs
+// (and is the one that was started, not a later one with its PID), whole process groups, and
+// processes that carry a worker's identity in their environment after leaving its group.
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Stat returns a process's state letter, process group and start time (clock ticks since
+// boot). ok is false when the process does not exist or /proc is unavailable.
+func Stat(pid int) (stateLetter byte, pgrp int, start uint64, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	// The command name is in parentheses and may itself contain spaces or ')'.
+	s := string(data)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 || end+2 >= len(s) {
+		return 0, 0, 0, false
+	}
+	f := strings.Fields(s[end+2:])
+	if len(f) < 20 {
+		return 0, 0, 0, false
+	}
+	pg, _ := strconv.Atoi(f[2])
+	st, _ := strconv.ParseUint(f[19], 10, 64)
+	return f[0][0], pg, st, true
+}
+
+// Start is the start time that tells a live process from a later one that reused its PID.
+func Start(pid int) uint64 {
+	_, _, st, _ := Stat(pid)
+	return st
+}
+
+// Alive reports whether pid names a live (not zombie) process; when start is non-zero the
+// process must also have started at that time, so a reused PID does not count.
+func Alive(pid int, start uint64) bool {
+	if pid <= 0 {
+		return false
+	}
+	if letter, _, st, ok := Stat(pid); ok {
+		if letter == 'Z' || letter == 'X' {
+			return false
+		}
+		return start == 0 || st == start
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// pids lists the processes in /proc.
+func pids() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// running reports a process that still runs something (not a zombie).
+func running(pid int) bool {
+	letter, _, _, ok := Stat(pid)
+	return ok && letter != 'Z' && letter != 'X'
+}
+
+// Tagged lists the live processes whose environment holds the entry tag (KEY=VALUE), this
+// process excepted. Only the user's own processes can be read, which is what is wanted.
+func Tagged(tag string) []int {
+	want := []byte(tag)
+	self := os.Getpid()
+	var out []int
+	for _, pid := range pids() {
+		if pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil || !hasEntry(env, want) || !running(pid) {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+func hasEntry(environ, entry []byte) bool {
+	for _, kv := range bytes.Split(environ, []byte{0}) {
+		if bytes.Equal(kv, entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// KillTagged ends every process carrying tag: SIGTERM, up to grace, then SIGKILL. It returns
+// how many there were.
+func KillTagged(tag string, grace time.Duration) int {
+	found := Tagged(tag)
+	for _, pid := range found {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		_ = syscall.Kill(pid, syscall.SIGCONT)
+	}
+	deadline := time.Now().Add(grace)
+	for len(Tagged(tag)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, pid := range Tagged(tag) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return len(found)
+}
