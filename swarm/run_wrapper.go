@@ -31,57 +31,73 @@ func runWrapperCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "env", Usage: "KEY=VALUE added to the environment"},
 		},
 		Action: func(c *cli.Context) error {
-			argv := c.Args().Slice()
-			if len(argv) == 0 {
-				return fail("no command")
-			}
-			sigs := make(chan os.Signal, 8)
-			// Caught (not ignored) so the program itself still gets default signal handling.
-			signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-			env, err := wrapperEnv(c.String("env-file"), c.StringSlice("env"))
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "swarm: error: %v\n", err)
-				_ = state.WriteFileAtomic(c.String("exit-file"), []byte("126\n"+err.Error()+"\n"), 0o600)
-				return exitCode(126)
-			}
-			cmd.Env = env
-			if p := c.String("stdin"); p != "" {
-				f, err := os.Open(p)
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "swarm: error: %v\n", err)
-					_ = state.WriteFileAtomic(c.String("exit-file"), []byte("127\n"), 0o600)
-					return exitCode(127)
-				}
-				defer f.Close()
-				cmd.Stdin = f
-			}
-			code := 0
-			reason := ""
-			if err := cmd.Run(); err != nil {
-				var ee *exec.ExitError
-				switch {
-				case errors.As(err, &ee):
-					if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-						code = 128 + int(ws.Signal())
-					} else {
-						code = ee.ExitCode()
-					}
-				default:
-					code, reason = startFailure(argv[0], err)
-					fmt.Fprintf(os.Stderr, "swarm: error: %s\n", reason)
-				}
-			}
-			record := strconv.Itoa(code) + "\n"
-			if reason != "" {
-				// The second line names why the program could not start, for the loop's report.
-				record += reason + "\n"
-			}
-			_ = state.WriteFileAtomic(c.String("exit-file"), []byte(record), 0o600)
-			return exitCode(code)
+			o := wrapperOptions{Argv: c.Args().Slice(), ExitFile: c.String("exit-file"), Stdin: c.String("stdin"),
+				EnvFile: c.String("env-file"), Env: c.StringSlice("env")}
+			return exitCode(runWrapped(o))
 		},
 	}
+}
+
+// wrapperOptions are the arguments of `swarm __run`.
+type wrapperOptions struct {
+	Argv     []string
+	ExitFile string
+	Stdin    string
+	EnvFile  string
+	Env      []string
+}
+
+// runWrapped runs the program, records how it ended in the exit file (its code, and on a
+// second line why it could not start) and returns the code.
+func runWrapped(o wrapperOptions) int {
+	if len(o.Argv) == 0 {
+		fmt.Fprintln(os.Stderr, "swarm: error: no command")
+		return ExitError
+	}
+	sigs := make(chan os.Signal, 8)
+	// Caught (not ignored) so the program itself still gets default signal handling.
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	cmd := exec.Command(o.Argv[0], o.Argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	env, err := wrapperEnv(o.EnvFile, o.Env)
+	if err != nil {
+		return recordExit(o.ExitFile, 126, err.Error())
+	}
+	cmd.Env = env
+	if o.Stdin != "" {
+		f, err := os.Open(o.Stdin)
+		if err != nil {
+			return recordExit(o.ExitFile, 127, err.Error())
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return recordExit(o.ExitFile, 0, "")
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return recordExit(o.ExitFile, 128+int(ws.Signal()), "")
+		}
+		return recordExit(o.ExitFile, ee.ExitCode(), "")
+	}
+	code, reason := startFailure(o.Argv[0], err)
+	return recordExit(o.ExitFile, code, reason)
+}
+
+// recordExit writes the exit file and returns code; a reason is also said on stderr, where
+// the pane shows it.
+func recordExit(exitFile string, code int, reason string) int {
+	record := strconv.Itoa(code) + "\n"
+	if reason != "" {
+		fmt.Fprintf(os.Stderr, "swarm: error: %s\n", reason)
+		// The second line names why the program could not start, for the loop's report.
+		record += reason + "\n"
+	}
+	_ = state.WriteFileAtomic(exitFile, []byte(record), 0o600)
+	return code
 }
 
 // wrapperEnv is the program's environment: the worker's saved one (or the wrapper's own when

@@ -36,92 +36,128 @@ const (
 	pasteEnd   = "\x1b[201~"
 )
 
+// options are the agent's command-line flags.
+type options struct {
+	prompt, banner, dialog, record string
+	startDelay                     time.Duration
+	ignoreTerm                     bool
+	exitCode                       int
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
+	fs.StringVar(&o.prompt, "prompt", "❯\u00a0", "input prompt to show")
+	fs.StringVar(&o.banner, "banner", "demo agent ready", "line printed at start")
+	fs.DurationVar(&o.startDelay, "start-delay", 0, "wait this long before showing the prompt")
+	fs.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM and SIGHUP")
+	fs.StringVar(&o.dialog, "dialog", "", "show a first-run dialog before the prompt: trust-folder or bypass-permissions")
+	fs.IntVar(&o.exitCode, "exit", -1, "exit with this code right after starting")
+	fs.StringVar(&o.record, "record", "", "append every message received, exactly as received, to this file")
+	return o, fs.Parse(args)
+}
+
 // Main runs the agent with args (without the program name) and returns its exit code.
 func Main(args []string) int {
-	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
-	prompt := fs.String("prompt", "❯\u00a0", "input prompt to show")
-	banner := fs.String("banner", "demo agent ready", "line printed at start")
-	startDelay := fs.Duration("start-delay", 0, "wait this long before showing the prompt")
-	ignoreTerm := fs.Bool("ignore-term", false, "ignore SIGTERM and SIGHUP")
-	dialog := fs.String("dialog", "", "show a first-run dialog before the prompt: trust-folder or bypass-permissions")
-	exitCode := fs.Int("exit", -1, "exit with this code right after starting")
-	record := fs.String("record", "", "append every message received, exactly as received, to this file")
-	if err := fs.Parse(args); err != nil {
+	o, err := parseFlags(args)
+	if err != nil {
 		return 2
 	}
-	if *ignoreTerm {
+	if o.ignoreTerm {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 	}
-	if *banner != "" {
-		fmt.Println(*banner)
+	if o.banner != "" {
+		fmt.Println(o.banner)
 	}
-	if *exitCode >= 0 {
-		return *exitCode
+	if o.exitCode >= 0 {
+		return o.exitCode
 	}
-	if *startDelay > 0 {
-		time.Sleep(*startDelay)
+	if o.startDelay > 0 {
+		time.Sleep(o.startDelay)
 	}
-	in := os.Stdin
-	if !isTTY(in) {
+	if !isTTY(os.Stdin) {
 		// Headless: the whole of standard input is one message.
-		data, _ := io.ReadAll(in)
-		if *record != "" {
-			_ = os.WriteFile(*record, data, 0o600)
+		data, _ := io.ReadAll(os.Stdin)
+		if o.record != "" {
+			_ = os.WriteFile(o.record, data, 0o600)
 		}
 		if code, exit := handle(string(data)); exit {
 			return code
 		}
 		return 0
 	}
-	restore := noEcho(in)
+	return interactive(o)
+}
+
+// interactive shows the input prompt and acts on each message until one ends the agent.
+func interactive(o options) int {
+	restore := noEcho(os.Stdin)
 	defer restore()
 	// Ask the terminal for bracketed paste, as TUIs do, so a pasted multi-line message arrives
 	// as one message.
 	fmt.Print("\x1b[?2004h")
 	defer fmt.Print("\x1b[?2004l")
-	r := bufio.NewReader(in)
-	if *dialog != "" {
-		showDialog(*dialog)
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return 0
-			}
-			if strings.TrimSpace(line) == "1" {
-				break
-			}
-		}
+	r := bufio.NewReader(os.Stdin)
+	if o.dialog != "" && !answerDialog(r, o.dialog) {
+		return 0
 	}
 	for {
-		fmt.Print("\n" + *prompt)
+		fmt.Print("\n" + o.prompt)
 		msg, err := readMessage(r)
 		if err != nil {
 			fmt.Println()
 			return 0
 		}
-		if *record != "" {
-			if f, err := os.OpenFile(*record, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
-				// One message per line; a message that ends in a newline already ends its line.
-				if !strings.HasSuffix(msg, "\n") {
-					msg += "\n"
-				}
-				f.WriteString(msg)
-				f.Close()
-			}
-		}
-		fmt.Print("\r\x1b[K")
-		for i, l := range strings.Split(msg, "\n") {
-			if i == 0 {
-				fmt.Println("> " + l)
-			} else {
-				fmt.Println("  " + l)
-			}
-		}
+		recordMessage(o.record, msg)
+		echoMessage(msg)
 		if strings.TrimSpace(msg) == "/exit" {
 			return 0
 		}
 		if code, exit := handle(msg); exit {
 			return code
+		}
+	}
+}
+
+// answerDialog shows a first-run dialog and waits for its "1" answer; false when input ends.
+func answerDialog(r *bufio.Reader, name string) bool {
+	showDialog(name)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return false
+		}
+		if strings.TrimSpace(line) == "1" {
+			return true
+		}
+	}
+}
+
+// recordMessage appends a message to the record file, one message per line.
+func recordMessage(path, msg string) {
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	// A message that ends in a newline already ends its line.
+	if !strings.HasSuffix(msg, "\n") {
+		msg += "\n"
+	}
+	_, _ = f.WriteString(msg)
+}
+
+// echoMessage shows a submitted message the way agents do, above their next prompt.
+func echoMessage(msg string) {
+	fmt.Print("\r\x1b[K")
+	for i, l := range strings.Split(msg, "\n") {
+		if i == 0 {
+			fmt.Println("> " + l)
+		} else {
+			fmt.Println("  " + l)
 		}
 	}
 }
