@@ -29,6 +29,7 @@ type fakeProcesses struct {
 	fake   *tmuxtest.Fake
 	kills  []int
 	tagged map[string][]int // processes outside any pane, by environment entry
+	onKill func()           // runs after every KillGroup
 }
 
 func (p *fakeProcesses) Tagged(tag string) []int {
@@ -50,8 +51,12 @@ func (p *fakeProcesses) Alive(pid int, _ uint64) bool { return p.fake.Alive(pid)
 func (p *fakeProcesses) KillGroup(pgid int, _ time.Duration) bool {
 	p.mu.Lock()
 	p.kills = append(p.kills, pgid)
+	hook := p.onKill
 	p.mu.Unlock()
 	p.fake.KillPID(pgid, 143)
+	if hook != nil {
+		hook()
+	}
 	return false
 }
 

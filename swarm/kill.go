@@ -58,10 +58,14 @@ func runKill(e *env, o killOptions) error {
 		return err
 	}
 	grace := time.Duration(o.Grace * float64(time.Second))
+	var failed error
 	for _, w := range ws {
 		// The loop first, so it does not start the next iteration in the window being closed.
 		stopLoopOnKill(e, w.Name)
-		stopWorker(e, w, grace)
+		if err := stopWorker(e, w, grace); err != nil {
+			// Every worker asked for is still ended; the failure is reported at the end.
+			failed = err
+		}
 		waitMonitorGone(e, w.Name, 5*time.Second)
 		if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
 			_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
@@ -73,5 +77,5 @@ func runKill(e *env, o killOptions) error {
 		}
 		fmt.Fprintf(e.stdout, "killed %s\n", w.Name)
 	}
-	return nil
+	return failed
 }

@@ -2,6 +2,8 @@ package swarm
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -158,4 +160,25 @@ func TestStatusExitCodes(t *testing.T) {
 	}
 	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"no"}, Format: "text"}), 2, "no worker named 'no'")
 	wantErr(t, statusOptions{Args: []string{"w1"}, Format: "yaml"}.check(), 1, "invalid --format 'yaml' (expected text or json)")
+}
+
+// A kill that cannot be recorded (a full disk, a broken state file) still ends the worker,
+// and says it could not record it with a non-zero exit.
+func TestKillIsHonouredWhenTheRecordCannotBeWritten(t *testing.T) {
+	te := newTestEnv(t)
+	w := te.spawn("w1", "")
+	te.procs.onKill = func() {
+		// The records become unreadable and unwritable between the kill and its record.
+		path := filepath.Join(te.dir.Root, "state.json")
+		_ = os.Remove(path)
+		_ = os.Mkdir(path, 0o700)
+	}
+	err := runKill(te.env, killOptions{Names: []string{"w1"}, Grace: 1})
+	wantErr(t, err, 1, "stopped 'w1', but cannot record it")
+	if p, ok := te.fake.Get(w.Tmux.PaneID); ok && !p.Dead {
+		t.Error("the worker still runs")
+	}
+	if got := te.output(); got != "killed w1\n" {
+		t.Errorf("printed %q", got)
+	}
 }

@@ -13,8 +13,9 @@ import (
 
 // stopWorker ends a worker's whole process group (SIGTERM, grace, SIGKILL), keeps its last
 // screen, removes its window and records it as stopped with its exit code when one was
-// observed. Other workers' windows, dead or alive, are left alone.
-func stopWorker(e *env, w *state.Worker, grace time.Duration) {
+// observed. Other workers' windows, dead or alive, are left alone. The worker is ended even
+// when the record cannot be written; the error says so.
+func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 	var exit *int
 	if p, ok := e.ownPane(w); ok {
 		if !p.Dead {
@@ -36,7 +37,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 		}
 	}
 	e.endTagged(w, grace)
-	_ = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
+	err := e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
 		if cur := ws.Get(w.Name); cur != nil {
 			cur.Status = state.StatusStopped
 			if exit != nil {
@@ -49,6 +50,10 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) {
 	if exit != nil {
 		w.ExitCode = exit
 	}
+	if err != nil {
+		return fail("stopped '%s', but cannot record it: %v", w.Name, err)
+	}
+	return nil
 }
 
 // keepScreen saves what the worker's pane shows (with its scrollback), so peek and logs can
