@@ -18,10 +18,7 @@ type attachOptions struct {
 }
 
 func (o attachOptions) check() error {
-	if len(o.Args) != 1 {
-		return fail("usage: swarm attach NAME")
-	}
-	return nil
+	return exactlyOneName(o.Args, "swarm attach NAME")
 }
 
 func attachCommand() *cli.Command {

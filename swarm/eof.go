@@ -10,10 +10,7 @@ import (
 type eofOptions struct{ Args []string }
 
 func (o eofOptions) check() error {
-	if len(o.Args) != 1 {
-		return fail("usage: swarm eof NAME")
-	}
-	return nil
+	return exactlyOneName(o.Args, "swarm eof NAME")
 }
 
 func eofCommand() *cli.Command {

@@ -19,10 +19,7 @@ type killOptions struct {
 }
 
 func (o killOptions) check() error {
-	if o.Grace < 0 {
-		return fail("--grace must not be negative")
-	}
-	return nil
+	return notNegative(o.Grace, "--grace")
 }
 
 func killCommand() *cli.Command {

@@ -16,13 +16,10 @@ type logsOptions struct {
 }
 
 func (o logsOptions) check() error {
-	if len(o.Args) != 1 {
-		return fail("usage: swarm logs NAME")
+	if err := exactlyOneName(o.Args, "swarm logs NAME"); err != nil {
+		return err
 	}
-	if o.Lines < 0 {
-		return fail("--lines must not be negative")
-	}
-	return nil
+	return notNegative(float64(o.Lines), "--lines")
 }
 
 func logsCommand() *cli.Command {

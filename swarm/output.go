@@ -33,3 +33,19 @@ func printJSON(e *env, v any) error {
 	fmt.Fprintln(e.stdout, string(data))
 	return nil
 }
+
+// exactlyOneName checks that a command that acts on one worker got exactly one argument.
+func exactlyOneName(args []string, usage string) error {
+	if len(args) != 1 {
+		return fail("usage: %s", usage)
+	}
+	return nil
+}
+
+// notNegative checks a flag that cannot be below zero.
+func notNegative(v float64, flag string) error {
+	if v < 0 {
+		return fail("%s must not be negative", flag)
+	}
+	return nil
+}

@@ -18,10 +18,7 @@ type respawnOptions struct {
 }
 
 func (o respawnOptions) check() error {
-	if len(o.Args) != 1 {
-		return fail("usage: swarm respawn NAME")
-	}
-	return nil
+	return exactlyOneName(o.Args, "swarm respawn NAME")
 }
 
 func respawnCommand() *cli.Command {

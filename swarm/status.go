@@ -37,8 +37,8 @@ type statusOptions struct {
 }
 
 func (o statusOptions) check() error {
-	if len(o.Args) != 1 {
-		return fail("usage: swarm status NAME")
+	if err := exactlyOneName(o.Args, "swarm status NAME"); err != nil {
+		return err
 	}
 	_, err := checkFormat(o.Format, "text", "json")
 	return err

@@ -18,10 +18,7 @@ type waitOptions struct {
 }
 
 func (o waitOptions) check() error {
-	if o.Timeout < 0 {
-		return fail("--timeout must not be negative")
-	}
-	return nil
+	return notNegative(o.Timeout, "--timeout")
 }
 
 func waitCommand() *cli.Command {
