@@ -204,6 +204,10 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
+	// Whoever drives the loop, a background monitor or a foreground one, is on record.
+	if st, err := l.cfg.Dir.Load(); err == nil {
+		l.updateRegent(func(rs *RegentState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
+	}
 	for {
 		st, err := l.cfg.Dir.Load()
 		if err != nil {
