@@ -1,0 +1,157 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+)
+
+func ralphLogsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "logs",
+		Usage:     "show a loop's iteration log (or its monitor log)",
+		ArgsUsage: "NAME",
+		Description: `Examples:
+   swarm ralph logs agent
+   swarm ralph logs agent --follow
+   swarm ralph logs agent --monitor --lines 50`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines until the loop ends"},
+			&cli.BoolFlag{Name: "monitor", Usage: "the monitor's log ([ralph] messages) instead of iteration events"},
+			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "only the last K lines (0: all)"},
+		},
+		Action: func(c *cli.Context) error {
+			o := ralphLogsOptions{Args: c.Args().Slice(), Follow: c.Bool("follow"), Monitor: c.Bool("monitor"), Lines: c.Int("lines")}
+			return withEnv(c, o.check, func(e *env) error { return runRalphLogs(e, o) })
+		},
+	}
+}
+
+// ralphLogsOptions are the arguments of `swarm ralph logs`.
+type ralphLogsOptions struct {
+	Args    []string
+	Follow  bool
+	Monitor bool // monitor.log instead of iterations.log
+	Lines   int  // > 0: only the last lines
+}
+
+func (o ralphLogsOptions) check() error {
+	if err := exactlyOneName(o.Args, "swarm ralph logs NAME"); err != nil {
+		return err
+	}
+	return notNegative(float64(o.Lines), "--lines")
+}
+
+// runRalphLogs prints a loop's log. It reads no loop state unless following, so the logs
+// of a loop whose state is damaged can still be read: they tell what happened to it.
+func runRalphLogs(e *env, o ralphLogsOptions) error {
+	name := o.Args[0]
+	if err := validateName(name); err != nil {
+		return err
+	}
+	ld := ralph.DirFor(e.dir, name)
+	if !hasLoop(ld) {
+		if _, _, err := e.loadWorker(name); err != nil {
+			return err
+		}
+		return fail("worker '%s' is not a ralph worker", name)
+	}
+	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine}
+	if o.Monitor {
+		t.path, t.whole = ld.MonitorLog(), nil
+	}
+	t.more = func() bool {
+		st, err := ld.Load()
+		return err == nil && (st.Status == ralph.StatusRunning || ld.MonitorAlive())
+	}
+	return t.run(e)
+}
+
+// eventStart is how every iterations.log entry begins (see ralph.Dir.LogEvent).
+var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
+
+// isEventLine tells an entry from the remains of one torn by a writer that died mid-line (the
+// next entry then starts on a line of its own, see state.AppendLine).
+func isEventLine(line string) bool { return eventStart.MatchString(line) }
+
+// tail prints a log file (the last lines when lines > 0) and, with follow, what is appended
+// while more says the writer is still at it. Only whole lines are printed.
+type tail struct {
+	path   string
+	lines  int
+	follow bool
+	more   func() bool
+	whole  func(line string) bool // nil: every line is; otherwise the others are skipped
+
+	f       *os.File
+	pending string // the start of a line still being written
+}
+
+func (t *tail) run(e *env) error {
+	defer func() {
+		if t.f != nil {
+			t.f.Close()
+		}
+	}()
+	f, err := os.Open(t.path)
+	switch {
+	case err == nil:
+		t.f = f
+	case !errors.Is(err, os.ErrNotExist):
+		return fail("%v", err)
+	case !t.follow:
+		return nil
+	}
+	t.print(e, t.read(), t.lines)
+	for t.follow {
+		keep := t.more()
+		time.Sleep(200 * time.Millisecond)
+		t.print(e, t.read(), 0)
+		if !keep {
+			break
+		}
+	}
+	return nil
+}
+
+// read returns the whole lines appended since the last read.
+func (t *tail) read() []string {
+	if t.f == nil {
+		f, err := os.Open(t.path)
+		if err != nil {
+			return nil
+		}
+		t.f = f
+	}
+	data, _ := io.ReadAll(t.f)
+	lines := strings.SplitAfter(t.pending+string(data), "\n")
+	t.pending = lines[len(lines)-1]
+	return lines[:len(lines)-1]
+}
+
+// print writes the last n (all when n <= 0) of lines that are whole, and warns about the
+// torn ones among them.
+func (t *tail) print(e *env, lines []string, n int) {
+	var keep []string
+	for i := len(lines) - 1; i >= 0 && (n <= 0 || len(keep) < n); i-- {
+		if t.whole != nil && !t.whole(lines[i]) {
+			e.warnf("skipped a torn line in %s", filepath.Base(t.path))
+			continue
+		}
+		keep = append(keep, lines[i])
+	}
+	var b strings.Builder
+	for i := len(keep) - 1; i >= 0; i-- {
+		b.WriteString(keep[i])
+	}
+	fmt.Fprint(e.stdout, b.String())
+}

@@ -1,0 +1,336 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
+)
+
+func ralphSpawnCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "spawn",
+		Usage:     "start a looping worker (same as swarm spawn --ralph)",
+		ArgsUsage: "-- COMMAND [ARGS...]",
+		Description: `Starts COMMAND in a tmux window and a monitor that restarts it, with PROMPT, each
+iteration. --prompt-file and --max-iterations are required.
+
+Examples:
+   swarm ralph spawn --name agent --prompt-file PROMPT.md --max-iterations 20 -- claude
+   swarm ralph spawn --name fix --worktree --prompt-file PROMPT.md --max-iterations 10 \
+       --done-pattern 'ALL TASKS COMPLETE' --test-command 'go test ./...' --rollback-on-test-failure -- claude
+   swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p`,
+		Flags: append(spawnFlags(), ralphFlags()...),
+		Action: func(c *cli.Context) error {
+			e, err := openEnv(c)
+			if err != nil {
+				return err
+			}
+			return runRalphSpawn(e, c)
+		},
+	}
+}
+
+func ralphFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "ralph", Usage: "run the command in a ralph loop (implies --tmux)"},
+		&cli.StringFlag{Name: "prompt-file", Usage: "ralph: prompt given to the agent at every iteration (re-read each time)"},
+		&cli.IntFlag{Name: "max-iterations", Usage: "ralph: stop after this many iterations"},
+		&cli.IntFlag{Name: "inactivity-timeout", Usage: "ralph: seconds of unchanged screen before the agent is restarted", Value: 60},
+		&cli.StringFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it"},
+		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
+		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.IntFlag{Name: "max-failures", Usage: "regent: consecutive failures before the loop stops as failed and escalates", Value: ralph.MaxConsecutiveFailures},
+		&cli.IntFlag{Name: "retry-backoff", Usage: "regent: fixed seconds between retries (default: 1, 2, 4, ... up to 300)"},
+		&cli.IntFlag{Name: "hang-timeout", Usage: "regent: seconds without real progress on screen (spinners and counters do not count) before the agent is restarted; 0 turns it off", Value: 300},
+		&cli.IntFlag{Name: "iteration-timeout", Usage: "regent: longest wall time of one iteration in seconds (0: no limit)"},
+		&cli.StringFlag{Name: "test-command", Usage: "regent: command (sh -c) run in the worker's directory after an iteration that made commits"},
+		&cli.BoolFlag{Name: "rollback-on-test-failure", Usage: "regent: revert the iteration's commits when --test-command fails"},
+		&cli.BoolFlag{Name: "push", Usage: "regent: git push after reverting"},
+		&cli.StringFlag{Name: "webhook", Usage: "regent: URL that receives a JSON POST when the loop gives up"},
+		&cli.BoolFlag{Name: "no-regent", Usage: "regent: run the loop unsupervised (no resurrection, hang detection or test gating)"},
+	}
+}
+
+// regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
+// only the flags given on the command line override swarm.toml.
+func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
+	var f ralph.RegentFlags
+	setFlag(c, "max-failures", c.Int, &f.MaxFailures)
+	setFlag(c, "retry-backoff", c.Int, &f.RetryBackoffSeconds)
+	setFlag(c, "hang-timeout", c.Int, &f.HangTimeoutSeconds)
+	setFlag(c, "iteration-timeout", c.Int, &f.IterationTimeout)
+	setFlag(c, "test-command", c.String, &f.TestCommand)
+	setFlag(c, "rollback-on-test-failure", c.Bool, &f.RollbackOnTestFailure)
+	setFlag(c, "push", c.Bool, &f.Push)
+	setFlag(c, "webhook", c.String, &f.Webhook)
+	f.NoRegent = c.Bool("no-regent")
+	rc, err := ralph.ResolveRegent(dir, f)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	return &rc, nil
+}
+
+// setFlag points dst at the flag's value when the flag was given, and leaves it nil otherwise.
+func setFlag[T any](c *cli.Context, name string, get func(string) T, dst **T) {
+	if c.IsSet(name) {
+		v := get(name)
+		*dst = &v
+	}
+}
+
+// loopOptions are the ralph flags: as given until check has passed them.
+type loopOptions struct {
+	promptArg    string // as the user wrote it
+	promptFile   string // absolute, set by check
+	max          int
+	maxSet       bool
+	inactivity   int
+	donePattern  string
+	promptMode   string
+	readyPattern string
+	readyTimeout int
+	foreground   bool
+}
+
+func loopOptionsFromFlags(c *cli.Context) loopOptions {
+	return loopOptions{
+		promptArg:    c.String("prompt-file"),
+		max:          c.Int("max-iterations"),
+		maxSet:       c.IsSet("max-iterations"),
+		inactivity:   c.Int("inactivity-timeout"),
+		donePattern:  c.String("done-pattern"),
+		promptMode:   c.String("prompt-mode"),
+		readyPattern: c.String("ready-pattern"),
+		readyTimeout: c.Int("ready-timeout"),
+		foreground:   c.Bool("foreground"),
+	}
+}
+
+// check validates the ralph flags in the order and with the messages of the loop spec.
+func (o *loopOptions) check(e *env) error {
+	if o.promptArg == "" {
+		return fail("--ralph requires --prompt-file")
+	}
+	if !o.maxSet {
+		return fail("--ralph requires --max-iterations")
+	}
+	abs, err := checkPromptFile(o.promptArg)
+	if err != nil {
+		return err
+	}
+	o.promptFile = abs
+	if err := checkMaxIterations(o.max); err != nil {
+		return err
+	}
+	warnManyIterations(e, o.max)
+	if o.inactivity < 1 {
+		return fail("--inactivity-timeout must be at least 1 second")
+	}
+	if o.donePattern != "" {
+		if _, err := regexp.Compile(o.donePattern); err != nil {
+			return fail("invalid --done-pattern: %v", err)
+		}
+	}
+	switch o.promptMode {
+	case ralph.PromptType, ralph.PromptStdin:
+	case "tui":
+		o.promptMode = ralph.PromptType
+	default:
+		return fail("invalid --prompt-mode '%s' (expected type or stdin)", o.promptMode)
+	}
+	return nil
+}
+
+// checkPromptFile makes sure the prompt can be read now, so a typo fails the spawn instead of
+// the first iteration; it returns the absolute path the loop re-reads it from.
+func checkPromptFile(arg string) (string, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", fail("prompt file not found: %s", arg)
+	}
+	fi, err := os.Stat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fail("prompt file not found: %s", arg)
+	}
+	if err != nil || fi.IsDir() {
+		return "", fail("cannot read prompt file: %s", arg)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", fail("cannot read prompt file: %s", arg)
+	}
+	f.Close()
+	return abs, nil
+}
+
+// checkMaxIterations refuses an iteration limit below one (spawn and resume).
+func checkMaxIterations(n int) error {
+	if n < 1 {
+		return fail("--max-iterations must be at least 1")
+	}
+	return nil
+}
+
+// warnManyIterations says that a large limit is allowed, but costly.
+func warnManyIterations(e *env, n int) {
+	if n > 50 {
+		e.warnf("high iteration count (>50) may consume significant resources")
+	}
+}
+
+// ralphSpawnOptions is a looping worker: the worker as plain spawn starts it, the loop around
+// it, and the Regent's policy over the loop.
+type ralphSpawnOptions struct {
+	worker spawnOptions
+	loop   loopOptions
+	regent *ralph.RegentConfig
+}
+
+// runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
+func runRalphSpawn(e *env, c *cli.Context) error {
+	o, err := ralphSpawnFromFlags(e, c)
+	if err != nil {
+		return err
+	}
+	return spawnRalph(e, o)
+}
+
+// ralphSpawnFromFlags reads the loop flags first, so their errors come before those of the
+// flags every spawn shares, as the loop spec orders them.
+func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
+	lo := loopOptionsFromFlags(c)
+	if err := lo.check(e); err != nil {
+		return ralphSpawnOptions{}, err
+	}
+	w, _, err := spawnOptionsFromFlags(c)
+	if err != nil {
+		return ralphSpawnOptions{}, err
+	}
+	dir := w.Cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	dir, _ = filepath.Abs(dir)
+	rc, err := regentConfig(c, dir)
+	if err != nil {
+		return ralphSpawnOptions{}, err
+	}
+	return ralphSpawnOptions{worker: w, loop: lo, regent: rc}, nil
+}
+
+// spawnRalph starts a looping worker: the first iteration's agent in a tmux window, the loop
+// state, and the monitor that drives the rest (or, in the foreground, drives it here).
+func spawnRalph(e *env, o ralphSpawnOptions) error {
+	name := o.worker.Name
+	if ws, err := e.dir.LoadWorkers(e.warnErr); err == nil && ws.Get(name) != nil {
+		return fail("worker '%s' already exists", name)
+	}
+	ld := ralph.DirFor(e.dir, name)
+	if ld.MonitorAlive() {
+		return fail("a ralph loop for '%s' is still running", name)
+	}
+	// What an earlier loop of the same name left (its worker is gone) must not leak into this one.
+	_ = os.RemoveAll(ld.Path)
+	st := o.loopState()
+	w, err := beginLoop(e, o.worker, st)
+	if err != nil {
+		return err
+	}
+	if o.loop.foreground {
+		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
+		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true})
+	}
+	appendMonitorLog(ld, startingLine(name, st.MaxIterations))
+	if err := startMonitor(e, name); err != nil {
+		undoLoop(e, w, ld)
+		return fail("cannot start the loop monitor: %v", err)
+	}
+	return nil
+}
+
+// loopState is the new loop's settings; beginLoop fills in the rest.
+func (o ralphSpawnOptions) loopState() *ralph.State {
+	st := &ralph.State{
+		PromptFile:        o.loop.promptFile,
+		MaxIterations:     o.loop.max,
+		InactivityTimeout: o.loop.inactivity,
+		PromptMode:        o.loop.promptMode,
+		ReadyPattern:      o.loop.readyPattern,
+		ReadyTimeout:      o.loop.readyTimeout,
+		Regent:            o.regent,
+	}
+	if o.loop.donePattern != "" {
+		p := o.loop.donePattern
+		st.DonePattern = &p
+	}
+	return st
+}
+
+func startingLine(name string, max int) string {
+	return fmt.Sprintf("[ralph] %s: starting iteration 1/%d", name, max)
+}
+
+// beginLoop starts a loop's worker with iteration 1's agent and records the loop as running
+// it, the way the loop starts every later iteration (ralph's BeginIteration and AgentEnv).
+// On failure nothing is left: no window, no record, no loop directory.
+func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
+	ld := ralph.DirFor(e.dir, o.Name)
+	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
+		return nil, fail("cannot create %s: %v", ld.Path, err)
+	}
+	w, err := startFirstAgent(e, ld, o, st)
+	if err != nil {
+		os.RemoveAll(ld.Path)
+		return nil, err
+	}
+	var head string
+	if rc := ralph.EffectiveRegent(st.Regent); rc.Enabled && rc.TestCommand != "" {
+		head = git.Head(w.Cwd)
+	}
+	now := time.Now()
+	st.WorkerName, st.Status, st.Started = o.Name, ralph.StatusRunning, now.Format(ralph.TimeFormat)
+	st.BeginIteration(1, now, head)
+	if err := ld.Create(st); err != nil {
+		undoLoop(e, w, ld)
+		return nil, fail("cannot write loop state: %v", err)
+	}
+	_ = ld.LogEvent(now, "START", fmt.Sprintf("iteration 1/%d", st.MaxIterations))
+	_ = ld.UpdateRegent(func(rs *ralph.RegentState) { rs.Iteration = 1 })
+	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, st.MaxIterations)
+	return w, nil
+}
+
+// startFirstAgent saves the prompt the agent gets and starts the worker in tmux, under the
+// wrapper that records its exit code.
+func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*state.Worker, error) {
+	prompt, err := ralph.ReadPrompt(st.PromptFile)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	if err := os.WriteFile(ld.PromptCopy(), []byte(prompt), 0o600); err != nil {
+		return nil, fail("cannot write %s: %v", ld.PromptCopy(), err)
+	}
+	o.Tmux = true
+	o.StartArgv = ralph.AgentArgv(o.Argv, st.PromptMode, runWrapper(), e.dir.ExitPath(o.Name), ld.PromptCopy())
+	o.ExtraEnv = ld.AgentEnv(o.Name, 1)
+	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
+	return spawnWorker(e, o)
+}
+
+// undoLoop takes a loop that could not be set up completely down again: worker, record,
+// worktree (unless it has changes) and loop directory.
+func undoLoop(e *env, w *state.Worker, ld ralph.Dir) {
+	_ = stopWorker(e, w, 2*time.Second)
+	_ = cleanWorker(e, w, true, false)
+	os.RemoveAll(ld.Path)
+}

@@ -1,0 +1,150 @@
+package swarm
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+)
+
+func ralphStatusCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show a loop's progress",
+		ArgsUsage: "NAME",
+		Description: `Examples:
+   swarm ralph status agent
+   swarm ralph status agent --format json`,
+		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"}},
+		Action: func(c *cli.Context) error {
+			o := ralphStatusOptions{Args: c.Args().Slice(), Format: c.String("format")}
+			return withEnv(c, o.check, func(e *env) error { return runRalphStatus(e, o) })
+		},
+	}
+}
+
+// ralphStatusOptions are the arguments of `swarm ralph status`.
+type ralphStatusOptions struct {
+	Args   []string
+	Format string // text or json
+}
+
+func (o ralphStatusOptions) check() error {
+	err := exactlyOneName(o.Args, "swarm ralph status NAME")
+	if err == nil {
+		_, err = checkFormat(o.Format, "text", "json")
+	}
+	return err
+}
+
+func runRalphStatus(e *env, o ralphStatusOptions) error {
+	w, ld, st, err := loadLoop(e, o.Args[0])
+	if err != nil {
+		return err
+	}
+	v := viewLoop(ld, st, w)
+	if o.Format == "json" {
+		return printJSON(e, v)
+	}
+	printLoopStatus(e.stdout, v, time.Now())
+	return nil
+}
+
+// loopView is a loop as status and ls show it: its state and what is known about it now.
+type loopView struct {
+	*ralph.State
+	WorkerStatus string             `json:"worker_status"`
+	MonitorAlive bool               `json:"monitor_alive"`
+	RegentState  *ralph.RegentState `json:"regent_state"`
+}
+
+func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
+	ws := "gone"
+	if w != nil {
+		ws = w.Status
+	}
+	rs := ld.LoadRegent()
+	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs}
+}
+
+// printLoopStatus writes the status text; times are shown in local time, whatever zone
+// they were stored in.
+func printLoopStatus(out io.Writer, v loopView, now time.Time) {
+	st := v.State
+	fmt.Fprintf(out, "Ralph Loop: %s\n", st.WorkerName)
+	fmt.Fprintf(out, "Status: %s\n", st.Status)
+	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
+	fmt.Fprintf(out, "Started: %s\n", ralph.FormatTime(st.Started))
+	fmt.Fprintf(out, "Current iteration started: %s\n", ralph.FormatTime(st.LastIterationStarted))
+	fmt.Fprintf(out, "Consecutive failures: %d\n", st.ConsecutiveFailures)
+	fmt.Fprintf(out, "Total failures: %d\n", st.TotalFailures)
+	fmt.Fprintf(out, "Inactivity timeout: %ds\n", st.InactivityTimeout)
+	done := "(none)"
+	if st.DonePattern != nil {
+		done = *st.DonePattern
+	}
+	fmt.Fprintf(out, "Done pattern: %s\n", done)
+	if st.ExitReason != "" {
+		fmt.Fprintf(out, "Exit reason: %s\n", st.ExitReason)
+	}
+	if st.LastExitCode != nil {
+		fmt.Fprintf(out, "Last exit code: %d\n", *st.LastExitCode)
+	}
+	if st.BlockedBy != "" {
+		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
+	}
+	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
+		fmt.Fprintf(out, "Last screen change: %s (%s ago)\n", ralph.FormatTime(st.LastScreenChange), formatDuration(now.Sub(t)))
+	}
+	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
+	printRegentStatus(out, ralph.EffectiveRegent(st.Regent), v.RegentState)
+	if v.MonitorAlive {
+		fmt.Fprintf(out, "Monitor: alive (pid %d)\n", st.MonitorPID)
+	} else {
+		fmt.Fprintf(out, "Monitor: not running\n")
+	}
+}
+
+func printRegentStatus(out io.Writer, rc ralph.RegentConfig, rs *ralph.RegentState) {
+	if !rc.Enabled {
+		fmt.Fprintf(out, "Regent: off\n")
+		return
+	}
+	fmt.Fprintf(out, "Regent: on (%s)\n", strings.Join(regentSettings(rc), ", "))
+	fmt.Fprintf(out, "Resurrections: %d\n", rs.Resurrections)
+	fmt.Fprintf(out, "Rollbacks: %d\n", rs.Rollbacks)
+	if rs.LastOutputAt != "" {
+		fmt.Fprintf(out, "Last output: %s\n", ralph.FormatTime(rs.LastOutputAt))
+	}
+	if rs.LastCommit != "" {
+		fmt.Fprintf(out, "Last commit: %s\n", rs.LastCommit)
+	}
+}
+
+// regentSettings names the Regent's settings that differ from doing nothing.
+func regentSettings(rc ralph.RegentConfig) []string {
+	parts := []string{fmt.Sprintf("max failures %d", rc.MaxFailures)}
+	if rc.HangTimeoutSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("hang timeout %ds", rc.HangTimeoutSeconds))
+	}
+	if rc.IterationTimeout > 0 {
+		parts = append(parts, fmt.Sprintf("iteration timeout %ds", rc.IterationTimeout))
+	}
+	if rc.TestCommand != "" {
+		gate := "tests: " + rc.TestCommand
+		if rc.RollbackOnTestFailure {
+			gate += " (rollback on failure)"
+		}
+		parts = append(parts, gate)
+	}
+	if rc.Webhook != "" {
+		parts = append(parts, "webhook set")
+	}
+	return parts
+}
