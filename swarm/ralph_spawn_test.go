@@ -1,0 +1,241 @@
+package swarm
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/tmux"
+	"github.com/swarm-dev/swarm/tmux/tmuxtest"
+)
+
+func promptFile(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "PROMPT.md")
+	writeLog(t, p, text)
+	return p
+}
+
+// goodLoop is a valid set of loop flags for a prompt file.
+func goodLoop(prompt string) loopOptions {
+	return loopOptions{promptArg: prompt, max: 3, maxSet: true, inactivity: 60, promptMode: ralph.PromptType, readyTimeout: 120}
+}
+
+func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {
+	te := newLoopEnv(t)
+	prompt := promptFile(t, "@exit 0\n")
+	cases := []struct {
+		change func(*loopOptions)
+		want   string
+	}{
+		{func(o *loopOptions) { o.promptArg = "" }, "--ralph requires --prompt-file"},
+		{func(o *loopOptions) { o.maxSet = false }, "--ralph requires --max-iterations"},
+		{func(o *loopOptions) { o.promptArg = "./missing.md" }, "prompt file not found: ./missing.md"},
+		{func(o *loopOptions) { o.promptArg = filepath.Dir(prompt) }, "cannot read prompt file: " + filepath.Dir(prompt)},
+		{func(o *loopOptions) { o.max = 0 }, "--max-iterations must be at least 1"},
+		{func(o *loopOptions) { o.inactivity = 0 }, "--inactivity-timeout must be at least 1 second"},
+		{func(o *loopOptions) { o.donePattern = "(" }, "invalid --done-pattern: "},
+		{func(o *loopOptions) { o.promptMode = "telepathy" }, "invalid --prompt-mode 'telepathy' (expected type or stdin)"},
+	}
+	for _, c := range cases {
+		o := goodLoop(prompt)
+		c.change(&o)
+		wantErr(t, o.check(te.env), 1, c.want)
+	}
+	o := goodLoop(prompt)
+	o.promptMode, o.max, o.donePattern = "tui", 51, "DONE"
+	if err := o.check(te.env); err != nil {
+		t.Fatal(err)
+	}
+	if o.promptMode != ralph.PromptType || o.promptFile != prompt {
+		t.Errorf("mode %q, prompt %q", o.promptMode, o.promptFile)
+	}
+	if got := te.errText(); got != "swarm: warning: high iteration count (>50) may consume significant resources\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+func TestRalphSpawnChecksThePromptCanBeRead(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file")
+	}
+	p := promptFile(t, "x")
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := checkPromptFile(p)
+	wantErr(t, err, 1, "cannot read prompt file: "+p)
+}
+
+func spawnOpts(t *testing.T, name, prompt string) ralphSpawnOptions {
+	lo := goodLoop(prompt)
+	lo.promptFile = prompt
+	rc := ralph.DefaultRegent()
+	return ralphSpawnOptions{worker: spawnOptions{Name: name, Argv: []string{"sh"}, Cwd: t.TempDir()}, loop: lo, regent: &rc}
+}
+
+func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
+	te := newLoopEnv(t)
+	prompt := promptFile(t, "do the work\n")
+	before := time.Now().Add(-time.Second)
+	o := spawnOpts(t, "agent", prompt)
+	o.loop.donePattern, o.regent.TestCommand = "ALL DONE", "true"
+	if err := spawnRalph(te.env, o); err != nil {
+		t.Fatal(err)
+	}
+	if got := te.output(); got != "spawned agent (tmux: swarm:agent) [ralph mode: iteration 1/3]\n" {
+		t.Errorf("printed %q", got)
+	}
+	ld := ralph.DirFor(te.dir, "agent")
+	w := te.record("agent")
+	p, _ := te.fake.Get(w.Tmux.PaneID)
+	// The iteration's values reach the agent as the loop passes them to every later iteration.
+	var env []string
+	for i, a := range p.Spec.Argv {
+		if a == "--env" {
+			env = append(env, p.Spec.Argv[i+1])
+		}
+	}
+	if want := ld.AgentEnv("agent", 1); !reflect.DeepEqual(env, want) {
+		t.Errorf("agent env %q, want %q", env, want)
+	}
+	if argv := p.Spec.Argv; argv[len(argv)-1] != "sh" || argv[1] != "__run" || !contains(argv, te.dir.ExitPath("agent")) {
+		t.Errorf("argv %q", argv)
+	}
+	if w.Metadata["ralph"] != true || w.Metadata["ralph_iteration"] != float64(1) {
+		t.Errorf("metadata %v", w.Metadata)
+	}
+	st := te.loopState(ld)
+	started, err := time.Parse(time.RFC3339Nano, st.Started)
+	if err != nil || started.Before(before) || st.Started != started.Format(ralph.TimeFormat) {
+		t.Errorf("started %q (%v), want now in %s", st.Started, err, ralph.TimeFormat)
+	}
+	if st.WorkerName != "agent" || st.Status != ralph.StatusRunning || st.CurrentIteration != 1 || st.Phase != ralph.PhaseStarting ||
+		st.LastIterationStarted != st.Started || st.LastScreenChange != st.Started || st.PromptFile != prompt || st.Regent == nil ||
+		st.DonePattern == nil || *st.DonePattern != "ALL DONE" || st.IterationStartCommit != "" {
+		t.Errorf("state %+v", st)
+	}
+	if data, _ := os.ReadFile(ld.PromptCopy()); string(data) != "do the work\n" {
+		t.Errorf("prompt copy %q", data)
+	}
+	if got := events(t, ld); !reflect.DeepEqual(got, []string{"[START] iteration 1/3"}) {
+		t.Errorf("log %q", got)
+	}
+	if data, _ := os.ReadFile(ld.MonitorLog()); !strings.HasSuffix(string(data), " [ralph] agent: starting iteration 1/3\n") {
+		t.Errorf("monitor log %q", data)
+	}
+	if rs := ld.LoadRegent(); rs.Iteration != 1 {
+		t.Errorf("regent state iteration %d", rs.Iteration)
+	}
+	wantKeeper(t, te, "agent")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRalphSpawnRefuses(t *testing.T) {
+	te := newLoopEnv(t)
+	prompt := promptFile(t, "x")
+	te.spawn("dup", "")
+	wantErr(t, spawnRalph(te.env, spawnOpts(t, "dup", prompt)), 1, "worker 'dup' already exists")
+
+	// A loop of the same name whose monitor still runs (its worker was cleaned meanwhile).
+	ld := ralph.DirFor(te.dir, "left")
+	if err := ld.Create(&ralph.State{Status: ralph.StatusRunning}); err != nil {
+		t.Fatal(err)
+	}
+	holdMonitor(t, ld)
+	wantErr(t, spawnRalph(te.env, spawnOpts(t, "left", prompt)), 1, "a ralph loop for 'left' is still running")
+
+	// Nothing is left behind when the worker cannot start or the prompt is gone.
+	o := spawnOpts(t, "nocmd", prompt)
+	o.worker.Argv = []string{"no-such-program-here"}
+	wantErr(t, spawnRalph(te.env, o), 1, "command not found: no-such-program-here")
+	o = spawnOpts(t, "noprompt", filepath.Join(t.TempDir(), "gone.md"))
+	wantErr(t, spawnRalph(te.env, o), 1, "prompt file not found")
+	for _, name := range []string{"nocmd", "noprompt"} {
+		if _, err := os.Stat(ralph.DirFor(te.dir, name).Path); !os.IsNotExist(err) {
+			t.Errorf("%s: loop directory left behind (%v)", name, err)
+		}
+		if te.record(name) != nil {
+			t.Errorf("%s: worker record left behind", name)
+		}
+	}
+}
+
+func TestRalphSpawnUndoesAHalfStartedLoop(t *testing.T) {
+	te := newLoopEnv(t)
+	w := te.spawn("half", "")
+	ld := ralph.DirFor(te.dir, "half")
+	if err := ld.Create(&ralph.State{}); err != nil {
+		t.Fatal(err)
+	}
+	undoLoop(te.env, w, ld)
+	if te.record("half") != nil || ld.Exists() {
+		t.Error("record or loop left behind")
+	}
+	if _, ok := te.fake.Get(w.Tmux.PaneID); ok {
+		t.Error("window left behind")
+	}
+}
+
+// In the foreground the loop runs in the spawning process; here the agent exits at once.
+func TestRalphSpawnInTheForeground(t *testing.T) {
+	te := newTestEnv(t)
+	te.fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) { p.Exit(0) }
+	o := spawnOpts(t, "fg", promptFile(t, "x"))
+	o.loop.foreground, o.loop.max = true, 1
+	if err := spawnRalph(te.env, o); err != nil {
+		t.Fatal(err)
+	}
+	out := te.output()
+	for _, want := range []string{"[ralph mode: iteration 1/1]\n[ralph] fg: starting iteration 1/1\n",
+		"[ralph] fg: iteration 1 completed (exit: 0", "[ralph] fg: loop complete after 1 iteration\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	st := te.loopState(ralph.DirFor(te.dir, "fg"))
+	if st.Status != ralph.StatusStopped || st.MonitorPID != 0 {
+		t.Errorf("state %s, monitor pid %d", st.Status, st.MonitorPID)
+	}
+	if len(te.keepers()) != 0 {
+		t.Error("a background monitor was started too")
+	}
+}
+
+// The loop flags are checked before the ones every spawn shares, as the loop spec orders
+// the errors; none of these reaches tmux.
+func TestRalphSpawnFromTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	prompt := promptFile(t, "x")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ralph", "spawn", "--prompt-file", "./missing.md", "--max-iterations", "10", "--", "claude"}, "prompt file not found: ./missing.md"},
+		{[]string{"spawn", "--ralph", "--prompt-file", prompt, "--max-iterations", "1", "--", "sh"}, `Required flag "name" not set`},
+		{[]string{"spawn", "--ralph", "--name", "a", "--prompt-file", prompt, "--max-iterations", "1", "--max-failures", "0", "--", "sh"},
+			"--max-failures must be at least 1"},
+		{[]string{"spawn", "--ralph", "--name", "a", "--prompt-file", prompt, "--max-iterations", "1", "--push", "--", "sh"},
+			"--push needs --rollback-on-test-failure"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		args := append([]string{"swarm", "--swarm-dir", dir, "--tmux-socket", "swarm-unit-test-none"}, c.args...)
+		if code := Run(args, &out, &errb); code != 1 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q, want %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
