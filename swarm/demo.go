@@ -109,8 +109,15 @@ func demoEnv(e *env, work, root string) (*env, error) {
 	if err := state.WriteFileAtomic(conf, []byte(tmux.Config), 0o600); err != nil {
 		return nil, fail("%v", err)
 	}
-	tm := &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}
-	return &env{dir: sdir, tm: tm, procs: osProcesses{}, stdout: e.stdout, stderr: e.stderr}, nil
+	de := &env{dir: sdir, tm: e.tm, procs: e.procs, stdout: e.stdout, stderr: e.stderr}
+	// The demo's own server, unless the caller brought one (the tests' fake).
+	if de.tm == nil {
+		de.tm = &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}
+	}
+	if de.procs == nil {
+		de.procs = osProcesses{}
+	}
+	return de, nil
 }
 
 const demoIterations = 5
