@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -53,7 +54,21 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 		return printJSON(e, v)
 	}
 	printLoopStatus(e.stdout, v, time.Now())
+	if full, free := diskFull(ld.Path); full {
+		// The monitor cannot write its state or its log; this is the one place left to say so.
+		fmt.Fprintf(e.stdout, "Warning: no space left where the loop keeps its files (%s, %d bytes free): it cannot record its progress\n", ld.Path, free)
+	}
 	return nil
+}
+
+// diskFull reports a file system with (next to) no space left for ordinary users.
+func diskFull(path string) (bool, uint64) {
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(path, &fs); err != nil {
+		return false, 0
+	}
+	free := fs.Bavail * uint64(fs.Bsize)
+	return free < 64*1024, free
 }
 
 // loopView is a loop as status and ls show it: its state and what is known about it now.
