@@ -78,6 +78,10 @@ func TestE2EClaudeLoop(t *testing.T) {
 	}
 	expectLog(t, "monitor log", e.loopFile("lab", "monitor.log"), "starting iteration 1/4",
 		"inactivity timeout (6s), restarting", "starting iteration 2/4", "done pattern matched, stopping loop")
+	// The agent took each prompt at the first Enter.
+	if log := e.loopFile("lab", "iterations.log"); strings.Contains(log, "[RETRY]") {
+		t.Errorf("Enter was pressed twice:\n%s", log)
+	}
 	// The finished agent was ended, not left idling.
 	if out, _ := e.run("status", "lab"); !strings.HasPrefix(out, "lab: stopped") {
 		t.Errorf("worker after done: %s", out)

@@ -47,6 +47,9 @@ func TestE2ECodexLoop(t *testing.T) {
 		t.Errorf("the model got the prompt in %d turns, want 1", n)
 	}
 	expectLog(t, "monitor log", e.loopFile("cx", "monitor.log"), "starting iteration 1/3", "done pattern matched, stopping loop")
+	if log := e.loopFile("cx", "iterations.log"); strings.Contains(log, "[RETRY]") {
+		t.Errorf("Enter was pressed twice:\n%s", log)
+	}
 }
 
 // Codex's working line ticks its seconds while the API hangs; the Regent ends it after the
