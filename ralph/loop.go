@@ -240,9 +240,10 @@ func (l *Loop) Run() (Status, error) {
 // step moves the loop on by one phase.
 func (l *Loop) step(st *State) error {
 	switch st.Phase {
-	case PhaseStarting:
+	case PhaseStarting, PhaseDelivering:
+		// A monitor that died just before its paste left nothing in the input: deliver again.
 		return l.deliver(st)
-	case PhaseDelivering:
+	case PhaseSubmitting:
 		l.resumeDelivery(st)
 	case PhaseWorking:
 		l.watch(st)

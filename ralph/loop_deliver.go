@@ -66,8 +66,8 @@ func (l *Loop) delivered(base int) {
 	})
 }
 
-// resumeDelivery takes over an iteration whose monitor died while it gave the agent the
-// prompt. The prompt was pasted; if the agent still sits at its input prompt, the Enter that
+// resumeDelivery takes over an iteration whose monitor died between pasting the prompt and
+// seeing the agent take it: if the agent still sits at its input prompt, the Enter that
 // submits it is what is missing.
 func (l *Loop) resumeDelivery(st *State) {
 	a := l.agentNow()
@@ -152,6 +152,8 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 	if err := l.cfg.Tmux.Paste(a.paneID, prompt, true); err != nil {
 		l.say("could not type the prompt: %v", err)
 	}
+	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
+	l.update(func(s *State) error { s.Phase = PhaseSubmitting; return nil })
 	l.cfg.Clock.Sleep(l.cfg.InputSettle)
 	pasted := before
 	if cur, err := l.capture(a, 0); err == nil {

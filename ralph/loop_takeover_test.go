@@ -15,7 +15,7 @@ import (
 
 func TestLoopTakeoverPressesTheMissingEnter(t *testing.T) {
 	prompt := "Study PLAN.md and do the next task."
-	h := newHarness(t, setup{max: 1, phase: PhaseDelivering, prompt: prompt, readyTimeout: 120}, agentScript{
+	h := newHarness(t, setup{max: 1, phase: PhaseSubmitting, prompt: prompt, readyTimeout: 120}, agentScript{
 		start: func(tn turn) {
 			// The dead monitor had pasted the prompt; Enter never came.
 			tn.h.typed = prompt
@@ -41,7 +41,7 @@ func TestLoopTakeoverPressesTheMissingEnter(t *testing.T) {
 
 func TestLoopTakeoverAfterEnterOnlyWatches(t *testing.T) {
 	prompt := "Study PLAN.md and do the next task."
-	h := newHarness(t, setup{max: 1, phase: PhaseDelivering, prompt: prompt, readyTimeout: 120}, agentScript{
+	h := newHarness(t, setup{max: 1, phase: PhaseSubmitting, prompt: prompt, readyTimeout: 120}, agentScript{
 		start: func(tn turn) {
 			// Enter went through before the monitor died: the agent is at work.
 			tn.p.SetScreen(claudeBusy(prompt, 2*time.Second))
@@ -90,4 +90,16 @@ func TestLoopCorruptStateFailsVisibly(t *testing.T) {
 	if !strings.Contains(h.out.String(), "swarm: error: loop state ") {
 		t.Errorf("the error was not reported:\n%s", h.out.String())
 	}
+}
+
+func TestLoopTakeoverBeforeThePasteDeliversAfresh(t *testing.T) {
+	prompt := "Study PLAN.md and do the next task."
+	h := newHarness(t, setup{max: 1, phase: PhaseDelivering, prompt: prompt}, agentScript{submit: exitOnSubmit(0)})
+	if code := h.run(h.config()); code != 0 {
+		t.Errorf("Run = %d, want 0", code)
+	}
+	if p := h.fake.Pastes(h.paneID); len(p) != 1 || p[0] != prompt {
+		t.Errorf("pastes %q, want the prompt once", p)
+	}
+	h.wantLines("iteration 1 completed (exit: 0, duration: 0s)", "loop complete after 1 iteration")
 }

@@ -29,7 +29,8 @@ type Phase string
 // Iteration phases.
 const (
 	PhaseStarting   Phase = "starting"   // agent started, prompt not delivered yet
-	PhaseDelivering Phase = "delivering" // the prompt is being pasted: a new monitor must not paste it again
+	PhaseDelivering Phase = "delivering" // about to paste the prompt: a new monitor delivers it afresh
+	PhaseSubmitting Phase = "submitting" // the prompt was pasted, Enter pending: never paste it again
 	PhaseWorking    Phase = "working"    // prompt delivered, agent being watched
 	PhaseEnded      Phase = "ended"      // iteration evaluated; next one not started
 	PhaseBackoff    Phase = "backoff"    // waiting before retrying after a failure

@@ -14,6 +14,9 @@
 //	@touch PATH    create a file
 //	@fork N        start N grandchild processes that sleep until killed
 //	@sh CMD        run CMD with /bin/sh -c and show its output
+//
+// With --ignore-enters N the Enter of the first N messages is missed, as a busy TUI can miss
+// it: nothing changes on screen until Enter comes again.
 package demoagent
 
 import (
@@ -42,6 +45,7 @@ type options struct {
 	startDelay                     time.Duration
 	ignoreTerm                     bool
 	exitCode                       int
+	ignoreEnters                   int
 }
 
 func parseFlags(args []string) (options, error) {
@@ -54,6 +58,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.dialog, "dialog", "", "show a first-run dialog before the prompt: trust-folder or bypass-permissions")
 	fs.IntVar(&o.exitCode, "exit", -1, "exit with this code right after starting")
 	fs.StringVar(&o.record, "record", "", "append every message received, exactly as received, to this file")
+	fs.IntVar(&o.ignoreEnters, "ignore-enters", 0, "miss the Enter of the first N messages (the text stays in the input line until the next Enter)")
 	return o, fs.Parse(args)
 }
 
@@ -101,12 +106,27 @@ func interactive(o options) int {
 	if o.dialog != "" && !answerDialog(r, o.dialog) {
 		return 0
 	}
+	held, missed := "", 0
 	for {
-		fmt.Print("\n" + o.prompt)
+		if held == "" {
+			fmt.Print("\n" + o.prompt)
+		}
 		msg, err := readMessage(r)
 		if err != nil {
 			fmt.Println()
 			return 0
+		}
+		switch {
+		case held != "" && msg == "":
+			// The Enter that was missed before comes again: the message goes through.
+			msg, held = held, ""
+		case missed < o.ignoreEnters:
+			// Like an agent still busy drawing: the Enter is lost, nothing on screen changes
+			// (the record says so, for tests that must act right after it).
+			missed++
+			held = msg
+			recordMessage(o.record, "[missed Enter]")
+			continue
 		}
 		recordMessage(o.record, msg)
 		echoMessage(msg)
