@@ -58,7 +58,9 @@ func runKill(e *env, o killOptions) error {
 	var failed error
 	for _, w := range ws {
 		// The loop first, so it does not start the next iteration in the window being closed.
-		stopLoopOnKill(e, w.Name)
+		if err := stopLoopOnKill(e, w.Name); err != nil {
+			failed = err
+		}
 		if err := stopWorker(e, w, grace); err != nil {
 			// Every worker asked for is still ended; the failure is reported at the end.
 			failed = err

@@ -35,6 +35,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: false,
 		Setup:               setupScript,
 		Cmds:                scriptCommands(),
+		Condition:           scriptCondition,
 	})
 }
 
@@ -142,5 +143,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"countlines": cmdCountLines,
 		// webhook: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL.
 		"webhook": cmdWebhook,
+		// tmpfs DIR SIZE: mount a file system of SIZE (e.g. 256k) at DIR until the script ends.
+		"tmpfs": cmdTmpfs,
 	}
 }
