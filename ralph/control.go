@@ -14,7 +14,7 @@ func Pause(st *State, why, reason string) (Decision, error) {
 	var d Decision
 	switch st.Status {
 	case StatusRunning:
-		d.Status, d.ExitReason = StatusPaused, reason
+		d.Status, d.ExitReason, d.PausedNow = StatusPaused, reason, true
 		d.event("PAUSE", "%s", why)
 		return d, nil
 	case StatusPaused:
@@ -68,7 +68,7 @@ func Resume(st *State, r ResumeRequest) (Decision, bool, error) {
 	default:
 		return d, false, fmt.Errorf("%w (%s after %s)", ErrFinished, st.ExitReason, plural(st.CurrentIteration, "iteration"))
 	}
-	d.Status, d.ClearExitReason = StatusRunning, true
+	d.Status, d.ClearExitReason, d.Unpause = StatusRunning, true, true
 	if st.Status != StatusRunning && st.Status != StatusPaused {
 		// The last iteration was evaluated; the next one starts fresh.
 		d.Phase = PhaseEnded
@@ -82,7 +82,7 @@ func Killed(st *State) Decision {
 	if st.Status != StatusRunning && st.Status != StatusPaused {
 		return d
 	}
-	d.Status, d.ExitReason, d.Ended = StatusStopped, "killed", true
+	d.Status, d.ExitReason, d.Ended, d.Unpause = StatusStopped, "killed", true, true
 	d.event("KILL", "loop stopped by swarm kill")
 	return d
 }

@@ -93,6 +93,7 @@ func (l *Loop) abortNow(a agent) {
 	l.update(func(s *State) error {
 		if s.Status == StatusRunning {
 			s.Status = StatusPaused
+			s.PausedAt = l.now()
 		}
 		s.ExitReason = "signal"
 		s.Phase = PhaseEnded

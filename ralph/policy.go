@@ -76,6 +76,8 @@ type Decision struct {
 	Ended      bool   // the loop is over: record when
 
 	ClearExitReason bool // a resumed loop has no exit reason
+	PausedNow       bool // a pause begins: its time is not running time
+	Unpause         bool // the pause (if any) ends
 	MaxIterations   int  // > 0: the loop's new iteration limit
 
 	// Failure counters after this decision, and the exit code to record.

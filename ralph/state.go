@@ -51,6 +51,11 @@ type State struct {
 	BackoffUntil     string `json:"backoff_until,omitempty"`
 	Ended            string `json:"ended,omitempty"`
 
+	// Time spent paused, so the loop's running time leaves it out: the seconds of pauses that
+	// ended, and when the current one began.
+	PausedSeconds float64 `json:"paused_seconds,omitempty"`
+	PausedAt      string  `json:"paused_at,omitempty"`
+
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
 }
@@ -207,6 +212,15 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)
 	}
+	if dec.Unpause && st.PausedAt != "" {
+		if at := ParseTime(st.PausedAt); !at.IsZero() && now.After(at) {
+			st.PausedSeconds += now.Sub(at).Seconds()
+		}
+		st.PausedAt = ""
+	}
+	if dec.PausedNow && st.PausedAt == "" {
+		st.PausedAt = now.Format(TimeFormat)
+	}
 	if dec.SetCounters {
 		st.ConsecutiveFailures = dec.ConsecutiveFailures
 		st.TotalFailures = dec.TotalFailures
@@ -266,4 +280,25 @@ func FormatDuration(d time.Duration) string {
 // CompactDuration is the iterations.log form: 5m42s.
 func CompactDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
+}
+
+// RunningTime is how long the loop has run (until it ended), leaving out the time it spent
+// paused.
+func (st *State) RunningTime(now time.Time) time.Duration {
+	started := ParseTime(st.Started)
+	if started.IsZero() {
+		return 0
+	}
+	end := now
+	if t := ParseTime(st.Ended); !t.IsZero() {
+		end = t
+	}
+	paused := time.Duration(st.PausedSeconds * float64(time.Second))
+	if at := ParseTime(st.PausedAt); !at.IsZero() && end.After(at) {
+		paused += end.Sub(at)
+	}
+	if d := end.Sub(started) - paused; d > 0 {
+		return d
+	}
+	return 0
 }

@@ -38,3 +38,34 @@ func TestFormatTimeShowsLocalTime(t *testing.T) {
 		t.Errorf("a malformed time is shown as stored, got %q", got)
 	}
 }
+
+func TestRunningTimeLeavesOutPauses(t *testing.T) {
+	dir := Dir{Path: t.TempDir()}
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	if err := dir.Create(&State{Status: StatusRunning, Started: start.Format(TimeFormat)}); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(at time.Duration, decide func(*State) (Decision, error)) *State {
+		t.Helper()
+		st, _, err := dir.Transition(start.Add(at), decide)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	pause := func(s *State) (Decision, error) { return Pause(s, "paused by user", "paused") }
+	resume := func(s *State) (Decision, error) { d, _, err := Resume(s, ResumeRequest{}); return d, err }
+	apply(10*time.Minute, pause)
+	st := apply(40*time.Minute, resume) // 30 minutes paused
+	if got := st.RunningTime(start.Add(time.Hour)); got != 30*time.Minute {
+		t.Errorf("after one pause: running time %v, want 30m", got)
+	}
+	st = apply(50*time.Minute, pause)
+	if got := st.RunningTime(start.Add(time.Hour)); got != 20*time.Minute {
+		t.Errorf("while paused again: running time %v, want 20m (frozen at the pause)", got)
+	}
+	st = apply(70*time.Minute, func(s *State) (Decision, error) { return Killed(s), nil })
+	if got := st.RunningTime(start.Add(5 * time.Hour)); got != 20*time.Minute {
+		t.Errorf("after a kill while paused: running time %v, want 20m", got)
+	}
+}

@@ -97,6 +97,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
 	fmt.Fprintf(out, "Started: %s\n", ralph.FormatTime(st.Started))
 	fmt.Fprintf(out, "Current iteration started: %s\n", ralph.FormatTime(st.LastIterationStarted))
+	fmt.Fprintf(out, "Running time: %s (time paused not counted)\n", formatDuration(st.RunningTime(now)))
 	fmt.Fprintf(out, "Consecutive failures: %d\n", st.ConsecutiveFailures)
 	fmt.Fprintf(out, "Total failures: %d\n", st.TotalFailures)
 	fmt.Fprintf(out, "Inactivity timeout: %ds\n", st.InactivityTimeout)
