@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The end-to-end suite runs the real agent CLIs, installed from npm at pinned versions into a
@@ -87,7 +89,11 @@ func installAgents() (agentBins, string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return agentBins{}, "", err
 	}
-	cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
+	// A registry that cannot be reached must fail the run in minutes, not hang it.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
+		"--fetch-retries=2", "--fetch-timeout=60000",
 		"@anthropic-ai/claude-code@"+claudeCodeVersion, "@openai/codex@"+codexVersion)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
