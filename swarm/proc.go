@@ -28,17 +28,12 @@ type processTable interface {
 // osProcesses is the real process table.
 type osProcesses struct{}
 
-func (osProcesses) Alive(pid int, start uint64) bool             { return processAlive(pid, start) }
+func (osProcesses) Alive(pid int, start uint64) bool             { return proc.Alive(pid, start) }
 func (osProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
 func (osProcesses) KillTagged(tag string, grace time.Duration) int {
 	return proc.KillTagged(tag, grace)
 }
 func (osProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }
-
-// Wrappers kept for the callers that predate the proc package.
-func processStart(pid int) uint64                  { return proc.Start(pid) }
-func processAlive(pid int, start uint64) bool      { return proc.Alive(pid, start) }
-func killGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
 
 // startProcess runs argv detached, in its own session and process group, under swarm's small
 // wrapper that records the exit code when the program ends.

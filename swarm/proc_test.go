@@ -10,20 +10,6 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-func TestProcessAliveKnowsItsStartTime(t *testing.T) {
-	me := os.Getpid()
-	start := processStart(me)
-	if start == 0 || !processAlive(me, start) || !processAlive(me, 0) {
-		t.Fatalf("this process is not seen alive (start %d)", start)
-	}
-	if processAlive(me, start+1) {
-		t.Error("a different start time means a different process (PID reuse)")
-	}
-	if processAlive(1<<22+12345, 0) {
-		t.Error("a PID that does not exist is alive")
-	}
-}
-
 func TestStartFailureNamesTheProblem(t *testing.T) {
 	cases := []struct {
 		err  error

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -252,7 +253,7 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 		pid, err := startProcess(e, o.Name, w.Cwd, startEnv, o.Argv)
 		if err == nil {
 			w.PID = pid
-			w.Metadata["pid_start"] = processStart(pid)
+			w.Metadata["pid_start"] = proc.Start(pid)
 		}
 		return err
 	}

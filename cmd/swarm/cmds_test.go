@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/swarm-dev/swarm/swarm/proc"
 )
 
 // swarmOut runs the swarm binary with the script's environment and returns its stdout.
@@ -162,13 +164,11 @@ func cmdPgroupAlive(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("bad pid %q", data)
 	}
-	alive := groupHasLiveMember(pgid)
+	alive := proc.GroupAlive(pgid)
 	if alive == neg {
 		ts.Fatalf("process group %d alive=%v", pgid, alive)
 	}
 }
-
-func groupHasLiveMember(pgid int) bool { return len(groupMembers(pgid)) > 0 }
 
 // cmdCode runs a command and checks its exact exit code; stdout and stderr are kept for the
 // next stdout/stderr assertions.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -13,8 +12,10 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/swarm-dev/swarm/swarm"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
+	"github.com/swarm-dev/swarm/swarm/proc"
 )
 
 func TestMain(m *testing.M) {
@@ -75,7 +76,7 @@ func setupScript(env *testscript.Env) error {
 func reapStragglers(marker string) []string {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		pids := processesWithEnv(marker)
+		pids := proc.Tagged(marker)
 		if len(pids) == 0 {
 			return nil
 		}
@@ -90,36 +91,6 @@ func reapStragglers(marker string) []string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func processesWithEnv(marker string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	self := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
-			continue
-		}
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err != nil {
-			continue
-		}
-		for _, kv := range strings.Split(string(data), "\x00") {
-			if kv == marker {
-				out = append(out, pid)
-				break
-			}
-		}
-	}
-	return out
 }
 
 func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {

@@ -92,7 +92,7 @@ func TestKillGroupSaysWhetherSIGKILLWasNeeded(t *testing.T) {
 func TestAliveKnowsItsStartTime(t *testing.T) {
 	me := os.Getpid()
 	start := Start(me)
-	if start == 0 || !Alive(me, start) || Alive(me, start+1) || Alive(-1, 0) {
+	if start == 0 || !Alive(me, start) || !Alive(me, 0) || Alive(me, start+1) || Alive(-1, 0) || Alive(1<<22+12345, 0) {
 		t.Errorf("Alive/Start disagree about this process (start %d)", start)
 	}
 }
