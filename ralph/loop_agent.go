@@ -117,7 +117,7 @@ var errNotOurs = errors.New("the pane belongs to another worker")
 // ownPane is the worker's pane, when it is still the worker's own.
 func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
 	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
-	if err == nil && w.ID != "" && p.SwarmID != w.ID {
+	if err == nil && !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, errNotOurs
 	}
 	return p, err
@@ -131,7 +131,7 @@ func (l *Loop) endAgent(a agent, grace time.Duration) {
 		l.cfg.Procs.KillGroup(a.pid, grace)
 	}
 	if w, err := l.worker(); err == nil && w.ID != "" {
-		if n := l.cfg.Procs.KillTagged("SWARM_WORKER_ID="+w.ID, grace); n > 0 {
+		if n := l.cfg.Procs.KillTagged(w.IDTag(), grace); n > 0 {
 			l.say("ended %d process(es) of the agent left outside its window", n)
 		}
 	}

@@ -607,3 +607,16 @@ func TestAppendLineConcurrent(t *testing.T) {
 		t.Fatalf("%d distinct lines, want %d", len(seen), writers*lines)
 	}
 }
+
+func TestWorkerOwnsOnlyItsOwnPane(t *testing.T) {
+	w := &Worker{ID: "id-1"}
+	if !w.Owns("id-1") || w.Owns("id-2") || w.Owns("") {
+		t.Error("a worker with an ID owns exactly the pane that carries it")
+	}
+	if old := (&Worker{}); !old.Owns("") || !old.Owns("id-2") {
+		t.Error("a record without an ID trusts its pane ID")
+	}
+	if got := w.IDTag(); got != "SWARM_WORKER_ID=id-1" {
+		t.Errorf("IDTag = %q", got)
+	}
+}

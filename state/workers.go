@@ -55,6 +55,17 @@ type Worker struct {
 	Metadata map[string]any    `json:"metadata"`
 }
 
+// IDVar is the environment variable that carries a worker's ID into every process it starts.
+const IDVar = "SWARM_WORKER_ID"
+
+// IDTag is the environment entry (KEY=VALUE) by which the worker's processes are found.
+func (w *Worker) IDTag() string { return IDVar + "=" + w.ID }
+
+// Owns reports whether a pane whose @swarm_id is paneID is this worker's: after the tmux
+// server restarted, the same pane ID can name another worker's pane. Records from before
+// identities were kept (no ID) trust the pane ID.
+func (w *Worker) Owns(paneID string) bool { return w.ID == "" || paneID == w.ID }
+
 // HasTag reports whether the worker carries tag t.
 func (w *Worker) HasTag(t string) bool {
 	for _, x := range w.Tags {

@@ -104,7 +104,7 @@ func workerEnv(base []string, overrides map[string]string, name, id string) []st
 	set("SWARM_WORKER", name)
 	// Processes that leave the worker's process group still carry this: it is how they are
 	// found again.
-	set("SWARM_WORKER_ID", id)
+	set(state.IDVar, id)
 	out := make([]string, 0, len(order))
 	for _, k := range order {
 		out = append(out, k+"="+m[k])

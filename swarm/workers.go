@@ -31,7 +31,7 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	if w.Tmux != nil {
 		p, ok := lv.panes[w.Tmux.PaneID]
 		switch {
-		case !ok || !sameWorker(w, p):
+		case !ok || !w.Owns(p.SwarmID):
 			w.Status = state.StatusStopped
 			w.ExitCode = e.exitCode(w.Name, tmux.Pane{})
 		case p.Dead:
@@ -53,13 +53,10 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	}
 	// Only a worker that was running and vanished is looked for: a /proc scan for every
 	// stopped worker would make ls slow.
-	if was != state.StatusStopped && w.ID != "" && len(e.procs.Tagged(idTag(w))) > 0 {
+	if was != state.StatusStopped && w.ID != "" && len(e.procs.Tagged(w.IDTag())) > 0 {
 		w.Status = state.StatusOrphaned
 	}
 }
-
-// idTag is the environment entry every process of the worker carries.
-func idTag(w *state.Worker) string { return "SWARM_WORKER_ID=" + w.ID }
 
 func pidStart(w *state.Worker) uint64 {
 	switch v := w.Metadata["pid_start"].(type) {
@@ -171,18 +168,15 @@ func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) (
 	return out, lv, nil
 }
 
-// ownPane returns the worker's pane when it is still the worker's own: after the tmux server
-// restarted, the same pane ID can name another worker's pane, which must never be acted on.
-// Records from before identities were kept (no ID) trust the pane ID.
+// ownPane returns the worker's pane when it is still the worker's own (see state.Worker.Owns):
+// another worker's pane must never be acted on.
 func (e *env) ownPane(w *state.Worker) (tmux.Pane, bool) {
 	if w.Tmux == nil {
 		return tmux.Pane{}, false
 	}
 	p, err := e.tm.Pane(w.Tmux.PaneID)
-	if err != nil || !sameWorker(w, p) {
+	if err != nil || !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, false
 	}
 	return p, true
 }
-
-func sameWorker(w *state.Worker, p tmux.Pane) bool { return w.ID == "" || p.SwarmID == w.ID }
