@@ -52,25 +52,33 @@ func screenLines(e *env, w *state.Worker, history int, stream string) ([]string,
 // paneLines is a tmux worker's output: its pane without tmux's own dead-pane note, or the
 // screen kept when its pane went away; a worker that ended says how.
 func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
+	gone := fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
 	var lines []string
-	if _, ok := e.ownPane(w); ok {
+	if _, own := e.ownPane(w); own {
 		out, err := e.tm.Capture(w.Tmux.PaneID, history)
 		if err != nil {
-			return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
+			return nil, gone
 		}
-		for _, l := range splitLines(out) {
-			if !tmux.IsDeadNote(l) {
-				lines = append(lines, l)
-			}
-		}
+		lines = paneOutput(out)
 	} else if kept, ok := e.keptScreen(w.Name); ok {
 		lines = kept
 	} else {
-		return nil, fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
+		return nil, gone
 	}
-	lines = trimBlankTail(lines)
 	if w.Status != state.StatusRunning && w.ExitCode != nil {
 		lines = append(lines, fmt.Sprintf("exited %d", *w.ExitCode))
 	}
 	return lines, nil
+}
+
+// paneOutput is a captured pane as lines: without tmux's own dead-pane note and the blank
+// padding below the last line.
+func paneOutput(captured string) []string {
+	var lines []string
+	for _, l := range splitLines(captured) {
+		if !tmux.IsDeadNote(l) {
+			lines = append(lines, l)
+		}
+	}
+	return trimBlankTail(lines)
 }

@@ -63,13 +63,7 @@ func (e *env) keepScreen(w *state.Worker) {
 	if err != nil {
 		return
 	}
-	var keep []string
-	for _, l := range splitLines(out) {
-		if !tmux.IsDeadNote(l) {
-			keep = append(keep, l)
-		}
-	}
-	text := strings.Join(trimBlankTail(keep), "\n")
+	text := strings.Join(paneOutput(out), "\n")
 	_ = state.WriteFileAtomic(e.dir.ScreenPath(w.Name), []byte(text+"\n"), 0o600)
 }
 
