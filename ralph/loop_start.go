@@ -129,15 +129,21 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	return append(argv, cmd...)
 }
 
-// wrapper is the wrapper's argv for iteration n: the worker's environment comes from its
-// private file, the iteration's own values (no secrets) as flags. Nothing goes to tmux's -e,
-// which would keep it for the whole session and show it to every local user in ps.
+// wrapper is the wrapper's argv for iteration n (see WrapperArgv).
 func (l *Loop) wrapper(w *state.Worker, n int) []string {
 	if len(l.cfg.RunWrapper) == 0 {
 		return nil
 	}
-	argv := append(append([]string{}, l.cfg.RunWrapper...), "--env-file", l.cfg.Workers.EnvPath(w.Name))
-	for _, kv := range append(append([]string{}, l.cfg.ExtraEnv...), l.cfg.Dir.AgentEnv(w.Name, n)...) {
+	extra := append(append([]string{}, l.cfg.ExtraEnv...), l.cfg.Dir.AgentEnv(w.Name, n)...)
+	return WrapperArgv(l.cfg.RunWrapper, l.cfg.Workers.EnvPath(w.Name), extra)
+}
+
+// WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus
+// extra values that are no secret (the iteration's) as flags. Nothing goes to tmux's -e, which
+// would keep it for the whole session and show it to every local user in ps.
+func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
+	argv := append(append([]string{}, wrapper...), "--env-file", envFile)
+	for _, kv := range extra {
 		argv = append(argv, "--env", kv)
 	}
 	return argv

@@ -321,8 +321,8 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 		return nil, fail("cannot write %s: %v", ld.PromptCopy(), err)
 	}
 	o.Tmux = true
-	o.StartArgv = ralph.AgentArgv(o.Argv, st.PromptMode, runWrapper(), e.dir.ExitPath(o.Name), ld.PromptCopy())
-	o.ExtraEnv = ld.AgentEnv(o.Name, 1)
+	wrapper := ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), ld.AgentEnv(o.Name, 1))
+	o.StartArgv = ralph.AgentArgv(o.Argv, st.PromptMode, wrapper, e.dir.ExitPath(o.Name), ld.PromptCopy())
 	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
 	return spawnWorker(e, o)
 }

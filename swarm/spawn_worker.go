@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
@@ -31,8 +32,6 @@ type spawnOptions struct {
 	// StartArgv, when set, is what actually runs (Argv is what the record shows and what
 	// resolves as the program).
 	StartArgv []string
-	// ExtraEnv is added to the environment of this start only, not recorded.
-	ExtraEnv []string
 	// BaseEnv, when set, replaces the caller's environment (respawn reuses the original one).
 	BaseEnv []string
 	// ExistingWorktree reuses a worktree instead of creating one (respawn).
@@ -240,17 +239,15 @@ func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Wor
 func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) error {
 	// In tmux the program runs under swarm's wrapper too: tmux does not always collect the
 	// exit status of a pane whose program ends quickly, and the wrapper always records it.
-	startArgv := append(append(runWrapper(), "--exit-file", e.dir.ExitPath(o.Name), "--"), o.Argv...)
-	if len(o.StartArgv) > 0 {
-		startArgv = o.StartArgv
+	// The wrapper reads the environment from the worker's file (see ralph.WrapperArgv).
+	startArgv := o.StartArgv
+	if len(startArgv) == 0 {
+		startArgv = ralph.AgentArgv(o.Argv, ralph.PromptType, ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), nil),
+			e.dir.ExitPath(o.Name), "")
 	}
 	_ = os.Remove(e.dir.ExitPath(o.Name))
-	startEnv := append(append([]string{}, envList...), o.ExtraEnv...)
-	// A tmux window gets no environment on the command line: tmux keeps what new-session is
-	// given for the whole session (so it would reach the next worker) and its argv is public.
-	startArgv = passEnv(startArgv, e.dir.EnvPath(o.Name), o.ExtraEnv)
 	if !o.Tmux {
-		pid, err := startProcess(e, o.Name, w.Cwd, startEnv, o.Argv)
+		pid, err := startProcess(e, o.Name, w.Cwd, envList, o.Argv)
 		if err == nil {
 			w.PID = pid
 			w.Metadata["pid_start"] = proc.Start(pid)
@@ -286,19 +283,4 @@ func validateSession(s string) error {
 		return fail("invalid session name %s: %s", quoteName(s), nameRule)
 	}
 	return nil
-}
-
-// passEnv points swarm's wrapper at the worker's environment file (and the extra values) when
-// argv starts with the wrapper.
-func passEnv(argv []string, envFile string, extra []string) []string {
-	wrapper := runWrapper()
-	if len(argv) < len(wrapper) || argv[len(wrapper)-1] != wrapper[len(wrapper)-1] {
-		return argv
-	}
-	out := append([]string{}, argv[:len(wrapper)]...)
-	out = append(out, "--env-file", envFile)
-	for _, kv := range extra {
-		out = append(out, "--env", kv)
-	}
-	return append(out, argv[len(wrapper):]...)
 }
