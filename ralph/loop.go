@@ -188,9 +188,7 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 // fail stops the loop as failed for a reason that is the loop's own problem (its prompt, its
 // files, its configuration) and returns the error for the caller to report.
 func (l *Loop) fail(reason string, err error) error {
-	var d Decision
-	d.stop(StatusFailed, reason, err.Error())
-	l.transition(&State{}, agent{dead: true}, d)
+	l.stopWith(StatusFailed, reason, err.Error())
 	return err
 }
 
@@ -298,11 +296,7 @@ func (l *Loop) compile(st *State) error {
 // starts one: never a monitor that is about to leave.
 func (l *Loop) releaseIfPaused() bool {
 	released := false
-	_ = l.cfg.Dir.WithLock(func() error {
-		var st State
-		if err := state.ReadJSON(l.cfg.Dir.statePath(), &st); err != nil {
-			return err
-		}
+	_, _ = l.cfg.Dir.locked(func(st *State) error {
 		if st.Status == StatusPaused {
 			released = true
 			l.cfg.MonitorLock.Unlock()

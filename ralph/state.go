@@ -123,9 +123,19 @@ func (d Dir) Create(st *State) error {
 }
 
 // Update re-reads the state under the loop lock, applies fn and saves it when fn returns nil.
-// Everyone who changes a loop (monitor, pause, resume, kill) goes through here, so no writer
-// overwrites another's change with a stale copy.
+// Everyone who changes a loop (monitor, pause, resume, kill) goes through here or Transition,
+// so no writer overwrites another's change with a stale copy.
 func (d Dir) Update(fn func(*State) error) (*State, error) {
+	return d.locked(func(st *State) error {
+		if err := fn(st); err != nil {
+			return err
+		}
+		return state.WriteJSON(d.statePath(), st)
+	})
+}
+
+// locked reads the state under the loop lock and hands it to fn, still under the lock.
+func (d Dir) locked(fn func(*State) error) (*State, error) {
 	l, err := state.AcquireLock(d.lockPath())
 	if err != nil {
 		return nil, err
@@ -138,10 +148,7 @@ func (d Dir) Update(fn func(*State) error) (*State, error) {
 		}
 		return nil, err
 	}
-	if err := fn(&st); err != nil {
-		return &st, err
-	}
-	return &st, state.WriteJSON(d.statePath(), &st)
+	return &st, fn(&st)
 }
 
 // WithLock runs fn while holding the loop lock, for actions that must not interleave with a
@@ -167,30 +174,22 @@ func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
 // changes that depend on the current state (a pause, a resume). A decision that fails is not
 // applied; its error is returned.
 func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*State, Decision, error) {
-	l, err := state.AcquireLock(d.lockPath())
-	if err != nil {
-		return nil, Decision{}, err
-	}
-	defer l.Unlock()
-	var st State
-	if err := state.ReadJSON(d.statePath(), &st); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, Decision{}, ErrNoLoop
+	var dec Decision
+	st, err := d.locked(func(st *State) error {
+		var err error
+		if dec, err = decide(st); err != nil {
+			return err
 		}
-		return nil, Decision{}, err
-	}
-	dec, err := decide(&st)
-	if err != nil {
-		return &st, dec, err
-	}
-	dec.applyTo(&st, now)
-	werr := state.WriteJSON(d.statePath(), &st)
-	for _, e := range dec.Events {
-		if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
-			werr = err
+		dec.applyTo(st, now)
+		werr := state.WriteJSON(d.statePath(), st)
+		for _, e := range dec.Events {
+			if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
+				werr = err
+			}
 		}
-	}
-	return &st, dec, werr
+		return werr
+	})
+	return st, dec, err
 }
 
 func (dec Decision) applyTo(st *State, now time.Time) {
