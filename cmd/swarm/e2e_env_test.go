@@ -159,6 +159,18 @@ func (e *e2eEnv) waitScreenGone(name, re string, timeout time.Duration) {
 	}
 }
 
+// waitDone waits for the loop to end and requires that its done pattern ended it at
+// iteration n.
+func (e *e2eEnv) waitDone(name string, timeout time.Duration, n int) map[string]any {
+	e.t.Helper()
+	st := e.waitLoop(name, timeout, loopEnded)
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(n) {
+		e.t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at %d\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], n, e.dump(name))
+	}
+	return st
+}
+
 func loopEnded(st map[string]any) bool { return st["status"] != "running" }
 
 // waitScreen polls the worker's screen until a line matches re.
