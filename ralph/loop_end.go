@@ -43,10 +43,11 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	f := RunFacts{
 		Counters: Counters{Iteration: n, ConsecutiveFailures: st.ConsecutiveFailures, TotalFailures: st.TotalFailures},
 		Ending:   kind, ExitCode: a.code, Duration: l.sinceStart(st), Markers: l.markers(),
-		Running: l.statusNow() == StatusRunning,
 	}
+	// One fresh read: the counters and status as they are now, not as the iteration began.
 	if cur, err := l.cfg.Dir.Load(); err == nil {
 		f.ConsecutiveFailures, f.TotalFailures = cur.ConsecutiveFailures, cur.TotalFailures
+		f.Running = cur.Status == StatusRunning
 	}
 	if a.code != nil && (*a.code == 126 || *a.code == 127) {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
