@@ -64,7 +64,7 @@ func TestRalphInitAndTemplateFromTheCommandLine(t *testing.T) {
 	if _, err := os.Stat(stateDir); !os.IsNotExist(err) {
 		t.Errorf("a state directory was created: %v", err)
 	}
-	if code := Run([]string{"swarm", "ralph", "init"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "already exists") {
+	if code := Run([]string{"swarm", "--swarm-dir", stateDir, "ralph", "init"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "already exists") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
