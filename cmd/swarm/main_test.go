@@ -32,7 +32,10 @@ func TestScripts(t *testing.T) {
 		t.Fatal("tmux is required for the CLI tests (apt-get install -y tmux)")
 	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("..", "..", "testdata"),
+		Dir: filepath.Join("..", "..", "testdata"),
+		// Inside the test's own temp dir: testscript removes its parent work directory only
+		// when every script ran, so a -run filter would leave an empty one behind in /tmp.
+		WorkdirRoot:         t.TempDir(),
 		RequireExplicitExec: false,
 		Setup:               setupScript,
 		Cmds:                scriptCommands(),
