@@ -95,3 +95,20 @@ func withEnv(c *cli.Context, check func() error, run func(*env) error) error {
 	}
 	return run(e)
 }
+
+// tmuxFor is the client for the tmux server a worker lives on. That is the server it was
+// spawned on (its recorded socket), which need not be the one this command was pointed at: a
+// worker started with --tmux-socket X stays on X for every later command. A record without a
+// socket (written by the Python swarm) lives on the user's default tmux server.
+func (e *env) tmuxFor(w *state.Worker) tmux.Client {
+	if w == nil || w.Tmux == nil || w.Tmux.Socket == e.tm.Socket() {
+		return e.tm
+	}
+	x, ok := e.tm.(*tmux.Exec)
+	if !ok {
+		return e.tm
+	}
+	c := *x
+	c.SocketName = w.Tmux.Socket
+	return &c
+}
