@@ -32,7 +32,12 @@ func (t *Exec) Socket() string { return t.SocketName }
 func (t *Exec) Bin() string { return t.bin() }
 
 func (t *Exec) base() []string {
-	args := []string{"-L", t.SocketName}
+	// No socket name is the user's default server: only a worker recorded without one (by the
+	// Python swarm) is reached there; swarm itself always names its private server.
+	var args []string
+	if t.SocketName != "" {
+		args = append(args, "-L", t.SocketName)
+	}
 	if t.ConfigPath != "" {
 		args = append(args, "-f", t.ConfigPath)
 	}
