@@ -20,6 +20,14 @@ func TestReorderArgs(t *testing.T) {
 		{[]string{"swarm", "send", "w", "-"}, []string{"swarm", "send", "--", "w", "-"}},
 		{[]string{"swarm"}, []string{"swarm"}},
 		{[]string{"swarm", "nosuch", "-x"}, []string{"swarm", "nosuch", "-x"}},
+		// swarm's own flags after the command, a command's flags before it.
+		{[]string{"swarm", "spawn", "--tmux-socket", "X", "--name", "w", "--", "sh"}, []string{"swarm", "--tmux-socket", "X", "spawn", "--name", "w", "--", "sh"}},
+		{[]string{"swarm", "ls", "--tmux-socket=X", "--swarm-dir", "/d"}, []string{"swarm", "--tmux-socket=X", "--swarm-dir", "/d", "ls"}},
+		{[]string{"swarm", "ralph", "spawn", "--name", "w", "--tmux-socket", "X"}, []string{"swarm", "--tmux-socket", "X", "ralph", "spawn", "--name", "w"}},
+		{[]string{"swarm", "--session", "s", "spawn", "--name", "w", "--", "sh"}, []string{"swarm", "spawn", "--session", "s", "--name", "w", "--", "sh"}},
+		{[]string{"swarm", "--all", "kill"}, []string{"swarm", "kill", "--all"}},
+		{[]string{"swarm", "kill", "w", "--tmux-socket", "X"}, []string{"swarm", "--tmux-socket", "X", "kill", "--", "w"}},
+		{[]string{"swarm", "--help"}, []string{"swarm", "--help"}},
 	}
 	for _, c := range cases {
 		if got := reorderArgs(app, c.in); !reflect.DeepEqual(got, c.want) {

@@ -49,12 +49,13 @@ func runAttach(e *env, o attachOptions) error {
 	if _, ok := e.ownPane(w); !ok {
 		return fail("worker '%s' has no tmux window any more", w.Name)
 	}
-	bin, err := exec.LookPath(e.tm.Bin())
+	tm := e.tmuxFor(w)
+	bin, err := exec.LookPath(tm.Bin())
 	if err != nil {
 		return fail("tmux is not installed")
 	}
-	if e.tm.InsideServer() {
-		if err := e.tm.SwitchClient(w.Tmux.PaneID); err != nil {
+	if tm.InsideServer() {
+		if err := tm.SwitchClient(w.Tmux.PaneID); err != nil {
 			return fail("cannot switch to '%s': %v", w.Name, err)
 		}
 		return nil
@@ -62,7 +63,7 @@ func runAttach(e *env, o attachOptions) error {
 	if !o.Terminal {
 		return fail("attach needs a terminal; use 'swarm peek %s' or 'swarm logs %s --follow' instead", w.Name, w.Name)
 	}
-	argv := append([]string{bin}, e.tm.AttachArgs(w.Tmux.PaneID)...)
+	argv := append([]string{bin}, tm.AttachArgs(w.Tmux.PaneID)...)
 	return syscall.Exec(bin, argv, tmux.AttachEnv(os.Environ()))
 }
 

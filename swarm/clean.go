@@ -68,7 +68,7 @@ func runClean(e *env, o cleanOptions) error {
 // files and record.
 func cleanWorker(e *env, w *state.Worker, rmWorktree, force bool) error {
 	if _, ok := e.ownPane(w); ok {
-		_ = e.tm.KillPane(w.Tmux.PaneID)
+		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
 	e.endTagged(w, 2*time.Second)
 	if rmWorktree && w.Worktree != nil {

@@ -112,3 +112,20 @@ func (e *env) tmuxFor(w *state.Worker) tmux.Client {
 	c.SocketName = w.Tmux.Socket
 	return &c
 }
+
+// onServerOf is this environment pointed at the tmux server of the named worker, for the
+// commands that reach a worker's loop (its monitor runs on the same server as its agent). A
+// name without a record keeps the server this command was given.
+func (e *env) onServerOf(name string) *env {
+	ws, err := e.dir.LoadWorkers(nil)
+	if err != nil {
+		return e
+	}
+	w := ws.Get(name)
+	if w == nil || w.Tmux == nil {
+		return e
+	}
+	on := *e
+	on.tm = e.tmuxFor(w)
+	return &on
+}

@@ -35,7 +35,7 @@ func runEOF(e *env, o eofOptions) error {
 	if err := needTmuxRunning(w, "eof"); err != nil {
 		return err
 	}
-	if err := e.tm.SendKeys(w.Tmux.PaneID, "C-d"); err != nil {
+	if err := e.tmuxFor(w).SendKeys(w.Tmux.PaneID, "C-d"); err != nil {
 		return fail("cannot send EOF to '%s': %v", w.Name, err)
 	}
 	fmt.Fprintf(e.stdout, "sent EOF to %s\n", w.Name)

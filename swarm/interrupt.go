@@ -43,7 +43,7 @@ func runInterrupt(e *env, o interruptOptions) error {
 	}
 	for _, w := range ws {
 		if w.Tmux != nil {
-			err = e.tm.SendKeys(w.Tmux.PaneID, "C-c")
+			err = e.tmuxFor(w).SendKeys(w.Tmux.PaneID, "C-c")
 		} else {
 			err = syscall.Kill(-w.PID, syscall.SIGINT)
 		}

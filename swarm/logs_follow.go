@@ -23,12 +23,12 @@ func followPane(e *env, w *state.Worker, history int) error {
 	printed := 0
 	first := true
 	for {
-		out, err := e.tm.Capture(w.Tmux.PaneID, history)
+		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {
 			return nil
 		}
 		lines := trimBlankTail(splitLines(out))
-		p, perr := e.tm.Pane(w.Tmux.PaneID)
+		p, perr := e.tmuxFor(w).Pane(w.Tmux.PaneID)
 		dead := perr != nil || p.Dead
 		if first {
 			// What was already on screen has been printed by the caller.

@@ -33,6 +33,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		code = n
 	}
+	if err := unknownCommand(app, args); err != nil {
+		_, msg, _ := codeOf(err)
+		fmt.Fprintf(stderr, "swarm: error: %s\n", msg)
+		return ExitError
+	}
 	if err := app.Run(reorderArgs(app, args)); err != nil {
 		// Errors from flag parsing reach here without ExitErrHandler.
 		if code == 0 {
@@ -91,23 +96,34 @@ Examples:
 			runWrapperCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return fail("%v (see 'swarm %s --help')", err, c.Command.FullName())
+			return fail("%v (see 'swarm --help')", err)
+		},
+		// Bare `swarm` is an incomplete command line: its help, and exit 1.
+		Action: func(c *cli.Context) error {
+			_ = cli.ShowAppHelp(c)
+			return exitCode(ExitError)
 		},
 	}
 	for _, cmd := range app.Commands {
-		setUsageErrors(cmd)
+		setUsageErrors(cmd, "swarm")
 	}
 	return app
 }
 
-func setUsageErrors(cmd *cli.Command) {
+// setUsageErrors makes every command's usage errors name that command's help by its full path
+// (`swarm ralph ls --help`), and a command group given alone fail with its help.
+func setUsageErrors(cmd *cli.Command, parent string) {
+	path := parent + " " + cmd.Name
 	cmd.OnUsageError = func(c *cli.Context, err error, isSubcommand bool) error {
-		return fail("%v (see 'swarm %s --help')", err, c.Command.FullName())
+		return fail("%v (see '%s --help')", err, path)
+	}
+	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
+		cmd.Action = needsSubcommand
 	}
 	// Without this every command gets a hidden "help" subcommand (alias "h"), and a worker
 	// named h or help could not be addressed: `swarm status h` would print help instead.
 	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Subcommands {
-		setUsageErrors(sub)
+		setUsageErrors(sub, path)
 	}
 }

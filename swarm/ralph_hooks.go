@@ -30,6 +30,7 @@ func stopLoopOnKill(e *env, name string) error {
 
 // endMonitor ends a loop's keeper (so it starts no new monitor) and its monitor.
 func endMonitor(e *env, ld ralph.Dir, name string) {
+	e = e.onServerOf(name)
 	if panes, err := e.tm.Panes(); err == nil {
 		for _, p := range panes {
 			if p.Session == regentSession && p.WindowName == name {

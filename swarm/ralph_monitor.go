@@ -96,6 +96,7 @@ const regentSession = "swarm-regent"
 // when the loop is supervised, otherwise as a detached process. Either way it is started from
 // swarm's own executable, never a relative path, and logs to the loop's monitor.log.
 func startMonitor(e *env, name string) error {
+	e = e.onServerOf(name)
 	exe, err := os.Executable()
 	if err != nil {
 		return err

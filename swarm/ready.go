@@ -25,7 +25,7 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 			}
 			return fail("%s", msg)
 		}
-		text, err := e.tm.Capture(w.Tmux.PaneID, 0)
+		text, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, 0)
 		if err == nil {
 			last = screen.Classify(text, pattern)
 			if last.Kind == screen.Ready {

@@ -89,7 +89,7 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, err
 		}
 	}
 	if _, ok := e.ownPane(w); ok {
-		_ = e.tm.KillPane(w.Tmux.PaneID)
+		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
 	if err := e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
 		all.Delete(w.Name)
@@ -97,7 +97,10 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, err
 	}); err != nil {
 		return nil, err
 	}
-	w2, err := spawnWorker(e, o)
+	// The new pane goes on the server the worker lives on, not the one this command names.
+	on := *e
+	on.tm = e.tmuxFor(w)
+	w2, err := spawnWorker(&on, o)
 	if err != nil {
 		// Put the old record back so the worker is not lost from view.
 		_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {

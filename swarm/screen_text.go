@@ -55,7 +55,7 @@ func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	gone := fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
 	var lines []string
 	if _, own := e.ownPane(w); own {
-		out, err := e.tm.Capture(w.Tmux.PaneID, history)
+		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {
 			return nil, gone
 		}

@@ -82,7 +82,7 @@ func runSend(e *env, o sendOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := sendText(e, w.Tmux.PaneID, text, !o.Raw, !o.NoEnter); err != nil {
+		if err := sendText(e, w, text, !o.Raw, !o.NoEnter); err != nil {
 			return fail("cannot send to '%s': %v", w.Name, err)
 		}
 		fmt.Fprintf(e.stdout, "sent to %s\n", w.Name)
@@ -94,22 +94,23 @@ func runSend(e *env, o sendOptions) error {
 // comes in the same burst as part of the pasted text.
 const inputSettle = 150 * time.Millisecond
 
-func sendText(e *env, pane, text string, clean, enter bool) error {
+func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
+	tm, pane := e.tmuxFor(w), w.Tmux.PaneID
 	if clean {
 		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an
 		// Escape sent together with C-u reads as Alt-C-u, which clears nothing.
-		if err := e.tm.SendKeys(pane, "C-u"); err != nil {
+		if err := tm.SendKeys(pane, "C-u"); err != nil {
 			return err
 		}
 	}
-	if err := e.tm.Paste(pane, text, clean); err != nil {
+	if err := tm.Paste(pane, text, clean); err != nil {
 		return err
 	}
 	if enter {
 		if text != "" {
 			time.Sleep(inputSettle)
 		}
-		return e.tm.SendKeys(pane, "Enter")
+		return tm.SendKeys(pane, "Enter")
 	}
 	return nil
 }

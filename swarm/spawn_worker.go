@@ -272,7 +272,7 @@ func stopStarted(e *env, w *state.Worker) {
 		if p, ok := e.ownPane(w); ok && !p.Dead {
 			e.procs.KillGroup(p.PID, 2*time.Second)
 		}
-		_ = e.tm.KillPane(w.Tmux.PaneID)
+		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 		return
 	}
 	e.procs.KillGroup(w.PID, 2*time.Second)

@@ -24,7 +24,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 		p2, _ := e.ownPane(w)
 		exit = e.exitCode(w.Name, p2)
 		e.keepScreen(w)
-		_ = e.tm.KillPane(w.Tmux.PaneID)
+		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 	} else {
 		forced := w.Tmux == nil && e.procs.Alive(w.PID, pidStart(w)) && e.procs.KillGroup(w.PID, grace)
 		exit = e.exitCode(w.Name, tmux.Pane{})
@@ -59,7 +59,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 // keepScreen saves what the worker's pane shows (with its scrollback), so peek and logs can
 // still show it after the pane is gone.
 func (e *env) keepScreen(w *state.Worker) {
-	out, err := e.tm.Capture(w.Tmux.PaneID, 2000)
+	out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, 2000)
 	if err != nil {
 		return
 	}

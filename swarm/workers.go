@@ -10,9 +10,11 @@ import (
 
 // Which workers a command acts on, and their status as it is now.
 
-// liveView is a worker's status as it is now, not as it was last recorded.
+// liveView is what tmux shows now, one look per tmux server, so a worker's status is what it
+// is, not what was last recorded.
 type liveView struct {
-	panes map[string]tmux.Pane
+	e     *env
+	panes map[string]map[string]tmux.Pane // socket → pane ID → pane
 }
 
 func (e *env) live() (*liveView, error) {
@@ -20,7 +22,20 @@ func (e *env) live() (*liveView, error) {
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	return &liveView{panes: panes}, nil
+	return &liveView{e: e, panes: map[string]map[string]tmux.Pane{e.tm.Socket(): panes}}, nil
+}
+
+// pane finds a worker's pane on the server it was spawned on. Another server is asked once,
+// when the first of its workers is looked at; one that is not running has no panes.
+func (lv *liveView) pane(w *state.Worker) (tmux.Pane, bool) {
+	tm := lv.e.tmuxFor(w)
+	panes, seen := lv.panes[tm.Socket()]
+	if !seen {
+		panes, _ = tm.Panes()
+		lv.panes[tm.Socket()] = panes
+	}
+	p, ok := panes[w.Tmux.PaneID]
+	return p, ok
 }
 
 // reconcile updates w in memory to what tmux and the OS say now: a worker whose pane is gone
@@ -29,7 +44,7 @@ func (e *env) live() (*liveView, error) {
 func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	was := w.Status
 	if w.Tmux != nil {
-		p, ok := lv.panes[w.Tmux.PaneID]
+		p, ok := lv.pane(w)
 		switch {
 		case !ok || !w.Owns(p.SwarmID):
 			w.Status = state.StatusStopped
@@ -174,7 +189,7 @@ func (e *env) ownPane(w *state.Worker) (tmux.Pane, bool) {
 	if w.Tmux == nil {
 		return tmux.Pane{}, false
 	}
-	p, err := e.tm.Pane(w.Tmux.PaneID)
+	p, err := e.tmuxFor(w).Pane(w.Tmux.PaneID)
 	if err != nil || !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, false
 	}

@@ -64,14 +64,28 @@ func setupScript(env *testscript.Env) error {
 	}
 	marker := "SWARM_DIR=" + filepath.Join(work, ".swarm")
 	env.Defer(func() {
-		kill := exec.Command("tmux", "-L", socket, "kill-server")
-		kill.Env = append(os.Environ(), "TMUX_TMPDIR="+work)
-		_ = kill.Run()
+		killServers(work, socket)
 		if left := reapStragglers(marker); len(left) > 0 {
 			env.T().Fatal(fmt.Sprintf("script left processes running: %s", strings.Join(left, "; ")))
 		}
 	})
 	return nil
+}
+
+// killServers ends the script's tmux server and any other it started (a worker on its own
+// socket, the default server under the script's TMUX_TMPDIR).
+func killServers(work, socket string) {
+	sockets := []string{socket}
+	if found, err := filepath.Glob(filepath.Join(work, fmt.Sprintf("tmux-%d", os.Getuid()), "*")); err == nil {
+		for _, f := range found {
+			sockets = append(sockets, filepath.Base(f))
+		}
+	}
+	for _, s := range sockets {
+		kill := exec.Command("tmux", "-L", s, "kill-server")
+		kill.Env = append(os.Environ(), "TMUX_TMPDIR="+work)
+		_ = kill.Run()
+	}
 }
 
 // reapStragglers kills every process started under the script's state directory that is still
