@@ -14,6 +14,7 @@ import (
 type respawnOptions struct {
 	Args       []string
 	CleanFirst bool
+	ForceDirty bool // with CleanFirst: remove the worktree even with uncommitted changes
 	Grace      float64 // seconds
 }
 
@@ -31,13 +32,15 @@ command, --env values, working directory, tags, tmux session, worktree).
 
 Examples:
    swarm respawn w1
-   swarm respawn w1 --clean-first`,
+   swarm respawn w1 --clean-first
+   swarm respawn w1 --clean-first --force-dirty   # discard the worktree's uncommitted changes`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "clean-first", Usage: "remove the old worktree and create it afresh from its branch"},
+			&cli.BoolFlag{Name: "force-dirty", Usage: "with --clean-first: remove the worktree even with uncommitted changes"},
 			&cli.Float64Flag{Name: "grace", Usage: "seconds between SIGTERM and SIGKILL when stopping", Value: 10},
 		},
 		Action: func(c *cli.Context) error {
-			o := respawnOptions{Args: c.Args().Slice(), CleanFirst: c.Bool("clean-first"), Grace: c.Float64("grace")}
+			o := respawnOptions{Args: c.Args().Slice(), CleanFirst: c.Bool("clean-first"), ForceDirty: c.Bool("force-dirty"), Grace: c.Float64("grace")}
 			return withEnv(c, o.check, func(e *env) error { return runRespawn(e, o) })
 		},
 	}
@@ -54,7 +57,7 @@ func runRespawn(e *env, o respawnOptions) error {
 	if w.Status == state.StatusRunning {
 		stopWorker(e, w, time.Duration(o.Grace*float64(time.Second)))
 	}
-	w2, err := respawnWorker(e, w, o.CleanFirst)
+	w2, err := respawnWorker(e, w, o.CleanFirst, o.ForceDirty)
 	if err != nil {
 		return err
 	}
@@ -62,7 +65,7 @@ func runRespawn(e *env, o respawnOptions) error {
 	return nil
 }
 
-func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, error) {
+func respawnWorker(e *env, w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
 	var baseEnv []string
 	if err := state.ReadJSON(e.dir.EnvPath(w.Name), &baseEnv); err != nil {
 		baseEnv = nil
@@ -76,7 +79,7 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst bool) (*state.Worker, err
 	}
 	if w.Worktree != nil {
 		if cleanFirst {
-			if !removeWorktree(e, w.Worktree, false) {
+			if !removeWorktree(e, w.Worktree, forceDirty) {
 				return nil, fail("cannot remove worktree %s for --clean-first", w.Worktree.Path)
 			}
 			o.Worktree, o.Branch = true, w.Worktree.Branch
