@@ -431,11 +431,30 @@ func TestReadJSON(t *testing.T) {
 	}
 }
 
+// JSON that does not fit (another version's file) is an error, and stays where it is.
+func TestReadJSONWrongTypeStaysInPlace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(path, []byte(`{"a": "seven"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		A int `json:"a"`
+	}
+	err := ReadJSON(path, &v)
+	if err == nil || IsCorrupt(err) || !strings.Contains(err.Error(), "cannot read "+path) {
+		t.Fatalf("ReadJSON = %v, want a plain read error", err)
+	}
+	if got := readString(t, path); got != `{"a": "seven"}` {
+		t.Fatalf("file now holds %q", got)
+	}
+	assertOnly(t, dir, "r.json")
+}
+
 func TestReadJSONCorrupt(t *testing.T) {
 	for name, content := range map[string]string{
-		"truncated":  `{"a": 1, "b": `,
-		"wrong type": `{"a": "seven"}`,
-		"empty":      ``,
+		"truncated": `{"a": 1, "b": `,
+		"empty":     ``,
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -153,13 +153,11 @@ func (d *Dir) RalphDir(name string) string {
 	return filepath.Join(d.Root, "ralph", name)
 }
 
-type workersFile struct {
-	Workers []*Worker `json:"workers"`
-}
-
 // Workers is the set of worker records, keyed by name.
 type Workers struct {
 	byName map[string]*Worker
+	// unreadable holds records that could not be read as workers, written back as they were.
+	unreadable []json.RawMessage
 }
 
 // Get returns the named worker or nil.
@@ -201,24 +199,24 @@ func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
 	if err != nil {
 		return nil, err
 	}
-	var f workersFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	if !json.Valid(data) {
+		var probe any
+		perr := json.Unmarshal(data, &probe)
 		moved, merr := SetAside(d.statePath())
 		if merr != nil {
-			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %v", d.statePath(), err, merr)
+			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %v", d.statePath(), perr, merr)
 		}
 		if warn != nil {
-			warn(&CorruptError{Path: d.statePath(), MovedTo: moved, Err: err})
+			warn(&CorruptError{Path: d.statePath(), MovedTo: moved, Err: perr})
 		}
 		return ws, nil
 	}
-	for _, w := range f.Workers {
-		if w == nil || w.Name == "" {
-			continue
-		}
-		ws.byName[w.Name] = w
+	// A file that is JSON is never set aside: what cannot be read in it is reported and kept.
+	read, err := decodeWorkers(data, warn)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read state file %s (%v); it was left as it is", d.statePath(), err)
 	}
-	return ws, nil
+	return read, nil
 }
 
 // UpdateWorkers runs fn on the current records under the state lock and saves the result when fn
@@ -241,21 +239,33 @@ func (d *Dir) UpdateWorkers(warn func(error), fn func(*Workers) error) error {
 }
 
 func (d *Dir) writeWorkers(ws *Workers) error {
-	data, err := json.MarshalIndent(workersFile{Workers: ws.List()}, "", "  ")
+	records := make([]any, 0, len(ws.byName)+len(ws.unreadable))
+	for _, w := range ws.List() {
+		records = append(records, w)
+	}
+	for _, raw := range ws.unreadable {
+		records = append(records, raw)
+	}
+	data, err := json.MarshalIndent(map[string]any{"workers": records}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return WriteFileAtomic(d.statePath(), append(data, '\n'), 0o600)
 }
 
-// ReadJSON loads a JSON file into v. A file that does not parse is moved aside and reported as
-// a CorruptError; a missing file is os.ErrNotExist.
+// ReadJSON loads a JSON file into v. A file that is not JSON at all is moved aside and reported
+// as a CorruptError; JSON that does not fit v is an error and stays in place; a missing file is
+// os.ErrNotExist.
 func ReadJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
+		if json.Valid(data) {
+			// JSON that does not fit is left where it is: it may be another version's file.
+			return fmt.Errorf("cannot read %s: %v", path, err)
+		}
 		moved, merr := SetAside(path)
 		if merr != nil {
 			return fmt.Errorf("%s is corrupt (%v) and could not be moved aside: %v", path, err, merr)

@@ -14,7 +14,7 @@ import (
 type respawnOptions struct {
 	Args       []string
 	CleanFirst bool
-	ForceDirty bool // with CleanFirst: remove the worktree even with uncommitted changes
+	ForceDirty bool    // with CleanFirst: remove the worktree even with uncommitted changes
 	Grace      float64 // seconds
 }
 

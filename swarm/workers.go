@@ -34,8 +34,23 @@ func (lv *liveView) pane(w *state.Worker) (tmux.Pane, bool) {
 		panes, _ = tm.Panes()
 		lv.panes[tm.Socket()] = panes
 	}
+	if w.Tmux.PaneID == "" {
+		return paneByWindow(panes, w)
+	}
 	p, ok := panes[w.Tmux.PaneID]
 	return p, ok
+}
+
+// paneByWindow finds the pane of a record that names only its session and window (the Python
+// swarm's records), and remembers its ID for the rest of the command.
+func paneByWindow(panes map[string]tmux.Pane, w *state.Worker) (tmux.Pane, bool) {
+	for _, p := range panes {
+		if p.Session == w.Tmux.Session && p.WindowName == w.Tmux.Window {
+			w.Tmux.PaneID = p.ID
+			return p, true
+		}
+	}
+	return tmux.Pane{}, false
 }
 
 // reconcile updates w in memory to what tmux and the OS say now: a worker whose pane is gone

@@ -11,14 +11,15 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// workerJSON is the published shape of a worker in `ls --format json`. The environment is left
-// out on purpose: it may hold secrets.
+// workerJSON is the published shape of a worker in `ls --format json`. The environment shows
+// its keys only, the values as "***": scripts look for a variable, values may be secrets.
 type workerJSON struct {
 	Name     string              `json:"name"`
 	Status   string              `json:"status"`
 	Cmd      []string            `json:"cmd"`
 	Started  string              `json:"started"`
 	Cwd      string              `json:"cwd"`
+	Env      map[string]string   `json:"env"`
 	Tags     []string            `json:"tags"`
 	Tmux     *state.TmuxInfo     `json:"tmux"`
 	Worktree *state.WorktreeInfo `json:"worktree"`
@@ -39,9 +40,13 @@ func toJSON(w *state.Worker) workerJSON {
 	if tags == nil {
 		tags = []string{}
 	}
+	env := make(map[string]string, len(w.Env))
+	for k := range w.Env {
+		env[k] = "***"
+	}
 	return workerJSON{
 		Name: w.Name, Status: w.Status, Cmd: w.Cmd, Started: w.Started.Format(time.RFC3339),
-		Cwd: w.Cwd, Tags: tags, Tmux: w.Tmux, Worktree: w.Worktree, PID: w.PID,
+		Cwd: w.Cwd, Env: env, Tags: tags, Tmux: w.Tmux, Worktree: w.Worktree, PID: w.PID,
 		ExitCode: w.ExitCode, Metadata: md,
 	}
 }
