@@ -16,27 +16,35 @@ type cleanOptions struct {
 	All        bool
 	RmWorktree bool
 	ForceDirty bool
+	Purge      bool // also remove a ralph loop's history
 }
 
 func cleanCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "clean",
-		Usage:     "remove stopped workers (record, logs, window, worktree)",
+		Usage:     "remove stopped workers (record, logs, window, worktree; --purge: loop history)",
 		ArgsUsage: "NAME...",
 		Description: `Removes what is left of stopped workers: the record, log files, the dead tmux window (and
-the session when it is empty) and, unless --rm-worktree=false, the git worktree when it has no
-uncommitted changes. Running workers are refused.
+the session when it is empty) and, unless --no-rm-worktree, the git worktree when it has no
+uncommitted changes. A ralph loop's history ($SWARM_DIR/ralph/NAME: iterations.log, state,
+screens) is kept for looking back unless --purge is given ('swarm ralph clean' removes it too).
+Running workers are refused.
 
 Examples:
    swarm clean w1
-   swarm clean --all`,
+   swarm clean --all
+   swarm clean loop1 --purge           # the loop's history too
+   swarm clean w2 --no-rm-worktree     # keep its worktree`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every stopped worker"},
 			&cli.BoolFlag{Name: "rm-worktree", Usage: "remove the worker's git worktree", Value: true},
+			&cli.BoolFlag{Name: "no-rm-worktree", Usage: "keep the worker's git worktree"},
 			&cli.BoolFlag{Name: "force-dirty", Usage: "remove the worktree even with uncommitted changes"},
+			&cli.BoolFlag{Name: "purge", Usage: "also remove a ralph loop's history (iterations.log, state, screens)"},
 		},
 		Action: func(c *cli.Context) error {
-			o := cleanOptions{Names: c.Args().Slice(), All: c.Bool("all"), RmWorktree: c.Bool("rm-worktree"), ForceDirty: c.Bool("force-dirty")}
+			o := cleanOptions{Names: c.Args().Slice(), All: c.Bool("all"), ForceDirty: c.Bool("force-dirty"), Purge: c.Bool("purge"),
+				RmWorktree: c.Bool("rm-worktree") && !c.Bool("no-rm-worktree")}
 			return withEnv(c, nil, func(e *env) error { return runClean(e, o) })
 		},
 	}
@@ -53,7 +61,7 @@ func runClean(e *env, o cleanOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := cleanWorker(e, w, o.RmWorktree, o.ForceDirty); err != nil {
+		if err := cleanWorker(e, w, cleanWhat{worktree: o.RmWorktree, forceDirty: o.ForceDirty, loop: o.Purge}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "cleaned %s\n", w.Name)
@@ -64,17 +72,29 @@ func runClean(e *env, o cleanOptions) error {
 	return nil
 }
 
-// cleanWorker removes everything a stopped worker left: its window, worktree, loop state,
-// files and record.
-func cleanWorker(e *env, w *state.Worker, rmWorktree, force bool) error {
+// cleanWhat says what cleaning a worker removes besides its record, window and files.
+type cleanWhat struct {
+	worktree   bool // its git worktree (kept when dirty unless forceDirty)
+	forceDirty bool
+	loop       bool // its ralph loop's state and history
+}
+
+// everything is what a spawn that failed halfway leaves behind: nothing of it is worth keeping.
+var everything = cleanWhat{worktree: true, loop: true}
+
+// cleanWorker removes what a stopped worker left: its window, files and record, and what
+// `what` names of its worktree and loop.
+func cleanWorker(e *env, w *state.Worker, what cleanWhat) error {
 	if _, ok := e.ownPane(w); ok {
 		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
 	e.endTagged(w, 2*time.Second)
-	if rmWorktree && w.Worktree != nil {
-		removeWorktree(e, w.Worktree, force)
+	if what.worktree && w.Worktree != nil {
+		removeWorktree(e, w.Worktree, what.forceDirty)
 	}
-	removeLoopOnClean(e, w.Name)
+	if what.loop {
+		removeLoopOnClean(e, w.Name)
+	}
 	for _, p := range []string{e.dir.LogPath(w.Name, "stdout"), e.dir.LogPath(w.Name, "stderr"), e.dir.ExitPath(w.Name), e.dir.EnvPath(w.Name), e.dir.ScreenPath(w.Name)} {
 		_ = os.Remove(p)
 	}

@@ -46,3 +46,9 @@ func codeOf(err error) (int, string, bool) {
 	}
 	return ExitError, err.Error(), false
 }
+
+// isNotFound reports whether err says that no worker has the name asked for.
+func isNotFound(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.code == ExitNotFound
+}

@@ -108,7 +108,13 @@ func TestLsFormats(t *testing.T) {
 	if got := te.output(); got != "no workers\n" {
 		t.Errorf("empty table %q", got)
 	}
-	te.spawn("a", "", "x")
+	a := te.spawn("a", "", "x")
+	if err := te.env.dir.UpdateWorkers(nil, func(ws *state.Workers) error {
+		ws.Get(a.Name).Env = map[string]string{"TOKEN": "s3cret"}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	b := te.spawn("b", "")
 	te.exit(b, 2)
 	if err := runLs(te.env, lsOptions{Format: "table", Status: "all"}); err != nil {
@@ -133,8 +139,9 @@ func TestLsFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(te.output()), &list); err != nil || len(list) != 1 || list[0]["name"] != "a" {
 		t.Fatalf("json %v (%v)", list, err)
 	}
-	if _, ok := list[0]["env"]; ok {
-		t.Error("the environment must not be in JSON output")
+	// The environment's keys are shown, never its values.
+	if env, ok := list[0]["env"].(map[string]any); !ok || len(env) != 1 || env["TOKEN"] != "***" {
+		t.Errorf("env in JSON output: %v, want {TOKEN: ***}", list[0]["env"])
 	}
 	wantErr(t, lsOptions{Format: "xml", Status: "all"}.check(), 1, "invalid --format 'xml' (expected table, json or names)")
 	wantErr(t, lsOptions{Format: "table", Status: "dead"}.check(), 1, "invalid --status 'dead'")

@@ -331,6 +331,6 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 // worktree (unless it has changes) and loop directory.
 func undoLoop(e *env, w *state.Worker, ld ralph.Dir) {
 	_ = stopWorker(e, w, 2*time.Second)
-	_ = cleanWorker(e, w, true, false)
+	_ = cleanWorker(e, w, everything)
 	os.RemoveAll(ld.Path)
 }

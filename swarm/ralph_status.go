@@ -46,6 +46,10 @@ func (o ralphStatusOptions) check() error {
 
 func runRalphStatus(e *env, o ralphStatusOptions) error {
 	w, ld, st, err := loadLoop(e, o.Args[0])
+	if isNotFound(err) {
+		// A cleaned worker's loop history is kept: its status is still worth reading.
+		w, ld, st, err = loadLoopHistory(e, o.Args[0], err)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,6 +63,20 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 		fmt.Fprintf(e.stdout, "Warning: no space left where the loop keeps its files (%s, %d bytes free): it cannot record its progress\n", ld.Path, free)
 	}
 	return nil
+}
+
+// loadLoopHistory reads the loop state of a worker that has no record any more; notFound is
+// the answer when there is none either.
+func loadLoopHistory(e *env, name string, notFound error) (*state.Worker, ralph.Dir, *ralph.State, error) {
+	ld := ralph.DirFor(e.dir, name)
+	if !ld.Exists() {
+		return nil, ld, nil, notFound
+	}
+	st, err := ld.Load()
+	if err != nil {
+		return nil, ld, nil, loopStateError(ld, name, err)
+	}
+	return nil, ld, st, nil
 }
 
 // diskFull reports a file system with (next to) no space left for ordinary users.

@@ -137,7 +137,7 @@ func runSpawn(e *env, p plainSpawn) error {
 	if p.ReadyWait {
 		if err := waitReady(e, w, p.ReadyTimeout, p.ReadyRE); err != nil {
 			stopWorker(e, w, 2*time.Second)
-			if cerr := cleanWorker(e, w, true, false); cerr != nil {
+			if cerr := cleanWorker(e, w, everything); cerr != nil {
 				return fail("%v; stopping it failed too: %v", err, cerr)
 			}
 			return fail("%v; the worker was stopped and removed", err)
