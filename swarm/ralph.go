@@ -30,6 +30,8 @@ Examples:
    swarm ralph logs agent --follow`,
 		Subcommands: []*cli.Command{
 			ralphSpawnCommand(),
+			ralphRunCommand(),
+			ralphStopCommand(),
 			ralphStatusCommand(),
 			ralphPauseCommand(),
 			ralphResumeCommand(),

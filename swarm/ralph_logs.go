@@ -25,7 +25,7 @@ func ralphLogsCommand() *cli.Command {
    swarm ralph logs agent --follow
    swarm ralph logs agent --monitor --lines 50`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines until the loop ends"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "live"}, Usage: "keep printing new lines until the loop ends"},
 			&cli.BoolFlag{Name: "monitor", Usage: "the monitor's log ([ralph] messages) instead of iteration events"},
 			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "only the last K lines (0: all)"},
 		},

@@ -12,14 +12,19 @@ import (
 
 func ralphLsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "ls",
-		Usage: "list ralph loops",
+		Name:    "ls",
+		Aliases: []string{"list"},
+		Usage:   "list ralph loops",
 		Description: `Examples:
    swarm ralph ls
-   swarm ralph ls --format json`,
-		Flags: []cli.Flag{&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, json or names"}},
+   swarm ralph ls --status running --format names
+   swarm ralph list --format json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, json or names"},
+			&cli.StringFlag{Name: "status", Value: "all", Usage: "only loops in this state: running, paused, stopped, failed or all"},
+		},
 		Action: func(c *cli.Context) error {
-			o := ralphLsOptions{Format: c.String("format")}
+			o := ralphLsOptions{Format: c.String("format"), Status: c.String("status")}
 			return withEnv(c, o.check, func(e *env) error { return runRalphLs(e, o) })
 		},
 	}
@@ -28,17 +33,30 @@ func ralphLsCommand() *cli.Command {
 // ralphLsOptions are the arguments of `swarm ralph ls`.
 type ralphLsOptions struct {
 	Format string // table, json or names
+	Status string // a loop status, or all ("" is all)
 }
 
 func (o ralphLsOptions) check() error {
-	_, err := checkFormat(o.Format, "table", "json", "names")
-	return err
+	if _, err := checkFormat(o.Format, "table", "json", "names"); err != nil {
+		return err
+	}
+	switch o.Status {
+	case "", "all", ralph.StatusRunning.String(), ralph.StatusPaused.String(), ralph.StatusStopped.String(), ralph.StatusFailed.String():
+		return nil
+	}
+	return fail("invalid --status '%s' (expected running, paused, stopped, failed or all)", o.Status)
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
-	views, err := listLoops(e)
+	all, err := listLoops(e)
 	if err != nil {
 		return err
+	}
+	var views []loopView
+	for _, v := range all {
+		if o.Status == "" || o.Status == "all" || v.Status.String() == o.Status {
+			views = append(views, v)
+		}
 	}
 	switch o.Format {
 	case "json":

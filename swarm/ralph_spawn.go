@@ -48,6 +48,12 @@ func ralphFlags() []cli.Flag {
 		&cli.StringFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.BoolFlag{Name: "no-run", Usage: "ralph: create the worker and its loop but start no monitor; run it later with 'swarm ralph run NAME'"},
+		&cli.BoolFlag{Name: "replace", Usage: "ralph: first kill a worker of this name and remove its worktree and loop state"},
+		&cli.BoolFlag{Name: "clean-state", Usage: "ralph: remove the earlier loop history of this name (iterations.log) and count afresh"},
+		&cli.BoolFlag{Name: "no-worktree", Usage: "ralph: run in the current directory (the default; the opposite of --worktree)"},
+		&cli.BoolFlag{Name: "check-done-continuous", Usage: "ralph: look for the done pattern while the agent works (always done; accepted for scripts)"},
+		&cli.BoolFlag{Name: "no-check-done-continuous", Usage: "ralph: accepted for scripts; the done pattern is looked for while the agent works all the same"},
 		&cli.IntFlag{Name: "max-failures", Usage: "regent: consecutive failures before the loop stops as failed and escalates", Value: ralph.MaxConsecutiveFailures},
 		&cli.IntFlag{Name: "retry-backoff", Usage: "regent: fixed seconds between retries (default: 1, 2, 4, ... up to 300)"},
 		&cli.IntFlag{Name: "hang-timeout", Usage: "regent: seconds without real progress on screen (spinners and counters do not count) before the agent is restarted; 0 turns it off", Value: 300},
@@ -100,6 +106,9 @@ type loopOptions struct {
 	readyPattern string
 	readyTimeout int
 	foreground   bool
+	noRun        bool
+	replace      bool
+	cleanState   bool
 }
 
 func loopOptionsFromFlags(c *cli.Context) loopOptions {
@@ -113,6 +122,9 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		readyPattern: c.String("ready-pattern"),
 		readyTimeout: c.Int("ready-timeout"),
 		foreground:   c.Bool("foreground"),
+		noRun:        c.Bool("no-run"),
+		replace:      c.Bool("replace"),
+		cleanState:   c.Bool("clean-state"),
 	}
 }
 
@@ -147,6 +159,9 @@ func (o *loopOptions) check(e *env) error {
 		o.promptMode = ralph.PromptType
 	default:
 		return fail("invalid --prompt-mode '%s' (expected type or stdin)", o.promptMode)
+	}
+	if o.noRun && o.foreground {
+		return fail("--no-run and --foreground contradict each other")
 	}
 	return nil
 }
@@ -216,6 +231,9 @@ func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
+	if w.Worktree && c.Bool("no-worktree") {
+		return ralphSpawnOptions{}, fail("--worktree and --no-worktree contradict each other")
+	}
 	dir := w.Cwd
 	if dir == "" {
 		dir, _ = os.Getwd()
@@ -232,21 +250,20 @@ func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 // state, and the monitor that drives the rest (or, in the foreground, drives it here).
 func spawnRalph(e *env, o ralphSpawnOptions) error {
 	name := o.worker.Name
-	if ws, err := e.dir.LoadWorkers(e.warnErr); err == nil && ws.Get(name) != nil {
-		return fail("worker '%s' already exists", name)
+	if err := makeRoomForLoop(e, o.loop, name); err != nil {
+		return err
 	}
 	ld := ralph.DirFor(e.dir, name)
-	if ld.MonitorAlive() {
-		return fail("a ralph loop for '%s' is still running", name)
-	}
-	// What an earlier loop of the same name left (its worker is gone) must not leak into this one.
-	_ = os.RemoveAll(ld.Path)
 	st := o.loopState()
 	w, err := beginLoop(e, o.worker, st)
 	if err != nil {
 		return err
 	}
-	if o.loop.foreground {
+	switch {
+	case o.loop.noRun:
+		fmt.Fprintf(e.stdout, "loop not started (--no-run): run it with 'swarm ralph run %s'\n", name)
+		return nil
+	case o.loop.foreground:
 		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
 		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true})
 	}
