@@ -90,6 +90,7 @@ Examples:
 			waitCommand(),
 			cleanCommand(),
 			respawnCommand(),
+			initCommand(),
 			ralphCommand(),
 			demoCommand(),
 			demoAgentCommand(),

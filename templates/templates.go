@@ -1,10 +1,39 @@
 // Package templates holds the files swarm writes for users, embedded in the binary.
 package templates
 
-import _ "embed"
+import "embed"
 
 // Prompt is the starter PROMPT.md for a ralph loop: minimal and direct, so the agent's context
 // goes to the work.
 //
 //go:embed PROMPT.md
 var Prompt string
+
+// AgentsSection teaches an agent to use swarm; `swarm init` adds it to AGENTS.md or CLAUDE.md.
+//
+//go:embed AGENTS_SECTION.md
+var AgentsSection string
+
+// AgentsMarker is the heading by which `swarm init` finds its section in a file.
+const AgentsMarker = "Process Management (swarm)"
+
+// Sandbox holds the files `swarm init --with-sandbox` writes for running agents in Docker.
+//
+//go:embed sandbox
+var Sandbox embed.FS
+
+// SandboxFile is one file of the sandbox set, in the order they are written.
+type SandboxFile struct {
+	Name       string
+	Executable bool
+}
+
+// SandboxFiles lists the sandbox set.
+var SandboxFiles = []SandboxFile{
+	{"sandbox.sh", true},
+	{"Dockerfile.sandbox", false},
+	{"setup-sandbox-network.sh", true},
+	{"teardown-sandbox-network.sh", true},
+	{"ORCHESTRATOR.md", false},
+	{"PROMPT.md", false},
+}
