@@ -89,6 +89,7 @@ func cleanWorker(e *env, w *state.Worker, what cleanWhat) error {
 		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
 	e.endTagged(w, 2*time.Second)
+	stopHeartbeat(e, w.Name)
 	if what.worktree && w.Worktree != nil {
 		removeWorktree(e, w.Worktree, what.forceDirty)
 	}

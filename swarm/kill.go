@@ -65,6 +65,7 @@ func runKill(e *env, o killOptions) error {
 			// Every worker asked for is still ended; the failure is reported at the end.
 			failed = err
 		}
+		stopHeartbeat(e, w.Name)
 		waitMonitorGone(e, w.Name, 5*time.Second)
 		if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
 			_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {

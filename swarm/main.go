@@ -91,6 +91,7 @@ Examples:
 			cleanCommand(),
 			respawnCommand(),
 			initCommand(),
+			heartbeatCommand(),
 			ralphCommand(),
 			demoCommand(),
 			demoAgentCommand(),

@@ -259,6 +259,10 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
+		undoLoop(e, w, ld)
+		return err
+	}
 	switch {
 	case o.loop.noRun:
 		fmt.Fprintf(e.stdout, "loop not started (--no-run): run it with 'swarm ralph run %s'\n", name)

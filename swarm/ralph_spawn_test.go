@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,7 +105,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if want := ld.AgentEnv("agent", 1); !reflect.DeepEqual(env, want) {
 		t.Errorf("agent env %q, want %q", env, want)
 	}
-	if argv := p.Spec.Argv; argv[len(argv)-1] != "sh" || argv[1] != "__run" || !contains(argv, te.dir.ExitPath("agent")) {
+	if argv := p.Spec.Argv; argv[len(argv)-1] != "sh" || argv[1] != "__run" || !slices.Contains(argv, te.dir.ExitPath("agent")) {
 		t.Errorf("argv %q", argv)
 	}
 	if w.Metadata["ralph"] != true || w.Metadata["ralph_iteration"] != float64(1) {
@@ -133,15 +134,6 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 		t.Errorf("regent state iteration %d", rs.Iteration)
 	}
 	wantKeeper(t, te, "agent")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestRalphSpawnRefuses(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/heartbeat"
 )
 
 func spawnFlags() []cli.Flag {
@@ -23,6 +24,9 @@ func spawnFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "ready-wait", Usage: "return only when the agent shows its input prompt (tmux)"},
 		&cli.IntFlag{Name: "ready-timeout", Usage: "seconds --ready-wait waits before failing", Value: 120},
 		&cli.StringFlag{Name: "ready-pattern", Usage: "regexp that marks the agent's input prompt, for agents swarm does not know"},
+		&cli.StringFlag{Name: "heartbeat", Usage: "send the worker a message at this interval (4h, 30m; see swarm heartbeat)"},
+		&cli.StringFlag{Name: "heartbeat-expire", Usage: "stop the heartbeat after this long (default: never)"},
+		&cli.StringFlag{Name: "heartbeat-message", Usage: "what each heartbeat sends", Value: heartbeat.DefaultMessage},
 	}
 }
 
@@ -102,6 +106,9 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if o.Branch != "" && !o.Worktree {
 		return spawnOptions{}, nil, fail("--branch needs --worktree")
 	}
+	if o.Heartbeat, err = heartbeatFromFlags(c); err != nil {
+		return spawnOptions{}, nil, err
+	}
 	return o, readyRE, nil
 }
 
@@ -124,6 +131,9 @@ func plainSpawnFromFlags(c *cli.Context) (plainSpawn, error) {
 	if p.ReadyWait && !p.Tmux {
 		return plainSpawn{}, fail("--ready-wait needs --tmux (it watches the agent's screen)")
 	}
+	if p.Heartbeat != nil && !p.Tmux {
+		return plainSpawn{}, fail("--heartbeat needs --tmux (it types into the worker's window)")
+	}
 	return p, nil
 }
 
@@ -144,7 +154,7 @@ func runSpawn(e *env, p plainSpawn) error {
 		}
 	}
 	printSpawned(e, "spawned", w)
-	return nil
+	return startSpawnHeartbeat(e, w.Name, p.Heartbeat)
 }
 
 // printSpawned says where a started worker runs: "spawned w1 (tmux: swarm:w1)".

@@ -38,6 +38,8 @@ type spawnOptions struct {
 	ExistingWorktree *state.WorktreeInfo
 	// ID keeps the worker's identity across a respawn; empty gives a new worker a new one.
 	ID string
+	// Heartbeat, when set, nudges the new worker on a schedule (--heartbeat).
+	Heartbeat *heartbeatSpec
 }
 
 // parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.

@@ -1,0 +1,181 @@
+package swarm
+
+import (
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// One process sends every heartbeat of a state directory: it sleeps until the next beat is due
+// (or a command wakes it with SIGUSR1), and leaves when no heartbeat is active. It runs in a
+// window of the regent session, which tmux restarts if it dies; the next heartbeat command
+// starts it again after a reboot or a tmux server restart.
+
+const runnerWindow = "heartbeats"
+
+func heartbeatRunnerCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__run",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, runHeartbeats)
+		},
+	}
+}
+
+func runHeartbeats(e *env) error {
+	s := heartbeat.StoreFor(e.dir)
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return fail("%v", err)
+	}
+	lock, ok, err := state.TryLock(s.RunnerLock())
+	if err != nil || !ok {
+		return err // another runner serves them
+	}
+	defer lock.Unlock()
+	_ = state.WriteFileAtomic(s.RunnerPID(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
+	wake := make(chan os.Signal, 1)
+	signal.Notify(wake, syscall.SIGUSR1)
+	defer signal.Stop(wake)
+	// Leaving on purpose, the runner takes its window with it, so tmux does not revive it.
+	defer func() {
+		if pane := tmux.CurrentPane(); pane != "" {
+			_ = e.tm.KillPane(pane)
+		}
+	}()
+	for {
+		next := beatDue(e, s, time.Now())
+		if next.IsZero() && runnerMayLeave(s, lock) {
+			return nil
+		}
+		sleepUntil(next, wake)
+	}
+}
+
+// runnerMayLeave lets the runner go when no heartbeat is active, checked under the store's
+// lock and letting go of the runner lock inside it: a command that activates a heartbeat
+// either is seen here or finds no runner and starts one.
+func runnerMayLeave(s heartbeat.Store, lock *state.Lock) bool {
+	leave := false
+	_ = s.Locked(func() error {
+		if !s.AnyActive() {
+			leave = true
+			lock.Unlock()
+		}
+		return nil
+	})
+	return leave
+}
+
+// maxSleep bounds a wait, so a worker that ended is noticed, and a clock that jumped (a
+// suspended laptop) is caught up with, within a minute.
+const maxSleep = time.Minute
+
+func sleepUntil(next time.Time, wake <-chan os.Signal) {
+	d := maxSleep
+	if !next.IsZero() {
+		d = min(max(time.Until(next), 0), maxSleep)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-wake:
+	}
+}
+
+// beatDue sends every beat that is due and records what happened; it returns when the next
+// one is due (zero when no heartbeat is active).
+func beatDue(e *env, s heartbeat.Store, now time.Time) time.Time {
+	hs := s.List(e.warnErr)
+	workers, _, err := e.loadAll()
+	if err != nil {
+		return now.Add(maxSleep)
+	}
+	byName := map[string]*state.Worker{}
+	for _, w := range workers {
+		byName[w.Name] = w
+	}
+	var next time.Time
+	for _, h := range hs {
+		w := byName[h.WorkerName]
+		running := w != nil && w.Tmux != nil && w.Status == state.StatusRunning
+		step := heartbeat.Decide(h, running, now)
+		if step.Send && sendText(e, w, h.Message, true, true) != nil {
+			step.Send = false // not sent: tried again at the next pass
+		}
+		if step.Send || step.Status != h.Status {
+			recordStep(s, h.WorkerName, step, now)
+		}
+		if !step.Wake.IsZero() && (next.IsZero() || step.Wake.Before(next)) {
+			next = step.Wake
+		}
+	}
+	return next
+}
+
+// recordStep writes a step's outcome, unless a command changed the heartbeat meanwhile.
+func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.Time) {
+	_, _ = s.Update(worker, func(cur *heartbeat.State) (*heartbeat.State, error) {
+		if cur == nil || cur.Status != heartbeat.Active {
+			return nil, nil
+		}
+		if step.Send {
+			cur.Sent(now)
+		}
+		cur.Status = step.Status
+		return cur, nil
+	})
+}
+
+// ensureRunner wakes the runner to look at the heartbeats again, or starts it.
+func ensureRunner(e *env) error {
+	s := heartbeat.StoreFor(e.dir)
+	if state.IsLocked(s.RunnerLock()) {
+		if data, err := os.ReadFile(s.RunnerPID()); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+				_ = syscall.Kill(pid, syscall.SIGUSR1)
+			}
+		}
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	argv := []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "heartbeat", "__run"}
+	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Cwd: "/", Argv: argv})
+	if err != nil {
+		return fail("cannot start the heartbeat runner: %v", err)
+	}
+	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
+		_ = e.tm.KillPane(p.ID)
+		return fail("cannot start the heartbeat runner: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && !state.IsLocked(s.RunnerLock()) && e.procs.Alive(p.PID, 0) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil
+}
+
+// stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
+// cleaned: nothing is left nudging a worker that is gone.
+func stopHeartbeat(e *env, name string) {
+	_, _ = heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
+			return nil, nil
+		}
+		cur.Status = heartbeat.Stopped
+		return cur, nil
+	})
+}
