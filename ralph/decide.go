@@ -64,6 +64,12 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 	case EndIterationTimeout:
 		d.regent("iteration %d exceeded %ds — killing the agent", n, lim.Regent.IterationTimeout)
 		d.event("TIMEOUT", "iteration %d exceeded %ds", n, lim.Regent.IterationTimeout)
+	case EndContextLimit:
+		d.say("context use passed %d%% (--max-context %d%% + 15), ending iteration %d", lim.MaxContext+15, lim.MaxContext, n)
+		d.event("CONTEXT", "iteration %d context_limit: over %d%%, agent ended", n, lim.MaxContext+15)
+	case EndCompaction:
+		d.say("the agent is compacting its conversation, ending iteration %d", n)
+		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
 	}
 	return d
 }
@@ -178,6 +184,11 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 		return true, "iteration timeout"
 	case EndReadyTimeout:
 		return true, "ready timeout"
+	case EndContextLimit:
+		// A full context is the agent's nature, not a failure: the next iteration starts fresh.
+		return false, "context_limit"
+	case EndCompaction:
+		return false, "compaction"
 	}
 	return true, "unknown"
 }

@@ -101,14 +101,16 @@ func (c *Config) defaults() {
 
 // Loop is one running monitor.
 type Loop struct {
-	cfg      Config
-	doneRE   *regexp.Regexp
-	readyRE  *regexp.Regexp
-	matcher  *screen.DoneMatcher
-	aborted  bool
-	released bool   // a paused loop's monitor gave up its lock and must leave
-	lastGood *State // the state as last read, to rebuild it from when the file is corrupted
-	writeErr string // the last write failure reported
+	cfg     Config
+	doneRE  *regexp.Regexp
+	readyRE *regexp.Regexp
+	matcher *screen.DoneMatcher
+	// compaction finds a compaction under way outside the prompt's echo (--max-context).
+	compaction *screen.DoneMatcher
+	aborted    bool
+	released   bool   // a paused loop's monitor gave up its lock and must leave
+	lastGood   *State // the state as last read, to rebuild it from when the file is corrupted
+	writeErr   string // the last write failure reported
 }
 
 // New prepares a loop; Run drives it.
@@ -119,7 +121,8 @@ func New(cfg Config) *Loop {
 
 // limits are the loop's settings that its decisions depend on.
 func limits(st *State) Limits {
-	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, Regent: EffectiveRegent(st.Regent)}
+	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
+		Regent: EffectiveRegent(st.Regent)}
 }
 
 func (l *Loop) regentSay(format string, args ...any) {

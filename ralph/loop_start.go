@@ -106,6 +106,7 @@ func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.BlockedBy = ""
 	st.LastExitCode = nil
 	st.LastScreenChange = st.LastIterationStarted
+	st.ContextUsed, st.ContextNudgeSent = 0, false
 }
 
 // AgentEnv is what an iteration's agent gets on top of the worker's own environment.

@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -87,6 +88,9 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		l.done(st, *a)
 		return true
 	}
+	if l.watchContext(st, *a, lines) {
+		return true
+	}
 	now := w.facts.Now
 	text := strings.Join(lines, "\n")
 	if h := screen.ActivityHash(text); h != w.lastHash {
@@ -105,6 +109,40 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	}
 	if ending, ok := Quiet(w.facts); ok {
 		l.end(st, *a, ending)
+		return true
+	}
+	return false
+}
+
+// watchContext reads the agent's context use off the screen and carries out what the policy
+// makes of it: nothing, a nudge to wrap up, or the end of the iteration. It reports whether
+// the iteration ended.
+func (l *Loop) watchContext(st *State, a agent, lines []string) bool {
+	if st.MaxContext <= 0 {
+		return false
+	}
+	cur, err := l.cfg.Dir.Load()
+	if err != nil {
+		return false
+	}
+	used, seen := screen.ContextUsed(lines)
+	if l.compaction == nil {
+		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		l.compaction = screen.NewDoneMatcher(screen.CompactionPattern, string(prompt))
+	}
+	act, ending, dec := ContextCheck(ContextFacts{Iteration: st.CurrentIteration, Max: st.MaxContext, Used: used,
+		Seen: seen, Compacting: l.compaction.Count(lines) > 0, Nudged: cur.ContextNudgeSent})
+	if dec.Context != nil && (dec.Context.Used != cur.ContextUsed || dec.Context.Nudged) {
+		l.transition(st, a, dec)
+	}
+	switch act {
+	case ContextNudge:
+		if err := l.cfg.Tmux.Paste(a.paneID, ContextNudgeText(used), true); err == nil {
+			l.cfg.Clock.Sleep(l.cfg.InputSettle)
+			_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+		}
+	case ContextEnd:
+		l.end(st, a, ending)
 		return true
 	}
 	return false

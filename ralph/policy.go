@@ -49,10 +49,13 @@ const (
 	EndIterationTimeout               // the iteration ran longer than allowed
 	EndReadyTimeout                   // the agent never showed its input prompt
 	EndDoneFile                       // the DONE file appeared while it worked
+	EndContextLimit                   // its context filled past --max-context + 15 %
+	EndCompaction                     // it began compacting its conversation
 )
 
 func (e Ending) String() string {
-	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file"}[e]
+	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
+		"context limit", "compaction"}[e]
 }
 
 // Line is one thing the loop says: a "[ralph] name: ..." line, or a Regent line.
@@ -91,6 +94,8 @@ type Decision struct {
 	Events   []Event
 	Escalate string // non-empty: report the loop as given up, for this reason
 	EndAgent bool   // end the agent now (a finished interactive agent would idle forever)
+
+	Context *ContextReading // what was last seen of the agent's context use
 }
 
 func (d *Decision) say(format string, args ...any) {
@@ -133,6 +138,7 @@ type Markers struct {
 type Limits struct {
 	MaxIterations     int
 	InactivitySeconds int // as configured; 0 means the default of 60
+	MaxContext        int // percent of the context window; 0: not watched
 	Regent            RegentConfig
 }
 

@@ -56,6 +56,12 @@ type State struct {
 	PausedSeconds float64 `json:"paused_seconds,omitempty"`
 	PausedAt      string  `json:"paused_at,omitempty"`
 
+	// Context watching (--max-context): the limit in percent, the use last seen on screen, and
+	// whether this iteration's agent was asked to wrap up.
+	MaxContext       int  `json:"max_context,omitempty"`
+	ContextUsed      int  `json:"context_used,omitempty"`
+	ContextNudgeSent bool `json:"context_nudge_sent,omitempty"`
+
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
 }
@@ -193,6 +199,9 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 }
 
 func (dec Decision) applyTo(st *State, now time.Time) {
+	if c := dec.Context; c != nil {
+		st.ContextUsed, st.ContextNudgeSent = c.Used, st.ContextNudgeSent || c.Nudged
+	}
 	if dec.Status != "" {
 		st.Status = dec.Status
 	}

@@ -48,6 +48,7 @@ func ralphFlags() []cli.Flag {
 		&cli.StringFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
 		&cli.BoolFlag{Name: "no-run", Usage: "ralph: create the worker and its loop but start no monitor; run it later with 'swarm ralph run NAME'"},
 		&cli.BoolFlag{Name: "replace", Usage: "ralph: first kill a worker of this name and remove its worktree and loop state"},
 		&cli.BoolFlag{Name: "clean-state", Usage: "ralph: remove the earlier loop history of this name (iterations.log) and count afresh"},
@@ -109,6 +110,7 @@ type loopOptions struct {
 	noRun        bool
 	replace      bool
 	cleanState   bool
+	maxContext   int
 }
 
 func loopOptionsFromFlags(c *cli.Context) loopOptions {
@@ -125,6 +127,7 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		noRun:        c.Bool("no-run"),
 		replace:      c.Bool("replace"),
 		cleanState:   c.Bool("clean-state"),
+		maxContext:   c.Int("max-context"),
 	}
 }
 
@@ -159,6 +162,9 @@ func (o *loopOptions) check(e *env) error {
 		o.promptMode = ralph.PromptType
 	default:
 		return fail("invalid --prompt-mode '%s' (expected type or stdin)", o.promptMode)
+	}
+	if o.maxContext < 0 || o.maxContext > 100 {
+		return fail("--max-context must be a percentage from 1 to 100")
 	}
 	if o.noRun && o.foreground {
 		return fail("--no-run and --foreground contradict each other")
@@ -288,6 +294,7 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		PromptMode:        o.loop.promptMode,
 		ReadyPattern:      o.loop.readyPattern,
 		ReadyTimeout:      o.loop.readyTimeout,
+		MaxContext:        o.loop.maxContext,
 		Regent:            o.regent,
 	}
 	if o.loop.donePattern != "" {

@@ -130,6 +130,9 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	if st.LastExitCode != nil {
 		fmt.Fprintf(out, "Last exit code: %d\n", *st.LastExitCode)
 	}
+	if st.MaxContext > 0 {
+		fmt.Fprintf(out, "Context: %s\n", contextText(st))
+	}
 	if st.BlockedBy != "" {
 		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
 	}
@@ -181,4 +184,17 @@ func regentSettings(rc ralph.RegentConfig) []string {
 		parts = append(parts, "webhook set")
 	}
 	return parts
+}
+
+// contextText is the context watch in one line: "82% used (limit 75%, asked to wrap up)".
+func contextText(st *ralph.State) string {
+	used := "not seen yet"
+	if st.ContextUsed > 0 {
+		used = fmt.Sprintf("%d%% used", st.ContextUsed)
+	}
+	s := fmt.Sprintf("%s (limit %d%%", used, st.MaxContext)
+	if st.ContextNudgeSent {
+		s += ", asked to wrap up"
+	}
+	return s + ")"
 }
