@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -82,12 +83,12 @@ func respawnWorker(e *env, w *state.Worker, cleanFirst, forceDirty bool) (*state
 			if !removeWorktree(e, w.Worktree, forceDirty) {
 				return nil, fail("cannot remove worktree %s for --clean-first", w.Worktree.Path)
 			}
-			o.Worktree, o.Branch = true, w.Worktree.Branch
+			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
 			o.Cwd = w.Worktree.BaseRepo
 		} else if _, err := os.Stat(w.Worktree.Path); err == nil {
 			o.ExistingWorktree = w.Worktree
 		} else {
-			o.Worktree, o.Branch = true, w.Worktree.Branch
+			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
 			o.Cwd = w.Worktree.BaseRepo
 		}
 	}

@@ -18,6 +18,7 @@ func spawnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: defaultSession},
 		&cli.BoolFlag{Name: "worktree", Usage: "run in a new git worktree <repo>-worktrees/<name> on branch <name>"},
 		&cli.StringFlag{Name: "branch", Usage: "branch for --worktree (default: the worker name)"},
+		&cli.StringFlag{Name: "worktree-dir", Usage: "directory the --worktree goes in, as <dir>/<name> (default: <repo>-worktrees; relative to the repository's parent)"},
 		&cli.StringSliceFlag{Name: "tag", Usage: "label the worker (repeatable)"},
 		&cli.StringSliceFlag{Name: "env", Usage: "set an environment variable KEY=VAL (repeatable)"},
 		&cli.StringFlag{Name: "cwd", Usage: "working directory (default: current directory)"},
@@ -93,18 +94,22 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		return spawnOptions{}, nil, fail("--ready-timeout must be a positive number of seconds")
 	}
 	o := spawnOptions{
-		Name:     name,
-		Tmux:     c.Bool("tmux"),
-		Session:  c.String("session"),
-		Worktree: c.Bool("worktree"),
-		Branch:   c.String("branch"),
-		Tags:     c.StringSlice("tag"),
-		Env:      envMap,
-		Cwd:      c.String("cwd"),
-		Argv:     c.Args().Slice(),
+		Name:        name,
+		Tmux:        c.Bool("tmux"),
+		Session:     c.String("session"),
+		Worktree:    c.Bool("worktree"),
+		Branch:      c.String("branch"),
+		WorktreeDir: c.String("worktree-dir"),
+		Tags:        c.StringSlice("tag"),
+		Env:         envMap,
+		Cwd:         c.String("cwd"),
+		Argv:        c.Args().Slice(),
 	}
 	if o.Branch != "" && !o.Worktree {
 		return spawnOptions{}, nil, fail("--branch needs --worktree")
+	}
+	if o.WorktreeDir != "" && !o.Worktree {
+		return spawnOptions{}, nil, fail("--worktree-dir needs --worktree")
 	}
 	if o.Heartbeat, err = heartbeatFromFlags(c); err != nil {
 		return spawnOptions{}, nil, err

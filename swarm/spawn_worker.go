@@ -24,11 +24,13 @@ type spawnOptions struct {
 	Session  string
 	Worktree bool
 	Branch   string
-	Tags     []string
-	Env      map[string]string
-	Cwd      string
-	Argv     []string
-	Metadata map[string]any
+	// WorktreeDir is where --worktree puts the worktree (default <repo>-worktrees).
+	WorktreeDir string
+	Tags        []string
+	Env         map[string]string
+	Cwd         string
+	Argv        []string
+	Metadata    map[string]any
 	// StartArgv, when set, is what actually runs (Argv is what the record shows and what
 	// resolves as the program).
 	StartArgv []string
@@ -214,7 +216,7 @@ func prepareWorktree(o spawnOptions, cwd string) (*createdWorktree, *state.Workt
 	case o.ExistingWorktree != nil:
 		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
 	case o.Worktree:
-		wt, err := createWorktree(cwd, o.Name, o.Branch)
+		wt, err := createWorktree(cwd, o.Name, o.Branch, o.WorktreeDir)
 		if err != nil {
 			return nil, nil, "", err
 		}

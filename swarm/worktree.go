@@ -14,9 +14,10 @@ type createdWorktree struct {
 	createdBranch bool
 }
 
-// createWorktree makes <repo>-worktrees/<name> on branch (reusing the branch when an earlier
-// worker left it behind).
-func createWorktree(cwd, name, branch string) (*createdWorktree, error) {
+// createWorktree makes <parent>/<name> on branch (reusing the branch when an earlier worker
+// left it behind); parent is <repo>-worktrees unless given (relative to the repository's
+// parent directory, as --worktree-dir always was).
+func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) {
 	// A worktree of a worktree still belongs to the main repository.
 	top, err := git.MainRoot(cwd)
 	if err != nil {
@@ -28,7 +29,12 @@ func createWorktree(cwd, name, branch string) (*createdWorktree, error) {
 	if !git.ValidBranch(top, branch) {
 		return nil, fail("invalid branch name '%s'", branch)
 	}
-	path := filepath.Join(top+"-worktrees", name)
+	if parent == "" {
+		parent = top + "-worktrees"
+	} else if !filepath.IsAbs(parent) {
+		parent = filepath.Join(filepath.Dir(top), parent)
+	}
+	path := filepath.Join(parent, name)
 	git.PruneWorktrees(top)
 	if _, err := os.Stat(path); err == nil {
 		return nil, fail("worktree path %s already exists (remove it or choose another name)", path)
