@@ -35,6 +35,7 @@ Examples:
 			heartbeatListCommand(),
 			heartbeatStatusCommand(),
 			heartbeatRunnerCommand(),
+			heartbeatKeeperCommand(),
 		},
 	}
 }

@@ -16,9 +16,10 @@ import (
 )
 
 // One process sends every heartbeat of a state directory: it sleeps until the next beat is due
-// (or a command wakes it with SIGUSR1), and leaves when no heartbeat is active. It runs in a
-// window of the regent session, which tmux restarts if it dies; the next heartbeat command
-// starts it again after a reboot or a tmux server restart.
+// (or a command wakes it with SIGUSR1), and leaves when no heartbeat is active. It runs under a
+// keeper, as a loop's monitor does: the keeper starts it again a second after it dies, and
+// tmux revives the keeper's window if the keeper dies. After a reboot or a tmux server restart
+// the next heartbeat command starts them again.
 
 const runnerWindow = "heartbeats"
 
@@ -29,6 +30,53 @@ func heartbeatRunnerCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			return withEnv(c, nil, runHeartbeats)
 		},
+	}
+}
+
+func heartbeatKeeperCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__keep",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, keepHeartbeats)
+		},
+	}
+}
+
+// runnerArgv runs a hidden heartbeat command of this executable on this state directory and
+// tmux server, wherever it starts.
+func runnerArgv(e *env, exe, command string) []string {
+	return []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "heartbeat", command}
+}
+
+// keepHeartbeats runs the runner as its child for as long as a heartbeat is active, starting
+// it again when it dies.
+func keepHeartbeats(e *env) error {
+	s := heartbeat.StoreFor(e.dir)
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return fail("%v", err)
+	}
+	lock, ok, err := state.TryLock(s.KeeperLock())
+	if err != nil || !ok {
+		return err // another keeper is on it
+	}
+	defer lock.Unlock()
+	defer func() {
+		if pane := tmux.CurrentPane(); pane != "" {
+			_ = e.tm.KillPane(pane)
+		}
+	}()
+	exe, err := os.Executable()
+	if err != nil {
+		return fail("%v", err)
+	}
+	signal.Ignore(syscall.SIGUSR1)
+	for {
+		_ = runMonitorChild(runnerArgv(e, exe, "__run"))
+		if mayLeave(s, lock) {
+			return nil
+		}
+		time.Sleep(time.Second)
 	}
 }
 
@@ -46,25 +94,19 @@ func runHeartbeats(e *env) error {
 	wake := make(chan os.Signal, 1)
 	signal.Notify(wake, syscall.SIGUSR1)
 	defer signal.Stop(wake)
-	// Leaving on purpose, the runner takes its window with it, so tmux does not revive it.
-	defer func() {
-		if pane := tmux.CurrentPane(); pane != "" {
-			_ = e.tm.KillPane(pane)
-		}
-	}()
 	for {
 		next := beatDue(e, s, time.Now())
-		if next.IsZero() && runnerMayLeave(s, lock) {
+		if next.IsZero() && mayLeave(s, lock) {
 			return nil
 		}
 		sleepUntil(next, wake)
 	}
 }
 
-// runnerMayLeave lets the runner go when no heartbeat is active, checked under the store's
-// lock and letting go of the runner lock inside it: a command that activates a heartbeat
-// either is seen here or finds no runner and starts one.
-func runnerMayLeave(s heartbeat.Store, lock *state.Lock) bool {
+// mayLeave lets the runner (or its keeper) go when no heartbeat is active, checked under the
+// store's lock and letting go of its own lock inside it: a command that activates a heartbeat
+// either is seen here or finds nobody serving them and starts a keeper.
+func mayLeave(s heartbeat.Store, lock *state.Lock) bool {
 	leave := false
 	_ = s.Locked(func() error {
 		if !s.AnyActive() {
@@ -137,10 +179,13 @@ func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.
 	})
 }
 
-// ensureRunner wakes the runner to look at the heartbeats again, or starts it.
+// ensureRunner wakes the runner to look at the heartbeats again, or starts it with its keeper.
 func ensureRunner(e *env) error {
 	s := heartbeat.StoreFor(e.dir)
-	if state.IsLocked(s.RunnerLock()) {
+	if state.IsLocked(s.KeeperLock()) {
+		if !state.IsLocked(s.RunnerLock()) {
+			return nil // the keeper is starting a runner, which looks at everything first
+		}
 		if data, err := os.ReadFile(s.RunnerPID()); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
 				_ = syscall.Kill(pid, syscall.SIGUSR1)
@@ -152,8 +197,7 @@ func ensureRunner(e *env) error {
 	if err != nil {
 		return err
 	}
-	argv := []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "heartbeat", "__run"}
-	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Cwd: "/", Argv: argv})
+	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Cwd: "/", Argv: runnerArgv(e, exe, "__keep")})
 	if err != nil {
 		return fail("cannot start the heartbeat runner: %v", err)
 	}

@@ -28,6 +28,9 @@ func (s Store) lockPath() string          { return filepath.Join(s.Dir, ".lock")
 // RunnerLock is held by the process that sends the beats, for as long as it runs.
 func (s Store) RunnerLock() string { return filepath.Join(s.Dir, ".runner.lock") }
 
+// KeeperLock is held by the process that keeps the runner running.
+func (s Store) KeeperLock() string { return filepath.Join(s.Dir, ".keeper.lock") }
+
 // RunnerPID holds the pid of the process that sends the beats.
 func (s Store) RunnerPID() string { return filepath.Join(s.Dir, ".runner.pid") }
 
