@@ -81,6 +81,8 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 		if err := ensureRunner(e); err != nil {
 			return err
 		}
+	} else {
+		wakeRunner(heartbeat.StoreFor(e.dir)) // it leaves when none is active any more
 	}
 	fmt.Fprintf(e.stdout, "Heartbeat %s for %s\n", ch.verb, name)
 	return nil

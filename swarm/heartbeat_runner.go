@@ -3,6 +3,7 @@ package swarm
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -71,8 +72,11 @@ func keepHeartbeats(e *env) error {
 		return fail("%v", err)
 	}
 	signal.Ignore(syscall.SIGUSR1)
+	// The runner ends with its keeper (a killed tmux server takes both): a keeper revived by
+	// tmux starts a new one, and nothing is left running where no keeper watches it.
+	runtime.LockOSThread()
 	for {
-		_ = runMonitorChild(runnerArgv(e, exe, "__run"))
+		_ = runKeptChild(runnerArgv(e, exe, "__run"), syscall.SIGTERM)
 		if mayLeave(s, lock) {
 			return nil
 		}
@@ -183,14 +187,7 @@ func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.
 func ensureRunner(e *env) error {
 	s := heartbeat.StoreFor(e.dir)
 	if state.IsLocked(s.KeeperLock()) {
-		if !state.IsLocked(s.RunnerLock()) {
-			return nil // the keeper is starting a runner, which looks at everything first
-		}
-		if data, err := os.ReadFile(s.RunnerPID()); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
-				_ = syscall.Kill(pid, syscall.SIGUSR1)
-			}
-		}
+		wakeRunner(s)
 		return nil
 	}
 	exe, err := os.Executable()
@@ -215,11 +212,27 @@ func ensureRunner(e *env) error {
 // stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
 // cleaned: nothing is left nudging a worker that is gone.
 func stopHeartbeat(e *env, name string) {
-	_, _ = heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+	h, _ := heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
 			return nil, nil
 		}
 		cur.Status = heartbeat.Stopped
 		return cur, nil
 	})
+	if h != nil {
+		wakeRunner(heartbeat.StoreFor(e.dir)) // it leaves when that was the last one
+	}
+}
+
+// wakeRunner has a running runner look at the heartbeats now. While its keeper is starting a
+// new one there is none to wake: a new runner looks at everything first.
+func wakeRunner(s heartbeat.Store) {
+	if !state.IsLocked(s.RunnerLock()) {
+		return
+	}
+	if data, err := os.ReadFile(s.RunnerPID()); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGUSR1)
+		}
+	}
 }

@@ -342,12 +342,17 @@ func loopNeedsMonitor(ld ralph.Dir) bool {
 }
 
 // runMonitorChild runs a monitor until it ends; the error is only that it could not start.
-func runMonitorChild(argv []string) error {
+// The monitor outlives its keeper: a new keeper waits for it and takes over.
+func runMonitorChild(argv []string) error { return runKeptChild(argv, 0) }
+
+// runKeptChild runs a kept process until it ends. deathSig, when not 0, is sent to it should
+// its keeper die first (the caller's thread must stay locked to its goroutine).
+func runKeptChild(argv []string, deathSig syscall.Signal) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	// Signals reach the monitor directly (its pid is in the loop state); a new process
 	// group keeps the terminal's signals for the keeper's window from reaching it twice.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
 	if err := cmd.Start(); err != nil {
 		return err
 	}

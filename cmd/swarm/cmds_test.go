@@ -278,3 +278,26 @@ func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(func() { _ = srv.Close() })
 	ts.Setenv("WEBHOOK_URL", "http://"+ln.Addr().String()+"/hook")
 }
+
+// cmdWaitGone polls until no process of the group whose leader pid is in the file is alive.
+func cmdWaitGone(ts *testscript.TestScript, neg bool, args []string) {
+	timeout, args := parseTimeout(ts, args)
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitgone [-timeout SEC] PIDFILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		ts.Fatalf("bad pid %q", data)
+	}
+	deadline := time.Now().Add(timeout)
+	for proc.GroupAlive(pgid) {
+		if time.Now().After(deadline) {
+			ts.Fatalf("process group %d still alive after %s", pgid, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

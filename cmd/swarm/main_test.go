@@ -123,6 +123,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"mkfile": cmdMkfile,
 		// pgroupgone PIDFILE: the process group whose leader pid is in the file has no live member.
 		"pgroupalive": cmdPgroupAlive,
+		// waitgone [-timeout SEC] PIDFILE: poll until that process group has no live member.
+		"waitgone": cmdWaitGone,
 		// code N CMD ARGS...: run CMD and require exit code N.
 		"code": cmdCode,
 		// parallel N CMD ARGS...: run N copies at once ({i} is the copy number); all must succeed.
