@@ -83,6 +83,7 @@ type RunFacts struct {
 	Duration    time.Duration
 	Markers     Markers
 	Running     bool // the loop is still running (not paused by the user meanwhile)
+	Stagnation  StagnationFacts
 }
 
 // AfterRun decides what follows an ended iteration: a stop rule, completion, the next
@@ -91,6 +92,11 @@ func AfterRun(f RunFacts, lim Limits) Decision {
 	if d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim); stop {
 		return d
 	}
+	return withStagnation(afterIteration(f, lim), f, lim)
+}
+
+// afterIteration is AfterRun for an iteration no stop rule ended.
+func afterIteration(f RunFacts, lim Limits) Decision {
 	n := f.Iteration
 	failed, exit := outcome(f.Ending, f.ExitCode)
 	d := Decision{Phase: PhaseEnded, SetCounters: true, LastExitCode: f.ExitCode,

@@ -122,7 +122,7 @@ func New(cfg Config) *Loop {
 // limits are the loop's settings that its decisions depend on.
 func limits(st *State) Limits {
 	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
-		Regent: EffectiveRegent(st.Regent)}
+		StagnationLimit: st.StagnationLimit, Regent: EffectiveRegent(st.Regent)}
 }
 
 func (l *Loop) regentSay(format string, args ...any) {
@@ -277,8 +277,8 @@ func (l *Loop) markers() Markers {
 }
 
 func (l *Loop) compile(st *State) error {
-	if st.DonePattern != nil && *st.DonePattern != "" && l.doneRE == nil {
-		re, err := regexp.Compile(*st.DonePattern)
+	if expr := st.doneExpression(); expr != "" && l.doneRE == nil {
+		re, err := regexp.Compile(expr)
 		if err != nil {
 			return fmt.Errorf("invalid done pattern: %v", err)
 		}

@@ -48,6 +48,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if cur, err := l.cfg.Dir.Load(); err == nil {
 		f.ConsecutiveFailures, f.TotalFailures = cur.ConsecutiveFailures, cur.TotalFailures
 		f.Running = cur.Status == StatusRunning
+		f.Stagnation = l.stagnationFacts(cur)
 	}
 	if a.code != nil && (*a.code == 126 || *a.code == 127) {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
@@ -63,6 +64,18 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 			rs.LastCommit = head
 		}
 	})
+}
+
+// stagnationFacts looks at the worker's checkout for the stagnation breaker (only when it is on).
+func (l *Loop) stagnationFacts(cur *State) StagnationFacts {
+	f := StagnationFacts{Limit: cur.StagnationLimit, Before: cur.GitFingerprint, Count: cur.StagnantIterations}
+	if f.Limit <= 0 {
+		return f
+	}
+	if w, err := l.worker(); err == nil {
+		f.After, f.InRepo = git.Fingerprint(w.Cwd)
+	}
+	return f
 }
 
 // workerHead is the short commit the worker's directory is at, "" outside a repository.

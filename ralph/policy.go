@@ -95,7 +95,8 @@ type Decision struct {
 	Escalate string // non-empty: report the loop as given up, for this reason
 	EndAgent bool   // end the agent now (a finished interactive agent would idle forever)
 
-	Context *ContextReading // what was last seen of the agent's context use
+	Context    *ContextReading    // what was last seen of the agent's context use
+	Stagnation *StagnationReading // the stagnation breaker's count after this iteration
 }
 
 func (d *Decision) say(format string, args ...any) {
@@ -139,6 +140,7 @@ type Limits struct {
 	MaxIterations     int
 	InactivitySeconds int // as configured; 0 means the default of 60
 	MaxContext        int // percent of the context window; 0: not watched
+	StagnationLimit   int // unchanged iterations in a row that stop the loop; 0: off
 	Regent            RegentConfig
 }
 

@@ -36,7 +36,11 @@ type State struct {
 	ConsecutiveFailures  int     `json:"consecutive_failures"`
 	TotalFailures        int     `json:"total_failures"`
 	DonePattern          *string `json:"done_pattern"`
-	InactivityTimeout    int     `json:"inactivity_timeout"`
+	// DonePatterns are all the --done-pattern given (DonePattern is the first); the built-in
+	// markers count too unless NoBuiltinMarkers.
+	DonePatterns      []string `json:"done_patterns,omitempty"`
+	NoBuiltinMarkers  bool     `json:"no_builtin_markers,omitempty"`
+	InactivityTimeout int      `json:"inactivity_timeout"`
 
 	MonitorPID       int    `json:"monitor_pid"`
 	ExitReason       string `json:"exit_reason,omitempty"`
@@ -61,6 +65,12 @@ type State struct {
 	MaxContext       int  `json:"max_context,omitempty"`
 	ContextUsed      int  `json:"context_used,omitempty"`
 	ContextNudgeSent bool `json:"context_nudge_sent,omitempty"`
+
+	// The stagnation breaker: its limit (0: off), the worker's checkout as the last iteration
+	// left it, and how many iterations in a row changed nothing.
+	StagnationLimit    int    `json:"stagnation_limit,omitempty"`
+	GitFingerprint     string `json:"git_fingerprint,omitempty"`
+	StagnantIterations int    `json:"stagnant_iterations,omitempty"`
 
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
@@ -199,6 +209,9 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 }
 
 func (dec Decision) applyTo(st *State, now time.Time) {
+	if r := dec.Stagnation; r != nil {
+		st.GitFingerprint, st.StagnantIterations = r.Fingerprint, r.Count
+	}
 	if c := dec.Context; c != nil {
 		st.ContextUsed, st.ContextNudgeSent = c.Used, st.ContextNudgeSent || c.Nudged
 	}

@@ -71,32 +71,15 @@ Examples:
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
-		HideHelpCommand:      true,
+		// A repeated flag's value is taken whole: a comma belongs to a regexp (--done-pattern
+		// 'a{1,3}') or a value (--env LIST=a,b), it does not split it.
+		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "swarm-dir", Usage: "state directory", EnvVars: []string{"SWARM_DIR"}, DefaultText: "~/.swarm"},
 			&cli.StringFlag{Name: "tmux-socket", Usage: "name of swarm's private tmux server (tmux -L)", EnvVars: []string{"SWARM_TMUX_SOCKET"}, DefaultText: "derived from the state directory"},
 		},
-		Commands: []*cli.Command{
-			spawnCommand(),
-			lsCommand(),
-			statusCommand(),
-			peekCommand(),
-			sendCommand(),
-			interruptCommand(),
-			eofCommand(),
-			attachCommand(),
-			logsCommand(),
-			killCommand(),
-			waitCommand(),
-			cleanCommand(),
-			respawnCommand(),
-			initCommand(),
-			heartbeatCommand(),
-			ralphCommand(),
-			demoCommand(),
-			demoAgentCommand(),
-			runWrapperCommand(),
-		},
+		Commands: commands(),
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return fail("%v (see 'swarm --help')", err)
 		},
@@ -127,5 +110,30 @@ func setUsageErrors(cmd *cli.Command, parent string) {
 	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Subcommands {
 		setUsageErrors(sub, path)
+	}
+}
+
+// commands are swarm's commands, in the order its help lists them.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		spawnCommand(),
+		lsCommand(),
+		statusCommand(),
+		peekCommand(),
+		sendCommand(),
+		interruptCommand(),
+		eofCommand(),
+		attachCommand(),
+		logsCommand(),
+		killCommand(),
+		waitCommand(),
+		cleanCommand(),
+		respawnCommand(),
+		initCommand(),
+		heartbeatCommand(),
+		ralphCommand(),
+		demoCommand(),
+		demoAgentCommand(),
+		runWrapperCommand(),
 	}
 }

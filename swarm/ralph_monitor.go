@@ -203,8 +203,19 @@ func runMonitor(e *env, o monitorOptions) error {
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 	}
-	if o.foreground && status == ralph.StatusFailed {
+	if o.foreground {
+		return foregroundExit(ld, status)
+	}
+	return nil
+}
+
+// foregroundExit is a foreground loop's exit code: 1 when it failed, 2 when it stagnated.
+func foregroundExit(ld ralph.Dir, status ralph.Status) error {
+	if status == ralph.StatusFailed {
 		return exitCode(1)
+	}
+	if st, err := ld.Load(); err == nil && st.ExitReason == "stagnated" {
+		return exitCode(2)
 	}
 	return nil
 }

@@ -40,7 +40,9 @@ func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {
 		{func(o *loopOptions) { o.promptArg = filepath.Dir(prompt) }, "cannot read prompt file: " + filepath.Dir(prompt)},
 		{func(o *loopOptions) { o.max = 0 }, "--max-iterations must be at least 1"},
 		{func(o *loopOptions) { o.inactivity = 0 }, "--inactivity-timeout must be at least 1 second"},
-		{func(o *loopOptions) { o.donePattern = "(" }, "invalid --done-pattern: "},
+		{func(o *loopOptions) { o.donePatterns = []string{"DONE", "("} }, "invalid --done-pattern: "},
+		{func(o *loopOptions) { o.donePatterns = []string{""} }, "--done-pattern is empty"},
+		{func(o *loopOptions) { o.stagnation = -1 }, "--stagnation-limit must be 0 (off) or more"},
 		{func(o *loopOptions) { o.promptMode = "telepathy" }, "invalid --prompt-mode 'telepathy' (expected type or stdin)"},
 	}
 	for _, c := range cases {
@@ -49,7 +51,7 @@ func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {
 		wantErr(t, o.check(te.env), 1, c.want)
 	}
 	o := goodLoop(prompt)
-	o.promptMode, o.max, o.donePattern = "tui", 51, "DONE"
+	o.promptMode, o.max, o.donePatterns = "tui", 51, []string{"DONE", "a{1,3}"}
 	if err := o.check(te.env); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	prompt := promptFile(t, "do the work\n")
 	before := time.Now().Add(-time.Second)
 	o := spawnOpts(t, "agent", prompt)
-	o.loop.donePattern, o.regent.TestCommand = "ALL DONE", "true"
+	o.loop.donePatterns, o.loop.builtins, o.regent.TestCommand = []string{"ALL DONE"}, true, "true"
 	if err := spawnRalph(te.env, o); err != nil {
 		t.Fatal(err)
 	}

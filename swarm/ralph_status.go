@@ -119,11 +119,9 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	fmt.Fprintf(out, "Consecutive failures: %d\n", st.ConsecutiveFailures)
 	fmt.Fprintf(out, "Total failures: %d\n", st.TotalFailures)
 	fmt.Fprintf(out, "Inactivity timeout: %ds\n", st.InactivityTimeout)
-	done := "(none)"
-	if st.DonePattern != nil {
-		done = *st.DonePattern
-	}
-	fmt.Fprintf(out, "Done pattern: %s\n", done)
+	fmt.Fprintf(out, "Done pattern: %s\n", donePatternsText(st))
+	fmt.Fprintf(out, "Built-in markers: %s\n", builtinMarkersText(st))
+	fmt.Fprintf(out, "Stagnation: %s\n", stagnationText(st))
 	if st.ExitReason != "" {
 		fmt.Fprintf(out, "Exit reason: %s\n", st.ExitReason)
 	}
@@ -197,4 +195,30 @@ func contextText(st *ralph.State) string {
 		s += ", asked to wrap up"
 	}
 	return s + ")"
+}
+
+// donePatternsText lists the loop's own done patterns: "A | B", or "(none)".
+func donePatternsText(st *ralph.State) string {
+	if pats := st.UserDonePatterns(); len(pats) > 0 {
+		return strings.Join(pats, " | ")
+	}
+	return "(none)"
+}
+
+func builtinMarkersText(st *ralph.State) string {
+	if st.NoBuiltinMarkers {
+		return "off (--no-builtin-markers)"
+	}
+	return strings.Join(ralph.BuiltinMarkers, ", ")
+}
+
+// stagnationText is the breaker in one line: "1/3 iterations without git changes".
+func stagnationText(st *ralph.State) string {
+	switch {
+	case st.StagnationLimit <= 0:
+		return "off"
+	case st.GitFingerprint == "":
+		return "off (not a git repository)"
+	}
+	return fmt.Sprintf("%d/%d iterations without git changes", st.StagnantIterations, st.StagnationLimit)
 }

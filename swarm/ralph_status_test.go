@@ -34,6 +34,7 @@ func TestRalphStatusText(t *testing.T) {
 		"Ralph Loop: agent\nStatus: running\nIteration: 7/20\n",
 		"Started: " + local(0) + "\nCurrent iteration started: " + local(2*time.Hour) + "\n",
 		"Consecutive failures: 1\nTotal failures: 2\nInactivity timeout: 60s\nDone pattern: ALL DONE\n",
+		"Built-in markers: <promise>COMPLETE</promise>, RALPH_STATUS: COMPLETE\nStagnation: off\n",
 		"Exit reason: x\nLast exit code: 3\nBlocked by: ",
 		"Last screen change: " + local(3*time.Hour) + " (",
 		"Worker: running\nRegent: on (max failures 5, hang timeout 300s)\nResurrections: 1\nRollbacks: 2\n",

@@ -1,0 +1,67 @@
+package swarm
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+)
+
+// The flags of a looping spawn (swarm spawn --ralph, swarm ralph spawn) and the Regent's.
+
+func ralphFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "ralph", Usage: "run the command in a ralph loop (implies --tmux)"},
+		&cli.StringFlag{Name: "prompt-file", Usage: "ralph: prompt given to the agent at every iteration (re-read each time)"},
+		&cli.IntFlag{Name: "max-iterations", Usage: "ralph: stop after this many iterations"},
+		&cli.IntFlag{Name: "inactivity-timeout", Usage: "ralph: seconds of unchanged screen before the agent is restarted", Value: 60},
+		&cli.StringSliceFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it (repeatable)"},
+		&cli.IntFlag{Name: "stagnation-limit", Usage: "ralph: stop after this many iterations in a row that change nothing in git (0: never)", Value: ralph.DefaultStagnationLimit},
+		&cli.BoolFlag{Name: "no-builtin-markers", Usage: "ralph: do not stop at <promise>COMPLETE</promise> or RALPH_STATUS: COMPLETE"},
+		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
+		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
+		&cli.BoolFlag{Name: "no-run", Usage: "ralph: create the worker and its loop but start no monitor; run it later with 'swarm ralph run NAME'"},
+		&cli.BoolFlag{Name: "replace", Usage: "ralph: first kill a worker of this name and remove its worktree and loop state"},
+		&cli.BoolFlag{Name: "clean-state", Usage: "ralph: remove the earlier loop history of this name (iterations.log) and count afresh"},
+		&cli.BoolFlag{Name: "no-worktree", Usage: "ralph: run in the current directory (the default; the opposite of --worktree)"},
+		&cli.BoolFlag{Name: "check-done-continuous", Usage: "ralph: look for the done pattern while the agent works (always done; accepted for scripts)"},
+		&cli.BoolFlag{Name: "no-check-done-continuous", Usage: "ralph: accepted for scripts; the done pattern is looked for while the agent works all the same"},
+		&cli.IntFlag{Name: "max-failures", Usage: "regent: consecutive failures before the loop stops as failed and escalates", Value: ralph.MaxConsecutiveFailures},
+		&cli.IntFlag{Name: "retry-backoff", Usage: "regent: fixed seconds between retries (default: 1, 2, 4, ... up to 300)"},
+		&cli.IntFlag{Name: "hang-timeout", Usage: "regent: seconds without real progress on screen (spinners and counters do not count) before the agent is restarted; 0 turns it off", Value: 300},
+		&cli.IntFlag{Name: "iteration-timeout", Usage: "regent: longest wall time of one iteration in seconds (0: no limit)"},
+		&cli.StringFlag{Name: "test-command", Usage: "regent: command (sh -c) run in the worker's directory after an iteration that made commits"},
+		&cli.BoolFlag{Name: "rollback-on-test-failure", Usage: "regent: revert the iteration's commits when --test-command fails"},
+		&cli.BoolFlag{Name: "push", Usage: "regent: git push after reverting"},
+		&cli.StringFlag{Name: "webhook", Usage: "regent: URL that receives a JSON POST when the loop gives up"},
+		&cli.BoolFlag{Name: "no-regent", Usage: "regent: run the loop unsupervised (no resurrection, hang detection or test gating)"},
+	}
+}
+
+// regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
+// only the flags given on the command line override swarm.toml.
+func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
+	var f ralph.RegentFlags
+	setFlag(c, "max-failures", c.Int, &f.MaxFailures)
+	setFlag(c, "retry-backoff", c.Int, &f.RetryBackoffSeconds)
+	setFlag(c, "hang-timeout", c.Int, &f.HangTimeoutSeconds)
+	setFlag(c, "iteration-timeout", c.Int, &f.IterationTimeout)
+	setFlag(c, "test-command", c.String, &f.TestCommand)
+	setFlag(c, "rollback-on-test-failure", c.Bool, &f.RollbackOnTestFailure)
+	setFlag(c, "push", c.Bool, &f.Push)
+	setFlag(c, "webhook", c.String, &f.Webhook)
+	f.NoRegent = c.Bool("no-regent")
+	rc, err := ralph.ResolveRegent(dir, f)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	return &rc, nil
+}
+
+// setFlag points dst at the flag's value when the flag was given, and leaves it nil otherwise.
+func setFlag[T any](c *cli.Context, name string, get func(string) T, dst **T) {
+	if c.IsSet(name) {
+		v := get(name)
+		*dst = &v
+	}
+}
