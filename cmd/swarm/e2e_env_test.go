@@ -173,6 +173,22 @@ func (e *e2eEnv) waitDone(name string, timeout time.Duration, n int) map[string]
 
 func loopEnded(st map[string]any) bool { return st["status"] != "running" }
 
+// waitWorkerStopped polls the worker's status until it is stopped.
+func (e *e2eEnv) waitWorkerStopped(name string, timeout time.Duration) {
+	e.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		out, _ := e.run("status", name)
+		if strings.HasPrefix(out, name+": stopped") {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("worker %s not stopped after %s: %s", name, timeout, out)
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+}
+
 // waitScreen polls the worker's screen until a line matches re.
 func (e *e2eEnv) waitScreen(name, re string, timeout time.Duration) string {
 	e.t.Helper()
