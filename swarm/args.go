@@ -133,10 +133,18 @@ func commandPath(cmds []*cli.Command, words []string) (*cli.Command, int) {
 func splitFlags(appFlags []cli.Flag, cmd *cli.Command, args []string) (flags, positional []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" || len(positional) > 0 && commandTakesArgv(cmd) {
-			// After "--", or past the first word of a program to run, every word belongs to
-			// the positional arguments.
+		if len(positional) > 0 && commandTakesArgv(cmd) {
+			// Past the first word of a program to run, every word is the program's, "--" too.
 			return flags, append(positional, args[i:]...)
+		}
+		if a == "--" {
+			// After "--" every word is positional. Before the first positional the "--" is
+			// kept (it marks where a program starts); after one it only ends the flags, and
+			// one "--" in front of all positionals does that (`swarm send w1 -- -n`).
+			if len(positional) == 0 {
+				return flags, args[i:]
+			}
+			return flags, append(positional, args[i+1:]...)
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			flags = append(flags, a)

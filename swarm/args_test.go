@@ -18,6 +18,9 @@ func TestReorderArgs(t *testing.T) {
 		{[]string{"swarm", "spawn", "--name", "w", "sleep", "-x"}, []string{"swarm", "spawn", "--name", "w", "--", "sleep", "-x"}},
 		{[]string{"swarm", "ralph", "status", "w", "--format", "json"}, []string{"swarm", "ralph", "status", "--format", "json", "--", "w"}},
 		{[]string{"swarm", "send", "w", "-"}, []string{"swarm", "send", "--", "w", "-"}},
+		{[]string{"swarm", "send", "w", "--", "--not-a-flag"}, []string{"swarm", "send", "--", "w", "--not-a-flag"}},
+		{[]string{"swarm", "send", "--", "w", "-n"}, []string{"swarm", "send", "--", "w", "-n"}},
+		{[]string{"swarm", "spawn", "--name", "w", "sh", "--", "x"}, []string{"swarm", "spawn", "--name", "w", "--", "sh", "--", "x"}},
 		{[]string{"swarm"}, []string{"swarm"}},
 		{[]string{"swarm", "nosuch", "-x"}, []string{"swarm", "nosuch", "-x"}},
 		// swarm's own flags after the command, a command's flags before it.
