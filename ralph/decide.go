@@ -18,7 +18,7 @@ type Counters struct {
 // iteration limit, and the stop files end it before an agent is started for nothing.
 func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	if c.Iteration >= lim.MaxIterations {
-		return complete(c.Iteration), false
+		return complete(c.Iteration, lim), false
 	}
 	if d, stop := stopRules(m, nil, false, "", lim); stop {
 		return d, false
@@ -26,10 +26,14 @@ func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	return Decision{}, true
 }
 
-// complete ends a loop that used all its iterations.
-func complete(n int) Decision {
+// complete ends a loop that used all its iterations. With checkers configured that is not
+// completion: they never agreed that the work was done.
+func complete(n int, lim Limits) Decision {
 	var d Decision
 	msg := "loop complete after " + plural(n, "iteration")
+	if lim.Checks > 0 {
+		msg = fmt.Sprintf("max iterations reached (%d) without completion: the checks never passed", n)
+	}
 	d.say("%s", msg)
 	d.stop(StatusStopped, "max_iterations", msg)
 	return d
@@ -70,6 +74,8 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 	case EndCompaction:
 		d.say("the agent is compacting its conversation, ending iteration %d", n)
 		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
+	case EndDoneMarker:
+		d.say("done marker seen in iteration %d, ending the agent to verify", n)
 	}
 	return d
 }
@@ -84,15 +90,46 @@ type RunFacts struct {
 	Markers     Markers
 	Running     bool // the loop is still running (not paused by the user meanwhile)
 	Stagnation  StagnationFacts
+	Signals     []string // what the iteration offered as signs of being done (Signal*)
+	Verdict     Verdict  // the checkers' answer, when the signals called for them
 }
 
-// AfterRun decides what follows an ended iteration: a stop rule, completion, the next
-// iteration, a backoff before retrying, or giving up after too many failures.
+// AfterRun decides what follows an ended iteration: verified completion, a stop rule, the
+// next iteration, a backoff before retrying, or giving up after too many failures.
 func AfterRun(f RunFacts, lim Limits) Decision {
-	if d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim); stop {
+	if !f.Verdict.Ran {
+		return afterRun(f, lim)
+	}
+	if f.Verdict.Passed() {
+		d := Verified(f.Iteration, f.Signals, len(f.Verdict.Results))
+		d.Verdict, d.Signals = f.Verdict.Results, f.Signals
 		return d
 	}
-	return withStagnation(afterIteration(f, lim), f, lim)
+	// The agent's claim was not true: the DONE file it left does not end the loop either.
+	removeDone := f.Markers.DoneFile
+	f.Markers.DoneFile = false
+	var checks Decision
+	rejected(&checks, f.Iteration, f.Verdict)
+	d := afterRun(f, lim)
+	d.Lines = append(checks.Lines, d.Lines...)
+	d.Events = append(checks.Events, d.Events...)
+	d.RemoveDoneFile, d.Verdict = removeDone, f.Verdict.Results
+	return d
+}
+
+// afterRun is AfterRun without the checkers' verdict.
+func afterRun(f RunFacts, lim Limits) Decision {
+	d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim)
+	if !stop {
+		d = withStagnation(afterIteration(f, lim), f, lim)
+	}
+	if d.Ended {
+		d.Signals = f.Signals
+		if d.ExitReason == "max_iterations" {
+			d.Signals = append(append([]string{}, f.Signals...), SignalMaxIterations)
+		}
+	}
+	return d
 }
 
 // afterIteration is AfterRun for an iteration no stop rule ended.
@@ -111,7 +148,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 	if f.Ending == EndInactive {
 		// Quiet is not a failure, and it says nothing about success either.
 		if n >= lim.MaxIterations && f.Running {
-			c := complete(n)
+			c := complete(n, lim)
 			d.Lines, d.Events = c.Lines, c.Events
 			d.Status, d.ExitReason, d.Ended = c.Status, c.ExitReason, true
 		}
@@ -195,6 +232,11 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 		return false, "context_limit"
 	case EndCompaction:
 		return false, "compaction"
+	case EndDoneMarker:
+		return false, "done"
+	case EndDoneFile:
+		// Only reached when checkers disproved the DONE file: a false claim, not a crash.
+		return false, "done file"
 	}
 	return true, "unknown"
 }

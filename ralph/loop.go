@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
@@ -47,8 +49,10 @@ type Config struct {
 	Tmux    tmux.Client
 	Procs   Procs
 	Clock   Clock
-	// Out receives the loop's "[ralph] ..." messages.
-	Out io.Writer
+	// Out receives the loop's "[ralph] ..." messages; Detail the output of checkers and hooks
+	// (nil: Out).
+	Out    io.Writer
+	Detail io.Writer
 	// RunWrapper is the argv prefix of swarm's process wrapper, which records the agent's exit
 	// code in a file and can feed a file to its standard input:
 	// wrapper... --exit-file F [--stdin P] -- command...
@@ -97,6 +101,9 @@ func (c *Config) defaults() {
 	if c.Out == nil {
 		c.Out = io.Discard
 	}
+	if c.Detail == nil {
+		c.Detail = c.Out
+	}
 }
 
 // Loop is one running monitor.
@@ -122,7 +129,7 @@ func New(cfg Config) *Loop {
 // limits are the loop's settings that its decisions depend on.
 func limits(st *State) Limits {
 	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
-		StagnationLimit: st.StagnationLimit, Regent: EffectiveRegent(st.Regent)}
+		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), Regent: EffectiveRegent(st.Regent)}
 }
 
 func (l *Loop) regentSay(format string, args ...any) {
@@ -205,9 +212,21 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
+	status, err := l.run()
+	if status == StatusStopped || status == StatusFailed {
+		l.finish()
+	}
+	return status, err
+}
+
+func (l *Loop) run() (Status, error) {
 	// Whoever drives the loop, a background monitor or a foreground one, is on record.
 	if st, err := l.cfg.Dir.Load(); err == nil {
 		l.updateRegent(func(rs *RegentState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
+		if st.RunID == "" {
+			// A loop begun before runs had an id gets one, for its iteration records.
+			l.update(func(s *State) error { s.RunID = uuid.NewString(); return nil })
+		}
 	}
 	for {
 		st, err := l.cfg.Dir.Load()
@@ -256,7 +275,14 @@ func (l *Loop) step(st *State) error {
 			return nil
 		}
 		c := Counters{Iteration: st.CurrentIteration}
-		if dec, ok := BeforeIteration(c, limits(st), l.markers()); !ok {
+		m := l.markers()
+		if m.DoneFile && len(st.Checks) > 0 {
+			if l.verifyDoneFile(st) {
+				return nil
+			}
+			m.DoneFile = false
+		}
+		if dec, ok := BeforeIteration(c, limits(st), m); !ok {
 			l.transition(st, agent{dead: true}, dec)
 			return nil
 		}

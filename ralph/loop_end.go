@@ -23,10 +23,13 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	n, lim := st.CurrentIteration, limits(st)
 	// The marker may be the last thing the agent printed before it exited.
-	if kind == EndExited && l.doneSeen(st, a) {
-		l.done(st, a)
+	marker := kind == EndDoneMarker || kind == EndExited && l.doneSeen(st, a)
+	if marker && lim.Checks == 0 {
+		l.done(st, a, kind)
 		return
 	}
+	rec := l.newRecord(st, kind)
+	defer l.finishIteration(&rec)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
 		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })
@@ -37,11 +40,42 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if kind != EndExited && !a.gone {
 		a = l.settled()
 	}
+	if kind == EndExited {
+		rec.ExitCode = a.code
+	}
+	rec.Commits = l.commitsOf(st)
 	if lim.Regent.Enabled && l.gateCommits(st, lim.Regent) {
 		return
 	}
+	f := l.runFacts(st, a, kind, marker)
+	rec.Signals = f.Signals
+	if lim.Checks > 0 && ClaimsDone(f.Signals) {
+		f.Verdict = l.verify(st, f.Signals, rec.ExitCode)
+		rec.Checks = f.Verdict.Results
+	}
+	dec := AfterRun(f, lim)
+	if dec.Signals != nil {
+		rec.Signals = dec.Signals
+	}
+	if dec.RemoveDoneFile {
+		l.removeDoneFile()
+	}
+	cur := l.transition(st, a, dec)
+	head := l.workerHead()
+	l.updateRegent(func(rs *RegentState) {
+		if dec.SetCounters {
+			rs.ConsecutiveErrors = cur.ConsecutiveFailures
+		}
+		if head != "" {
+			rs.LastCommit = head
+		}
+	})
+}
+
+// runFacts gathers what the policy needs to know about an iteration that ended.
+func (l *Loop) runFacts(st *State, a agent, kind Ending, marker bool) RunFacts {
 	f := RunFacts{
-		Counters: Counters{Iteration: n, ConsecutiveFailures: st.ConsecutiveFailures, TotalFailures: st.TotalFailures},
+		Counters: Counters{Iteration: st.CurrentIteration, ConsecutiveFailures: st.ConsecutiveFailures, TotalFailures: st.TotalFailures},
 		Ending:   kind, ExitCode: a.code, Duration: l.sinceStart(st), Markers: l.markers(),
 	}
 	// One fresh read: the counters and status as they are now, not as the iteration began.
@@ -53,17 +87,8 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if a.code != nil && (*a.code == 126 || *a.code == 127) {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
 	}
-	dec := AfterRun(f, lim)
-	cur := l.transition(st, a, dec)
-	head := l.workerHead()
-	l.updateRegent(func(rs *RegentState) {
-		if dec.SetCounters {
-			rs.ConsecutiveErrors = cur.ConsecutiveFailures
-		}
-		if head != "" {
-			rs.LastCommit = head
-		}
-	})
+	f.Signals = SignalsOf(kind, a.code, marker, f.Markers.DoneFile)
+	return f
 }
 
 // stagnationFacts looks at the worker's checkout for the stagnation breaker (only when it is on).
@@ -104,9 +129,19 @@ func (l *Loop) doneSeen(st *State, a agent) bool {
 	return err == nil && l.matcher.Count(lines) > st.DoneBaseline
 }
 
-func (l *Loop) done(st *State, a agent) {
+// done ends a loop whose agent printed a done marker, when no checkers are there to doubt it.
+func (l *Loop) done(st *State, a agent, kind Ending) {
+	rec := l.newRecord(st, EndDoneMarker)
+	if kind == EndExited {
+		rec.ExitCode = a.code
+	}
+	rec.Signals = SignalsOf(kind, rec.ExitCode, true, false)
 	l.saveScreen(a, st.CurrentIteration)
-	l.transition(st, a, DonePatternSeen(st.CurrentIteration))
+	dec := DonePatternSeen(st.CurrentIteration)
+	dec.Signals = rec.Signals
+	l.transition(st, a, dec)
+	rec.Commits = l.commitsOf(st)
+	l.finishIteration(&rec)
 }
 
 func (l *Loop) saveScreen(a agent, n int) {

@@ -41,6 +41,7 @@ func (l *Loop) start(st *State) error {
 	if err := os.WriteFile(l.cfg.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return l.fail("io_error", fmt.Errorf("cannot save prompt copy: %v", err))
 	}
+	l.runHooks(st, HookPreIteration, n, st.LastExitCode)
 	started, err := l.launchLocked(w, st, n)
 	if errors.Is(err, errServerGone) {
 		l.say("tmux server is gone, stopping loop")
@@ -82,11 +83,8 @@ func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, er
 		if err := l.launch(w, st, n); err != nil {
 			return err
 		}
-		var head string
-		if rc := EffectiveRegent(cur.Regent); rc.Enabled && rc.TestCommand != "" {
-			head = git.Head(w.Cwd)
-		}
-		cur.BeginIteration(n, l.cfg.Clock.Now(), head)
+		// Where the iteration starts from: for the test gate and the commits it records.
+		cur.BeginIteration(n, l.cfg.Clock.Now(), git.Head(w.Cwd))
 		if err := state.WriteJSON(l.cfg.Dir.statePath(), &cur); err != nil {
 			return err
 		}
@@ -96,8 +94,8 @@ func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, er
 	return started, err
 }
 
-// BeginIteration records that iteration n started at now, from commit head (empty when no
-// test gate needs it). Spawn uses it for the first iteration, the loop for the others.
+// BeginIteration records that iteration n started at now, from commit head (empty outside a
+// git repository). Spawn uses it for the first iteration, the loop for the others.
 func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.CurrentIteration = n
 	st.LastIterationStarted = now.Format(TimeFormat)

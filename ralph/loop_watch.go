@@ -35,6 +35,7 @@ func (l *Loop) watch(st *State) {
 		if !now.Before(nextStatus) {
 			nextStatus = now.Add(l.cfg.StatusPoll)
 			if l.statusNow() == StatusStopped {
+				l.stoppedWhileWorking(st, a)
 				return
 			}
 			if present, err := l.cfg.Dir.doneMarker(); err != nil || present {
@@ -85,7 +86,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		return false
 	}
 	if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
-		l.done(st, *a)
+		l.end(st, *a, EndDoneMarker)
 		return true
 	}
 	if l.watchContext(st, *a, lines) {

@@ -51,11 +51,23 @@ const (
 	EndDoneFile                       // the DONE file appeared while it worked
 	EndContextLimit                   // its context filled past --max-context + 15 %
 	EndCompaction                     // it began compacting its conversation
+	EndDoneMarker                     // it printed a completion marker (and checkers verify it)
 )
 
 func (e Ending) String() string {
 	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
-		"context limit", "compaction"}[e]
+		"context limit", "compaction", "done marker"}[e]
+}
+
+// Reason is how iterations.jsonl names the ending.
+func (e Ending) Reason() string {
+	return [...]string{"exit", "inactivity", "hang", "iteration_timeout", "ready_timeout", "done_file",
+		"context_limit", "compaction", "done"}[e]
+}
+
+// timedOut reports whether swarm ended the agent for time.
+func (e Ending) timedOut() bool {
+	return e == EndInactive || e == EndHung || e == EndIterationTimeout || e == EndReadyTimeout
 }
 
 // Line is one thing the loop says: a "[ralph] name: ..." line, or a Regent line.
@@ -94,6 +106,12 @@ type Decision struct {
 	Events   []Event
 	Escalate string // non-empty: report the loop as given up, for this reason
 	EndAgent bool   // end the agent now (a finished interactive agent would idle forever)
+
+	// RemoveDoneFile: the DONE file's claim was disproved by the checkers, so it must not end
+	// the loop before the next iteration.
+	RemoveDoneFile bool
+	Verdict        []CheckResult // the checkers' answers, to keep as the last ones
+	Signals        []string      // the signals of the iteration that ended the loop
 
 	Context    *ContextReading    // what was last seen of the agent's context use
 	Stagnation *StagnationReading // the stagnation breaker's count after this iteration
@@ -141,6 +159,7 @@ type Limits struct {
 	InactivitySeconds int // as configured; 0 means the default of 60
 	MaxContext        int // percent of the context window; 0: not watched
 	StagnationLimit   int // unchanged iterations in a row that stop the loop; 0: off
+	Checks            int // completion checkers configured; 0: a claim of being done is believed
 	Regent            RegentConfig
 }
 

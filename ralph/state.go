@@ -72,8 +72,42 @@ type State struct {
 	GitFingerprint     string `json:"git_fingerprint,omitempty"`
 	StagnantIterations int    `json:"stagnant_iterations,omitempty"`
 
+	// Completion checkers (--check) and hooks (--hook), with their time limits in seconds (0:
+	// the defaults); the signals and checker answers of the iteration that ended the loop.
+	Checks       []string      `json:"checks,omitempty"`
+	CheckTimeout int           `json:"check_timeout,omitempty"`
+	Hooks        []Hook        `json:"hooks,omitempty"`
+	HookTimeout  int           `json:"hook_timeout,omitempty"`
+	Signals      []string      `json:"signals,omitempty"`
+	LastChecks   []CheckResult `json:"last_checks,omitempty"`
+
+	// RunID names this loop in iterations.jsonl; Finalized: its end was acted on (the
+	// end-of-loop hook ran, summary.md was written), so a new monitor does not do it again.
+	RunID     string `json:"run_id,omitempty"`
+	Finalized bool   `json:"finalized,omitempty"`
+	// Agent is the agent's program name and WorkDir the worker's directory, as the loop began:
+	// what hooks and iterations.jsonl are told even once the worker's record is gone.
+	Agent   string `json:"agent,omitempty"`
+	WorkDir string `json:"work_dir,omitempty"`
+
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
+}
+
+// checkTimeout is how long one checker may run.
+func (st *State) checkTimeout() time.Duration {
+	if st.CheckTimeout > 0 {
+		return time.Duration(st.CheckTimeout) * time.Second
+	}
+	return DefaultCheckTimeout
+}
+
+// hookTimeout is how long one hook may run.
+func (st *State) hookTimeout() time.Duration {
+	if st.HookTimeout > 0 {
+		return time.Duration(st.HookTimeout) * time.Second
+	}
+	return DefaultHookTimeout
 }
 
 // Dir holds the files of one loop.
@@ -218,11 +252,17 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.Status != "" {
 		st.Status = dec.Status
 	}
+	if dec.Verdict != nil {
+		st.LastChecks = dec.Verdict
+	}
+	if dec.Ended && dec.Signals != nil {
+		st.Signals = dec.Signals
+	}
 	if dec.ExitReason != "" {
 		st.ExitReason = dec.ExitReason
 	}
 	if dec.ClearExitReason {
-		st.ExitReason, st.Ended = "", ""
+		st.ExitReason, st.Ended, st.Finalized, st.Signals = "", "", false, nil
 	}
 	if dec.MaxIterations > 0 {
 		st.MaxIterations = dec.MaxIterations

@@ -36,6 +36,7 @@ Examples:
 			ralphPauseCommand(),
 			ralphResumeCommand(),
 			ralphLogsCommand(),
+			ralphSummaryCommand(),
 			ralphLsCommand(),
 			ralphCleanCommand(),
 			ralphInitCommand(),

@@ -1,6 +1,8 @@
 package swarm
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -17,6 +19,11 @@ func ralphFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "done-pattern", Usage: "ralph: regexp that stops the loop when the agent prints it (repeatable)"},
 		&cli.IntFlag{Name: "stagnation-limit", Usage: "ralph: stop after this many iterations in a row that change nothing in git (0: never)", Value: ralph.DefaultStagnationLimit},
 		&cli.BoolFlag{Name: "no-builtin-markers", Usage: "ralph: do not stop at <promise>COMPLETE</promise> or RALPH_STATUS: COMPLETE"},
+		&cli.StringSliceFlag{Name: "check", Usage: "ralph: completion checker (repeatable): command:CMD, file:PATH, marker:RE, exit-code, or an executable; a claim of being done ends the loop only when all pass"},
+		&cli.IntFlag{Name: "check-timeout", Usage: "ralph: seconds one checker may run", Value: int(ralph.DefaultCheckTimeout.Seconds())},
+		&cli.StringSliceFlag{Name: "hook", Usage: "ralph: TYPE:CMD run with sh -c at pre-iteration, post-iteration, on-complete, on-stagnation or on-failure (repeatable)"},
+		&cli.IntFlag{Name: "hook-timeout", Usage: "ralph: seconds one hook may run before it is ended", Value: int(ralph.DefaultHookTimeout.Seconds())},
+		&cli.BoolFlag{Name: "verbose", Usage: "ralph --foreground: also show what checkers and hooks print"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
 		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
@@ -56,6 +63,33 @@ func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
 		return nil, fail("%v", err)
 	}
 	return &rc, nil
+}
+
+// loopSettings are the loop's checkers, hooks and stop rules for a loop started in dir (see
+// ralph.ResolveLoop): only the flags given on the command line override swarm.toml.
+func loopSettings(c *cli.Context, dir string) (ralph.LoopSettings, error) {
+	base, _ := os.Getwd()
+	f := ralph.LoopFlags{Checks: c.StringSlice("check"), Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers")}
+	for _, spec := range c.StringSlice("hook") {
+		h, err := ralph.ParseHook(spec)
+		if err != nil {
+			return ralph.LoopSettings{}, fail("%v", err)
+		}
+		f.Hooks = append(f.Hooks, h)
+	}
+	setFlag(c, "stagnation-limit", c.Int, &f.StagnationLimit)
+	setFlag(c, "check-timeout", c.Int, &f.CheckTimeout)
+	setFlag(c, "hook-timeout", c.Int, &f.HookTimeout)
+	for _, t := range []*int{f.CheckTimeout, f.HookTimeout} {
+		if t != nil && *t < 1 {
+			return ralph.LoopSettings{}, fail("--check-timeout and --hook-timeout must be at least 1 second")
+		}
+	}
+	ls, err := ralph.ResolveLoop(dir, f)
+	if err != nil {
+		return ralph.LoopSettings{}, fail("%v", err)
+	}
+	return ls, nil
 }
 
 // setFlag points dst at the flag's value when the flag was given, and leaves it nil otherwise.

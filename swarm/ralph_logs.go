@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,17 +21,25 @@ func ralphLogsCommand() *cli.Command {
 		Name:      "logs",
 		Usage:     "show a loop's iteration log (or its monitor log)",
 		ArgsUsage: "NAME",
-		Description: `Examples:
+		Description: `Without --monitor, the loop's events (iterations.log). --format json prints its
+iteration records instead (iterations.jsonl): one JSON object per line, per finished
+iteration, with runId, iteration, agent, startedAt, endedAt, durationMs, exitCode,
+endReason, signals, checks, commits, tokens and cost.
+
+Examples:
    swarm ralph logs agent
    swarm ralph logs agent --follow
-   swarm ralph logs agent --monitor --lines 50`,
+   swarm ralph logs agent --monitor --lines 50
+   swarm ralph logs agent --format json | jq -c '{iteration, endReason, signals}'`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f", "live"}, Usage: "keep printing new lines until the loop ends"},
 			&cli.BoolFlag{Name: "monitor", Usage: "the monitor's log ([ralph] messages) instead of iteration events"},
 			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "only the last K lines (0: all)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text (events) or json (iteration records, one per line)"},
 		},
 		Action: func(c *cli.Context) error {
-			o := ralphLogsOptions{Args: c.Args().Slice(), Follow: c.Bool("follow"), Monitor: c.Bool("monitor"), Lines: c.Int("lines")}
+			o := ralphLogsOptions{Args: c.Args().Slice(), Follow: c.Bool("follow"), Monitor: c.Bool("monitor"), Lines: c.Int("lines"),
+				Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runRalphLogs(e, o) })
 		},
 	}
@@ -42,11 +51,20 @@ type ralphLogsOptions struct {
 	Follow  bool
 	Monitor bool // monitor.log instead of iterations.log
 	Lines   int  // > 0: only the last lines
+	Format  string
 }
 
 func (o ralphLogsOptions) check() error {
 	if err := exactlyOneName(o.Args, "swarm ralph logs NAME"); err != nil {
 		return err
+	}
+	if o.Format != "" {
+		if _, err := checkFormat(o.Format, "text", "json"); err != nil {
+			return err
+		}
+	}
+	if o.Format == "json" && o.Monitor {
+		return fail("--format json prints the iteration records; the monitor log is text only")
 	}
 	return notNegative(float64(o.Lines), "--lines")
 }
@@ -69,6 +87,9 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	if o.Monitor {
 		t.path, t.whole = ld.MonitorLog(), nil
 	}
+	if o.Format == "json" {
+		t.path, t.whole = ld.IterationsJSONL(), isRecordLine
+	}
 	t.more = func() bool {
 		st, err := ld.Load()
 		return err == nil && (st.Status == ralph.StatusRunning || ld.MonitorAlive())
@@ -82,6 +103,12 @@ var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
 // isEventLine tells an entry from the remains of one torn by a writer that died mid-line (the
 // next entry then starts on a line of its own, see state.AppendLine).
 func isEventLine(line string) bool { return eventStart.MatchString(line) }
+
+// isRecordLine tells a whole iterations.jsonl record from a torn one.
+func isRecordLine(line string) bool {
+	var r ralph.IterationRecord
+	return json.Unmarshal([]byte(line), &r) == nil && r.Iteration > 0
+}
 
 // tail prints a log file (the last lines when lines > 0) and, with follow, what is appended
 // while more says the writer is still at it. Only whole lines are printed.

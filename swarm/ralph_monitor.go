@@ -160,8 +160,11 @@ type monitorOptions struct {
 	// out gets the loop's messages. A background monitor writes them to the loop's
 	// monitor.log with timestamps instead, and out only when that cannot be opened.
 	out io.Writer
-	// foreground runs print plain lines to out and map the loop's outcome to the exit code.
+	// foreground runs print plain lines to out (under a progress line on a terminal), the
+	// summary at the end, and map the loop's outcome to the exit code.
 	foreground bool
+	// verbose: a foreground run also shows what checkers and hooks print.
+	verbose bool
 }
 
 // runMonitor drives a loop in this process until it ends.
@@ -191,8 +194,20 @@ func runMonitor(e *env, o monitorOptions) error {
 	}
 	defer releaseLoop(ld)
 	abort := make(chan struct{})
+	detail := out
+	if o.foreground {
+		progress := newProgressLine(out, ld)
+		if progress != nil {
+			out = progress
+			defer progress.close()
+		}
+		detail = out
+		if !o.verbose {
+			detail = io.Discard
+		}
+	}
 	loop := ralph.New(ralph.Config{Name: o.name, Dir: ld, Workers: e.dir, Tmux: e.tm, Procs: loopProcs{e.procs}, Out: out,
-		RunWrapper: runWrapper(), Abort: abort, MonitorLock: lock})
+		Detail: detail, RunWrapper: runWrapper(), Abort: abort, MonitorLock: lock})
 	if !o.foreground && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() && prev.Status == ralph.StatusRunning {
 		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
 			return nil
@@ -204,18 +219,28 @@ func runMonitor(e *env, o monitorOptions) error {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 	}
 	if o.foreground {
-		return foregroundExit(ld, status)
+		return foregroundEnd(ld, o, status, out)
 	}
 	return nil
 }
 
-// foregroundExit is a foreground loop's exit code: 1 when it failed, 2 when it stagnated.
-func foregroundExit(ld ralph.Dir, status ralph.Status) error {
-	if status == ralph.StatusFailed {
-		return exitCode(1)
+// foregroundEnd prints a finished loop's summary and maps how it ended to the exit code: 0
+// complete, 1 failed (or out of iterations with checks not passed), 2 stagnated.
+func foregroundEnd(ld ralph.Dir, o monitorOptions, status ralph.Status, out io.Writer) error {
+	st, err := ld.Load()
+	if err != nil {
+		if status == ralph.StatusFailed {
+			return exitCode(1)
+		}
+		return nil
 	}
-	if st, err := ld.Load(); err == nil && st.ExitReason == "stagnated" {
-		return exitCode(2)
+	if status == ralph.StatusStopped || status == ralph.StatusFailed {
+		if s, err := ld.LoadSummary(o.name, time.Now()); err == nil {
+			fmt.Fprint(out, "\n"+s.Markdown())
+		}
+	}
+	if code := ralph.OutcomeOf(st).ExitCode(); code != 0 {
+		return exitCode(code)
 	}
 	return nil
 }

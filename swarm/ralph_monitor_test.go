@@ -119,8 +119,14 @@ func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 	if err := monitor(te, "m", &out, true); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != "[ralph] m: loop complete after 2 iterations\n" {
+	// What the loop said, then its summary.
+	said, summary, _ := strings.Cut(out.String(), "\n\n")
+	if said != "[ralph] m: loop complete after 2 iterations" || !strings.HasPrefix(summary, "# Loop summary: m\n") ||
+		!strings.Contains(summary, "- **Status:** stopped (max_iterations)\n") {
 		t.Errorf("said %q", out.String())
+	}
+	if _, err := os.Stat(ld.SummaryPath()); err != nil {
+		t.Error("no summary.md written:", err)
 	}
 	st := te.loopState(ld)
 	if st.Status != ralph.StatusStopped || st.ExitReason != "max_iterations" || st.MonitorPID != 0 {

@@ -3,11 +3,13 @@ package swarm
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -47,8 +49,8 @@ type loopOptions struct {
 	maxSet       bool
 	inactivity   int
 	donePatterns []string
-	builtins     bool
 	stagnation   int
+	verbose      bool
 	promptMode   string
 	readyPattern string
 	readyTimeout int
@@ -66,7 +68,7 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		maxSet:       c.IsSet("max-iterations"),
 		inactivity:   c.Int("inactivity-timeout"),
 		donePatterns: c.StringSlice("done-pattern"),
-		builtins:     !c.Bool("no-builtin-markers"),
+		verbose:      c.Bool("verbose"),
 		stagnation:   c.Int("stagnation-limit"),
 		promptMode:   c.String("prompt-mode"),
 		readyPattern: c.String("ready-pattern"),
@@ -166,9 +168,10 @@ func warnManyIterations(e *env, n int) {
 // ralphSpawnOptions is a looping worker: the worker as plain spawn starts it, the loop around
 // it, and the Regent's policy over the loop.
 type ralphSpawnOptions struct {
-	worker spawnOptions
-	loop   loopOptions
-	regent *ralph.RegentConfig
+	worker   spawnOptions
+	loop     loopOptions
+	settings ralph.LoopSettings
+	regent   *ralph.RegentConfig
 }
 
 // runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
@@ -203,7 +206,11 @@ func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
-	return ralphSpawnOptions{worker: w, loop: lo, regent: rc}, nil
+	ls, err := loopSettings(c, dir)
+	if err != nil {
+		return ralphSpawnOptions{}, err
+	}
+	return ralphSpawnOptions{worker: w, loop: lo, settings: ls, regent: rc}, nil
 }
 
 // spawnRalph starts a looping worker: the first iteration's agent in a tmux window, the loop
@@ -229,7 +236,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		return nil
 	case o.loop.foreground:
 		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
-		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true})
+		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.loop.verbose})
 	}
 	appendMonitorLog(ld, startingLine(name, st.MaxIterations))
 	if err := startMonitor(e, name); err != nil {
@@ -249,10 +256,18 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		ReadyPattern:      o.loop.readyPattern,
 		ReadyTimeout:      o.loop.readyTimeout,
 		MaxContext:        o.loop.maxContext,
-		StagnationLimit:   o.loop.stagnation,
+		StagnationLimit:   o.settings.StagnationLimit,
+		Checks:            o.settings.Checks,
+		CheckTimeout:      o.settings.CheckTimeout,
+		Hooks:             o.settings.Hooks,
+		HookTimeout:       o.settings.HookTimeout,
+		RunID:             uuid.NewString(),
 		Regent:            o.regent,
 	}
-	st.SetDonePatterns(o.loop.donePatterns, o.loop.builtins)
+	if len(o.worker.Argv) > 0 {
+		st.Agent = filepath.Base(o.worker.Argv[0])
+	}
+	st.SetDonePatterns(o.loop.donePatterns, o.settings.BuiltinMarkers)
 	return st
 }
 
@@ -273,10 +288,8 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 		os.RemoveAll(ld.Path)
 		return nil, err
 	}
-	var head string
-	if rc := ralph.EffectiveRegent(st.Regent); rc.Enabled && rc.TestCommand != "" {
-		head = git.Head(w.Cwd)
-	}
+	head := git.Head(w.Cwd)
+	st.WorkDir = w.Cwd
 	if st.StagnationLimit > 0 {
 		st.GitFingerprint, _ = git.Fingerprint(w.Cwd)
 	}
@@ -307,7 +320,27 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 	wrapper := ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), ld.AgentEnv(o.Name, 1))
 	o.StartArgv = ralph.AgentArgv(o.Argv, st.PromptMode, wrapper, e.dir.ExitPath(o.Name), ld.PromptCopy())
 	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
+	o.BeforeStart = func(dir string) { runFirstHooks(e, ld, st, o.Name, dir) }
 	return spawnWorker(e, o)
+}
+
+// runFirstHooks runs the pre-iteration hooks of iteration 1, in the worker's directory once
+// it exists and before its agent starts; their output goes where the loop's will.
+func runFirstHooks(e *env, ld ralph.Dir, st *ralph.State, name, dir string) {
+	out := io.Writer(e.stdout)
+	if f, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+		defer f.Close()
+		out = timestamped{f}
+	}
+	ctx := ralph.HookContext{Agent: st.Agent, Iteration: 1, MaxIterations: st.MaxIterations, Status: ralph.StatusRunning,
+		WorkDir: dir, Worker: name}
+	timeout := time.Duration(st.HookTimeout) * time.Second
+	for _, r := range ralph.RunHooks(st.Hooks, ralph.HookPreIteration, ctx, timeout, out) {
+		if r.Failed() {
+			fmt.Fprintf(out, "[ralph] %s: hook %s\n", name, r.LogText(timeout))
+			_ = ld.LogEvent(time.Now(), "HOOK", r.LogText(timeout))
+		}
+	}
 }
 
 // undoLoop takes a loop that could not be set up completely down again: worker, record,

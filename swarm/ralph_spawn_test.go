@@ -87,7 +87,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	prompt := promptFile(t, "do the work\n")
 	before := time.Now().Add(-time.Second)
 	o := spawnOpts(t, "agent", prompt)
-	o.loop.donePatterns, o.loop.builtins, o.regent.TestCommand = []string{"ALL DONE"}, true, "true"
+	o.loop.donePatterns, o.settings.BuiltinMarkers, o.regent.TestCommand = []string{"ALL DONE"}, true, "true"
 	if err := spawnRalph(te.env, o); err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	fmt.Fprintf(out, "Done pattern: %s\n", donePatternsText(st))
 	fmt.Fprintf(out, "Built-in markers: %s\n", builtinMarkersText(st))
 	fmt.Fprintf(out, "Stagnation: %s\n", stagnationText(st))
+	printCompletionStatus(out, st)
 	if st.ExitReason != "" {
 		fmt.Fprintf(out, "Exit reason: %s\n", st.ExitReason)
 	}

@@ -42,6 +42,9 @@ type spawnOptions struct {
 	ID string
 	// Heartbeat, when set, nudges the new worker on a schedule (--heartbeat).
 	Heartbeat *heartbeatSpec
+	// BeforeStart, when set, runs in the worker's directory (its worktree made) just before
+	// its program starts: a loop's pre-iteration hooks.
+	BeforeStart func(dir string)
 }
 
 // parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.
@@ -201,6 +204,9 @@ func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
 		return nil, fail("cannot save worker environment: %v", err)
 	}
 	w := newRecord(o, runDir, wtInfo)
+	if o.BeforeStart != nil {
+		o.BeforeStart(runDir)
+	}
 	if err := startProgram(e, o, w, envList); err != nil {
 		os.Remove(e.dir.EnvPath(o.Name))
 		undo()

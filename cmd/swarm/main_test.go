@@ -133,6 +133,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"countlines": cmdCountLines,
 		// webhook: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL.
 		"webhook": cmdWebhook,
+		// jsonl FILE: every line of FILE is a JSON object; prints them with sorted keys.
+		"jsonl": cmdJSONL,
 		// tmpfs DIR SIZE: mount a file system of SIZE (e.g. 256k) at DIR until the script ends.
 		"tmpfs": cmdTmpfs,
 	}

@@ -1,0 +1,188 @@
+package ralph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Completion checkers (--check): an agent's claim to be done (a marker, the DONE file, a clean
+// exit) is verified before the loop believes it. This file holds what a checker is and what
+// the loop makes of their answers; checks_run.go runs them.
+
+// Checker kinds.
+const (
+	CheckCommand  = "command"   // command:CMD, sh -c CMD passes on exit 0
+	CheckFile     = "file"      // file:PATH exists
+	CheckMarker   = "marker"    // marker:RE in the iteration's output
+	CheckExitCode = "exit-code" // the agent exited 0
+	CheckScript   = "script"    // an executable, given the iteration in its environment
+)
+
+// DefaultCheckTimeout bounds one checker's run.
+const DefaultCheckTimeout = 10 * time.Minute
+
+// Check is one parsed --check.
+type Check struct {
+	Spec string // as given (a script's path made absolute): how messages name it
+	Kind string
+	Arg  string // the command, path or pattern
+}
+
+// ParseCheck reads a --check value. A relative script path is resolved against dir, the
+// directory the loop was started from.
+func ParseCheck(spec, dir string) (Check, error) {
+	kind, arg, _ := strings.Cut(spec, ":")
+	switch kind {
+	case CheckCommand, CheckFile, CheckMarker:
+		if strings.TrimSpace(arg) == "" {
+			return Check{}, fmt.Errorf("invalid --check '%s': %s: needs a value after the colon", spec, kind)
+		}
+		if kind == CheckMarker {
+			if _, err := regexp.Compile(arg); err != nil {
+				return Check{}, fmt.Errorf("invalid --check '%s': %v", spec, err)
+			}
+		}
+		return Check{Spec: spec, Kind: kind, Arg: arg}, nil
+	case CheckExitCode:
+		if arg != "" || strings.Contains(spec, ":") {
+			return Check{}, fmt.Errorf("invalid --check '%s': exit-code takes no value", spec)
+		}
+		return Check{Spec: spec, Kind: CheckExitCode}, nil
+	}
+	return parseScriptCheck(spec, dir)
+}
+
+// parseScriptCheck accepts a path to an executable file.
+func parseScriptCheck(spec, dir string) (Check, error) {
+	path := spec
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return Check{}, fmt.Errorf("invalid --check '%s': not command:CMD, file:PATH, marker:RE, exit-code, or an executable file", spec)
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		return Check{}, fmt.Errorf("invalid --check '%s': the file is not executable (chmod +x %s)", spec, spec)
+	}
+	return Check{Spec: path, Kind: CheckScript, Arg: path}, nil
+}
+
+// ParseChecks reads the loop's stored checker specs; they were checked at spawn, so a spec
+// that no longer parses (a script removed since) is kept as a checker that fails.
+func ParseChecks(specs []string, dir string) []Check {
+	out := make([]Check, 0, len(specs))
+	for _, s := range specs {
+		c, err := ParseCheck(s, dir)
+		if err != nil {
+			c = Check{Spec: s, Kind: CheckScript, Arg: s}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CheckResult is one checker's answer.
+type CheckResult struct {
+	Name    string `json:"name"`
+	Passed  bool   `json:"passed"`
+	Message string `json:"message"`
+}
+
+// Completion signals: what an iteration offered as a sign of being done, or how it ended.
+const (
+	SignalMarker        = "marker"         // a done pattern or built-in marker was printed
+	SignalExitCode      = "exit_code"      // the agent exited with 0
+	SignalFile          = "file"           // the DONE file was there
+	SignalTimeout       = "timeout"        // swarm ended it for time (inactivity, hang, limits)
+	SignalMaxIterations = "max_iterations" // it was the last iteration allowed
+)
+
+// SignalsOf names the signals of an iteration that ended as kind, with exit code code (nil:
+// unknown), a done marker seen or not, and the DONE file there or not.
+func SignalsOf(kind Ending, code *int, marker, doneFile bool) []string {
+	out := []string{}
+	if marker {
+		out = append(out, SignalMarker)
+	}
+	if kind == EndExited && code != nil && *code == 0 {
+		out = append(out, SignalExitCode)
+	}
+	if doneFile || kind == EndDoneFile {
+		out = append(out, SignalFile)
+	}
+	if kind.timedOut() {
+		out = append(out, SignalTimeout)
+	}
+	return out
+}
+
+// ClaimsDone reports whether signals call for the checkers: a marker, the DONE file, or a
+// clean exit.
+func ClaimsDone(signals []string) bool {
+	for _, s := range signals {
+		if s == SignalMarker || s == SignalExitCode || s == SignalFile {
+			return true
+		}
+	}
+	return false
+}
+
+// Verdict is what the checkers said after an iteration that claimed to be done.
+type Verdict struct {
+	Ran     bool
+	Results []CheckResult
+}
+
+// Passed reports whether the checkers ran and every one passed.
+func (v Verdict) Passed() bool {
+	if !v.Ran || len(v.Results) == 0 {
+		return false
+	}
+	for _, r := range v.Results {
+		if !r.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Verified ends the loop as complete: the iteration claimed to be done and every checker
+// agreed.
+func Verified(n int, signals []string, checks int) Decision {
+	var d Decision
+	d.say("completion verified: %s passed (signals: %s), stopping loop", plural(checks, "check"), strings.Join(signals, ", "))
+	d.event("COMPLETE", "iteration %d %s passed (signals: %s)", n, plural(checks, "check"), strings.Join(signals, ", "))
+	d.stop(StatusStopped, "complete", "")
+	d.EndAgent = true
+	return d
+}
+
+// rejected notes the checkers that disproved an iteration's claim; the loop goes on.
+func rejected(d *Decision, n int, v Verdict) {
+	for _, r := range v.Results {
+		if !r.Passed {
+			d.event("CHECK", "iteration %d %s failed: %s", n, r.Name, OneLine(r.Message))
+			d.say("check %s failed: %s", r.Name, OneLine(r.Message))
+		}
+	}
+}
+
+// DoneFileChecked decides on a DONE file found between iterations, once the checkers ran:
+// complete, or the file goes and the loop carries on.
+func DoneFileChecked(n int, v Verdict) Decision {
+	signals := []string{SignalFile}
+	if v.Passed() {
+		d := Verified(n, signals, len(v.Results))
+		d.Verdict, d.Signals, d.EndAgent = v.Results, signals, false
+		return d
+	}
+	var d Decision
+	rejected(&d, n, v)
+	d.Verdict, d.RemoveDoneFile = v.Results, true
+	return d
+}

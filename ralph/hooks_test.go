@@ -1,0 +1,93 @@
+package ralph
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseHook(t *testing.T) {
+	h, err := ParseHook("post-iteration:./log.sh --all")
+	if err != nil || h != (Hook{Type: HookPostIteration, Command: "./log.sh --all"}) {
+		t.Errorf("got %+v, %v", h, err)
+	}
+	for spec, msg := range map[string]string{
+		"post_iteration:x": "unknown hook type 'post_iteration' (valid types: pre-iteration, post-iteration, on-complete, on-stagnation, on-failure)",
+		"./log.sh":         "unknown hook type './log.sh'",
+		"on-complete:":     "no command after 'on-complete:'",
+	} {
+		if _, err := ParseHook(spec); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: %v, want %q", spec, err, msg)
+		}
+	}
+}
+
+func TestOutcomeOfAFinishedLoop(t *testing.T) {
+	cases := []struct {
+		st   State
+		want Outcome
+		hook string
+		code int
+	}{
+		{State{Status: StatusStopped, ExitReason: "complete", Checks: []string{"exit-code"}}, OutcomeComplete, HookOnComplete, 0},
+		{State{Status: StatusStopped, ExitReason: "done_pattern"}, OutcomeComplete, HookOnComplete, 0},
+		{State{Status: StatusStopped, ExitReason: "done_file"}, OutcomeComplete, HookOnComplete, 0},
+		{State{Status: StatusStopped, ExitReason: "max_iterations"}, OutcomeComplete, HookOnComplete, 0},
+		{State{Status: StatusStopped, ExitReason: "max_iterations", Checks: []string{"exit-code"}}, OutcomeFailure, HookOnFailure, 1},
+		{State{Status: StatusFailed, ExitReason: "consecutive_failures"}, OutcomeFailure, HookOnFailure, 1},
+		{State{Status: StatusStopped, ExitReason: "stagnated"}, OutcomeStagnated, HookOnStagnation, 2},
+		{State{Status: StatusStopped, ExitReason: "killed"}, OutcomeOther, "", 0},
+		{State{Status: StatusStopped, ExitReason: "wait_without_restart"}, OutcomeOther, "", 0},
+		{State{Status: StatusPaused, ExitReason: "signal"}, OutcomeOther, "", 0},
+	}
+	for _, c := range cases {
+		o := OutcomeOf(&c.st)
+		if o != c.want || o.FinalHook() != c.hook || o.ExitCode() != c.code {
+			t.Errorf("%s/%s checks=%d: outcome %d hook %q exit %d; want %d %q %d", c.st.Status, c.st.ExitReason,
+				len(c.st.Checks), o, o.FinalHook(), o.ExitCode(), c.want, c.hook, c.code)
+		}
+	}
+}
+
+func TestHooksRunInOrderWithTheirContext(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	hooks := []Hook{
+		{HookPostIteration, "echo first $RALPH_ITERATION >> log"},
+		{HookPreIteration, "echo never >> log"},
+		{HookPostIteration, "exit 3"},
+		{HookPostIteration, "echo third $RALPH_AGENT $RALPH_MAX_ITERATIONS $RALPH_EXIT_CODE $RALPH_STATUS $SWARM_WORKER $RALPH_WORK_DIR $(pwd) >> log"},
+	}
+	var out bytes.Buffer
+	ctx := HookContext{Agent: "claude", Iteration: 4, MaxIterations: 9, ExitCode: code(0), Status: StatusRunning, WorkDir: dir, Worker: "w1"}
+	runs := RunHooks(hooks, HookPostIteration, ctx, time.Minute, &out)
+	if len(runs) != 3 || runs[0].Failed() || !runs[1].Failed() || runs[2].Failed() {
+		t.Fatalf("runs %+v", runs)
+	}
+	if got := runs[1].LogText(time.Minute); got != "post-iteration exit 3 exit=3" {
+		t.Errorf("log text %q", got)
+	}
+	data, _ := os.ReadFile(log)
+	want := "first 4\nthird claude 9 0 running w1 " + dir + " " + dir + "\n"
+	if string(data) != want {
+		t.Errorf("hooks wrote %q, want %q", data, want)
+	}
+}
+
+func TestAHungHookIsEnded(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	runs := RunHooks([]Hook{{HookOnComplete, "sleep 30 & sleep 30"}}, HookOnComplete, HookContext{WorkDir: dir}, 300*time.Millisecond, nil)
+	if len(runs) != 1 || !runs[0].TimedOut || !runs[0].Failed() {
+		t.Fatalf("runs %+v", runs)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v: the hook's children held it", time.Since(start))
+	}
+	if got := runs[0].LogText(300 * time.Millisecond); got != "on-complete sleep 30 & sleep 30 timed out after 300ms, ended" {
+		t.Errorf("log text %q", got)
+	}
+}

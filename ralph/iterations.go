@@ -1,0 +1,90 @@
+package ralph
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// iterations.jsonl: one JSON object per finished iteration, for scripts and the summary.
+
+// Tokens is an iteration's token use, when known.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
+}
+
+// IterationRecord is one line of iterations.jsonl.
+type IterationRecord struct {
+	RunID      string        `json:"runId"`
+	Iteration  int           `json:"iteration"`
+	Agent      string        `json:"agent"`
+	StartedAt  string        `json:"startedAt"`
+	EndedAt    string        `json:"endedAt"`
+	DurationMs int64         `json:"durationMs"`
+	ExitCode   *int          `json:"exitCode"`
+	EndReason  string        `json:"endReason"`
+	Signals    []string      `json:"signals"`
+	Checks     []CheckResult `json:"checks"`
+	Commits    []string      `json:"commits"`
+	Tokens     *Tokens       `json:"tokens"`
+	Cost       *float64      `json:"cost"`
+}
+
+// IterationsJSONL is the loop's iteration history.
+func (d Dir) IterationsJSONL() string { return filepath.Join(d.Path, "iterations.jsonl") }
+
+// AppendIteration adds one record. Appends take turns and start on a fresh line, so a writer
+// that died mid-line never merges its half with the next record.
+func (d Dir) AppendIteration(r IterationRecord) error {
+	if r.Signals == nil {
+		r.Signals = []string{}
+	}
+	if r.Checks == nil {
+		r.Checks = []CheckResult{}
+	}
+	if r.Commits == nil {
+		r.Commits = []string{}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return state.AppendLine(d.IterationsJSONL(), string(data))
+}
+
+// ReadIterations returns the records in order, and how many lines were torn or unreadable
+// (skipped). A loop with no finished iteration has none.
+func (d Dir) ReadIterations() ([]IterationRecord, int, error) {
+	f, err := os.Open(d.IterationsJSONL())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	var recs []IterationRecord
+	skipped := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var r IterationRecord
+		if err := json.Unmarshal(line, &r); err != nil || r.Iteration == 0 {
+			skipped++
+			continue
+		}
+		recs = append(recs, r)
+	}
+	return recs, skipped, sc.Err()
+}

@@ -1,0 +1,272 @@
+package ralph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// The [loop] table of swarm.toml: a project's checkers, hooks and stop rules, so every loop
+// started in it verifies the same way. Flags given at spawn win over it.
+
+// LoopFile is the [loop] table; nil and empty fields were not set.
+type LoopFile struct {
+	Checks          []string
+	ChecksSet       bool
+	StagnationLimit *int
+	BuiltinMarkers  *bool
+	CheckTimeout    *int
+	HookTimeout     *int
+	// Hooks by type (pre-iteration, ...), as [loop.hooks] pre_iteration = [...] lists them.
+	Hooks map[string][]string
+}
+
+// loopKeys are the settings of [loop], each with what a good value looks like.
+var loopKeys = map[string]string{
+	"checks":           "an array of checker strings",
+	"stagnation_limit": "a non-negative integer",
+	"builtin_markers":  "true or false",
+	"check_timeout":    "a positive number of seconds",
+	"hook_timeout":     "a positive number of seconds",
+	"hooks":            "a table of hook lists",
+}
+
+// ParseLoopConfig reads the [loop] table of a swarm.toml. Unknown keys, bad checkers and hook
+// types, and values of the wrong type are errors naming the file and line.
+func ParseLoopConfig(path string) (*LoopFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Loop toml.Primitive `toml:"loop"`
+	}
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
+		return nil, tomlError(path, data, err)
+	}
+	lf := &LoopFile{Hooks: map[string][]string{}}
+	if !md.IsDefined("loop") {
+		return lf, nil
+	}
+	var table map[string]toml.Primitive
+	if err := md.PrimitiveDecode(doc.Loop, &table); err != nil {
+		return nil, tomlError(path, data, fmt.Errorf("loop: expected a table ([loop])"))
+	}
+	dir := filepath.Dir(path)
+	for _, k := range md.Keys() {
+		if len(k) < 2 || k[0] != "loop" {
+			continue
+		}
+		lk := loopKey{path: k[1:], lf: lf, dir: dir}
+		var err error
+		switch {
+		case len(k) == 2:
+			err = md.PrimitiveDecode(table[k[1]], lk)
+		case len(k) == 3 && k[1] == "hooks":
+			var hooks map[string]toml.Primitive
+			if err = md.PrimitiveDecode(table["hooks"], &hooks); err == nil {
+				err = md.PrimitiveDecode(hooks[k[2]], lk)
+			}
+		}
+		if err != nil {
+			return nil, tomlError(path, data, err)
+		}
+	}
+	return lf, nil
+}
+
+// loopKey decodes one key of [loop] (or of [loop.hooks]) inside the decoder, which reports
+// its errors at the key's line.
+type loopKey struct {
+	path []string
+	lf   *LoopFile
+	dir  string // swarm.toml's directory: where relative checker scripts are found
+}
+
+func (k loopKey) UnmarshalTOML(v any) error {
+	if len(k.path) == 2 {
+		return k.hook(v)
+	}
+	name := k.path[0]
+	want, known := loopKeys[name]
+	if !known {
+		names := make([]string, 0, len(loopKeys))
+		for n := range loopKeys {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("unknown key %q in [loop] (known: %s)", name, strings.Join(names, ", "))
+	}
+	var err error
+	switch name {
+	case "checks":
+		err = k.checks(v)
+	case "stagnation_limit":
+		err = setCount(&k.lf.StagnationLimit, v, 0)
+	case "builtin_markers":
+		err = setBool(&k.lf.BuiltinMarkers, v)
+	case "check_timeout":
+		err = setCount(&k.lf.CheckTimeout, v, 1)
+	case "hook_timeout":
+		err = setCount(&k.lf.HookTimeout, v, 1)
+	case "hooks":
+		if _, ok := v.(map[string]any); !ok {
+			err = errWrongValue
+		}
+	}
+	if err == errWrongValue {
+		return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
+}
+
+func (k loopKey) checks(v any) error {
+	specs, ok := stringList(v)
+	if !ok {
+		return errWrongValue
+	}
+	for _, s := range specs {
+		if _, err := ParseCheck(s, k.dir); err != nil {
+			return err
+		}
+	}
+	k.lf.Checks, k.lf.ChecksSet = specs, true
+	return nil
+}
+
+// hook decodes [loop.hooks] pre_iteration = ["cmd", ...] (the type's dashes as underscores).
+func (k loopKey) hook(v any) error {
+	typ := strings.ReplaceAll(k.path[1], "_", "-")
+	valid := false
+	for _, t := range HookTypes {
+		valid = valid || t == typ
+	}
+	if !valid {
+		names := make([]string, len(HookTypes))
+		for i, t := range HookTypes {
+			names[i] = strings.ReplaceAll(t, "-", "_")
+		}
+		return fmt.Errorf("unknown hook type %q in [loop.hooks] (valid: %s)", k.path[1], strings.Join(names, ", "))
+	}
+	cmds, ok := stringList(v)
+	if !ok {
+		return fmt.Errorf("hooks.%s: expected an array of commands, got %s", k.path[1], tomlText(v))
+	}
+	for _, c := range cmds {
+		if strings.TrimSpace(c) == "" {
+			return fmt.Errorf("hooks.%s: empty command", k.path[1])
+		}
+	}
+	k.lf.Hooks[typ] = cmds
+	return nil
+}
+
+// stringList accepts an array of strings (a single string too, as a list of one).
+func stringList(v any) ([]string, bool) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, true
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// LoopFlags are the loop settings given on the command line; nil and empty mean not given.
+type LoopFlags struct {
+	Checks           []string // as given; script paths relative to Base
+	Base             string   // the directory the command was run in
+	Hooks            []Hook
+	StagnationLimit  *int
+	NoBuiltinMarkers bool
+	CheckTimeout     *int
+	HookTimeout      *int
+}
+
+// LoopSettings are a new loop's checkers, hooks and stop rules.
+type LoopSettings struct {
+	Checks          []string // checker specs, script paths absolute
+	Hooks           []Hook
+	StagnationLimit int
+	BuiltinMarkers  bool
+	CheckTimeout    int // seconds
+	HookTimeout     int
+}
+
+// ResolveLoop is the loop settings for a loop started in dir: the defaults, overridden by the
+// [loop] table of the swarm.toml found from dir upwards, overridden by the flags given. A list
+// given as flags replaces the file's (hooks per type).
+func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
+	ls := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true,
+		CheckTimeout: int(DefaultCheckTimeout.Seconds()), HookTimeout: int(DefaultHookTimeout.Seconds())}
+	lf := &LoopFile{Hooks: map[string][]string{}}
+	if path := FindProjectConfig(dir); path != "" {
+		var err error
+		if lf, err = ParseLoopConfig(path); err != nil {
+			return LoopSettings{}, err
+		}
+		for _, s := range lf.Checks {
+			c, _ := ParseCheck(s, filepath.Dir(path))
+			ls.Checks = append(ls.Checks, c.Spec)
+		}
+	}
+	override(&ls.StagnationLimit, lf.StagnationLimit)
+	override(&ls.BuiltinMarkers, lf.BuiltinMarkers)
+	override(&ls.CheckTimeout, lf.CheckTimeout)
+	override(&ls.HookTimeout, lf.HookTimeout)
+	override(&ls.StagnationLimit, f.StagnationLimit)
+	override(&ls.CheckTimeout, f.CheckTimeout)
+	override(&ls.HookTimeout, f.HookTimeout)
+	if f.NoBuiltinMarkers {
+		ls.BuiltinMarkers = false
+	}
+	if len(f.Checks) > 0 {
+		ls.Checks = nil
+		for _, s := range f.Checks {
+			c, err := ParseCheck(s, f.Base)
+			if err != nil {
+				return LoopSettings{}, err
+			}
+			ls.Checks = append(ls.Checks, c.Spec)
+		}
+	}
+	ls.Hooks = mergeHooks(lf.Hooks, f.Hooks)
+	return ls, nil
+}
+
+// mergeHooks puts the file's hooks and the flags' together, in the order of a loop's life; the
+// flags of a type replace the file's of that type.
+func mergeHooks(file map[string][]string, flags []Hook) []Hook {
+	var out []Hook
+	for _, typ := range HookTypes {
+		n := len(out)
+		for _, h := range flags {
+			if h.Type == typ {
+				out = append(out, h)
+			}
+		}
+		if len(out) > n {
+			continue
+		}
+		for _, cmd := range file[typ] {
+			out = append(out, Hook{Type: typ, Command: cmd})
+		}
+	}
+	return out
+}
