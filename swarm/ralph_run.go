@@ -8,7 +8,8 @@ import (
 
 // ralphRunOptions are the arguments of `swarm ralph run`.
 type ralphRunOptions struct {
-	Args []string
+	Args    []string
+	Verbose bool // also show what checkers and hooks print
 }
 
 func (o ralphRunOptions) check() error {
@@ -23,15 +24,17 @@ func ralphRunCommand() *cli.Command {
 		Usage:     "run a ralph loop's monitor in this terminal (after ralph spawn --no-run)",
 		ArgsUsage: "NAME",
 		Description: `Watches and restarts the loop's agent here, printing what happens, until the loop ends:
-exit 0 when it completes or stops, 1 when it fails. Ctrl-C pauses the loop after the current
+exit 0 when it completes or stops, 1 when it fails (or uses its iterations without its checks
+passing), 2 when it stagnated; the loop's summary is printed at the end. Ctrl-C pauses the loop after the current
 iteration (a second Ctrl-C ends the agent at once). Refused while a monitor already drives
 the loop.
 
 Examples:
    swarm ralph spawn --name agent --no-run --prompt-file PROMPT.md --max-iterations 20 -- claude
    swarm ralph run agent`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "verbose", Usage: "also show what checkers and hooks print"}},
 		Action: func(c *cli.Context) error {
-			o := ralphRunOptions{Args: c.Args().Slice()}
+			o := ralphRunOptions{Args: c.Args().Slice(), Verbose: c.Bool("verbose")}
 			return withEnv(c, o.check, func(e *env) error { return runRalphRun(e, o) })
 		},
 	}
@@ -52,5 +55,5 @@ func runRalphRun(e *env, o ralphRunOptions) error {
 	case ralph.StatusStopped, ralph.StatusFailed:
 		return fail("the ralph loop for '%s' has ended (%s); 'swarm ralph resume %s' runs it again", name, st.Status, name)
 	}
-	return runMonitor(e.onServerOf(name), monitorOptions{name: name, out: e.stdout, foreground: true})
+	return runMonitor(e.onServerOf(name), monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.Verbose})
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -327,6 +328,9 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 // runFirstHooks runs the pre-iteration hooks of iteration 1, in the worker's directory once
 // it exists and before its agent starts; their output goes where the loop's will.
 func runFirstHooks(e *env, ld ralph.Dir, st *ralph.State, name, dir string) {
+	if !slices.ContainsFunc(st.Hooks, func(h ralph.Hook) bool { return h.Type == ralph.HookPreIteration }) {
+		return
+	}
 	out := io.Writer(e.stdout)
 	if f, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
 		defer f.Close()

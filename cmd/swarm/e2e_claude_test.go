@@ -155,3 +155,35 @@ func TestE2EClaudeHang(t *testing.T) {
 		t.Errorf("iteration 1 screen shows no spinner:\n%s", screen)
 	}
 }
+
+// Iteration 1: the model claims to be done without doing the task. The command checker finds
+// no file, so the claim is not believed and the loop goes on; iteration 2 makes the file and
+// the checker agrees: the loop ends complete.
+func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t,
+		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Text: "All finished. " + doneMarker}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+	)
+	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
+	claudeLoop(t, e, api, fullySetUp(e.work), "chk", prompt, "--max-iterations", "4",
+		"--inactivity-timeout", "60", "--check", "command:test -f DONE")
+	st := e.waitLoop("chk", 150*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
+	if st["status"] != "stopped" || st["exit_reason"] != "complete" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/complete at 2\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], e.dump("chk"))
+	}
+	expectLog(t, "iterations log", e.loopFile("chk", "iterations.log"),
+		"[CHECK] iteration 1 command:test -f DONE failed: exit 1", "[COMPLETE] iteration 2 1 check passed (signals: marker)")
+	records := strings.Split(strings.TrimSpace(e.loopFile("chk", "iterations.jsonl")), "\n")
+	if len(records) != 2 || !strings.Contains(records[1], `"checks":[{"name":"command:test -f DONE","passed":true`) {
+		t.Errorf("iterations.jsonl:\n%s", strings.Join(records, "\n"))
+	}
+	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
+		t.Errorf("summary:\n%s", summary)
+	}
+}
