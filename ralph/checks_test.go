@@ -95,8 +95,8 @@ func TestMaxIterationsWithCheckersIsNotCompletion(t *testing.T) {
 	check(t, d, want{status: StatusStopped, reason: "max_iterations", phase: PhaseEnded,
 		lines:  []string{"max iterations reached (10) without completion: the checks never passed"},
 		events: []string{"[STOP] max iterations reached (10) without completion: the checks never passed"}})
-	if ok {
-		t.Error("another iteration allowed")
+	if ok || !reflect.DeepEqual(d.Signals, []string{SignalMaxIterations}) {
+		t.Errorf("another iteration allowed (%v), or signals %v", ok, d.Signals)
 	}
 	// The quiet last iteration ends the loop the same way, and says it was the last one.
 	d = AfterRun(RunFacts{Counters: Counters{Iteration: 10}, Ending: EndInactive, Running: true, Signals: []string{SignalTimeout}}, lim)

@@ -18,7 +18,9 @@ type Counters struct {
 // iteration limit, and the stop files end it before an agent is started for nothing.
 func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	if c.Iteration >= lim.MaxIterations {
-		return complete(c.Iteration, lim), false
+		d := complete(c.Iteration, lim)
+		d.Signals = []string{SignalMaxIterations}
+		return d, false
 	}
 	if d, stop := stopRules(m, nil, false, "", lim); stop {
 		return d, false

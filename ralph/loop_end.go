@@ -3,6 +3,7 @@ package ralph
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	dec := AfterRun(f, lim)
 	if dec.Signals != nil {
 		rec.Signals = dec.Signals
+	}
+	if n >= lim.MaxIterations && dec.ExitReason != "complete" && !slices.Contains(rec.Signals, SignalMaxIterations) {
+		rec.Signals = append(rec.Signals, SignalMaxIterations)
 	}
 	if dec.RemoveDoneFile {
 		l.removeDoneFile()
