@@ -197,3 +197,54 @@ func TestParseCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestBudget(t *testing.T) {
+	lim := testLimits
+	lim.MaxCost = 2
+	// Over budget after an ordinary iteration: stop, escalate.
+	d := AfterRun(RunFacts{Counters: Counters{Iteration: 3}, Ending: EndExited, ExitCode: code(0), Running: true, Spent: 2.5,
+		Duration: time.Second}, lim)
+	check(t, d, want{status: StatusStopped, reason: "budget_exceeded", phase: PhaseEnded,
+		lines: []string{"iteration 3 completed (exit: 0, duration: 1s)", "cost $2.5000 passed the budget of $2.00, stopping loop"},
+		events: []string{"[END] iteration 3 exit=0 duration=1s",
+			"[BUDGET] iteration 3 cost $2.5000 passed the budget of $2.00, stopping loop"},
+		escalate: "budget exceeded: $2.5000 of $2.00"})
+	// Within budget, or no budget: nothing.
+	for _, l := range []Limits{lim, testLimits} {
+		spent := 1.5
+		if l.MaxCost == 0 {
+			spent = 100
+		}
+		if d := AfterRun(RunFacts{Counters: Counters{Iteration: 3}, Ending: EndExited, ExitCode: code(0), Running: true, Spent: spent}, l); d.Ended {
+			t.Errorf("budget %v, spent %v: stopped as %s", l.MaxCost, spent, d.ExitReason)
+		}
+	}
+	// A loop that completed anyway ends as complete.
+	d = AfterRun(RunFacts{Counters: Counters{Iteration: 3}, Ending: EndExited, ExitCode: code(0), Spent: 9,
+		Markers: Markers{DoneFile: true, DonePath: "D"}}, lim)
+	if d.ExitReason != "done_file" || d.Escalate != "" {
+		t.Errorf("done over budget: %q %q", d.ExitReason, d.Escalate)
+	}
+	if !OverBudget(2.01, lim) || OverBudget(2, lim) || OverBudget(1e9, testLimits) {
+		t.Error("OverBudget")
+	}
+}
+
+func TestAgentCommandGivesClaudeASession(t *testing.T) {
+	cases := []struct {
+		cmd  []string
+		want []string
+	}{
+		{[]string{"claude", "-p"}, []string{"claude", "-p", "--session-id", "S"}},
+		{[]string{"/opt/bin/claude"}, []string{"/opt/bin/claude", "--session-id", "S"}},
+		{[]string{"claude", "--resume", "X"}, []string{"claude", "--resume", "X"}},
+		{[]string{"claude", "--session-id=Y"}, []string{"claude", "--session-id=Y"}},
+		{[]string{"claude", "-c"}, []string{"claude", "-c"}},
+		{[]string{"codex"}, []string{"codex"}},
+	}
+	for _, c := range cases {
+		if got := AgentCommand(c.cmd, "S"); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}

@@ -78,6 +78,8 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
 	case EndDoneMarker:
 		d.say("done marker seen in iteration %d, ending the agent to verify", n)
+	case EndBudget:
+		d.say("the loop's cost passed its budget of $%.2f (--max-cost), ending iteration %d", lim.MaxCost, n)
 	}
 	return d
 }
@@ -94,6 +96,7 @@ type RunFacts struct {
 	Stagnation  StagnationFacts
 	Signals     []string // what the iteration offered as signs of being done (Signal*)
 	Verdict     Verdict  // the checkers' answer, when the signals called for them
+	Spent       float64  // USD the loop has cost so far, this iteration included
 }
 
 // AfterRun decides what follows an ended iteration: verified completion, a stop rule, the
@@ -124,6 +127,7 @@ func afterRun(f RunFacts, lim Limits) Decision {
 	d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim)
 	if !stop {
 		d = withStagnation(afterIteration(f, lim), f, lim)
+		d = withBudget(d, f, lim)
 	}
 	if d.Ended {
 		d.Signals = f.Signals
@@ -239,6 +243,8 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 	case EndDoneFile:
 		// Only reached when checkers disproved the DONE file: a false claim, not a crash.
 		return false, "done file"
+	case EndBudget:
+		return false, "budget"
 	}
 	return true, "unknown"
 }

@@ -7,18 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/swarm-dev/swarm/ralph/cost"
 	"github.com/swarm-dev/swarm/state"
 )
 
 // iterations.jsonl: one JSON object per finished iteration, for scripts and the summary.
-
-// Tokens is an iteration's token use, when known.
-type Tokens struct {
-	Input      int64 `json:"input"`
-	Output     int64 `json:"output"`
-	CacheRead  int64 `json:"cacheRead"`
-	CacheWrite int64 `json:"cacheWrite"`
-}
 
 // IterationRecord is one line of iterations.jsonl.
 type IterationRecord struct {
@@ -33,7 +26,7 @@ type IterationRecord struct {
 	Signals    []string      `json:"signals"`
 	Checks     []CheckResult `json:"checks"`
 	Commits    []string      `json:"commits"`
-	Tokens     *Tokens       `json:"tokens"`
+	Tokens     *cost.Usage   `json:"tokens"`
 	Cost       *float64      `json:"cost"`
 }
 

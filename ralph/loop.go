@@ -64,6 +64,7 @@ type Config struct {
 	ExitPoll     time.Duration // how often the agent's process is checked (default 200ms)
 	ScreenPoll   time.Duration // how often the screen is captured (default 2s, as the seed says)
 	StatusPoll   time.Duration // how often the stored status and DONE file are checked (default 500ms)
+	CostPoll     time.Duration // how often a loop with a budget reads what it has cost (default 10s)
 	ReadyPoll    time.Duration // screen polling while waiting for the prompt (default 200ms)
 	KillGrace    time.Duration // SIGTERM to SIGKILL when ending an agent (default 5s)
 	InputSettle  time.Duration // between paste and Enter (default 150ms)
@@ -88,6 +89,7 @@ func (c *Config) defaults() {
 	def(&c.ExitPoll, 200*time.Millisecond)
 	def(&c.ScreenPoll, 2*time.Second)
 	def(&c.StatusPoll, 500*time.Millisecond)
+	def(&c.CostPoll, 10*time.Second)
 	def(&c.ReadyPoll, 200*time.Millisecond)
 	def(&c.KillGrace, 5*time.Second)
 	def(&c.InputSettle, 150*time.Millisecond)
@@ -118,6 +120,8 @@ type Loop struct {
 	released   bool   // a paused loop's monitor gave up its lock and must leave
 	lastGood   *State // the state as last read, to rebuild it from when the file is corrupted
 	writeErr   string // the last write failure reported
+	// warnedModels are the models without a price already reported.
+	warnedModels map[string]bool
 }
 
 // New prepares a loop; Run drives it.
@@ -129,7 +133,7 @@ func New(cfg Config) *Loop {
 // limits are the loop's settings that its decisions depend on.
 func limits(st *State) Limits {
 	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
-		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), Regent: EffectiveRegent(st.Regent)}
+		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), MaxCost: st.MaxCost, Regent: EffectiveRegent(st.Regent)}
 }
 
 func (l *Loop) regentSay(format string, args ...any) {

@@ -45,10 +45,12 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		rec.ExitCode = a.code
 	}
 	rec.Commits = l.commitsOf(st)
+	spent := l.costOf(st, &rec)
 	if lim.Regent.Enabled && l.gateCommits(st, lim.Regent) {
 		return
 	}
 	f := l.runFacts(st, a, kind, marker)
+	f.Spent = spent
 	rec.Signals = f.Signals
 	if lim.Checks > 0 && ClaimsDone(f.Signals) {
 		f.Verdict = l.verify(st, f.Signals, rec.ExitCode)
@@ -145,6 +147,7 @@ func (l *Loop) done(st *State, a agent, kind Ending) {
 	dec.Signals = rec.Signals
 	l.transition(st, a, dec)
 	rec.Commits = l.commitsOf(st)
+	l.costOf(st, &rec)
 	l.finishIteration(&rec)
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux"
@@ -80,11 +82,13 @@ func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, er
 		if cur.Status != StatusRunning {
 			return nil
 		}
-		if err := l.launch(w, st, n); err != nil {
+		session := uuid.NewString()
+		if err := l.launch(w, st, n, session); err != nil {
 			return err
 		}
 		// Where the iteration starts from: for the test gate and the commits it records.
 		cur.BeginIteration(n, l.cfg.Clock.Now(), git.Head(w.Cwd))
+		cur.AgentSession = session
 		if err := state.WriteJSON(l.cfg.Dir.statePath(), &cur); err != nil {
 			return err
 		}
@@ -148,9 +152,9 @@ func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
 	return argv
 }
 
-func (l *Loop) launch(w *state.Worker, st *State, n int) error {
+func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
-	argv := AgentArgv(w.Cmd, st.PromptMode, l.wrapper(w, n), l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
+	argv := AgentArgv(AgentCommand(w.Cmd, session), st.PromptMode, l.wrapper(w, n), l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID}
 	p, err := l.ownPane(w)
 	if err == nil {

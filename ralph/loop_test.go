@@ -3,6 +3,7 @@ package ralph
 import (
 	"bytes"
 	"fmt"
+	"github.com/google/uuid"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -694,9 +695,15 @@ func TestLoopRunsMaxIterations(t *testing.T) {
 	if len(starts) != 3 {
 		t.Fatalf("%d agents started, want 3", len(starts))
 	}
+	// Claude Code is given a session id of swarm's, a new one each time, to find its
+	// transcript by.
+	sessions := map[string]bool{}
 	for _, s := range starts[1:] {
-		if !reflect.DeepEqual(s.spec.Argv, []string{"claude"}) {
-			t.Errorf("iteration %d argv %q, want [claude]", s.iteration, s.spec.Argv)
+		argv := s.spec.Argv
+		if len(argv) != 3 || argv[0] != "claude" || argv[1] != "--session-id" || uuid.Validate(argv[2]) != nil || sessions[argv[2]] {
+			t.Errorf("iteration %d argv %q, want [claude --session-id <a new uuid>]", s.iteration, argv)
+		} else {
+			sessions[argv[2]] = true
 		}
 		if len(s.spec.Env) != 0 {
 			t.Errorf("iteration %d passes an environment to tmux: %q", s.iteration, s.spec.Env)
@@ -1276,7 +1283,7 @@ func TestLoopStdinMode(t *testing.T) {
 	// secrets) are flags of the wrapper.
 	want := []string{"/usr/bin/swarm", "__run", "--env-file", h.sd.EnvPath(loopName), "--env", "SWARM_ITERATION=2",
 		"--env", "SWARM_WORKER=" + loopName, "--env", "SWARM_DONE_FILE=" + h.dir.DoneFile(),
-		"--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude"}
+		"--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude", "--session-id", h.state().AgentSession}
 	if len(starts) != 2 || !reflect.DeepEqual(starts[1].spec.Argv, want) {
 		t.Errorf("iteration 2 argv %q, want %q", starts[len(starts)-1].spec.Argv, want)
 	}

@@ -25,6 +25,7 @@ func (l *Loop) watch(st *State) {
 	l.ensureMatcher()
 	w := l.newScreenWatch(st)
 	nextScreen, nextStatus := l.cfg.Clock.Now(), l.cfg.Clock.Now()
+	nextCost := l.cfg.Clock.Now().Add(l.cfg.CostPoll)
 	for {
 		if l.abortRequested() {
 			l.abortNow(a)
@@ -50,6 +51,13 @@ func (l *Loop) watch(st *State) {
 		if OutOfTime(w.facts) {
 			l.end(st, a, EndIterationTimeout)
 			return
+		}
+		if st.MaxCost > 0 && !now.Before(nextCost) {
+			nextCost = now.Add(l.cfg.CostPoll)
+			if OverBudget(l.spentNow(st), limits(st)) {
+				l.end(st, a, EndBudget)
+				return
+			}
 		}
 		if !now.Before(nextScreen) {
 			nextScreen = now.Add(l.cfg.ScreenPoll)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
 )
 
 // The [loop] table of swarm.toml: a project's checkers, hooks and stop rules, so every loop
@@ -22,7 +24,10 @@ type LoopFile struct {
 	CheckTimeout    *int
 	HookTimeout     *int
 	// Hooks by type (pre-iteration, ...), as [loop.hooks] pre_iteration = [...] lists them.
-	Hooks map[string][]string
+	Hooks   map[string][]string
+	MaxCost *float64
+	// Pricing is the [pricing."model"] tables: prices per million tokens.
+	Pricing cost.Prices
 }
 
 // loopKeys are the settings of [loop], each with what a good value looks like.
@@ -33,6 +38,7 @@ var loopKeys = map[string]string{
 	"check_timeout":    "a positive number of seconds",
 	"hook_timeout":     "a positive number of seconds",
 	"hooks":            "a table of hook lists",
+	"max_cost":         "a non-negative number of US dollars",
 }
 
 // ParseLoopConfig reads the [loop] table of a swarm.toml. Unknown keys, bad checkers and hook
@@ -43,13 +49,17 @@ func ParseLoopConfig(path string) (*LoopFile, error) {
 		return nil, err
 	}
 	var doc struct {
-		Loop toml.Primitive `toml:"loop"`
+		Loop    toml.Primitive            `toml:"loop"`
+		Pricing map[string]toml.Primitive `toml:"pricing"`
 	}
 	md, err := toml.Decode(string(data), &doc)
 	if err != nil {
 		return nil, tomlError(path, data, err)
 	}
 	lf := &LoopFile{Hooks: map[string][]string{}}
+	if lf.Pricing, err = parsePricing(md, doc.Pricing); err != nil {
+		return nil, tomlError(path, data, err)
+	}
 	if !md.IsDefined("loop") {
 		return lf, nil
 	}
@@ -118,6 +128,12 @@ func (k loopKey) UnmarshalTOML(v any) error {
 		if _, ok := v.(map[string]any); !ok {
 			err = errWrongValue
 		}
+	case "max_cost":
+		usd, ok := number(v)
+		if !ok || usd < 0 {
+			return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
+		}
+		k.lf.MaxCost = &usd
 	}
 	if err == errWrongValue {
 		return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
@@ -169,6 +185,43 @@ func (k loopKey) hook(v any) error {
 	return nil
 }
 
+// parsePricing reads the [pricing."model"] tables.
+func parsePricing(md toml.MetaData, tables map[string]toml.Primitive) (cost.Prices, error) {
+	prices := cost.Prices{}
+	for model, prim := range tables {
+		var raw map[string]any
+		if err := md.PrimitiveDecode(prim, &raw); err != nil {
+			return nil, fmt.Errorf("[pricing.%q]: expected a table of prices", model)
+		}
+		var p cost.Price
+		fields := map[string]*float64{"input": &p.Input, "output": &p.Output, "cache_read": &p.CacheRead, "cache_write": &p.CacheWrite}
+		for key, v := range raw {
+			dst, known := fields[key]
+			if !known {
+				return nil, fmt.Errorf("[pricing.%q]: unknown key %q (known: input, output, cache_read, cache_write)", model, key)
+			}
+			n, ok := number(v)
+			if !ok || n < 0 {
+				return nil, fmt.Errorf("[pricing.%q]: %s: expected US dollars per million tokens, got %s", model, key, tomlText(v))
+			}
+			*dst = n
+		}
+		prices[model] = p
+	}
+	return prices, nil
+}
+
+// number accepts a TOML integer or float.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
 // stringList accepts an array of strings (a single string too, as a list of one).
 func stringList(v any) ([]string, bool) {
 	switch v := v.(type) {
@@ -197,6 +250,7 @@ type LoopFlags struct {
 	NoBuiltinMarkers bool
 	CheckTimeout     *int
 	HookTimeout      *int
+	MaxCost          *float64
 }
 
 // LoopSettings are a new loop's checkers, hooks and stop rules.
@@ -207,6 +261,8 @@ type LoopSettings struct {
 	BuiltinMarkers  bool
 	CheckTimeout    int // seconds
 	HookTimeout     int
+	MaxCost         float64     // USD; 0: no budget
+	Pricing         cost.Prices // the project's price overrides
 }
 
 // ResolveLoop is the loop settings for a loop started in dir: the defaults, overridden by the
@@ -233,6 +289,11 @@ func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
 	override(&ls.StagnationLimit, f.StagnationLimit)
 	override(&ls.CheckTimeout, f.CheckTimeout)
 	override(&ls.HookTimeout, f.HookTimeout)
+	override(&ls.MaxCost, lf.MaxCost)
+	override(&ls.MaxCost, f.MaxCost)
+	if len(lf.Pricing) > 0 {
+		ls.Pricing = lf.Pricing
+	}
 	if f.NoBuiltinMarkers {
 		ls.BuiltinMarkers = false
 	}

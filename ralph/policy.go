@@ -52,17 +52,18 @@ const (
 	EndContextLimit                   // its context filled past --max-context + 15 %
 	EndCompaction                     // it began compacting its conversation
 	EndDoneMarker                     // it printed a completion marker (and checkers verify it)
+	EndBudget                         // the loop's cost passed --max-cost while it worked
 )
 
 func (e Ending) String() string {
 	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
-		"context limit", "compaction", "done marker"}[e]
+		"context limit", "compaction", "done marker", "budget"}[e]
 }
 
 // Reason is how iterations.jsonl names the ending.
 func (e Ending) Reason() string {
 	return [...]string{"exit", "inactivity", "hang", "iteration_timeout", "ready_timeout", "done_file",
-		"context_limit", "compaction", "done"}[e]
+		"context_limit", "compaction", "done", "budget_exceeded"}[e]
 }
 
 // timedOut reports whether swarm ended the agent for time.
@@ -156,10 +157,11 @@ type Markers struct {
 // Limits are the loop's settings that decisions depend on.
 type Limits struct {
 	MaxIterations     int
-	InactivitySeconds int // as configured; 0 means the default of 60
-	MaxContext        int // percent of the context window; 0: not watched
-	StagnationLimit   int // unchanged iterations in a row that stop the loop; 0: off
-	Checks            int // completion checkers configured; 0: a claim of being done is believed
+	InactivitySeconds int     // as configured; 0 means the default of 60
+	MaxContext        int     // percent of the context window; 0: not watched
+	StagnationLimit   int     // unchanged iterations in a row that stop the loop; 0: off
+	Checks            int     // completion checkers configured; 0: a claim of being done is believed
+	MaxCost           float64 // USD the loop may spend; 0: no budget
 	Regent            RegentConfig
 }
 

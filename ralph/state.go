@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/cost"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -89,6 +90,17 @@ type State struct {
 	// what hooks and iterations.jsonl are told even once the worker's record is gone.
 	Agent   string `json:"agent,omitempty"`
 	WorkDir string `json:"work_dir,omitempty"`
+
+	// Cost: the budget (--max-cost, USD; 0: none), price overrides, and what the iterations
+	// whose token use is known have used and cost so far. AgentSession is the session id the
+	// current iteration's agent was given, to find its own transcript by.
+	MaxCost        float64     `json:"max_cost,omitempty"`
+	Pricing        cost.Prices `json:"pricing,omitempty"`
+	CostUSD        float64     `json:"cost_usd,omitempty"`
+	Tokens         cost.Usage  `json:"tokens"`
+	CostIterations int         `json:"cost_iterations,omitempty"`
+	CostCountedFor int         `json:"cost_counted_for,omitempty"` // the last iteration added to the totals
+	AgentSession   string      `json:"agent_session,omitempty"`
 
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`

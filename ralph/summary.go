@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/cost"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -25,7 +26,7 @@ type Summary struct {
 	Ended         string        `json:"ended"`
 	DurationMs    int64         `json:"durationMs"`
 	Cost          *float64      `json:"cost"`
-	Tokens        *Tokens       `json:"tokens"`
+	Tokens        *cost.Usage   `json:"tokens"`
 	Signals       []string      `json:"signals"`
 	Checks        []CheckResult `json:"checks"`
 	Commits       []string      `json:"commits"`
@@ -42,8 +43,8 @@ func BuildSummary(name string, st *State, recs []IterationRecord, rollbacks int,
 		Iterations: st.CurrentIteration, MaxIterations: st.MaxIterations, Started: rfc3339(st.Started),
 		Ended: rfc3339(st.Ended), DurationMs: st.RunningTime(now).Milliseconds(), Signals: st.Signals,
 		Checks: st.LastChecks, Rollbacks: rollbacks, Failures: st.TotalFailures, Commits: []string{}}
-	var cost float64
-	var tokens Tokens
+	var usd float64
+	var tokens cost.Usage
 	costKnown, tokensKnown := false, false
 	for _, r := range recs {
 		if r.RunID != st.RunID && st.RunID != "" {
@@ -51,10 +52,10 @@ func BuildSummary(name string, st *State, recs []IterationRecord, rollbacks int,
 		}
 		s.Commits = append(s.Commits, r.Commits...)
 		if r.Cost != nil {
-			cost, costKnown = cost+*r.Cost, true
+			usd, costKnown = usd+*r.Cost, true
 		}
 		if r.Tokens != nil {
-			tokens.add(*r.Tokens)
+			tokens.Add(*r.Tokens)
 			tokensKnown = true
 		}
 		if s.Agent == "" {
@@ -62,7 +63,7 @@ func BuildSummary(name string, st *State, recs []IterationRecord, rollbacks int,
 		}
 	}
 	if costKnown {
-		s.Cost = &cost
+		s.Cost = &usd
 	}
 	if tokensKnown {
 		s.Tokens = &tokens
@@ -74,13 +75,6 @@ func BuildSummary(name string, st *State, recs []IterationRecord, rollbacks int,
 		s.Checks = []CheckResult{}
 	}
 	return s
-}
-
-func (t *Tokens) add(o Tokens) {
-	t.Input += o.Input
-	t.Output += o.Output
-	t.CacheRead += o.CacheRead
-	t.CacheWrite += o.CacheWrite
 }
 
 // rfc3339 is a stored time in RFC 3339 with its zone; "" when not set.

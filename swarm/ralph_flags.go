@@ -24,6 +24,7 @@ func ralphFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "hook", Usage: "ralph: TYPE:CMD run with sh -c at pre-iteration, post-iteration, on-complete, on-stagnation or on-failure (repeatable)"},
 		&cli.IntFlag{Name: "hook-timeout", Usage: "ralph: seconds one hook may run before it is ended", Value: int(ralph.DefaultHookTimeout.Seconds())},
 		&cli.BoolFlag{Name: "verbose", Usage: "ralph --foreground: also show what checkers and hooks print"},
+		&cli.Float64Flag{Name: "max-cost", Usage: "ralph: stop the loop once it has cost more than this many US dollars (read from the agent's own records)"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
 		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
@@ -80,6 +81,10 @@ func loopSettings(c *cli.Context, dir string) (ralph.LoopSettings, error) {
 	setFlag(c, "stagnation-limit", c.Int, &f.StagnationLimit)
 	setFlag(c, "check-timeout", c.Int, &f.CheckTimeout)
 	setFlag(c, "hook-timeout", c.Int, &f.HookTimeout)
+	setFlag(c, "max-cost", c.Float64, &f.MaxCost)
+	if f.MaxCost != nil && *f.MaxCost <= 0 {
+		return ralph.LoopSettings{}, fail("--max-cost must be more than 0 (US dollars)")
+	}
 	for _, t := range []*int{f.CheckTimeout, f.HookTimeout} {
 		if t != nil && *t < 1 {
 			return ralph.LoopSettings{}, fail("--check-timeout and --hook-timeout must be at least 1 second")

@@ -106,7 +106,7 @@ func printLoopTable(e *env, views []loopView) {
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tWORKER\tMONITOR\tEXIT REASON")
+	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tCOST\tWORKER\tMONITOR\tEXIT REASON")
 	for _, v := range views {
 		mon := "dead"
 		if v.MonitorAlive {
@@ -116,7 +116,8 @@ func printLoopTable(e *env, views []loopView) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\n", v.WorkerName, v.Status, v.CurrentIteration, v.MaxIterations, v.WorkerStatus, mon, reason)
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, v.Status, v.CurrentIteration, v.MaxIterations,
+			costCell(v.State), v.WorkerStatus, mon, reason)
 	}
 	tw.Flush()
 }

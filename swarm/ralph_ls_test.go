@@ -28,8 +28,8 @@ func TestRalphLsFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(te.output(), "\n"), "\n")
-	want := []string{`^NAME +STATUS +ITERATION +WORKER +MONITOR +EXIT REASON$`, `^a +running +2/10 +running +alive +-$`,
-		`^b +stopped +3/3 +running +dead +max_iterations$`}
+	want := []string{`^NAME +STATUS +ITERATION +COST +WORKER +MONITOR +EXIT REASON$`, `^a +running +2/10 +- +running +alive +-$`,
+		`^b +stopped +3/3 +- +running +dead +max_iterations$`}
 	if len(lines) != len(want) {
 		t.Fatalf("table %q", lines)
 	}

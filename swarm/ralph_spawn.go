@@ -262,6 +262,8 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		CheckTimeout:      o.settings.CheckTimeout,
 		Hooks:             o.settings.Hooks,
 		HookTimeout:       o.settings.HookTimeout,
+		MaxCost:           o.settings.MaxCost,
+		Pricing:           o.settings.Pricing,
 		RunID:             uuid.NewString(),
 		Regent:            o.regent,
 	}
@@ -319,7 +321,8 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 	}
 	o.Tmux = true
 	wrapper := ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), ld.AgentEnv(o.Name, 1))
-	o.StartArgv = ralph.AgentArgv(o.Argv, st.PromptMode, wrapper, e.dir.ExitPath(o.Name), ld.PromptCopy())
+	st.AgentSession = uuid.NewString()
+	o.StartArgv = ralph.AgentArgv(ralph.AgentCommand(o.Argv, st.AgentSession), st.PromptMode, wrapper, e.dir.ExitPath(o.Name), ld.PromptCopy())
 	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
 	o.BeforeStart = func(dir string) { runFirstHooks(e, ld, st, o.Name, dir) }
 	return spawnWorker(e, o)

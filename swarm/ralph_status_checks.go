@@ -10,6 +10,7 @@ import (
 
 // printCompletionStatus shows how the loop verifies a claim of being done, and its hooks.
 func printCompletionStatus(out io.Writer, st *ralph.State) {
+	fmt.Fprintf(out, "Cost: %s\n", costText(st))
 	if len(st.Checks) == 0 {
 		fmt.Fprintf(out, "Checks: none (a done marker or the DONE file ends the loop)\n")
 	} else {
@@ -54,4 +55,49 @@ func lastChecksText(results []ralph.CheckResult) string {
 		s += " (failed: " + strings.Join(failed, "; ") + ")"
 	}
 	return s
+}
+
+// costCell is the COST column: "$1.42", or "-" while nothing is known.
+func costCell(st *ralph.State) string {
+	if st.CostIterations == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("$%.2f", st.CostUSD)
+}
+
+// costText is the cost in one line: "$1.42 (12 iterations, 1.2M tokens), budget $5.00".
+func costText(st *ralph.State) string {
+	var s string
+	switch {
+	case st.CostIterations > 0:
+		s = fmt.Sprintf("$%.2f (%s, %s tokens)", st.CostUSD, pluralWord(st.CostIterations, "iteration"), humanCount(st.Tokens.Total()))
+	case st.Tokens.Total() > 0:
+		s = fmt.Sprintf("unknown (%s tokens of a model without a price)", humanCount(st.Tokens.Total()))
+	case st.Agent == "claude":
+		s = "$0.00 (nothing recorded yet)"
+	default:
+		s = "not tracked (read from Claude Code's session transcripts)"
+	}
+	if st.MaxCost > 0 {
+		s += fmt.Sprintf(", budget $%.2f", st.MaxCost)
+	}
+	return s
+}
+
+// humanCount is 950, 34.5K, 1.2M.
+func humanCount(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fK", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -26,6 +27,9 @@ type workerJSON struct {
 	PID      int                 `json:"pid"`
 	ExitCode *int                `json:"exit_code,omitempty"`
 	Metadata map[string]any      `json:"metadata"`
+	// CostUSD is what a loop's agent has cost so far; null when not known (not a loop, or
+	// an agent whose token use swarm cannot read).
+	CostUSD *float64 `json:"cost_usd"`
 }
 
 func toJSON(w *state.Worker) workerJSON {
@@ -57,7 +61,9 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 	case "json":
 		out := make([]workerJSON, 0, len(list))
 		for _, w := range list {
-			out = append(out, toJSON(w))
+			j := toJSON(w)
+			j.CostUSD = loopCost(e, w)
+			out = append(out, j)
 		}
 		return printJSON(e, out)
 	case "names":
@@ -123,4 +129,16 @@ func formatDuration(d time.Duration) string {
 		}
 		return fmt.Sprintf("%dd", s/86400)
 	}
+}
+
+// loopCost is what a loop worker's iterations cost so far, when known.
+func loopCost(e *env, w *state.Worker) *float64 {
+	if e.dir == nil || w.Metadata["ralph"] != true {
+		return nil
+	}
+	st, err := ralph.DirFor(e.dir, w.Name).Load()
+	if err != nil || st.CostIterations == 0 {
+		return nil
+	}
+	return &st.CostUSD
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,16 +159,18 @@ func TestE2EClaudeHang(t *testing.T) {
 
 // Iteration 1: the model claims to be done without doing the task. The command checker finds
 // no file, so the claim is not believed and the loop goes on; iteration 2 makes the file and
-// the checker agrees: the loop ends complete.
+// the checker agrees: the loop ends complete. Every answer reports a large usage, so the
+// loop's cost, read from Claude Code's own transcripts, can be checked against the API's.
 func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	requireAgents(t)
 	e := newE2EEnv(t)
+	use := &fakeapi.Usage{Input: 100000, Output: 20000, CacheRead: 50000, CacheWrite: 10000}
 	api := fakeapi.Start(t,
-		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker, Usage: use}},
 		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
-			Reply: fakeapi.Reply{Text: "All finished. " + doneMarker}},
+			Reply: fakeapi.Reply{Text: "All finished. " + doneMarker, Usage: use}},
 		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
-			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool, Usage: use}},
 	)
 	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
 	claudeLoop(t, e, api, fullySetUp(e.work), "chk", prompt, "--max-iterations", "4",
@@ -185,5 +188,17 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	}
 	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
 		t.Errorf("summary:\n%s", summary)
+	}
+	// The agent's turns at Opus 4.8's price: $5/$25 per million in/out, $0.50 cache read,
+	// $6.25 cache write.
+	calls := 0
+	for _, r := range api.Requests() {
+		if r.MainCall > 0 {
+			calls++
+		}
+	}
+	want := float64(calls) * (100000*5 + 20000*25 + 50000*0.5 + 10000*6.25) / 1e6
+	if got, _ := st["cost_usd"].(float64); calls < 3 || math.Abs(got-want) > 0.01 {
+		t.Errorf("the loop cost $%.4f by swarm's count, $%.4f by the API's (%d calls)\n%s", got, want, calls, e.dump("chk"))
 	}
 }

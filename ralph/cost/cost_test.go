@@ -1,0 +1,112 @@
+package cost
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// The fixtures are real Claude Code 2.1.197 transcripts, written against a fake API that
+// reports 1000 input, 50 output and 500 cache-read tokens per call: one `claude -p` call, and
+// one TUI turn with a tool call (two API calls, the first written once per content block).
+
+func TestClaudeTranscripts(t *testing.T) {
+	use, err := ReadClaudeTranscript("testdata/claude-print.jsonl", Window{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ByModel{"claude-opus-4-8": {Input: 1000, Output: 50, CacheRead: 500}}
+	if !reflect.DeepEqual(use, want) {
+		t.Errorf("print mode: %+v", use)
+	}
+	usd, unknown, ok := use.Price(DefaultPrices)
+	// What Claude Code itself reported as total_cost_usd for this call.
+	if !ok || unknown != nil || math.Abs(usd-0.0065) > 1e-12 {
+		t.Errorf("cost %v unknown %v", usd, unknown)
+	}
+	use, err = ReadClaudeTranscript("testdata/claude-tui-tool.jsonl", Window{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two API calls, not three lines' worth.
+	if got := use["claude-opus-4-8"]; got != (Usage{Input: 2000, Output: 100, CacheRead: 1000}) {
+		t.Errorf("tool turn: %+v", got)
+	}
+	// Only what happened inside the window counts.
+	from := time.Date(2026, 11, 24, 19, 31, 0, 600_000_000, time.UTC)
+	use, _ = ReadClaudeTranscript("testdata/claude-tui-tool.jsonl", Window{From: from})
+	if got := use["claude-opus-4-8"]; got != (Usage{Input: 1000, Output: 50, CacheRead: 500}) {
+		t.Errorf("from %v: %+v", from, got)
+	}
+}
+
+func TestClaudeIterationFindsItsOwnSession(t *testing.T) {
+	config := t.TempDir()
+	cwd := t.TempDir()
+	dir := ClaudeProjectDir(config, cwd)
+	os.MkdirAll(dir, 0o700)
+	data, _ := os.ReadFile("testdata/claude-print.jsonl")
+	os.WriteFile(filepath.Join(dir, "aaa.jsonl"), data, 0o600)
+	w := Window{From: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)}
+	if use, ok := ClaudeIteration(dir, "aaa", w); !ok || use.Total().Input != 1000 {
+		t.Errorf("by id: %+v %v", use, ok)
+	}
+	if use, ok := ClaudeIteration(dir, "", w); !ok || use.Total().Input != 1000 {
+		t.Errorf("the one session in the window: %+v %v", use, ok)
+	}
+	// Another session in the same directory at the same time: never counted as ours.
+	os.WriteFile(filepath.Join(dir, "bbb.jsonl"), data, 0o600)
+	if use, ok := ClaudeIteration(dir, "", w); ok || use != nil && len(use) > 0 && ok {
+		t.Errorf("ambiguous: %+v %v", use, ok)
+	}
+	if use, ok := ClaudeIteration(dir, "aaa", w); !ok || use.Total().Input != 1000 {
+		t.Errorf("by id beside another: %+v %v", use, ok)
+	}
+	if _, ok := ClaudeIteration(dir, "missing", w); ok {
+		t.Error("a session that wrote nothing")
+	}
+}
+
+func TestClaudeProjectDir(t *testing.T) {
+	if got := ClaudeProjectDir("/c", "/tmp/rl/p1/work_dir.x"); got != "/c/projects/-tmp-rl-p1-work-dir-x" {
+		t.Errorf("got %s", got)
+	}
+	env := map[string]string{"HOME": "/h"}
+	if got := ClaudeConfigDir(func(k string) string { return env[k] }); got != "/h/.claude" {
+		t.Errorf("config %s", got)
+	}
+	env["CLAUDE_CONFIG_DIR"] = "/cc"
+	if got := ClaudeConfigDir(func(k string) string { return env[k] }); got != "/cc" {
+		t.Errorf("config %s", got)
+	}
+}
+
+func TestPriceLookup(t *testing.T) {
+	cases := map[string]float64{
+		"claude-opus-4-8":           5,
+		"claude-opus-4-8[1m]":       5,
+		"claude-opus-4-1-20250805":  15,
+		"claude-sonnet-5":           3,
+		"claude-haiku-4-5-20251001": 1,
+		"gpt-5.1-codex":             1.25,
+		"gpt-5.1-codex-mini":        0.25,
+		"gpt-5-mini-2025-08-07":     0.25,
+	}
+	for model, input := range cases {
+		if p, ok := DefaultPrices.Lookup(model); !ok || p.Input != input {
+			t.Errorf("%s: %+v %v, want input %v", model, p, ok, input)
+		}
+	}
+	if _, ok := DefaultPrices.Lookup("llama-3"); ok {
+		t.Error("an unknown model got a price")
+	}
+	custom := DefaultPrices.With(Prices{"llama-3": {Input: 1}})
+	use := ByModel{"llama-3": {Input: 2_000_000}, "mystery": {Input: 5}}
+	usd, unknown, ok := use.Price(custom)
+	if ok || usd != 2 || !reflect.DeepEqual(unknown, []string{"mystery"}) {
+		t.Errorf("priced %v %v %v", usd, unknown, ok)
+	}
+}

@@ -1,0 +1,126 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// What an iteration cost, read from what the agent records itself (Claude Code's session
+// transcript), priced from the table, and added to the loop's totals once.
+
+// IsClaude reports whether cmd runs Claude Code.
+func IsClaude(cmd []string) bool {
+	return len(cmd) > 0 && filepath.Base(cmd[0]) == "claude"
+}
+
+// AgentCommand is the agent's command for one iteration: Claude Code is given the session id
+// swarm chose, so its transcript is found exactly, unless the command picks a session itself.
+func AgentCommand(cmd []string, session string) []string {
+	if session == "" || !IsClaude(cmd) {
+		return cmd
+	}
+	for _, a := range cmd[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if slices.Contains([]string{"--session-id", "--resume", "-r", "--continue", "-c", "--fork-session"}, name) {
+			return cmd
+		}
+	}
+	return append(append([]string{}, cmd...), "--session-id", session)
+}
+
+// usage reads the iteration's token use; ok is false when the agent's records were not found.
+func (l *Loop) usage(st *State, until time.Time) (cost.ByModel, bool) {
+	w, err := l.worker()
+	if err != nil || !IsClaude(w.Cmd) {
+		return nil, false
+	}
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+	dir := cost.ClaudeProjectDir(cost.ClaudeConfigDir(getenv), w.Cwd)
+	// A little slack either side: the transcript's clock is the agent's.
+	from := ParseTime(st.LastIterationStarted).Add(-2 * time.Second)
+	return cost.ClaudeIteration(dir, st.AgentSession, cost.Window{From: from, To: until.Add(2 * time.Second)})
+}
+
+// price turns token use into the record's figures: nil tokens when unknown, nil cost when a
+// model has no price (said once per model).
+func (l *Loop) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *float64) {
+	if !known {
+		return nil, nil
+	}
+	total := use.Total()
+	usd, unknown, ok := use.Price(cost.DefaultPrices.With(st.Pricing))
+	for _, m := range unknown {
+		if !l.warnedModels[m] {
+			if l.warnedModels == nil {
+				l.warnedModels = map[string]bool{}
+			}
+			l.warnedModels[m] = true
+			l.say("no price for model %s: its tokens are recorded, its cost is not (set [pricing.%q] in swarm.toml)", m, m)
+		}
+	}
+	if !ok {
+		return &total, nil
+	}
+	return &total, &usd
+}
+
+// countCost adds an iteration's figures to the loop's totals, once per iteration however
+// often it is evaluated (a monitor taking over), and returns what the loop has cost so far.
+func (l *Loop) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
+	spent := 0.0
+	l.update(func(s *State) error {
+		if tokens != nil && s.CostCountedFor < n {
+			s.CostCountedFor = n
+			s.Tokens.Add(*tokens)
+			if usd != nil {
+				s.CostUSD += *usd
+				s.CostIterations++
+			}
+		}
+		spent = s.CostUSD
+		return nil
+	})
+	l.updateRegent(func(rs *RegentState) { rs.TotalCostUSD = spent })
+	return spent
+}
+
+// spentNow is what the loop has cost, the running iteration included so far.
+func (l *Loop) spentNow(st *State) float64 {
+	use, known := l.usage(st, l.cfg.Clock.Now())
+	_, usd := l.price(st, use, known)
+	spent := st.CostUSD
+	if cur, err := l.cfg.Dir.Load(); err == nil {
+		spent = cur.CostUSD
+	}
+	if usd != nil {
+		spent += *usd
+	}
+	return spent
+}
+
+// costOf fills in an ended iteration's tokens and cost and returns what the loop has cost.
+func (l *Loop) costOf(st *State, rec *IterationRecord) float64 {
+	use, known := l.usage(st, l.cfg.Clock.Now())
+	rec.Tokens, rec.Cost = l.price(st, use, known)
+	return l.countCost(rec.Iteration, rec.Tokens, rec.Cost)
+}
