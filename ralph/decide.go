@@ -19,6 +19,9 @@ type Counters struct {
 func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	if c.Iteration >= lim.MaxIterations {
 		d := complete(c.Iteration, lim)
+		if c.Iteration > 0 && c.TotalFailures >= c.Iteration {
+			d = allFailed(c.Iteration)
+		}
 		d.Signals = []string{SignalMaxIterations}
 		return d, false
 	}
@@ -38,6 +41,17 @@ func complete(n int, lim Limits) Decision {
 	}
 	d.say("%s", msg)
 	d.stop(StatusStopped, "max_iterations", msg)
+	return d
+}
+
+// allFailed ends a loop that used its iterations without one succeeding: that is a failure
+// to report, never a completion.
+func allFailed(n int) Decision {
+	var d Decision
+	msg := fmt.Sprintf("max iterations reached (%d) and every iteration failed", n)
+	d.say("%s", msg)
+	d.stop(StatusFailed, "all_iterations_failed", msg)
+	d.Escalate = msg
 	return d
 }
 
@@ -245,6 +259,8 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 		return false, "done file"
 	case EndBudget:
 		return false, "budget"
+	case EndAPIError:
+		return true, "api_error"
 	}
 	return true, "unknown"
 }

@@ -23,6 +23,7 @@ type IterationRecord struct {
 	DurationMs int64         `json:"durationMs"`
 	ExitCode   *int          `json:"exitCode"`
 	EndReason  string        `json:"endReason"`
+	Error      string        `json:"error,omitempty"` // the API error it ended at
 	Signals    []string      `json:"signals"`
 	Checks     []CheckResult `json:"checks"`
 	Commits    []string      `json:"commits"`

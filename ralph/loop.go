@@ -122,6 +122,7 @@ type Loop struct {
 	writeErr   string // the last write failure reported
 	// warnedModels are the models without a price already reported.
 	warnedModels map[string]bool
+	apiError     string // the API error that ended the iteration, for its record
 }
 
 // New prepares a loop; Run drives it.
@@ -278,7 +279,7 @@ func (l *Loop) step(st *State) error {
 			l.released = l.releaseIfPaused()
 			return nil
 		}
-		c := Counters{Iteration: st.CurrentIteration}
+		c := Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}
 		m := l.markers()
 		if m.DoneFile && len(st.Checks) > 0 {
 			if l.verifyDoneFile(st) {

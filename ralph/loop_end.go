@@ -30,6 +30,9 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		return
 	}
 	rec := l.newRecord(st, kind)
+	if kind == EndAPIError {
+		rec.Error = l.apiError
+	}
 	defer l.finishIteration(&rec)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {

@@ -1066,8 +1066,9 @@ func TestLoopDialogBlocksPrompt(t *testing.T) {
 	h := newHarness(t, setup{max: 2, readyTimeout: 30}, agentScript{
 		start: func(tn turn) { tn.p.SetScreen(dialogScreen) },
 	})
-	if code := h.run(h.config()); code != 0 {
-		t.Errorf("Run = %d, want 0", code)
+	// Every iteration failed: that is a failed loop, not a completed one.
+	if code := h.run(h.config()); code != 1 {
+		t.Errorf("Run = %d, want 1", code)
 	}
 	desc := screen.DialogDescription("bypass-permissions")
 	waiting := "agent is waiting at " + desc + "; answer it with 'swarm attach agent' (the prompt is not typed into a dialog)"
@@ -1080,7 +1081,7 @@ func TestLoopDialogBlocksPrompt(t *testing.T) {
 		waiting,
 		notReady,
 		"iteration 2 failed (exit: ready timeout)",
-		"loop complete after 2 iterations",
+		"max iterations reached (2) and every iteration failed",
 	)
 	if in := h.fake.Inputs(); len(in) != 0 {
 		t.Errorf("typed into a dialog: %+v", in)

@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -100,6 +101,9 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if l.watchContext(st, *a, lines) {
 		return true
 	}
+	if l.atAPIError(st, *a, lines) {
+		return true
+	}
 	now := w.facts.Now
 	text := strings.Join(lines, "\n")
 	if h := screen.ActivityHash(text); h != w.lastHash {
@@ -155,4 +159,16 @@ func (l *Loop) watchContext(st *State, a agent, lines []string) bool {
 		return true
 	}
 	return false
+}
+
+// atAPIError ends an iteration whose agent gave up on its API and waits at the error.
+func (l *Loop) atAPIError(st *State, a agent, lines []string) bool {
+	text, ok := screen.APIError(lines)
+	if !ok || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Ready {
+		return false
+	}
+	l.apiError = text
+	l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
+	l.end(st, a, EndAPIError)
+	return true
 }

@@ -53,17 +53,18 @@ const (
 	EndCompaction                     // it began compacting its conversation
 	EndDoneMarker                     // it printed a completion marker (and checkers verify it)
 	EndBudget                         // the loop's cost passed --max-cost while it worked
+	EndAPIError                       // it gave up on its API and sits at the error
 )
 
 func (e Ending) String() string {
 	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
-		"context limit", "compaction", "done marker", "budget"}[e]
+		"context limit", "compaction", "done marker", "budget", "API error"}[e]
 }
 
 // Reason is how iterations.jsonl names the ending.
 func (e Ending) Reason() string {
 	return [...]string{"exit", "inactivity", "hang", "iteration_timeout", "ready_timeout", "done_file",
-		"context_limit", "compaction", "done", "budget_exceeded"}[e]
+		"context_limit", "compaction", "done", "budget_exceeded", "api_error"}[e]
 }
 
 // timedOut reports whether swarm ended the agent for time.

@@ -318,13 +318,14 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 	h := regentHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
 		submit: func(tn turn) { regentAnimate(tn, regentSteadyScreen) },
 	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 30, IterationTimeout: 600}, nil)
-	if code := h.run(h.config()); code != 0 {
-		t.Errorf("Run = %d, want 0", code)
+	// Ten minutes of output: only the iteration limit ends it, and as its only iteration
+	// failed the loop failed.
+	if code := h.run(h.config()); code != 1 {
+		t.Errorf("Run = %d, want 1", code)
 	}
-	// Ten minutes of output: only the iteration limit ends it.
 	h.wantLines(
 		"iteration 1 failed (exit: iteration timeout)",
-		"loop complete after 1 iteration",
+		"max iterations reached (1) and every iteration failed",
 	)
 	regentWantOut(h, "Regent: iteration 1 exceeded 600s — killing the agent")
 	regentWantNotOut(h, "hung")

@@ -202,3 +202,26 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 		t.Errorf("the loop cost $%.4f by swarm's count, $%.4f by the API's (%d calls)\n%s", got, want, calls, e.dump("chk"))
 	}
 }
+
+// The API is overloaded for good: Claude Code gives up (after one retry, to keep the test
+// short) and waits at "API Error: 529". Each iteration ends as a failure with the usual
+// backoff, and the failure limit fails the loop: it is never reported complete.
+func TestE2EClaudeAPIErrorStorm(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{Status: 529}})
+	claudeLoop(t, e, api, fullySetUp(e.work), "storm", "please make the file in this directory.\n",
+		"--max-iterations", "4", "--max-failures", "2", "--env", "CLAUDE_CODE_MAX_RETRIES=1")
+	st := e.waitLoop("storm", 120*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
+	if st["status"] != "failed" || st["exit_reason"] != "consecutive_failures" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want failed/consecutive_failures at 2\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], e.dump("storm"))
+	}
+	expectLog(t, "iterations log", e.loopFile("storm", "iterations.log"), "[API_ERROR] iteration 1 API Error: 529",
+		"[FAIL] iteration 1 exit=api_error", "[API_ERROR] iteration 2 API Error: 529", "[FAIL] 2 consecutive failures")
+	monitor := e.loopFile("storm", "monitor.log")
+	expectLog(t, "monitor log", monitor, "iteration 1 failed (exit: api_error), retrying in 1s (attempt 1/2)")
+	if strings.Contains(monitor, "loop complete") {
+		t.Errorf("a loop of failures reported complete:\n%s", monitor)
+	}
+}
