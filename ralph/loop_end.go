@@ -69,7 +69,11 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if dec.RemoveDoneFile {
 		l.removeDoneFile()
 	}
-	cur := l.transition(st, a, dec)
+	l.noteInRegent(dec, l.transition(st, a, dec))
+}
+
+// noteInRegent keeps the Regent's state in step with an iteration's outcome.
+func (l *Loop) noteInRegent(dec Decision, cur *State) {
 	head := l.workerHead()
 	l.updateRegent(func(rs *RegentState) {
 		if dec.SetCounters {
