@@ -13,8 +13,12 @@ import (
 func Pause(st *State, why, reason string) (Decision, error) {
 	var d Decision
 	switch st.Status {
-	case StatusRunning:
+	case StatusRunning, StatusWaiting:
 		d.Status, d.ExitReason, d.PausedNow = StatusPaused, reason, true
+		if st.Status == StatusWaiting {
+			// Resuming later starts afresh rather than going on waiting.
+			d.Phase = PhaseEnded
+		}
 		d.event("PAUSE", "%s", why)
 		return d, nil
 	case StatusPaused:
@@ -52,6 +56,9 @@ func Resume(st *State, r ResumeRequest) (Decision, bool, error) {
 	switch {
 	case st.Status == StatusPaused:
 		d.event("RESUME", "resumed by user")
+	case st.Status == StatusWaiting:
+		d.event("RESUME", "resumed by user before the usage limit reset")
+		d.Phase = PhaseEnded
 	case st.Status == StatusRunning && !r.MonitorAlive:
 		d.event("RESUME", "monitor restarted")
 	case st.Status == StatusRunning:
@@ -73,13 +80,17 @@ func Resume(st *State, r ResumeRequest) (Decision, bool, error) {
 		// The last iteration was evaluated; the next one starts fresh.
 		d.Phase = PhaseEnded
 	}
+	if st.Status == StatusWaiting && r.MonitorAlive {
+		// Its monitor, waiting for the reset, sees the loop running and goes on.
+		return d, false, nil
+	}
 	return d, !r.MonitorAlive, nil
 }
 
 // Killed stops a loop for good: `swarm kill` of its worker.
 func Killed(st *State) Decision {
 	var d Decision
-	if st.Status != StatusRunning && st.Status != StatusPaused {
+	if st.Status != StatusRunning && st.Status != StatusPaused && st.Status != StatusWaiting {
 		return d
 	}
 	d.Status, d.ExitReason, d.Ended, d.Unpause = StatusStopped, "killed", true, true

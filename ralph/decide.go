@@ -108,9 +108,10 @@ type RunFacts struct {
 	Markers     Markers
 	Running     bool // the loop is still running (not paused by the user meanwhile)
 	Stagnation  StagnationFacts
-	Signals     []string // what the iteration offered as signs of being done (Signal*)
-	Verdict     Verdict  // the checkers' answer, when the signals called for them
-	Spent       float64  // USD the loop has cost so far, this iteration included
+	Signals     []string    // what the iteration offered as signs of being done (Signal*)
+	Verdict     Verdict     // the checkers' answer, when the signals called for them
+	Spent       float64     // USD the loop has cost so far, this iteration included
+	Limit       *LimitFacts // the agent hit its usage limit
 }
 
 // AfterRun decides what follows an ended iteration: verified completion, a stop rule, the
@@ -139,6 +140,9 @@ func AfterRun(f RunFacts, lim Limits) Decision {
 // afterRun is AfterRun without the checkers' verdict.
 func afterRun(f RunFacts, lim Limits) Decision {
 	d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim)
+	if !stop && f.Limit != nil && f.Iteration < lim.MaxIterations && f.Running {
+		return LimitHit(f.Iteration, *f.Limit, lim)
+	}
 	if !stop {
 		d = withStagnation(afterIteration(f, lim), f, lim)
 		d = withBudget(d, f, lim)
@@ -261,6 +265,8 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 		return false, "budget"
 	case EndAPIError:
 		return true, "api_error"
+	case EndUsageLimit:
+		return false, "usage_limit"
 	}
 	return true, "unknown"
 }

@@ -122,7 +122,8 @@ type Loop struct {
 	writeErr   string // the last write failure reported
 	// warnedModels are the models without a price already reported.
 	warnedModels map[string]bool
-	apiError     string // the API error that ended the iteration, for its record
+	apiError     string      // the API error that ended the iteration, for its record
+	limit        *LimitFacts // the usage limit that ended it
 }
 
 // New prepares a loop; Run drives it.
@@ -134,7 +135,8 @@ func New(cfg Config) *Loop {
 // limits are the loop's settings that its decisions depend on.
 func limits(st *State) Limits {
 	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
-		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), MaxCost: st.MaxCost, Regent: EffectiveRegent(st.Regent)}
+		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), MaxCost: st.MaxCost,
+		LimitWait: time.Duration(st.LimitWait) * time.Second, LimitMargin: time.Duration(st.LimitMargin) * time.Second, Regent: EffectiveRegent(st.Regent)}
 }
 
 func (l *Loop) regentSay(format string, args ...any) {
@@ -274,9 +276,16 @@ func (l *Loop) step(st *State) error {
 		l.watch(st)
 	case PhaseBackoff:
 		l.backoff(st)
+	case PhaseWaiting:
+		l.waitForReset(st)
 	default:
 		if st.Status == StatusPaused {
 			l.released = l.releaseIfPaused()
+			return nil
+		}
+		if f, ok := l.accountLimited(st); ok {
+			// Another loop on the same account hit its limit: starting an agent is futile.
+			l.transition(st, agent{dead: true}, LimitHit(st.CurrentIteration, f, limits(st)))
 			return nil
 		}
 		c := Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}

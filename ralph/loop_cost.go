@@ -1,14 +1,12 @@
 package ralph
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/cost"
-	"github.com/swarm-dev/swarm/state"
 )
 
 // What an iteration cost, read from what the agent records itself (Claude Code's session
@@ -40,21 +38,7 @@ func (l *Loop) usage(st *State, until time.Time) (cost.ByModel, bool) {
 	if err != nil || !IsClaude(w.Cmd) {
 		return nil, false
 	}
-	env := map[string]string{}
-	var list []string
-	if state.ReadJSON(l.cfg.Workers.EnvPath(w.Name), &list) == nil {
-		for _, kv := range list {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				env[k] = v
-			}
-		}
-	}
-	getenv := func(k string) string {
-		if v, ok := env[k]; ok {
-			return v
-		}
-		return os.Getenv(k)
-	}
+	getenv := l.agentGetenv(w.Name)
 	dir := cost.ClaudeProjectDir(cost.ClaudeConfigDir(getenv), w.Cwd)
 	// A little slack either side: the transcript's clock is the agent's.
 	from := ParseTime(st.LastIterationStarted).Add(-2 * time.Second)

@@ -33,6 +33,9 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if kind == EndAPIError {
 		rec.Error = l.apiError
 	}
+	if kind == EndUsageLimit && l.limit != nil {
+		rec.Error = l.limit.Text
+	}
 	defer l.finishIteration(&rec)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
@@ -101,6 +104,9 @@ func (l *Loop) runFacts(st *State, a agent, kind Ending, marker bool) RunFacts {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
 	}
 	f.Signals = SignalsOf(kind, a.code, marker, f.Markers.DoneFile)
+	if kind == EndUsageLimit {
+		f.Limit = l.limit
+	}
 	return f
 }
 

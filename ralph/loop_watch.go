@@ -44,6 +44,11 @@ func (l *Loop) watch(st *State) {
 				l.end(st, a, EndDoneFile)
 				return
 			}
+			if f, ok := l.accountLimited(st); ok {
+				l.limit = &f
+				l.end(st, a, EndUsageLimit)
+				return
+			}
 		}
 		if a.dead || !l.cfg.Procs.Alive(a.pid) {
 			l.end(st, l.settled(), EndExited)
@@ -101,7 +106,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if l.watchContext(st, *a, lines) {
 		return true
 	}
-	if l.atAPIError(st, *a, lines) {
+	if l.atAPIError(st, *a, lines) || l.atUsageLimit(st, *a, lines) {
 		return true
 	}
 	now := w.facts.Now

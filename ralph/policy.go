@@ -54,17 +54,18 @@ const (
 	EndDoneMarker                     // it printed a completion marker (and checkers verify it)
 	EndBudget                         // the loop's cost passed --max-cost while it worked
 	EndAPIError                       // it gave up on its API and sits at the error
+	EndUsageLimit                     // its plan's usage limit is spent
 )
 
 func (e Ending) String() string {
 	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
-		"context limit", "compaction", "done marker", "budget", "API error"}[e]
+		"context limit", "compaction", "done marker", "budget", "API error", "usage limit"}[e]
 }
 
 // Reason is how iterations.jsonl names the ending.
 func (e Ending) Reason() string {
 	return [...]string{"exit", "inactivity", "hang", "iteration_timeout", "ready_timeout", "done_file",
-		"context_limit", "compaction", "done", "budget_exceeded", "api_error"}[e]
+		"context_limit", "compaction", "done", "budget_exceeded", "api_error", "usage_limit"}[e]
 }
 
 // timedOut reports whether swarm ended the agent for time.
@@ -114,6 +115,8 @@ type Decision struct {
 	RemoveDoneFile bool
 	Verdict        []CheckResult // the checkers' answers, to keep as the last ones
 	Signals        []string      // the signals of the iteration that ended the loop
+	WaitUntil      time.Time     // a usage limit: when to try again
+	WaitFor        string        // and what the agent said about it
 
 	Context    *ContextReading    // what was last seen of the agent's context use
 	Stagnation *StagnationReading // the stagnation breaker's count after this iteration
@@ -158,11 +161,13 @@ type Markers struct {
 // Limits are the loop's settings that decisions depend on.
 type Limits struct {
 	MaxIterations     int
-	InactivitySeconds int     // as configured; 0 means the default of 60
-	MaxContext        int     // percent of the context window; 0: not watched
-	StagnationLimit   int     // unchanged iterations in a row that stop the loop; 0: off
-	Checks            int     // completion checkers configured; 0: a claim of being done is believed
-	MaxCost           float64 // USD the loop may spend; 0: no budget
+	InactivitySeconds int           // as configured; 0 means the default of 60
+	MaxContext        int           // percent of the context window; 0: not watched
+	StagnationLimit   int           // unchanged iterations in a row that stop the loop; 0: off
+	Checks            int           // completion checkers configured; 0: a claim of being done is believed
+	MaxCost           float64       // USD the loop may spend; 0: no budget
+	LimitWait         time.Duration // wait after a usage limit whose reset is not known; 0: the default
+	LimitMargin       time.Duration // added to a usage limit's reset time; 0: the default
 	Regent            RegentConfig
 }
 

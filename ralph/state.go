@@ -102,6 +102,13 @@ type State struct {
 	CostCountedFor int         `json:"cost_counted_for,omitempty"` // the last iteration added to the totals
 	AgentSession   string      `json:"agent_session,omitempty"`
 
+	// A usage limit: how long to wait when its reset is not known (seconds; 0: the
+	// default), and while waiting, until when and what the agent said.
+	LimitWait    int    `json:"limit_wait,omitempty"`
+	LimitMargin  int    `json:"limit_margin,omitempty"`
+	WaitingUntil string `json:"waiting_until,omitempty"`
+	WaitingFor   string `json:"waiting_for,omitempty"`
+
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
 }
@@ -281,6 +288,12 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	}
 	if dec.Phase != "" {
 		st.Phase = dec.Phase
+		if dec.Phase != PhaseWaiting {
+			st.WaitingUntil, st.WaitingFor = "", ""
+		}
+	}
+	if !dec.WaitUntil.IsZero() {
+		st.WaitingUntil, st.WaitingFor = dec.WaitUntil.Format(TimeFormat), dec.WaitFor
 	}
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)

@@ -24,6 +24,8 @@ func ralphFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "hook", Usage: "ralph: TYPE:CMD run with sh -c at pre-iteration, post-iteration, on-complete, on-stagnation or on-failure (repeatable)"},
 		&cli.IntFlag{Name: "hook-timeout", Usage: "ralph: seconds one hook may run before it is ended", Value: int(ralph.DefaultHookTimeout.Seconds())},
 		&cli.BoolFlag{Name: "verbose", Usage: "ralph --foreground: also show what checkers and hooks print"},
+		&cli.IntFlag{Name: "limit-wait", Usage: "ralph: seconds to wait after a usage limit whose reset time cannot be read", Value: int(ralph.DefaultLimitWait.Seconds())},
+		&cli.IntFlag{Name: "limit-margin", Usage: "ralph: seconds after a usage limit's reset before the loop tries again", Value: int(ralph.DefaultLimitMargin.Seconds())},
 		&cli.Float64Flag{Name: "max-cost", Usage: "ralph: stop the loop once it has cost more than this many US dollars (read from the agent's own records)"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},

@@ -92,7 +92,7 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	}
 	t.more = func() bool {
 		st, err := ld.Load()
-		return err == nil && (st.Status == ralph.StatusRunning || ld.MonitorAlive())
+		return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.MonitorAlive())
 	}
 	return t.run(e)
 }

@@ -41,7 +41,8 @@ func (o ralphLsOptions) check() error {
 		return err
 	}
 	switch o.Status {
-	case "", "all", ralph.StatusRunning.String(), ralph.StatusPaused.String(), ralph.StatusStopped.String(), ralph.StatusFailed.String():
+	case "", "all", ralph.StatusRunning.String(), ralph.StatusPaused.String(), ralph.StatusStopped.String(), ralph.StatusFailed.String(),
+		ralph.StatusWaiting.String():
 		return nil
 	}
 	return fail("invalid --status '%s' (expected running, paused, stopped, failed or all)", o.Status)

@@ -208,7 +208,8 @@ func runMonitor(e *env, o monitorOptions) error {
 	}
 	loop := ralph.New(ralph.Config{Name: o.name, Dir: ld, Workers: e.dir, Tmux: e.tm, Procs: loopProcs{e.procs}, Out: out,
 		Detail: detail, RunWrapper: runWrapper(), Abort: abort, MonitorLock: lock})
-	if !o.foreground && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() && prev.Status == ralph.StatusRunning {
+	if !o.foreground && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
+		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
 		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
 			return nil
 		}
@@ -374,7 +375,7 @@ func runKeeper(e *env, o keeperOptions) error {
 
 func loopNeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && st.Status == ralph.StatusRunning
+	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting)
 }
 
 // runMonitorChild runs a monitor until it ends; the error is only that it could not start.

@@ -52,6 +52,8 @@ type loopOptions struct {
 	donePatterns []string
 	stagnation   int
 	verbose      bool
+	limitWait    int
+	limitMargin  int
 	promptMode   string
 	readyPattern string
 	readyTimeout int
@@ -70,6 +72,8 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		inactivity:   c.Int("inactivity-timeout"),
 		donePatterns: c.StringSlice("done-pattern"),
 		verbose:      c.Bool("verbose"),
+		limitWait:    c.Int("limit-wait"),
+		limitMargin:  c.Int("limit-margin"),
 		stagnation:   c.Int("stagnation-limit"),
 		promptMode:   c.String("prompt-mode"),
 		readyPattern: c.String("ready-pattern"),
@@ -122,6 +126,9 @@ func (o *loopOptions) check(e *env) error {
 	}
 	if o.maxContext < 0 || o.maxContext > 100 {
 		return fail("--max-context must be a percentage from 1 to 100")
+	}
+	if o.limitWait < 1 || o.limitMargin < 1 {
+		return fail("--limit-wait and --limit-margin must be at least 1 second")
 	}
 	if o.noRun && o.foreground {
 		return fail("--no-run and --foreground contradict each other")
@@ -263,6 +270,8 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		Hooks:             o.settings.Hooks,
 		HookTimeout:       o.settings.HookTimeout,
 		MaxCost:           o.settings.MaxCost,
+		LimitWait:         o.loop.limitWait,
+		LimitMargin:       o.loop.limitMargin,
 		Pricing:           o.settings.Pricing,
 		RunID:             uuid.NewString(),
 		Regent:            o.regent,

@@ -24,7 +24,7 @@ func promptFile(t *testing.T, text string) string {
 
 // goodLoop is a valid set of loop flags for a prompt file.
 func goodLoop(prompt string) loopOptions {
-	return loopOptions{promptArg: prompt, max: 3, maxSet: true, inactivity: 60, promptMode: ralph.PromptType, readyTimeout: 120}
+	return loopOptions{promptArg: prompt, max: 3, maxSet: true, inactivity: 60, promptMode: ralph.PromptType, readyTimeout: 120, limitWait: 1800, limitMargin: 60}
 }
 
 func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 )
@@ -11,6 +12,10 @@ import (
 // printCompletionStatus shows how the loop verifies a claim of being done, and its hooks.
 func printCompletionStatus(out io.Writer, st *ralph.State) {
 	fmt.Fprintf(out, "Cost: %s\n", costText(st))
+	if until := ralph.ParseTime(st.WaitingUntil); st.Status == ralph.StatusWaiting && !until.IsZero() {
+		fmt.Fprintf(out, "Waiting: usage limit, resuming %s (in %s): %s\n", until.Local().Format("2006-01-02 15:04 MST"),
+			formatDuration(time.Until(until)), st.WaitingFor)
+	}
 	if len(st.Checks) == 0 {
 		fmt.Fprintf(out, "Checks: none (a done marker or the DONE file ends the loop)\n")
 	} else {

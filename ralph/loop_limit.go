@@ -1,0 +1,146 @@
+package ralph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Usage limits, the driver's side: seeing one on screen, waiting for the reset, and telling the
+// other loops on the same account (one limit file per account under $SWARM_DIR/limits).
+
+// atUsageLimit ends an iteration whose agent says its usage limit is spent.
+func (l *Loop) atUsageLimit(st *State, a agent, lines []string) bool {
+	text, ok := screen.UsageLimit(lines)
+	if !ok {
+		return false
+	}
+	now := l.cfg.Clock.Now()
+	reset, _ := screen.LimitReset(text, now)
+	l.limit = &LimitFacts{Text: text, Reset: reset, Now: now}
+	l.shareLimit(st, *l.limit)
+	l.end(st, a, EndUsageLimit)
+	return true
+}
+
+// waitForReset waits until the limit's reset (the loop is "waiting"); a resume, pause or
+// stop meanwhile ends the wait at once.
+func (l *Loop) waitForReset(st *State) {
+	until := ParseTime(st.WaitingUntil)
+	for l.cfg.Clock.Now().Before(until) {
+		if l.abortRequested() {
+			l.abortNow(agent{dead: true})
+			return
+		}
+		if l.statusNow() != StatusWaiting {
+			return
+		}
+		d := until.Sub(l.cfg.Clock.Now())
+		if d > time.Second {
+			d = time.Second
+		}
+		l.cfg.Clock.Sleep(d)
+	}
+	_, _, err := l.cfg.Dir.Transition(l.cfg.Clock.Now(), func(cur *State) (Decision, error) {
+		if cur.Status != StatusWaiting {
+			return Decision{}, nil
+		}
+		return LimitOver(), nil
+	})
+	l.recorded(err)
+	if l.statusNow() == StatusRunning {
+		l.say("usage limit reset, resuming")
+	}
+}
+
+// accountLimit is the file in which a usage limit is shared by the loops of one account.
+type accountLimit struct {
+	Account string `json:"account"`
+	Until   string `json:"until"`
+	Text    string `json:"text"`
+	Worker  string `json:"worker"`
+}
+
+// account is the agent's account, as its configuration directory: Claude Code's
+// CLAUDE_CONFIG_DIR or ~/.claude, Codex's CODEX_HOME or ~/.codex. "" for other agents.
+func (l *Loop) account() string {
+	w, err := l.worker()
+	if err != nil || len(w.Cmd) == 0 {
+		return ""
+	}
+	getenv := l.agentGetenv(w.Name)
+	switch filepath.Base(w.Cmd[0]) {
+	case "claude":
+		return cost.ClaudeConfigDir(getenv)
+	case "codex":
+		if d := getenv("CODEX_HOME"); d != "" {
+			return d
+		}
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, ".codex")
+		}
+	}
+	return ""
+}
+
+func (l *Loop) limitPath(account string) string {
+	sum := sha256.Sum256([]byte(account))
+	return filepath.Join(l.cfg.Workers.Root, "limits", hex.EncodeToString(sum[:8])+".json")
+}
+
+// shareLimit tells the other loops on this account that its limit is spent.
+func (l *Loop) shareLimit(st *State, f LimitFacts) {
+	account := l.account()
+	if account == "" {
+		return
+	}
+	until := LimitHit(st.CurrentIteration, f, limits(st)).WaitUntil
+	path := l.limitPath(account)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
+		_ = state.WriteJSON(path, accountLimit{Account: account, Until: until.Format(TimeFormat), Text: f.Text, Worker: l.cfg.Name})
+	}
+}
+
+// accountLimited reports a limit another loop on the same account hit and that has not
+// reset yet.
+func (l *Loop) accountLimited(st *State) (LimitFacts, bool) {
+	account := l.account()
+	if account == "" {
+		return LimitFacts{}, false
+	}
+	var al accountLimit
+	if state.ReadJSON(l.limitPath(account), &al) != nil || al.Account != account || al.Worker == l.cfg.Name {
+		return LimitFacts{}, false
+	}
+	until, now := ParseTime(al.Until), l.cfg.Clock.Now()
+	if !until.After(now) {
+		return LimitFacts{}, false
+	}
+	return LimitFacts{Text: al.Text, Reset: until.Add(-limits(st).limitMargin()), Now: now, By: al.Worker}, true
+}
+
+// agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
+func (l *Loop) agentGetenv(name string) func(string) string {
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(l.cfg.Workers.EnvPath(name), &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	return func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+}
