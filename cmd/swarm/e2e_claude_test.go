@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -224,4 +225,55 @@ func TestE2EClaudeAPIErrorStorm(t *testing.T) {
 	if strings.Contains(monitor, "loop complete") {
 		t.Errorf("a loop of failures reported complete:\n%s", monitor)
 	}
+}
+
+// Claude Code signed in with a subscription (an OAuth token) gets a 429 that says the
+// five-hour limit is spent and resets in 30 s: it shows "You've hit your session limit ·
+// resets ..." and its limit menu. The loop parks as waiting, counts no failure, and after
+// the reset (and a one-second margin) runs the next iteration, which finishes.
+func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
+	requireAgents(t)
+	e := newE2EEnv(t)
+	reset := time.Now().Add(30 * time.Second)
+	api := fakeapi.Start(t,
+		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Status: 429, Headers: map[string]string{
+				"anthropic-ratelimit-unified-status":               "rejected",
+				"anthropic-ratelimit-unified-reset":                fmt.Sprint(reset.Unix()),
+				"anthropic-ratelimit-unified-representative-claim": "five_hour"}}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+	)
+	bins := requireAgents(t)
+	seedClaudeHome(t, e.home, fullySetUp(e.work))
+	e.writeWork("PROMPT.md", "please make the file in this directory, then reply with "+doneMarker+".\n")
+	var env []string
+	for _, kv := range claudeEnv(api.URL(), e.home) {
+		if !strings.HasPrefix(kv, "ANTHROPIC_API_KEY=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-fake-subscription-token", "CLAUDE_CODE_MAX_RETRIES=0", "TZ=Europe/Berlin")
+	args := append([]string{"spawn", "--name", "lim", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
+		"--limit-margin", "1"}, envFlags(env)...)
+	e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
+	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
+	status := e.must("ralph", "status", "lim")
+	if !strings.Contains(status, "Waiting: usage limit, resuming") || !strings.Contains(status, "You've hit your session limit · resets") {
+		t.Errorf("ralph status while waiting:\n%s", status)
+	}
+	st := e.waitLoop("lim", 150*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
+	if st["status"] != "stopped" || st["exit_reason"] != "done_pattern" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at 2\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], e.dump("lim"))
+	}
+	if st["total_failures"] != float64(0) {
+		t.Errorf("failures counted: %v", st["total_failures"])
+	}
+	if time.Now().Before(reset) {
+		t.Errorf("resumed before the reset at %v", reset)
+	}
+	expectLog(t, "iterations log", e.loopFile("lim", "iterations.log"), "[LIMIT] iteration 1 You've hit your session limit",
+		"[RESUME] usage limit reset", "[START] iteration 2/3")
 }

@@ -75,7 +75,8 @@ var (
 )
 
 // LimitReset reads when a usage limit resets from its message; ok is false when it does not
-// say, or not in a form known here. Times without a date are the next such time after now.
+// say, or not in a form known here. A clock time is shown to the minute, rounded down, so the
+// reset is taken as the end of that minute; without a date it is the next such time.
 func LimitReset(text string, now time.Time) (time.Time, bool) {
 	if m := legacyResetRe.FindStringSubmatch(text); m != nil {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
@@ -116,8 +117,13 @@ func clockTime(now time.Time, month, day, hour, minute, ampm string) (time.Time,
 		h += 12
 	}
 	if month == "" {
-		t := time.Date(now.Year(), now.Month(), now.Day(), h, m, 0, 0, now.Location())
-		if !t.After(now) {
+		t := time.Date(now.Year(), now.Month(), now.Day(), h, m, 0, 0, now.Location()).Add(time.Minute)
+		switch {
+		case t.After(now):
+		case now.Sub(t) < time.Hour:
+			// Just past: it has reset by now.
+			t = now
+		default:
 			t = t.AddDate(0, 0, 1)
 		}
 		return t, true
@@ -127,7 +133,7 @@ func clockTime(now time.Time, month, day, hour, minute, ampm string) (time.Time,
 		return time.Time{}, false
 	}
 	d, _ := strconv.Atoi(day)
-	t := time.Date(now.Year(), mon.Month(), d, h, m, 0, 0, now.Location())
+	t := time.Date(now.Year(), mon.Month(), d, h, m, 0, 0, now.Location()).Add(time.Minute)
 	// A date well in the past is next year's (a reset in January seen in December).
 	if t.Before(now.AddDate(0, -6, 0)) {
 		t = t.AddDate(1, 0, 0)

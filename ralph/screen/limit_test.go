@@ -55,15 +55,18 @@ func TestLimitReset(t *testing.T) {
 		text string
 		want time.Time
 	}{
-		{"You've hit your session limit · resets 9:41pm (UTC)", time.Date(2026, 11, 24, 21, 41, 0, 0, time.UTC)},
-		// Already past today: tomorrow.
-		{"You've hit your session limit · resets 7:30pm (UTC)", time.Date(2026, 11, 25, 19, 30, 0, 0, time.UTC)},
-		{"You've hit your session limit · resets 9:32pm (Europe/Berlin)", time.Date(2026, 11, 24, 21, 32, 0, 0, berlin)},
-		{"You've hit your weekly limit · resets Nov 27, 9:32pm (Europe/Berlin)", time.Date(2026, 11, 27, 21, 32, 0, 0, berlin)},
-		{"You've hit your weekly limit · resets Jan 2, 9am (UTC)", time.Date(2027, 1, 2, 9, 0, 0, 0, time.UTC)},
+		// Shown to the minute, rounded down: the end of that minute.
+		{"You've hit your session limit · resets 9:41pm (UTC)", time.Date(2026, 11, 24, 21, 42, 0, 0, time.UTC)},
+		{"You've hit your session limit · resets 7:42pm (UTC)", time.Date(2026, 11, 24, 19, 43, 0, 0, time.UTC)},
+		// Long past today: tomorrow; just past: it has reset.
+		{"You've hit your session limit · resets 6:30pm (UTC)", time.Date(2026, 11, 25, 18, 31, 0, 0, time.UTC)},
+		{"You've hit your session limit · resets 7:40pm (UTC)", now},
+		{"You've hit your session limit · resets 9:32pm (Europe/Berlin)", time.Date(2026, 11, 24, 21, 33, 0, 0, berlin)},
+		{"You've hit your weekly limit · resets Nov 27, 9:32pm (Europe/Berlin)", time.Date(2026, 11, 27, 21, 33, 0, 0, berlin)},
+		{"You've hit your weekly limit · resets Jan 2, 9am (UTC)", time.Date(2027, 1, 2, 9, 1, 0, 0, time.UTC)},
 		{"Claude AI usage limit reached|1795560000", time.Unix(1795560000, 0)},
 		{"You’ve hit your usage limit. Upgrade to Plus or try again in 2 hours 5 minutes.", now.Add(2*time.Hour + 5*time.Minute)},
-		{"You’ve hit your usage limit. try again at 8:05 PM.", time.Date(2026, 11, 24, 20, 5, 0, 0, time.UTC)},
+		{"You’ve hit your usage limit. try again at 8:05 PM.", time.Date(2026, 11, 24, 20, 6, 0, 0, time.UTC)},
 	}
 	for _, c := range cases {
 		got, ok := LimitReset(c.text, now)
