@@ -116,9 +116,10 @@ func TestE2EClaudeFirstRunDialogs(t *testing.T) {
 			if !strings.Contains(status, "Blocked by: the "+c.dialog+" dialog") {
 				t.Errorf("ralph status does not name the %s dialog:\n%s", c.dialog, status)
 			}
+			// Its only iteration failed: the loop failed.
 			st := e.waitLoop("dlg", 60*time.Second, loopEnded)
-			if st["status"] != "stopped" {
-				t.Errorf("loop ended as %v, want stopped", st["status"])
+			if st["status"] != "failed" || st["exit_reason"] != "all_iterations_failed" {
+				t.Errorf("loop ended as %v/%v, want failed/all_iterations_failed", st["status"], st["exit_reason"])
 			}
 			expectLog(t, "monitor log", e.loopFile("dlg", "monitor.log"), "agent is waiting at the "+c.dialog+" dialog")
 			expectLog(t, "iterations log", e.loopFile("dlg", "iterations.log"), "[BLOCKED] iteration 1 dialog="+c.dialog)

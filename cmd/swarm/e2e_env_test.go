@@ -171,7 +171,7 @@ func (e *e2eEnv) waitDone(name string, timeout time.Duration, n int) map[string]
 	return st
 }
 
-func loopEnded(st map[string]any) bool { return st["status"] != "running" }
+func loopEnded(st map[string]any) bool { return st["status"] == "stopped" || st["status"] == "failed" }
 
 // waitWorkerStopped polls the worker's status until it is stopped.
 func (e *e2eEnv) waitWorkerStopped(name string, timeout time.Duration) {
