@@ -35,14 +35,20 @@ func AgentCommand(cmd []string, session string) []string {
 // usage reads the iteration's token use; ok is false when the agent's records were not found.
 func (l *Loop) usage(st *State, until time.Time) (cost.ByModel, bool) {
 	w, err := l.worker()
-	if err != nil || !IsClaude(w.Cmd) {
+	if err != nil || len(w.Cmd) == 0 {
 		return nil, false
 	}
 	getenv := l.agentGetenv(w.Name)
-	dir := cost.ClaudeProjectDir(cost.ClaudeConfigDir(getenv), w.Cwd)
-	// A little slack either side: the transcript's clock is the agent's.
-	from := ParseTime(st.LastIterationStarted).Add(-2 * time.Second)
-	return cost.ClaudeIteration(dir, st.AgentSession, cost.Window{From: from, To: until.Add(2 * time.Second)})
+	// A little slack either side: the records' clock is the agent's.
+	win := cost.Window{From: ParseTime(st.LastIterationStarted).Add(-2 * time.Second), To: until.Add(2 * time.Second)}
+	switch filepath.Base(w.Cmd[0]) {
+	case "claude":
+		dir := cost.ClaudeProjectDir(cost.ClaudeConfigDir(getenv), w.Cwd)
+		return cost.ClaudeIteration(dir, st.AgentSession, win)
+	case "codex":
+		return cost.CodexIteration(cost.CodexHome(getenv), w.Cwd, win)
+	}
+	return nil, false
 }
 
 // price turns token use into the record's figures: nil tokens when unknown, nil cost when a

@@ -80,12 +80,7 @@ func (l *Loop) account() string {
 	case "claude":
 		return cost.ClaudeConfigDir(getenv)
 	case "codex":
-		if d := getenv("CODEX_HOME"); d != "" {
-			return d
-		}
-		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, ".codex")
-		}
+		return cost.CodexHome(getenv)
 	}
 	return ""
 }

@@ -78,10 +78,10 @@ func costText(st *ralph.State) string {
 		s = fmt.Sprintf("$%.2f (%s, %s tokens)", st.CostUSD, pluralWord(st.CostIterations, "iteration"), humanCount(st.Tokens.Total()))
 	case st.Tokens.Total() > 0:
 		s = fmt.Sprintf("unknown (%s tokens of a model without a price)", humanCount(st.Tokens.Total()))
-	case st.Agent == "claude":
+	case st.Agent == "claude" || st.Agent == "codex":
 		s = "$0.00 (nothing recorded yet)"
 	default:
-		s = "not tracked (read from Claude Code's session transcripts)"
+		s = "not tracked (read from Claude Code's and Codex's own session records)"
 	}
 	if st.MaxCost > 0 {
 		s += fmt.Sprintf(", budget $%.2f", st.MaxCost)

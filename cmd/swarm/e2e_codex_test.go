@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,20 @@ func TestE2ECodexLoop(t *testing.T) {
 	expectLog(t, "monitor log", e.loopFile("cx", "monitor.log"), "starting iteration 1/3", "done pattern matched, stopping loop")
 	if log := e.loopFile("cx", "iterations.log"); strings.Contains(log, "[RETRY]") {
 		t.Errorf("Enter was pressed twice:\n%s", log)
+	}
+	// Its cost, read from Codex's rollout: every response is the fake's default 1000 input
+	// (500 of them cached) and 50 output tokens, at gpt-5.1-codex's $1.25/$10 per million
+	// ($0.125 cached).
+	st := e.waitLoop("cx", 30*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
+	calls := 0
+	for _, r := range api.Requests() {
+		if r.MainCall > 0 {
+			calls++
+		}
+	}
+	want := float64(calls) * (500*1.25 + 500*0.125 + 50*10) / 1e6
+	if got, _ := st["cost_usd"].(float64); calls < 2 || math.Abs(got-want) > 0.0001 {
+		t.Errorf("the loop cost $%.6f by swarm's count, $%.6f by the API's (%d calls)\n%s", got, want, calls, e.dump("cx"))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,5 +109,45 @@ func TestPriceLookup(t *testing.T) {
 	usd, unknown, ok := use.Price(custom)
 	if ok || usd != 2 || !reflect.DeepEqual(unknown, []string{"mystery"}) {
 		t.Errorf("priced %v %v %v", usd, unknown, ok)
+	}
+}
+
+// A real Codex 0.169.0 rollout (codex exec, one tool call: two responses of 1000 input, of
+// which 400 cached, and 50 output tokens, with gpt-5.1-codex).
+func TestCodexRollout(t *testing.T) {
+	use, cwd, err := ReadCodexRollout("testdata/codex-exec-tool.jsonl", Window{})
+	if err != nil || cwd != "/tmp/rl/cx2/work" {
+		t.Fatalf("cwd %q, %v", cwd, err)
+	}
+	if got := use["gpt-5.1-codex"]; got != (Usage{Input: 1200, CacheRead: 800, Output: 100}) || len(use) != 1 {
+		t.Errorf("usage %+v", use)
+	}
+	usd, _, ok := use.Price(DefaultPrices)
+	if want := (1200*1.25 + 800*0.125 + 100*10) / 1e6; !ok || math.Abs(usd-want) > 1e-12 {
+		t.Errorf("cost %v, want %v", usd, want)
+	}
+}
+
+func TestCodexIterationFindsTheSessionOfItsDirectory(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	data, _ := os.ReadFile("testdata/codex-exec-tool.jsonl")
+	now := time.Now()
+	dir := filepath.Join(home, "sessions", now.Format("2006"), now.Format("01"), now.Format("02"))
+	os.MkdirAll(dir, 0o700)
+	real, _ := filepath.EvalSymlinks(cwd)
+	mine := strings.ReplaceAll(string(data), "/tmp/rl/cx2/work", real)
+	os.WriteFile(filepath.Join(dir, "rollout-a.jsonl"), []byte(mine), 0o600)
+	// Another directory's session at the same time is not ours.
+	os.WriteFile(filepath.Join(dir, "rollout-b.jsonl"), data, 0o600)
+	// The fixture's times are in the past: an open window takes them in; the files are new.
+	w := Window{}
+	use, ok := CodexIteration(home, cwd, w)
+	if !ok || use["gpt-5.1-codex"].Output != 100 {
+		t.Errorf("usage %+v %v", use, ok)
+	}
+	// Two sessions in the same directory: not known.
+	os.WriteFile(filepath.Join(dir, "rollout-c.jsonl"), []byte(mine), 0o600)
+	if _, ok := CodexIteration(home, cwd, w); ok {
+		t.Error("two sessions of one directory, one counted")
 	}
 }

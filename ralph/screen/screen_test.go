@@ -123,6 +123,10 @@ var captureWant = map[string]State{
 	"60_codex_onrequest_idle.txt":   ready("codex"),
 	"61_codex_onrequest_tool.txt":   ready("codex"),
 	"62_codex_warnings.txt":         unknown("codex"), // warnings overlay hides the composer
+	// A spent usage limit: Claude Code's menu hides the composer; after Esc it is idle
+	// (the loop acts on the limit message itself, see UsageLimit).
+	"70_claude_usage_limit_menu.txt":      unknown("claude"),
+	"71_claude_usage_limit_after_esc.txt": ready("claude"),
 }
 
 func TestClassifyCaptures(t *testing.T) {
