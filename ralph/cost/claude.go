@@ -17,11 +17,16 @@ import (
 // ClaudeConfigDir is where Claude Code keeps its files for an agent with environment getenv:
 // CLAUDE_CONFIG_DIR, else ~/.claude.
 func ClaudeConfigDir(getenv func(string) string) string {
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+	return agentDir(getenv, "CLAUDE_CONFIG_DIR", ".claude")
+}
+
+// agentDir is an agent's own directory: the variable that names it, else ~/dot.
+func agentDir(getenv func(string) string, variable, dot string) string {
+	if d := getenv(variable); d != "" {
 		return d
 	}
 	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".claude")
+		return filepath.Join(h, dot)
 	}
 	return ""
 }

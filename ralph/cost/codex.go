@@ -16,13 +16,7 @@ import (
 
 // CodexHome is where Codex keeps its files for an agent with environment getenv.
 func CodexHome(getenv func(string) string) string {
-	if d := getenv("CODEX_HOME"); d != "" {
-		return d
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".codex")
-	}
-	return ""
+	return agentDir(getenv, "CODEX_HOME", ".codex")
 }
 
 // codexLine is what a rollout line says that matters here.
