@@ -132,6 +132,8 @@ func commands() []*cli.Command {
 		initCommand(),
 		heartbeatCommand(),
 		ralphCommand(),
+		inboxCommand(),
+		queryCommand(),
 		demoCommand(),
 		demoAgentCommand(),
 		runWrapperCommand(),

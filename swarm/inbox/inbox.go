@@ -1,0 +1,165 @@
+// Package inbox is a project's queue of specs waiting for an agent: ralph/inbox.jsonl, one
+// record per line, processed first in, first out. Every change rewrites the file atomically
+// under a lock; a file that cannot be read is an error naming its line, never rewritten.
+package inbox
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Statuses of a queued spec.
+const (
+	Pending = "pending"
+	Active  = "active"
+	Done    = "done"
+	Failed  = "failed"
+)
+
+// Record is one line of the inbox.
+type Record struct {
+	T           string `json:"t"`
+	ID          string `json:"id"`
+	Spec        string `json:"spec"`
+	AddedAt     string `json:"added_at"`
+	Status      string `json:"status"`
+	StartedAt   string `json:"started_at,omitempty"`
+	CompletedAt string `json:"completed_at,omitempty"`
+	Error       string `json:"error,omitempty"`
+}
+
+// Inbox is the queue of one project.
+type Inbox struct {
+	Root string // the project: the git root of the directory it was opened from
+}
+
+// Open finds the project of dir: its git repository's top directory, or dir itself outside
+// one.
+func Open(dir string, topLevel func(string) (string, error)) (Inbox, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Inbox{}, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return Inbox{}, fmt.Errorf("directory not found: %s", dir)
+	}
+	if top, err := topLevel(abs); err == nil && top != "" {
+		abs = top
+	}
+	return Inbox{Root: abs}, nil
+}
+
+// Path is the inbox file; SpecsDir where specs live.
+func (ib Inbox) Path() string     { return filepath.Join(ib.Root, "ralph", "inbox.jsonl") }
+func (ib Inbox) SpecsDir() string { return filepath.Join(ib.Root, "ralph", "specs") }
+func (ib Inbox) lockPath() string { return filepath.Join(ib.Root, "ralph", ".inbox.lock") }
+
+// rel is the inbox file as messages name it, relative to the project.
+func (ib Inbox) rel() string { return filepath.Join("ralph", "inbox.jsonl") }
+
+var idRe = regexp.MustCompile(`^q-[a-z0-9]{4}$`)
+
+// Load reads every record, in queue order. A missing inbox is an empty one.
+func (ib Inbox) Load() ([]Record, error) {
+	data, err := os.ReadFile(ib.Path())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var recs []Record
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r Record
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s:%d: not an inbox record (%v); fix or remove the line", ib.rel(), i+1, err)
+		}
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v; fix or remove the line", ib.rel(), i+1, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+func (r Record) check() error {
+	switch {
+	case r.T != "inbox":
+		return fmt.Errorf(`"t" is %q, not "inbox"`, r.T)
+	case !idRe.MatchString(r.ID):
+		return fmt.Errorf("id %q does not match q-[a-z0-9]{4}", r.ID)
+	case r.Spec == "":
+		return errors.New("no spec")
+	case r.Status != Pending && r.Status != Active && r.Status != Done && r.Status != Failed:
+		return fmt.Errorf("status %q is not pending, active, done or failed", r.Status)
+	}
+	return nil
+}
+
+// Update changes the records under the inbox lock and writes them back atomically when fn
+// returns nil. A corrupt inbox is reported and left as it is.
+func (ib Inbox) Update(fn func([]Record) ([]Record, error)) error {
+	if err := os.MkdirAll(filepath.Dir(ib.Path()), 0o755); err != nil {
+		return err
+	}
+	l, err := state.AcquireLock(ib.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	recs, err := ib.Load()
+	if err != nil {
+		return err
+	}
+	if recs, err = fn(recs); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range recs {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return state.WriteFileAtomic(ib.Path(), []byte(b.String()), 0o644)
+}
+
+// NewID is a queue id not taken yet.
+func NewID(recs []Record) string {
+	taken := map[string]bool{}
+	for _, r := range recs {
+		taken[r.ID] = true
+	}
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	for {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id := "q-"
+		for _, c := range b {
+			id += string(alphabet[int(c)%len(alphabet)])
+		}
+		if !taken[id] {
+			return id
+		}
+	}
+}
+
+// Now is the time format of the records: RFC 3339, UTC.
+func Now(t time.Time) string { return t.UTC().Format(time.RFC3339) }

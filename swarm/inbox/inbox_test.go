@@ -1,0 +1,80 @@
+package inbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestQueueChanges(t *testing.T) {
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	var recs []Record
+	recs, a := Add(recs, "a.md", now)
+	recs, b := Add(recs, "b.md", now)
+	recs, _ = Add(recs, "c.md", now)
+	if !idRe.MatchString(a.ID) || a.ID == b.ID || a.Status != Pending || a.AddedAt != "2026-11-24T10:00:00Z" || a.T != "inbox" {
+		t.Fatalf("added %+v, %+v", a, b)
+	}
+	recs[2].Status = Active
+	if _, _, err := Remove(recs, "c.md"); err == nil || !strings.Contains(err.Error(), "it is active") {
+		t.Errorf("removed an active spec: %v", err)
+	}
+	recs, r, err := Remove(recs, b.ID)
+	if err != nil || r.Spec != "b.md" || len(recs) != 2 {
+		t.Errorf("remove by id: %+v %v %d", r, err, len(recs))
+	}
+	if _, _, err := Remove(recs, "zzz"); err == nil {
+		t.Error("removed what is not there")
+	}
+	recs, n := Clear(recs)
+	if n != 1 || len(recs) != 1 || recs[0].Spec != "c.md" {
+		t.Errorf("clear: %d, %+v", n, recs)
+	}
+	if c := Counts(recs); c[Active] != 1 || c[Pending] != 0 {
+		t.Errorf("counts %v", c)
+	}
+}
+
+func TestInboxFile(t *testing.T) {
+	root := t.TempDir()
+	ib, err := Open(root, func(string) (string, error) { return "", errors.New("not a repository") })
+	if err != nil || ib.Root != root {
+		t.Fatalf("open: %+v %v", ib, err)
+	}
+	if recs, err := ib.Load(); recs != nil || err != nil {
+		t.Errorf("no inbox yet: %v %v", recs, err)
+	}
+	err = ib.Update(func(recs []Record) ([]Record, error) {
+		recs, _ = Add(recs, "a.md", time.Now())
+		return recs, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(ib.Path())
+	if !strings.HasPrefix(string(data), `{"t":"inbox","id":"q-`) || !strings.HasSuffix(string(data), `"status":"pending"}`+"\n") {
+		t.Errorf("file %q", data)
+	}
+	// A failing change writes nothing.
+	_ = ib.Update(func(recs []Record) ([]Record, error) { return nil, errors.New("no") })
+	if after, _ := os.ReadFile(ib.Path()); string(after) != string(data) {
+		t.Error("a failed change was written")
+	}
+	for _, bad := range []string{`{"t":"inbox","id":"x-1234","spec":"a","added_at":"","status":"pending"}`,
+		`{"t":"inbox","id":"q-abcd","spec":"a","added_at":"","status":"queued"}`,
+		`{"t":"inbox","id":"q-abcd","spec":"a","added_at":"","status":"pending","extra":1}`, `{`} {
+		os.WriteFile(ib.Path(), append(data, []byte(bad+"\n")...), 0o644)
+		if _, err := ib.Load(); err == nil || !strings.HasPrefix(err.Error(), filepath.Join("ralph", "inbox.jsonl")+":2: ") {
+			t.Errorf("%s: %v", bad, err)
+		}
+		if err := ib.Update(func(r []Record) ([]Record, error) { return r, nil }); err == nil {
+			t.Errorf("%s: rewritten", bad)
+		}
+	}
+	if _, err := Open(filepath.Join(root, "nope"), nil); err == nil {
+		t.Error("opened a missing directory")
+	}
+}
