@@ -229,13 +229,18 @@ func TestE2EClaudeAPIErrorStorm(t *testing.T) {
 }
 
 // Claude Code signed in with a subscription (an OAuth token) gets a 429 that says the
-// five-hour limit is spent and resets in 30 s: it shows "You've hit your session limit ·
+// five-hour limit is spent and resets within the minute or the next: it shows "You've hit your session limit ·
 // resets ..." and its limit menu. The loop parks as waiting, counts no failure, and after
 // the reset (and a one-second margin) runs the next iteration, which finishes.
 func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	requireAgents(t)
 	e := newE2EEnv(t)
-	reset := time.Now().Add(30 * time.Second)
+	// Claude Code shows the reset to the minute and swarm takes the end of that minute: a
+	// reset at second 59 keeps the wait close to the reset itself (10 to 70 s ahead).
+	reset := time.Now().Truncate(time.Minute).Add(59 * time.Second)
+	if time.Until(reset) < 10*time.Second {
+		reset = reset.Add(time.Minute)
+	}
 	api := fakeapi.Start(t,
 		finishOnToolResult,
 		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
