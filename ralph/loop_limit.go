@@ -106,7 +106,12 @@ func (l *Loop) shareLimit(st *State, f LimitFacts) {
 // accountLimited reports a limit another loop on the same account hit and that has not
 // reset yet.
 func (l *Loop) accountLimited(st *State) (LimitFacts, bool) {
-	account := l.account()
+	return l.limitOf(st, l.account())
+}
+
+// limitOf is accountLimited for an account already known (a watch looks it up once, not at
+// every poll).
+func (l *Loop) limitOf(st *State, account string) (LimitFacts, bool) {
 	if account == "" {
 		return LimitFacts{}, false
 	}

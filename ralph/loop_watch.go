@@ -27,6 +27,7 @@ func (l *Loop) watch(st *State) {
 	w := l.newScreenWatch(st)
 	nextScreen, nextStatus := l.cfg.Clock.Now(), l.cfg.Clock.Now()
 	nextCost := l.cfg.Clock.Now().Add(l.cfg.CostPoll)
+	account := l.account()
 	for {
 		if l.abortRequested() {
 			l.abortNow(a)
@@ -44,7 +45,7 @@ func (l *Loop) watch(st *State) {
 				l.end(st, a, EndDoneFile)
 				return
 			}
-			if f, ok := l.accountLimited(st); ok {
+			if f, ok := l.limitOf(st, account); ok {
 				l.limit = &f
 				l.end(st, a, EndUsageLimit)
 				return
