@@ -219,11 +219,17 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
-	status, err := l.run()
-	if status == StatusStopped || status == StatusFailed {
+	for {
+		status, err := l.run()
+		if status != StatusStopped && status != StatusFailed {
+			return status, err
+		}
 		l.finish()
+		// A chain goes on with its next step's loop, in the same worker.
+		if err != nil || !l.nextChainStep() {
+			return status, err
+		}
 	}
-	return status, err
 }
 
 func (l *Loop) run() (Status, error) {

@@ -85,6 +85,7 @@ type State struct {
 	// RunID names this loop in iterations.jsonl; Finalized: its end was acted on (the
 	// end-of-loop hook ran, summary.md was written), so a new monitor does not do it again.
 	RunID     string `json:"run_id,omitempty"`
+	ChainStep int    `json:"chain_step,omitempty"` // the chain step this loop state belongs to
 	Finalized bool   `json:"finalized,omitempty"`
 	// Agent is the agent's program name and WorkDir the worker's directory, as the loop began:
 	// what hooks and iterations.jsonl are told even once the worker's record is gone.

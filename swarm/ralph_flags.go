@@ -23,6 +23,7 @@ func ralphFlags() []cli.Flag {
 		&cli.IntFlag{Name: "check-timeout", Usage: "ralph: seconds one checker may run", Value: int(ralph.DefaultCheckTimeout.Seconds())},
 		&cli.StringSliceFlag{Name: "hook", Usage: "ralph: TYPE:CMD run with sh -c at pre-iteration, post-iteration, on-complete, on-stagnation or on-failure (repeatable)"},
 		&cli.IntFlag{Name: "hook-timeout", Usage: "ralph: seconds one hook may run before it is ended", Value: int(ralph.DefaultHookTimeout.Seconds())},
+		&cli.StringFlag{Name: "chain", Usage: `ralph: run loops one after another, each an [agents.NAME] profile of swarm.toml, as in "planner:10 -> builder:20"`},
 		&cli.BoolFlag{Name: "verbose", Usage: "ralph --foreground: also show what checkers and hooks print"},
 		&cli.IntFlag{Name: "limit-wait", Usage: "ralph: seconds to wait after a usage limit whose reset time cannot be read", Value: int(ralph.DefaultLimitWait.Seconds())},
 		&cli.IntFlag{Name: "limit-margin", Usage: "ralph: seconds after a usage limit's reset before the loop tries again", Value: int(ralph.DefaultLimitMargin.Seconds())},
@@ -71,8 +72,14 @@ func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
 // loopSettings are the loop's checkers, hooks and stop rules for a loop started in dir (see
 // ralph.ResolveLoop): only the flags given on the command line override swarm.toml.
 func loopSettings(c *cli.Context, dir string) (ralph.LoopSettings, error) {
+	return loopSettingsWith(c, dir, c.StringSlice("check"))
+}
+
+// loopSettingsWith is loopSettings with the --check values to use (a chain keeps those of
+// its steps apart).
+func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSettings, error) {
 	base, _ := os.Getwd()
-	f := ralph.LoopFlags{Checks: c.StringSlice("check"), Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers")}
+	f := ralph.LoopFlags{Checks: checks, Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers")}
 	for _, spec := range c.StringSlice("hook") {
 		h, err := ralph.ParseHook(spec)
 		if err != nil {

@@ -91,6 +91,15 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 		// A limit below the current iteration, or a state that cannot be read.
 		return loopStateError(ld, name, err)
 	}
+	if wasOver {
+		// A chain stopped at a step goes on from that step.
+		if cs, cerr := ld.LoadChain(); cerr == nil && cs != nil && cs.Status == ralph.ChainFailed {
+			cs.Resumed()
+			if err := ld.SaveChain(cs); err != nil {
+				return fail("cannot write the chain's state: %v", err)
+			}
+		}
+	}
 	switch {
 	case needMonitor:
 		err = startMonitor(e, name)

@@ -30,7 +30,8 @@ Examples:
    swarm ralph spawn --name agent --prompt-file PROMPT.md --max-iterations 20 -- claude
    swarm ralph spawn --name fix --worktree --prompt-file PROMPT.md --max-iterations 10 \
        --done-pattern 'ALL TASKS COMPLETE' --test-command 'go test ./...' --rollback-on-test-failure -- claude
-   swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p`,
+   swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p
+   swarm ralph spawn --name w --chain "planner:10 -> builder:20"    (profiles: [agents.NAME] in swarm.toml)`,
 		Flags: append(spawnFlags(), ralphFlags()...),
 		Action: func(c *cli.Context) error {
 			e, err := openEnv(c)
@@ -180,6 +181,7 @@ type ralphSpawnOptions struct {
 	loop     loopOptions
 	settings ralph.LoopSettings
 	regent   *ralph.RegentConfig
+	chain    *ralph.ChainState // --chain: the steps, the first of which starts now
 }
 
 // runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
@@ -194,6 +196,9 @@ func runRalphSpawn(e *env, c *cli.Context) error {
 // ralphSpawnFromFlags reads the loop flags first, so their errors come before those of the
 // flags every spawn shares, as the loop spec orders them.
 func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
+	if c.IsSet("chain") {
+		return chainSpawnFromFlags(e, c)
+	}
 	lo := loopOptionsFromFlags(c)
 	if err := lo.check(e); err != nil {
 		return ralphSpawnOptions{}, err
@@ -233,6 +238,12 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	w, err := beginLoop(e, o.worker, st)
 	if err != nil {
 		return err
+	}
+	if o.chain != nil {
+		if err := ld.SaveChain(o.chain); err != nil {
+			undoLoop(e, w, ld)
+			return fail("cannot write the chain's state: %v", err)
+		}
 	}
 	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
 		undoLoop(e, w, ld)
@@ -280,6 +291,9 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		st.Agent = filepath.Base(o.worker.Argv[0])
 	}
 	st.SetDonePatterns(o.loop.donePatterns, o.settings.BuiltinMarkers)
+	if o.chain != nil {
+		st.ApplyStep(0, o.chain.Steps[0], st.RunID)
+	}
 	return st
 }
 

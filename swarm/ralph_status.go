@@ -95,6 +95,7 @@ type loopView struct {
 	WorkerStatus string             `json:"worker_status"`
 	MonitorAlive bool               `json:"monitor_alive"`
 	RegentState  *ralph.RegentState `json:"regent_state"`
+	Chain        *ralph.ChainState  `json:"chain,omitempty"`
 }
 
 func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
@@ -103,7 +104,8 @@ func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
 		ws = w.Status
 	}
 	rs := ld.LoadRegent()
-	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs}
+	cs, _ := ld.LoadChain()
+	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs}
 }
 
 // printLoopStatus writes the status text; times are shown in local time, whatever zone
@@ -122,7 +124,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	fmt.Fprintf(out, "Done pattern: %s\n", donePatternsText(st))
 	fmt.Fprintf(out, "Built-in markers: %s\n", builtinMarkersText(st))
 	fmt.Fprintf(out, "Stagnation: %s\n", stagnationText(st))
-	printCompletionStatus(out, st)
+	printCompletionStatus(out, st, v.Chain)
 	if st.ExitReason != "" {
 		fmt.Fprintf(out, "Exit reason: %s\n", st.ExitReason)
 	}

@@ -10,7 +10,10 @@ import (
 )
 
 // printCompletionStatus shows how the loop verifies a claim of being done, and its hooks.
-func printCompletionStatus(out io.Writer, st *ralph.State) {
+func printCompletionStatus(out io.Writer, st *ralph.State, chain *ralph.ChainState) {
+	if chain != nil {
+		fmt.Fprintf(out, "Chain: %s (%s)\n", chain.Line(st.CurrentIteration), chain.Status)
+	}
 	fmt.Fprintf(out, "Cost: %s\n", costText(st))
 	if until := ralph.ParseTime(st.WaitingUntil); st.Status == ralph.StatusWaiting && !until.IsZero() {
 		fmt.Fprintf(out, "Waiting: usage limit, resuming %s (in %s): %s\n", until.Local().Format("2006-01-02 15:04 MST"),

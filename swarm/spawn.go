@@ -81,7 +81,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if err != nil {
 		return spawnOptions{}, nil, err
 	}
-	if c.Args().Len() == 0 {
+	if c.Args().Len() == 0 && !c.IsSet("chain") {
 		return spawnOptions{}, nil, fail("no command provided (use -- command...)")
 	}
 	var readyRE *regexp.Regexp
