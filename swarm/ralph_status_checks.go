@@ -12,7 +12,7 @@ import (
 // printCompletionStatus shows how the loop verifies a claim of being done, and its hooks.
 func printCompletionStatus(out io.Writer, st *ralph.State, chain *ralph.ChainState) {
 	if chain != nil {
-		fmt.Fprintf(out, "Chain: %s (%s)\n", chain.Line(st.CurrentIteration), chain.Status)
+		fmt.Fprintf(out, "Chain: %s\n", chain.Line(st.CurrentIteration))
 	}
 	fmt.Fprintf(out, "Cost: %s\n", costText(st))
 	if until := ralph.ParseTime(st.WaitingUntil); st.Status == ralph.StatusWaiting && !until.IsZero() {
