@@ -33,10 +33,14 @@ type LimitFacts struct {
 // reset is not known; the agent is ended, nothing is counted as a failure.
 func LimitHit(n int, f LimitFacts, lim Limits) Decision {
 	until := f.Reset.Add(lim.limitMargin())
-	if f.Reset.IsZero() || !until.After(f.Now) {
+	known := !f.Reset.IsZero() && until.After(f.Now)
+	if !known {
 		until = f.Now.Add(lim.limitWait())
 	}
 	d := Decision{Status: StatusWaiting, Phase: PhaseWaiting, WaitUntil: until, WaitFor: f.Text, EndAgent: true}
+	if known {
+		d.WaitReset = f.Reset
+	}
 	who := ""
 	if f.By != "" {
 		who = fmt.Sprintf(" (hit by %s, same account)", f.By)

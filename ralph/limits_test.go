@@ -14,8 +14,8 @@ func TestUsageLimitWaitsForTheReset(t *testing.T) {
 	if d.Status != StatusWaiting || d.Phase != PhaseWaiting || d.SetCounters || d.Backoff != 0 || !d.EndAgent {
 		t.Errorf("decision %+v", d)
 	}
-	if !d.WaitUntil.Equal(reset.Add(DefaultLimitMargin)) || d.WaitFor != f.Limit.Text {
-		t.Errorf("waits until %v for %q", d.WaitUntil, d.WaitFor)
+	if !d.WaitUntil.Equal(reset.Add(DefaultLimitMargin)) || d.WaitFor != f.Limit.Text || !d.WaitReset.Equal(reset) {
+		t.Errorf("waits until %v for %q (reset %v)", d.WaitUntil, d.WaitFor, d.WaitReset)
 	}
 	if got := eventTexts(d); len(got) != 1 || got[0] != "[LIMIT] iteration 3 You've hit your session limit · resets 9pm (UTC); waiting until 2026-11-24T21:01:00Z" {
 		t.Errorf("events %q", got)
@@ -25,8 +25,8 @@ func TestUsageLimitWaitsForTheReset(t *testing.T) {
 	lim.LimitWait = 10 * time.Minute
 	for _, r := range []time.Time{{}, now.Add(-time.Hour)} {
 		f.Limit.Reset = r
-		if d := AfterRun(f, lim); !d.WaitUntil.Equal(now.Add(10 * time.Minute)) {
-			t.Errorf("reset %v: waits until %v", r, d.WaitUntil)
+		if d := AfterRun(f, lim); !d.WaitUntil.Equal(now.Add(10*time.Minute)) || !d.WaitReset.IsZero() {
+			t.Errorf("reset %v: waits until %v (reset %v)", r, d.WaitUntil, d.WaitReset)
 		}
 	}
 	// The last iteration: nothing left to wait for.

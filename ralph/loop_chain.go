@@ -87,5 +87,5 @@ func (st *State) ApplyStep(i int, step ChainStepState, runID string) {
 	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil
 	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
 	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0
-	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.BackoffUntil = "", "", "", ""
+	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
 }

@@ -117,6 +117,7 @@ type Decision struct {
 	Signals        []string      // the signals of the iteration that ended the loop
 	WaitUntil      time.Time     // a usage limit: when to try again
 	WaitFor        string        // and what the agent said about it
+	WaitReset      time.Time     // when the limit resets; zero when not known
 
 	Context    *ContextReading    // what was last seen of the agent's context use
 	Stagnation *StagnationReading // the stagnation breaker's count after this iteration

@@ -109,6 +109,7 @@ type State struct {
 	LimitMargin  int    `json:"limit_margin,omitempty"`
 	WaitingUntil string `json:"waiting_until,omitempty"`
 	WaitingFor   string `json:"waiting_for,omitempty"`
+	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
 
 	Regent               *RegentConfig `json:"regent,omitempty"`
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
@@ -290,11 +291,14 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.Phase != "" {
 		st.Phase = dec.Phase
 		if dec.Phase != PhaseWaiting {
-			st.WaitingUntil, st.WaitingFor = "", ""
+			st.WaitingUntil, st.WaitingFor, st.WaitingReset = "", "", ""
 		}
 	}
 	if !dec.WaitUntil.IsZero() {
-		st.WaitingUntil, st.WaitingFor = dec.WaitUntil.Format(TimeFormat), dec.WaitFor
+		st.WaitingUntil, st.WaitingFor, st.WaitingReset = dec.WaitUntil.Format(TimeFormat), dec.WaitFor, ""
+		if !dec.WaitReset.IsZero() {
+			st.WaitingReset = dec.WaitReset.Format(TimeFormat)
+		}
 	}
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)

@@ -15,9 +15,8 @@ func printCompletionStatus(out io.Writer, st *ralph.State, chain *ralph.ChainSta
 		fmt.Fprintf(out, "Chain: %s\n", chain.Line(st.CurrentIteration))
 	}
 	fmt.Fprintf(out, "Cost: %s\n", costText(st))
-	if until := ralph.ParseTime(st.WaitingUntil); st.Status == ralph.StatusWaiting && !until.IsZero() {
-		fmt.Fprintf(out, "Waiting: usage limit, resuming %s (in %s): %s\n", until.Local().Format("2006-01-02 15:04 MST"),
-			formatDuration(time.Until(until)), st.WaitingFor)
+	if st.Status == ralph.StatusWaiting {
+		printWaiting(out, st, time.Now())
 	}
 	if len(st.Checks) == 0 {
 		fmt.Fprintf(out, "Checks: none (a done marker or the DONE file ends the loop)\n")
@@ -108,4 +107,20 @@ func pluralWord(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// printWaiting shows a loop parked at a usage limit: when it resets (or, when the agent did
+// not say, when the loop tries again) and what the agent said.
+func printWaiting(out io.Writer, st *ralph.State, now time.Time) {
+	until := ralph.ParseTime(st.WaitingUntil)
+	if reset := ralph.ParseTime(st.WaitingReset); !reset.IsZero() {
+		fmt.Fprintf(out, "Waiting: usage limit, resets %s (in %s)\n", reset.Local().Format("2006-01-02 15:04 MST"),
+			formatDuration(reset.Sub(now)))
+	} else if !until.IsZero() {
+		fmt.Fprintf(out, "Waiting: usage limit, reset time not known; trying again %s (in %s)\n",
+			until.Local().Format("2006-01-02 15:04 MST"), formatDuration(until.Sub(now)))
+	}
+	if st.WaitingFor != "" {
+		fmt.Fprintf(out, "Limit: %s\n", st.WaitingFor)
+	}
 }

@@ -89,3 +89,22 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+func TestWaitingStatus(t *testing.T) {
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.Local)
+	st := &ralph.State{Status: ralph.StatusWaiting, WaitingUntil: now.Add(73 * time.Minute).Format(ralph.TimeFormat),
+		WaitingReset: now.Add(72 * time.Minute).Format(ralph.TimeFormat), WaitingFor: "You've hit your session limit · resets 11:12am"}
+	var out bytes.Buffer
+	printWaiting(&out, st, now)
+	want := "Waiting: usage limit, resets " + now.Add(72*time.Minute).Format("2006-01-02 15:04 MST") + " (in 1h 12m)\n" +
+		"Limit: You've hit your session limit · resets 11:12am\n"
+	if out.String() != want {
+		t.Errorf("printed %q, want %q", out.String(), want)
+	}
+	st.WaitingReset = ""
+	out.Reset()
+	printWaiting(&out, st, now)
+	if !strings.HasPrefix(out.String(), "Waiting: usage limit, reset time not known; trying again ") || !strings.Contains(out.String(), "(in 1h 13m)") {
+		t.Errorf("printed %q", out.String())
+	}
+}

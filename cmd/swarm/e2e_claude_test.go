@@ -266,7 +266,7 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
-	if !strings.Contains(status, "Waiting: usage limit, resuming") || !strings.Contains(status, "You've hit your session limit · resets") {
+	if !strings.Contains(status, "Waiting: usage limit, resets ") || !strings.Contains(status, "Limit: You've hit your session limit · resets") {
 		t.Errorf("ralph status while waiting:\n%s", status)
 	}
 	st := e.waitLoop("lim", 150*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
