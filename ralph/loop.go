@@ -219,14 +219,19 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
+	l.agentResumed()
 	for {
 		status, err := l.run()
+		if status == StatusPaused {
+			l.agentPaused()
+		}
 		if status != StatusStopped && status != StatusFailed {
 			return status, err
 		}
 		l.finish()
-		// A chain goes on with its next step's loop, in the same worker.
-		if err != nil || !l.nextChainStep() {
+		// A chain goes on with its next step's loop, an agent with its next stage or spec,
+		// in the same worker.
+		if err != nil || !(l.nextChainStep() || l.nextAgentStage()) {
 			return status, err
 		}
 	}

@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/google/uuid"
@@ -64,8 +65,16 @@ func (l *Loop) applyStep(i int, step ChainStepState) {
 		}
 		return nil
 	})
-	// The done patterns and prompt may differ: compiled afresh for the new step.
+	l.freshLoop()
+}
+
+// freshLoop readies the monitor for the next loop in the same worker: the done patterns and
+// prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
+func (l *Loop) freshLoop() {
 	l.doneRE, l.matcher, l.compaction = nil, nil, nil
+	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
+		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
+	}
 }
 
 // ApplyStep turns the loop state into a fresh loop of chain step i.
@@ -84,8 +93,5 @@ func (st *State) ApplyStep(i int, step ChainStepState, runID string) {
 	if len(p.Cmd) > 0 {
 		st.Agent = filepath.Base(p.Cmd[0])
 	}
-	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil
-	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
-	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0
-	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
+	st.resetForNextLoop()
 }

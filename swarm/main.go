@@ -133,6 +133,7 @@ func commands() []*cli.Command {
 		heartbeatCommand(),
 		ralphCommand(),
 		inboxCommand(),
+		agentCommand(),
 		queryCommand(),
 		demoCommand(),
 		demoAgentCommand(),

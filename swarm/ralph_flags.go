@@ -52,8 +52,16 @@ func ralphFlags() []cli.Flag {
 // regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
 // only the flags given on the command line override swarm.toml.
 func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
+	return regentConfigOf(c, dir, "max-failures")
+}
+
+// regentConfigOf is regentConfig with the flag that holds the Regent's failure limit (""
+// when the command's --max-failures means something else, as for swarm agent).
+func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.RegentConfig, error) {
 	var f ralph.RegentFlags
-	setFlag(c, "max-failures", c.Int, &f.MaxFailures)
+	if failuresFlag != "" {
+		setFlag(c, failuresFlag, c.Int, &f.MaxFailures)
+	}
 	setFlag(c, "retry-backoff", c.Int, &f.RetryBackoffSeconds)
 	setFlag(c, "hang-timeout", c.Int, &f.HangTimeoutSeconds)
 	setFlag(c, "iteration-timeout", c.Int, &f.IterationTimeout)

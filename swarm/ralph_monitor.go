@@ -235,7 +235,8 @@ func foregroundEnd(ld ralph.Dir, o monitorOptions, status ralph.Status, out io.W
 		}
 		return nil
 	}
-	if status == ralph.StatusStopped || status == ralph.StatusFailed {
+	// An agent has said its session summary; a loop's own is in summary.md.
+	if am, _ := ld.LoadAgentMode(); am == nil && (status == ralph.StatusStopped || status == ralph.StatusFailed) {
 		if s, err := ld.LoadSummary(o.name, time.Now()); err == nil {
 			fmt.Fprint(out, "\n"+s.Markdown())
 		}

@@ -100,6 +100,11 @@ func (o *loopOptions) check(e *env) error {
 		return err
 	}
 	o.promptFile = abs
+	return o.checkSettings(e)
+}
+
+// checkSettings validates the loop flags other than the prompt (agent mode writes its own).
+func (o *loopOptions) checkSettings(e *env) error {
 	if err := checkMaxIterations(o.max); err != nil {
 		return err
 	}
@@ -182,6 +187,9 @@ type ralphSpawnOptions struct {
 	settings ralph.LoopSettings
 	regent   *ralph.RegentConfig
 	chain    *ralph.ChainState // --chain: the steps, the first of which starts now
+	// swarm agent: the agent's state, and the prompt of its first stage
+	agent       *ralph.AgentMode
+	agentPrompt string
 }
 
 // runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
@@ -234,16 +242,20 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		return err
 	}
 	ld := ralph.DirFor(e.dir, name)
+	if o.agent != nil {
+		if err := writeAgentPrompt(ld, o.agentPrompt); err != nil {
+			return err
+		}
+		o.loop.promptFile = ld.AgentPromptPath()
+	}
 	st := o.loopState()
 	w, err := beginLoop(e, o.worker, st)
 	if err != nil {
 		return err
 	}
-	if o.chain != nil {
-		if err := ld.SaveChain(o.chain); err != nil {
-			undoLoop(e, w, ld)
-			return fail("cannot write the chain's state: %v", err)
-		}
+	if err := o.saveSequence(ld); err != nil {
+		undoLoop(e, w, ld)
+		return err
 	}
 	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
 		undoLoop(e, w, ld)
@@ -293,6 +305,9 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 	st.SetDonePatterns(o.loop.donePatterns, o.settings.BuiltinMarkers)
 	if o.chain != nil {
 		st.ApplyStep(0, o.chain.Steps[0], st.RunID)
+	}
+	if o.agent != nil {
+		st.ApplyAgentStage(o.agent, o.loop.promptFile)
 	}
 	return st
 }

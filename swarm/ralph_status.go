@@ -96,6 +96,7 @@ type loopView struct {
 	MonitorAlive bool               `json:"monitor_alive"`
 	RegentState  *ralph.RegentState `json:"regent_state"`
 	Chain        *ralph.ChainState  `json:"chain,omitempty"`
+	Agent        *agentView         `json:"agent,omitempty"`
 }
 
 func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
@@ -105,13 +106,16 @@ func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
 	}
 	rs := ld.LoadRegent()
 	cs, _ := ld.LoadChain()
-	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs}
+	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
 }
 
 // printLoopStatus writes the status text; times are shown in local time, whatever zone
 // they were stored in.
 func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	st := v.State
+	if v.Agent != nil {
+		printAgentStatus(out, v.Agent, st, now)
+	}
 	fmt.Fprintf(out, "Ralph Loop: %s\n", st.WorkerName)
 	fmt.Fprintf(out, "Status: %s\n", st.Status)
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)

@@ -9,6 +9,18 @@ import "embed"
 //go:embed PROMPT.md
 var Prompt string
 
+// PlanPrompt and BuildPrompt are agent mode's prompts for planning a spec and building it; a
+// project overrides them with ralph/PLAN_PROMPT.md and ralph/BUILD_PROMPT.md. {{spec_path}},
+// {{spec_name}}, {{spec}} (the spec's text), {{plan_path}} and {{spec_id}} are filled in.
+//
+//go:embed PLAN_PROMPT.md
+var PlanPrompt string
+
+// BuildPrompt: see PlanPrompt.
+//
+//go:embed BUILD_PROMPT.md
+var BuildPrompt string
+
 // AgentsSection teaches an agent to use swarm; `swarm init` adds it to AGENTS.md or CLAUDE.md.
 //
 //go:embed AGENTS_SECTION.md

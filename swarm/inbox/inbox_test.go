@@ -78,3 +78,35 @@ func TestInboxFile(t *testing.T) {
 		t.Error("opened a missing directory")
 	}
 }
+
+func TestAgentModesChanges(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	var recs []Record
+	recs, a := Add(recs, "a.md", t0)
+	recs, b := Add(recs, "b.md", t0)
+	if i := Next(recs, nil); i != 0 {
+		t.Fatalf("next %d", i)
+	}
+	if i := Next(recs, []string{a.ID}); i != 1 {
+		t.Errorf("next skipping a: %d", i)
+	}
+	Activate(recs, 0, t0.Add(time.Minute))
+	if recs[0].Status != Active || recs[0].StartedAt != "2026-11-25T10:01:00Z" || Next(recs, nil) != 1 {
+		t.Errorf("activated %+v", recs[0])
+	}
+	Requeue(recs, a.ID)
+	Activate(recs, 0, t0.Add(time.Hour))
+	if recs[0].StartedAt != "2026-11-25T10:01:00Z" {
+		t.Errorf("a resumed spec keeps its start: %s", recs[0].StartedAt)
+	}
+	Finish(recs, a.ID, "", t0.Add(2*time.Hour))
+	Finish(recs, b.ID, "construct failed", t0.Add(3*time.Hour))
+	Finish(recs, "q-none", "", t0)
+	if recs[0].Status != Done || recs[0].CompletedAt != "2026-11-25T12:00:00Z" || recs[1].Status != Failed || recs[1].Error != "construct failed" {
+		t.Errorf("finished %+v", recs)
+	}
+	Requeue(recs, b.ID)
+	if recs[1].Status != Failed || Next(recs, nil) != -1 || Index(recs, b.ID) != 1 || Index(recs, "q-none") != -1 {
+		t.Errorf("only an active spec goes back to pending: %+v", recs[1])
+	}
+}

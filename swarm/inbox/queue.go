@@ -68,3 +68,61 @@ func Counts(recs []Record) map[string]int {
 	}
 	return c
 }
+
+// Next is the first pending record not in skip (agent mode's FETCH), or -1.
+func Next(recs []Record, skip []string) int {
+	for i, r := range recs {
+		if r.Status == Pending && !contains(skip, r.ID) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Index is the position of the record with id, or -1.
+func Index(recs []Record, id string) int {
+	for i, r := range recs {
+		if r.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Activate marks record i as being worked on since now; a record resumed keeps the time it
+// was first started.
+func Activate(recs []Record, i int, now time.Time) {
+	r := &recs[i]
+	r.Status, r.CompletedAt, r.Error = Active, "", ""
+	if r.StartedAt == "" {
+		r.StartedAt = Now(now)
+	}
+}
+
+// Finish marks the record with id done, or failed with why; a record removed meanwhile is
+// left out.
+func Finish(recs []Record, id, why string, now time.Time) {
+	if i := Index(recs, id); i >= 0 {
+		r := &recs[i]
+		r.Status, r.CompletedAt, r.Error = Done, Now(now), ""
+		if why != "" {
+			r.Status, r.Error = Failed, why
+		}
+	}
+}
+
+// Requeue puts an active record back to pending: it was interrupted, not finished.
+func Requeue(recs []Record, id string) {
+	if i := Index(recs, id); i >= 0 && recs[i].Status == Active {
+		recs[i].Status = Pending
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,163 @@
+package ralph
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/inbox"
+	"github.com/swarm-dev/swarm/templates"
+)
+
+// Agent mode's files: the worker's agent.json, and in the project the session, the plan, the
+// prompt overrides and the agent log.
+
+// AgentKeep are the project's paths that a spec's commit or set-aside never touches: the
+// queue and its specs, the plan, the session and the logs are the agent's, not the spec's.
+var AgentKeep = []string{"ralph/inbox.jsonl", "ralph/.inbox.lock", "ralph/plan.jsonl", "ralph/.agent-session",
+	"ralph/specs", "build/ralph-logs"}
+
+// AgentModePath is the worker's agent mode state, when it runs in agent mode.
+func (d Dir) AgentModePath() string { return filepath.Join(d.Path, "agent.json") }
+
+// AgentPromptPath is the current stage's prompt, filled in for the current spec.
+func (d Dir) AgentPromptPath() string { return filepath.Join(d.Path, "agent-prompt.md") }
+
+// LoadAgentMode reads agent.json; nil when the worker is no agent.
+func (d Dir) LoadAgentMode() (*AgentMode, error) {
+	var am AgentMode
+	if err := state.ReadJSON(d.AgentModePath(), &am); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &am, nil
+}
+
+// SaveAgentMode writes agent.json, and the session into the project while the agent works
+// (the seed's ralph/.agent-session, which a new agent resumes from).
+func (d Dir) SaveAgentMode(am *AgentMode) error {
+	if err := state.WriteJSON(d.AgentModePath(), am); err != nil {
+		return err
+	}
+	return state.WriteJSON(SessionPath(am.Project), am.Session)
+}
+
+// SessionPath is the project's agent session file.
+func SessionPath(project string) string { return filepath.Join(project, "ralph", ".agent-session") }
+
+// PlanPath is the project's plan: the current spec and its tasks.
+func PlanPath(project string) string { return filepath.Join(project, "ralph", "plan.jsonl") }
+
+// SpecPath is where a queued spec's file lives.
+func SpecPath(project, spec string) string { return filepath.Join(project, "ralph", "specs", spec) }
+
+// LoadSession reads the project's session; nil when there is none (no agent was interrupted).
+func LoadSession(project string) (*AgentSession, error) {
+	var s AgentSession
+	if err := state.ReadJSON(SessionPath(project), &s); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %v (remove it to start a new session)", SessionPath(project), err)
+	}
+	return &s, nil
+}
+
+// planLine is a record of ralph/plan.jsonl: the spec ({"t":"spec"}) or one of its tasks.
+type planLine struct {
+	T    string `json:"t"`
+	Spec string `json:"spec,omitempty"`
+}
+
+// StartPlan makes the plan the new spec's: its spec line, no tasks yet.
+func StartPlan(project, spec string) error {
+	line, _ := json.Marshal(planLine{T: "spec", Spec: spec})
+	return state.WriteFileAtomic(PlanPath(project), append(line, '\n'), 0o644)
+}
+
+// PlanTasks counts the tasks in the plan of spec; a plan of another spec has none for it.
+// Lines that are not JSON records are not tasks.
+func PlanTasks(project, spec string) int {
+	f, err := os.Open(PlanPath(project))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	tasks, ofSpec := 0, false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		var l planLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
+			continue
+		}
+		switch l.T {
+		case "spec":
+			ofSpec = l.Spec == spec
+		case "task":
+			if ofSpec {
+				tasks++
+			}
+		}
+	}
+	return tasks
+}
+
+// AgentPrompt fills in the prompt of a stage for a spec: the project's ralph/PLAN_PROMPT.md
+// or ralph/BUILD_PROMPT.md, else the one swarm ships.
+func AgentPrompt(project, stage string, rec inbox.Record) (string, error) {
+	name, text := "BUILD_PROMPT.md", templates.BuildPrompt
+	if stage == StagePlan {
+		name, text = "PLAN_PROMPT.md", templates.PlanPrompt
+	}
+	if own, err := os.ReadFile(filepath.Join(project, "ralph", name)); err == nil {
+		text = string(own)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("cannot read ralph/%s: %v", name, err)
+	}
+	spec, err := os.ReadFile(SpecPath(project, rec.Spec))
+	if err != nil {
+		return "", fmt.Errorf("spec file not found: ralph/specs/%s", rec.Spec)
+	}
+	return strings.NewReplacer(
+		"{{spec_path}}", filepath.Join("ralph", "specs", rec.Spec),
+		"{{spec_name}}", SpecName(rec.Spec),
+		"{{spec_id}}", rec.ID,
+		"{{plan_path}}", filepath.Join("ralph", "plan.jsonl"),
+		"{{spec}}", strings.TrimRight(string(spec), "\n"),
+	).Replace(text), nil
+}
+
+// SpecName is a spec's name without its extension, as commits name it: feature-x.
+func SpecName(spec string) string {
+	return strings.TrimSuffix(filepath.Base(spec), filepath.Ext(spec))
+}
+
+// AgentLogPath is a new agent log of the project: build/ralph-logs/agent-<timestamp>.log.
+func AgentLogPath(project string, now time.Time) string {
+	return filepath.Join(project, "build", "ralph-logs", "agent-"+now.UTC().Format("20060102-150405")+".log")
+}
+
+// AgentLog appends a line to the agent log: "[2025-01-20T10:00:00Z] FETCH: q-a1b2 x.md".
+func AgentLog(path string, now time.Time, format string, args ...any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "[%s] %s\n", inbox.Now(now), fmt.Sprintf(format, args...))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

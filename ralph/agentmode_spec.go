@@ -1,0 +1,149 @@
+package ralph
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/swarm-dev/swarm/swarm/inbox"
+)
+
+// The life of one spec in agent mode, as functions of the inbox and the agent's state: FETCH
+// takes it from the queue, BeginSpec points the agent at it, CommitMessage words its commit.
+
+// PlanCheck is the PLAN stage's completion rule: the plan has at least one task.
+const PlanCheck = `command:grep -qs '"t" *: *"task"' ralph/plan.jsonl`
+
+// FetchSpec is FETCH: the session's interrupted spec first, else the first pending one (not
+// yet planned, in a dry run), marked active. A spec whose file is gone is marked failed
+// instead and returned with missing set; nil when nothing is left to do.
+func FetchSpec(ib inbox.Inbox, am *AgentMode, now time.Time) (rec *inbox.Record, missing bool, err error) {
+	err = ib.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
+		i := -1
+		if id := am.Session.CurrentSpecID; id != "" {
+			if j := inbox.Index(recs, id); j >= 0 && (recs[j].Status == inbox.Pending || recs[j].Status == inbox.Active) {
+				i = j
+			}
+		}
+		if i < 0 {
+			i = inbox.Next(recs, am.Planned)
+		}
+		if i < 0 {
+			return recs, nil
+		}
+		if _, err := os.Stat(SpecPath(am.Project, recs[i].Spec)); err != nil {
+			inbox.Finish(recs, recs[i].ID, "spec file not found: ralph/specs/"+recs[i].Spec, now)
+			missing = true
+		} else {
+			inbox.Activate(recs, i, now)
+		}
+		r := recs[i]
+		rec = &r
+		return recs, nil
+	})
+	return rec, missing, err
+}
+
+// BeginSpec makes rec the agent's current spec. The interrupted spec of a session goes on
+// where it was (CONSTRUCT when its plan has tasks); any other starts with a fresh plan.
+func BeginSpec(am *AgentMode, rec inbox.Record, loopCost float64) error {
+	resumed := rec.ID == am.Session.CurrentSpecID
+	am.SpecID, am.Spec, am.SpecStartedAt, am.SpecCostBase = rec.ID, rec.Spec, rec.StartedAt, loopCost
+	am.Session.CurrentSpecID = rec.ID
+	if resumed && PlanTasks(am.Project, rec.Spec) > 0 && !am.DryRun {
+		am.Stage = StageConstruct
+		return nil
+	}
+	am.Stage = StagePlan
+	return StartPlan(am.Project, rec.Spec)
+}
+
+// ClearSpec forgets the current spec without counting it (a dry run's planned spec).
+func (am *AgentMode) ClearSpec() {
+	am.Session.CurrentSpecID = ""
+	am.Stage, am.SpecID, am.Spec, am.SpecStartedAt = "", "", "", ""
+}
+
+// SpecFacts is what a spec's commit tells about it.
+type SpecFacts struct {
+	Spec     string
+	Tasks    int
+	Duration time.Duration
+	Cost     *float64 // nil when the agent reports no token use
+}
+
+// CommitMessage is a completed spec's commit message, as the seed words it.
+func CommitMessage(f SpecFacts) string {
+	cost := "unknown (the agent reports no token use)"
+	if f.Cost != nil {
+		cost = fmt.Sprintf("$%.2f", *f.Cost)
+	}
+	return fmt.Sprintf("ralph: complete %s\n\nSpec: ralph/specs/%s\nTasks completed: %d\nDuration: %s\nCost: %s",
+		SpecName(f.Spec), f.Spec, f.Tasks, MinutesSeconds(f.Duration), cost)
+}
+
+// ApplyAgentStage turns the loop state into a fresh loop of the agent's current stage.
+func (st *State) ApplyAgentStage(am *AgentMode, promptFile string) {
+	st.RunID, st.PromptFile = am.RunID, promptFile
+	if am.Stage == StagePlan {
+		st.MaxIterations, st.Checks = PlanIterations, []string{PlanCheck}
+	} else {
+		st.MaxIterations, st.Checks = am.MaxIterations, append([]string{}, am.Checks...)
+	}
+	st.resetForNextLoop()
+}
+
+// resetForNextLoop clears what belonged to the loop before: its counters, its verdicts and
+// its waits. Settings and cost totals stay.
+func (st *State) resetForNextLoop() {
+	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil
+	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
+	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0
+	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
+}
+
+// NextSpec is FETCH until a spec is begun and its stage's prompt filled in. Specs whose file
+// is gone or unreadable fail on the way (said through say). It returns the prompt, or why the
+// agent stops instead.
+func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, ...any)) (prompt, stop string, err error) {
+	ib := inbox.Inbox{Root: am.Project}
+	for {
+		if reason := am.LimitReached(); reason != "" {
+			return "", reason, nil
+		}
+		rec, missing, err := FetchSpec(ib, am, now)
+		switch {
+		case err != nil:
+			return "", AgentInboxCorrupt, err
+		case rec == nil && am.DryRun:
+			return "", AgentDryRunDone, nil
+		case rec == nil:
+			return "", AgentInboxEmpty, nil
+		case missing:
+			say("FETCH: %s %s: spec file not found, marked failed", rec.ID, rec.Spec)
+			am.SpecEnded(false)
+			continue
+		}
+		say("FETCH: %s %s", rec.ID, rec.Spec)
+		err = BeginSpec(am, *rec, loopCost)
+		if err == nil {
+			prompt, err = AgentPrompt(am.Project, am.Stage, *rec)
+		}
+		if err == nil {
+			return prompt, "", nil
+		}
+		say("FAILED: %s %s: %v", rec.ID, rec.Spec, err)
+		if uerr := FinishSpec(am, err.Error(), now); uerr != nil {
+			return "", AgentInboxCorrupt, uerr
+		}
+		am.SpecEnded(false)
+	}
+}
+
+// FinishSpec records the current spec in the inbox: done, or failed with why.
+func FinishSpec(am *AgentMode, why string, now time.Time) error {
+	return inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
+		inbox.Finish(recs, am.SpecID, why, now)
+		return recs, nil
+	})
+}

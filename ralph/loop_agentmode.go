@@ -1,0 +1,190 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/git"
+	"github.com/swarm-dev/swarm/swarm/inbox"
+)
+
+// Driving agent mode: when a stage's loop has ended, the monitor carries out what AfterStage
+// decides (commit, set aside, fetch the next spec) and starts the next stage's loop in the
+// same worker. agent.json is saved before the loop state changes, so a monitor that dies in
+// between finds the next stage decided and only applies it.
+
+// nextAgentStage moves agent mode on after a stage's loop ended; it reports whether the next
+// stage's loop is now to run.
+func (l *Loop) nextAgentStage() bool {
+	am, err := l.cfg.Dir.LoadAgentMode()
+	if err != nil || am == nil || am.Stage == "" {
+		return false
+	}
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return false
+	}
+	if st.RunID == am.RunID && !l.stageEnded(am, st) {
+		return false
+	}
+	l.update(func(s *State) error { s.ApplyAgentStage(am, l.cfg.Dir.AgentPromptPath()); return nil })
+	l.freshLoop()
+	return true
+}
+
+// stageEnded acts on the end of the current stage; it reports whether another stage follows.
+func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
+	am.Session.TotalCost = am.CostBase + st.CostUSD
+	end := StageEnd{Outcome: OutcomeOf(st), Reason: st.ExitReason}
+	if am.Stage == StagePlan {
+		end.Tasks = PlanTasks(am.Project, am.Spec)
+	}
+	step, why := AfterStage(am.Stage, end, am.DryRun)
+	switch step {
+	case StepConstruct:
+		l.agentSay(am, "PLAN: %s generated", plural(end.Tasks, "task"))
+		am.Stage = StageConstruct
+		return l.beginStage(am, st)
+	case StepCommit:
+		l.agentSay(am, "CONSTRUCT: complete")
+		l.commitSpec(am, st)
+	case StepFail:
+		l.failSpec(am, why)
+	case StepPlanned:
+		l.planned(am, end.Tasks)
+	case StepBudget:
+		l.requeue(am)
+		am.Session.CurrentSpecID = ""
+		l.agentStops(am, AgentBudget)
+		return false
+	case StepHalt:
+		l.agentSay(am, "Stopped (%s): %s %s goes back to pending", st.ExitReason, am.SpecID, am.Spec)
+		l.requeue(am)
+		am.Stage = ""
+		l.recorded(l.cfg.Dir.SaveAgentMode(am))
+		return false
+	}
+	return l.fetchNext(am, st)
+}
+
+// fetchNext is FETCH after a spec: the next one, unless a limit or an empty inbox stops the
+// agent.
+func (l *Loop) fetchNext(am *AgentMode, st *State) bool {
+	say := func(format string, args ...any) { l.agentSay(am, format, args...) }
+	prompt, stop, err := NextSpec(am, l.cfg.Clock.Now(), st.CostUSD, say)
+	if err != nil {
+		say("FETCH: %v", err)
+	}
+	if stop != "" {
+		l.agentStops(am, stop)
+		return false
+	}
+	return l.saveStage(am, prompt)
+}
+
+// beginStage fills in the prompt of the spec's next stage.
+func (l *Loop) beginStage(am *AgentMode, st *State) bool {
+	prompt, err := AgentPrompt(am.Project, am.Stage, inbox.Record{ID: am.SpecID, Spec: am.Spec})
+	if err != nil {
+		l.failSpec(am, err.Error())
+		return l.fetchNext(am, st)
+	}
+	return l.saveStage(am, prompt)
+}
+
+// saveStage records the stage as decided, with its prompt, before the loop state moves on.
+func (l *Loop) saveStage(am *AgentMode, prompt string) bool {
+	if err := os.WriteFile(l.cfg.Dir.AgentPromptPath(), []byte(prompt), 0o600); err != nil {
+		l.recorded(err)
+	}
+	am.RunID = uuid.NewString()
+	l.recorded(l.cfg.Dir.SaveAgentMode(am))
+	return true
+}
+
+// commitSpec is COMMIT: all the spec's changes in one commit (tried twice), the spec done.
+func (l *Loop) commitSpec(am *AgentMode, st *State) {
+	facts := SpecFacts{Spec: am.Spec, Tasks: PlanTasks(am.Project, am.Spec)}
+	if started, err := state.ParseTime(am.SpecStartedAt); err == nil {
+		facts.Duration = l.cfg.Clock.Now().Sub(started)
+	}
+	if st.CostIterations > 0 {
+		c := st.CostUSD - am.SpecCostBase
+		facts.Cost = &c
+	}
+	hash, err := git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
+	if err != nil {
+		l.agentSay(am, "COMMIT: %s; trying again", oneLine(err.Error()))
+		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
+	}
+	if err != nil {
+		l.failSpec(am, "git commit failed: "+oneLine(err.Error()))
+		return
+	}
+	l.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, SpecName(am.Spec))
+	l.finishInInbox(am, "")
+	am.SpecEnded(true)
+}
+
+// failSpec sets a failed spec's changes aside (stashed, or discarded with --on-failure
+// reset) and marks it failed with why.
+func (l *Loop) failSpec(am *AgentMode, why string) {
+	l.agentSay(am, "FAILED: %s %s: %s", am.SpecID, am.Spec, why)
+	msg := "ralph: failed " + SpecName(am.Spec)
+	drop := am.OnFailure == OnFailureReset
+	switch moved, err := git.SetAside(am.Project, msg, AgentKeep, drop); {
+	case err != nil:
+		l.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", oneLine(err.Error()))
+	case moved && drop:
+		l.agentSay(am, "RESET: the spec's changes were discarded")
+	case moved:
+		l.agentSay(am, "STASH: %q (git stash list)", msg)
+	}
+	l.finishInInbox(am, why)
+	am.SpecEnded(false)
+}
+
+// planned is a dry run's spec: planned, its plan kept beside the log, back to pending.
+func (l *Loop) planned(am *AgentMode, tasks int) {
+	keep := filepath.Join(filepath.Dir(am.Log), "plan-"+SpecName(am.Spec)+".jsonl")
+	if data, err := os.ReadFile(PlanPath(am.Project)); err == nil && os.WriteFile(keep, data, 0o644) == nil {
+		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", plural(tasks, "task"), RelTo(am.Project, keep))
+	}
+	l.requeue(am)
+	am.Planned = append(am.Planned, am.SpecID)
+	am.ClearSpec()
+}
+
+func (l *Loop) finishInInbox(am *AgentMode, why string) {
+	if err := FinishSpec(am, why, l.cfg.Clock.Now()); err != nil {
+		l.agentSay(am, "cannot record %s in the inbox: %v", am.SpecID, err)
+	}
+}
+
+// requeue puts the current spec back to pending: it was interrupted, not finished.
+func (l *Loop) requeue(am *AgentMode) {
+	if am.SpecID == "" {
+		return
+	}
+	err := inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
+		inbox.Requeue(recs, am.SpecID)
+		return recs, nil
+	})
+	if err != nil {
+		l.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// RelTo is path as seen from base (the project), for messages.
+func RelTo(base, path string) string {
+	if r, err := filepath.Rel(base, path); err == nil {
+		return r
+	}
+	return path
+}

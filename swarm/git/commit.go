@@ -1,0 +1,46 @@
+package git
+
+import "strings"
+
+// Agent mode's commits: all of a spec's changes in one commit, or set aside when the spec
+// failed. Paths in keep (the agent's own bookkeeping: its inbox, plan, session, logs) are
+// never committed, stashed or discarded.
+
+// excluding is the pathspec "everything but keep".
+func excluding(keep []string) []string {
+	spec := []string{"--", "."}
+	for _, k := range keep {
+		spec = append(spec, ":(exclude)"+k)
+	}
+	return spec
+}
+
+// CommitAll stages every change but keep and commits it with message (the first line is the
+// subject); a spec that changed nothing still gets its commit. It returns the short hash.
+func CommitAll(dir, message string, keep []string) (string, error) {
+	if _, err := Run(dir, append([]string{"add", "-A"}, excluding(keep)...)...); err != nil {
+		return "", err
+	}
+	if _, err := runEnv(dir, identity(dir), "commit", "--allow-empty", "--no-verify", "-q", "-m", message); err != nil {
+		return "", err
+	}
+	return Run(dir, "rev-parse", "--short", "HEAD")
+}
+
+// SetAside takes every change but keep out of the checkout, tracked or not: stashed with
+// message, or discarded when drop. A checkout without changes is left as it is; ok reports
+// whether there was anything to set aside.
+func SetAside(dir, message string, keep []string, drop bool) (ok bool, err error) {
+	status, err := Run(dir, append([]string{"status", "--porcelain"}, excluding(keep)...)...)
+	if err != nil || strings.TrimSpace(status) == "" {
+		return false, err
+	}
+	args := append([]string{"stash", "push", "--include-untracked", "-m", message}, excluding(keep)...)
+	if _, err := runEnv(dir, identity(dir), args...); err != nil {
+		return false, err
+	}
+	if drop {
+		_, err = Run(dir, "stash", "drop", "-q")
+	}
+	return true, err
+}
