@@ -63,6 +63,9 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := agentResumable(ld, name); err != nil {
+		return err
+	}
 	req := ralph.ResumeRequest{}
 	if o.SetLimit {
 		warnManyIterations(e, o.MaxIterations)
@@ -135,6 +138,15 @@ func handOver(e *env, ld ralph.Dir, name string, iteration int) error {
 			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// agentResumable refuses to resume an agent that ended: it has no spec to go on with, and
+// its last loop must not run again.
+func agentResumable(ld ralph.Dir, name string) error {
+	if am, _ := ld.LoadAgentMode(); am != nil && am.Stage == "" {
+		return fail("agent '%s' has stopped (%s): queue specs with 'swarm inbox add' and start an agent with 'swarm agent'", name, am.StopReason)
 	}
 	return nil
 }
