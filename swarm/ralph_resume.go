@@ -95,12 +95,8 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 		return loopStateError(ld, name, err)
 	}
 	if wasOver {
-		// A chain stopped at a step goes on from that step.
-		if cs, cerr := ld.LoadChain(); cerr == nil && cs != nil && cs.Status == ralph.ChainFailed {
-			cs.Resumed()
-			if err := ld.SaveChain(cs); err != nil {
-				return fail("cannot write the chain's state: %v", err)
-			}
+		if err := resumeChain(ld); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -147,6 +143,17 @@ func handOver(e *env, ld ralph.Dir, name string, iteration int) error {
 func agentResumable(ld ralph.Dir, name string) error {
 	if am, _ := ld.LoadAgentMode(); am != nil && am.Stage == "" {
 		return fail("agent '%s' has stopped (%s): queue specs with 'swarm inbox add' and start an agent with 'swarm agent'", name, am.StopReason)
+	}
+	return nil
+}
+
+// resumeChain lets a chain stopped at a step go on from that step.
+func resumeChain(ld ralph.Dir) error {
+	if cs, err := ld.LoadChain(); err == nil && cs != nil && cs.Status == ralph.ChainFailed {
+		cs.Resumed()
+		if err := ld.SaveChain(cs); err != nil {
+			return fail("cannot write the chain's state: %v", err)
+		}
 	}
 	return nil
 }
