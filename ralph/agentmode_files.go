@@ -30,15 +30,18 @@ func (d Dir) AgentModePath() string { return filepath.Join(d.Path, "agent.json")
 func (d Dir) AgentPromptPath() string { return filepath.Join(d.Path, "agent-prompt.md") }
 
 // LoadAgentMode reads agent.json; nil when the worker is no agent.
-func (d Dir) LoadAgentMode() (*AgentMode, error) {
-	var am AgentMode
-	if err := state.ReadJSON(d.AgentModePath(), &am); err != nil {
+func (d Dir) LoadAgentMode() (*AgentMode, error) { return readOptional[AgentMode](d.AgentModePath()) }
+
+// readOptional reads a JSON file that may not be there (nil, no error).
+func readOptional[T any](path string) (*T, error) {
+	var v T
+	if err := state.ReadJSON(path, &v); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	return &am, nil
+	return &v, nil
 }
 
 // SaveAgentMode writes agent.json, and the session into the project while the agent works
@@ -61,14 +64,11 @@ func SpecPath(project, spec string) string { return filepath.Join(project, "ralp
 
 // LoadSession reads the project's session; nil when there is none (no agent was interrupted).
 func LoadSession(project string) (*AgentSession, error) {
-	var s AgentSession
-	if err := state.ReadJSON(SessionPath(project), &s); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
+	s, err := readOptional[AgentSession](SessionPath(project))
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v (remove it to start a new session)", SessionPath(project), err)
 	}
-	return &s, nil
+	return s, nil
 }
 
 // planLine is a record of ralph/plan.jsonl: the spec ({"t":"spec"}) or one of its tasks.

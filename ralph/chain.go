@@ -3,7 +3,6 @@ package ralph
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -158,16 +157,7 @@ func (cs *ChainState) Line(iteration int) string {
 func (d Dir) ChainPath() string { return filepath.Join(d.Path, "chain.json") }
 
 // LoadChain reads the chain; nil when the loop is no chain.
-func (d Dir) LoadChain() (*ChainState, error) {
-	var cs ChainState
-	if err := state.ReadJSON(d.ChainPath(), &cs); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	return &cs, nil
-}
+func (d Dir) LoadChain() (*ChainState, error) { return readOptional[ChainState](d.ChainPath()) }
 
 // SaveChain writes the chain atomically.
 func (d Dir) SaveChain(cs *ChainState) error { return state.WriteJSON(d.ChainPath(), cs) }
