@@ -72,6 +72,9 @@ type StageEnd struct {
 	Outcome Outcome
 	Reason  string // the loop's exit reason
 	Tasks   int    // PLAN: the tasks in ralph/plan.jsonl
+	// OverBudget: the session has spent its --max-cost. A loop that completed is not ended
+	// by its budget, so the agent checks it before building on a plan.
+	OverBudget bool
 }
 
 // AgentStep is what follows a stage.
@@ -93,7 +96,11 @@ func AfterStage(stage string, e StageEnd, dryRun bool) (AgentStep, string) {
 		return StepBudget, ""
 	}
 	if stage == StagePlan {
-		return afterPlan(e, dryRun)
+		step, why := afterPlan(e, dryRun)
+		if step == StepConstruct && e.OverBudget {
+			return StepBudget, ""
+		}
+		return step, why
 	}
 	switch {
 	case e.Reason == "max_iterations":

@@ -39,7 +39,7 @@ func (l *Loop) nextAgentStage() bool {
 // stageEnded acts on the end of the current stage; it reports whether another stage follows.
 func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
 	am.Session.TotalCost = am.CostBase + st.CostUSD
-	end := StageEnd{Outcome: OutcomeOf(st), Reason: st.ExitReason}
+	end := StageEnd{Outcome: OutcomeOf(st), Reason: st.ExitReason, OverBudget: am.MaxCost > 0 && am.Session.TotalCost >= am.MaxCost}
 	if am.Stage == StagePlan {
 		end.Tasks = PlanTasks(am.Project, am.Spec)
 	}
