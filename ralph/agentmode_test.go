@@ -207,3 +207,56 @@ func TestAgentPromptFillsInTheSpec(t *testing.T) {
 		t.Errorf("the project's own prompt: %q", got)
 	}
 }
+
+func TestSequencePending(t *testing.T) {
+	d := Dir{Path: t.TempDir()}
+	stopped := func(status Status, reason string) *State { return &State{Status: status, ExitReason: reason} }
+	if d.SequencePending(stopped(StatusStopped, "complete")) {
+		t.Error("a plain loop has no next loop")
+	}
+	am := &AgentMode{Project: t.TempDir(), Stage: StagePlan}
+	if err := os.MkdirAll(filepath.Join(am.Project, "ralph"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveAgentMode(am); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		st   *State
+		want bool
+	}{
+		{stopped(StatusStopped, "complete"), true},
+		{stopped(StatusFailed, "all_iterations_failed"), true},
+		{stopped(StatusStopped, "budget_exceeded"), true},
+		{stopped(StatusStopped, "killed"), false},
+		{stopped(StatusStopped, "worker_gone"), false},
+		{stopped(StatusRunning, ""), false},
+		{stopped(StatusPaused, ""), false},
+	} {
+		if got := d.SequencePending(c.st); got != c.want {
+			t.Errorf("agent, %s/%s: %v", c.st.Status, c.st.ExitReason, got)
+		}
+	}
+	am.Stage = ""
+	if err := d.SaveAgentMode(am); err != nil {
+		t.Fatal(err)
+	}
+	if d.SequencePending(stopped(StatusStopped, "complete")) {
+		t.Error("an agent that has ended has no next loop")
+	}
+	chain := Dir{Path: t.TempDir()}
+	cs := NewChain("id", "a:1 -> b:1", []ChainStep{{Agent: "a", MaxIterations: 1}, {Agent: "b", MaxIterations: 1}}, time.Now())
+	if err := chain.SaveChain(cs); err != nil {
+		t.Fatal(err)
+	}
+	if !chain.SequencePending(stopped(StatusStopped, "complete")) {
+		t.Error("a running chain whose step's loop completed")
+	}
+	cs.Status = ChainComplete
+	if err := chain.SaveChain(cs); err != nil {
+		t.Fatal(err)
+	}
+	if chain.SequencePending(stopped(StatusStopped, "complete")) {
+		t.Error("a complete chain")
+	}
+}

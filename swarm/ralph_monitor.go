@@ -376,7 +376,7 @@ func runKeeper(e *env, o keeperOptions) error {
 
 func loopNeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting)
+	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st))
 }
 
 // runMonitorChild runs a monitor until it ends; the error is only that it could not start.

@@ -24,10 +24,10 @@ func collapse(s string) string {
 }
 
 // echoText normalises a screen line the way an input echo shows it: without the prompt glyph
-// agents put in front of the user's message.
+// agents put in front of the user's message (Codex marks a queued message with ↳).
 func echoText(line string) string {
 	s := collapse(line)
-	for _, p := range []string{"❯", "›", ">", "│"} {
+	for _, p := range []string{"❯", "›", ">", "│", "↳"} {
 		s = strings.TrimSpace(strings.TrimPrefix(s, p))
 	}
 	s = strings.TrimSpace(strings.TrimSuffix(s, "│"))

@@ -40,6 +40,14 @@ func TestDoneMatcherCount(t *testing.T) {
 			"",
 			"● Reading PLAN.md.",
 		}, 0},
+		// Codex shows a message sent while it is still busy under "Queued follow-up inputs".
+		{"Codex's queued input", oneLine, []string{
+			"• Queued follow-up inputs",
+			"  ↳ " + oneLine,
+			"    shift+← edit last queued message",
+			"",
+			"› Ask Codex to do anything",
+		}, 0},
 	}
 	for _, c := range cases {
 		if got := NewDoneMatcher(re, c.prompt).Count(c.lines); got != c.want {
