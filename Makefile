@@ -5,7 +5,7 @@ PREFIX  ?= $(HOME)/.local
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
 
-.PHONY: all build install test test-short bench lint e2e demo clean
+.PHONY: all build install test test-race test-short bench lint e2e demo clean
 
 all: build
 
@@ -15,8 +15,15 @@ build:
 install:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(PREFIX)/bin/swarm ./cmd/swarm
 
-# The full suite: vet, unit tests, and the CLI scenarios against real tmux, under the race detector.
+# The full suite: vet, the unit tests under the race detector, and the CLI scenarios against
+# real tmux. The scenarios start the swarm binary thousands of times; race-instrumented, that
+# takes four times as long, so they run under the detector only in test-race.
 test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/swarm$$')
+	$(GO) test -count=1 ./cmd/swarm/
+
+test-race:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
