@@ -376,6 +376,7 @@ type benchLoopState struct {
 	CurrentIteration int    `json:"current_iteration"`
 	MonitorPID       int    `json:"monitor_pid"`
 	ExitReason       string `json:"exit_reason"`
+	Ended            string `json:"ended"`
 }
 
 func (s *benchSwarm) stateDir() string {
