@@ -1329,3 +1329,30 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// An agent that prints its marker before the end of its turn gets to finish the turn: the
+// iteration's kept screen has what it printed after the marker, until its screen held still.
+func TestLoopDoneMarkerLetsTheTurnFinish(t *testing.T) {
+	prompt := "Work through PLAN.md and print ALL DONE when finished.\n"
+	h := newHarness(t, setup{max: 2, prompt: prompt, donePattern: "ALL DONE"}, agentScript{
+		submit: func(tn turn) {
+			lines := append(echo(tn.prompt), "", "● ALL DONE")
+			tn.later(30*time.Second, func(q *tmuxtest.FakePane) { q.SetScreen(claudeIdle(lines...)) })
+			// The rest of the turn comes over the next second and a half, a line at a time.
+			for k := 1; k <= 10; k++ {
+				tn.later(30*time.Second+time.Duration(k)*150*time.Millisecond, func(q *tmuxtest.FakePane) {
+					lines = append(lines, fmt.Sprintf("● Closing note %d.", k))
+					q.SetScreen(claudeIdle(lines...))
+				})
+			}
+		},
+	})
+	if code := h.run(h.config()); code != 0 {
+		t.Errorf("Run = %d, want 0", code)
+	}
+	h.wantState(h.state(), StatusStopped, "done_pattern", 1)
+	kept, err := os.ReadFile(h.dir.ScreenPath(1))
+	if err != nil || !strings.Contains(string(kept), "● Closing note 10.") {
+		t.Errorf("the agent was ended before its turn was over (%v):\n%s", err, kept)
+	}
+}

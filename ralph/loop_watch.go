@@ -101,6 +101,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		return false
 	}
 	if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
+		l.letTurnFinish(*a, lines)
 		l.end(st, *a, EndDoneMarker)
 		return true
 	}
@@ -177,4 +178,33 @@ func (l *Loop) atAPIError(st *State, a agent, lines []string) bool {
 	l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
 	l.end(st, a, EndAPIError)
 	return true
+}
+
+// An agent often prints its done marker before its turn is over: the rest of its answer, and
+// its own records (the transcript its cost is read from) come a moment later. It gets that
+// moment before it is ended: until its screen holds still between two captures, at most
+// turnSettle.
+const (
+	turnSettle     = 3 * time.Second
+	turnSettlePoll = 200 * time.Millisecond
+)
+
+func (l *Loop) letTurnFinish(a agent, lines []string) {
+	last := screen.ActivityHash(strings.Join(lines, "\n"))
+	deadline := l.cfg.Clock.Now().Add(turnSettle)
+	for l.cfg.Clock.Now().Before(deadline) {
+		l.cfg.Clock.Sleep(turnSettlePoll)
+		if !l.cfg.Procs.Alive(a.pid) {
+			return
+		}
+		cur, err := l.capture(a, l.cfg.HistoryLines)
+		if err != nil {
+			return
+		}
+		h := screen.ActivityHash(strings.Join(cur, "\n"))
+		if h == last {
+			return
+		}
+		last = h
+	}
 }
