@@ -119,41 +119,91 @@ func benchIdleLoops(b *testing.B, n int) {
 	s := newBenchSwarm(b)
 	s.startIdleLoops(n)
 	procs, server := s.ownProcs(), s.tmuxServerPID()
-	hz := benchClockTicks()
-	var cpuPct, tmuxPct float64
-	var rss int64
+	own := benchPIDs{server: server}
+	for _, p := range procs {
+		own.pids = append(own.pids, p.pid)
+	}
+	// The Python original, when SWARM_PEER names it: one idle loop beside the one of swarm's,
+	// watched over the same window.
+	var peer *benchPIDs
+	if p := newBenchPeer(b); p != nil && n == 1 {
+		monitor, server := p.startIdleLoop(s.bin, "demo-agent")
+		peer = &benchPIDs{pids: []int{monitor}, server: server}
+	}
+	var cpuPct, tmuxPct, peerPct float64
 	benchOnce(b, func() {
-		before, t0 := s.readAll(procs), benchReadCPU(b, server)
+		before, peer0 := own.read(b), peer.read(b)
 		begin := time.Now()
 		time.Sleep(window)
-		after, t1 := s.readAll(procs), benchReadCPU(b, server)
+		after, peer1 := own.read(b), peer.read(b)
 		wall := time.Since(begin).Seconds()
-		var ticks uint64
-		for i := range procs {
-			if after[i].start != before[i].start || t1.start != t0.start {
-				b.Fatalf("process %d (%s) or the tmux server was replaced during the window", procs[i].pid, procs[i].role)
-			}
-			ticks += after[i].self - before[i].self + after[i].children - before[i].children
-		}
-		for _, p := range procs {
-			rss += benchRSS(b, p.pid)
-		}
-		cpuPct = float64(ticks+t1.self-t0.self) / hz / wall * 100
-		tmuxPct = float64(t1.self-t0.self) / hz / wall * 100
+		cpuPct, tmuxPct = after.since(b, before, wall)
+		peerPct, _ = peer1.since(b, peer0, wall)
 	})
 	b.ReportMetric(cpuPct, "cpu-%")
 	b.ReportMetric(tmuxPct, "tmux-cpu-%")
+	rss := own.rss(b)
 	b.ReportMetric(float64(rss)/1e6, "rss-MB")
 	b.ReportMetric(float64(rss)/1e6/float64(n), "rss-MB/loop")
 	b.ReportMetric(float64(len(procs))/float64(n), "procs/loop")
+	if peer != nil {
+		b.ReportMetric(peerPct, "peer-cpu-%")
+		b.ReportMetric(float64(peer.rss(b))/1e6, "peer-rss-MB")
+	}
 }
 
-func (s *benchSwarm) readAll(procs []benchProc) []benchCPU {
-	out := make([]benchCPU, len(procs))
-	for i, p := range procs {
-		out[i] = benchReadCPU(s.b, p.pid)
+// benchPIDs are the processes one measurement adds up: a supervisor's own processes and the
+// tmux server serving its panes.
+type benchPIDs struct {
+	pids   []int
+	server int
+}
+
+// benchReading is one reading of a benchPIDs set.
+type benchReading struct {
+	procs  []benchCPU
+	server benchCPU
+}
+
+func (p *benchPIDs) read(b *testing.B) *benchReading {
+	if p == nil {
+		return nil
 	}
-	return out
+	r := &benchReading{server: benchReadCPU(b, p.server)}
+	for _, pid := range p.pids {
+		r.procs = append(r.procs, benchReadCPU(b, pid))
+	}
+	return r
+}
+
+// since is the share of a core the set used since an earlier reading, all of it and the tmux
+// server's alone; a process replaced in between makes the window worthless.
+func (r *benchReading) since(b *testing.B, before *benchReading, wall float64) (all, server float64) {
+	if r == nil {
+		return 0, 0
+	}
+	hz := benchClockTicks()
+	if r.server.start != before.server.start {
+		b.Fatal("the tmux server was replaced during the window")
+	}
+	ticks := r.server.self - before.server.self
+	for i := range r.procs {
+		if r.procs[i].start != before.procs[i].start {
+			b.Fatal("a supervising process was replaced during the window")
+		}
+		ticks += r.procs[i].self - before.procs[i].self + r.procs[i].children - before.procs[i].children
+	}
+	pct := func(t uint64) float64 { return float64(t) / hz / wall * 100 }
+	return pct(ticks), pct(r.server.self - before.server.self)
+}
+
+// rss is the resident memory of the set's own processes (not the tmux server's).
+func (p *benchPIDs) rss(b *testing.B) int64 {
+	var total int64
+	for _, pid := range p.pids {
+		total += benchRSS(b, pid)
+	}
+	return total
 }
 
 // Target (the supervision issue): median ≤ 250 ms from the agent printing the done marker to
