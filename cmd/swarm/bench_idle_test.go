@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -239,4 +240,71 @@ func BenchmarkDoneMarkerToEnd(b *testing.B) {
 		}
 	})
 	reportMedian(b, gaps)
+}
+
+// Target (the supervision issue): fifty loops whose agents go quiet every 3 s, for five
+// minutes (SWARM_BENCH_QUIET shortens it): every inactivity restart within 3 s + 0.5 s of the
+// agent's last output, none missed or doubled. Each agent stamps the time as it starts and
+// just before its last line; a restart's gap is the next start minus that stamp. late counts
+// gaps over 3.5 s, early those under 3 s (a restart that did not wait).
+func BenchmarkQuietRestarts(b *testing.B) {
+	const loops, quiet = 50, 3 * time.Second
+	run := 5 * time.Minute
+	if v := os.Getenv("SWARM_BENCH_QUIET"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			b.Fatalf("SWARM_BENCH_QUIET=%q: not a duration", v)
+		}
+		run = d
+	}
+	s := newBenchSwarm(b)
+	stamps := filepath.Join(s.work, "stamps")
+	if err := os.Mkdir(stamps, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	prompt := filepath.Join(s.work, "QUIET.md")
+	text := fmt.Sprintf("@sh date +%%s.%%N >> '%s'/$SWARM_WORKER.out\n@say quiet now\n", stamps)
+	if err := os.WriteFile(prompt, []byte(text), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	var gaps []time.Duration
+	benchOnce(b, func() {
+		for i := range loops {
+			s.run("spawn", "--name", fmt.Sprintf("q%d", i), "--ralph", "--prompt-file", prompt, "--max-iterations", "10000",
+				"--inactivity-timeout", "3", "--", "sh", "-c", `date +%s.%N >> "$0/$SWARM_WORKER.start"; exec "$1" demo-agent`, stamps, s.bin)
+		}
+		time.Sleep(run)
+		s.run("kill", "--all", "--grace", "1")
+		for i := range loops {
+			gaps = append(gaps, benchRestartGaps(b, stamps, fmt.Sprintf("q%d", i))...)
+		}
+	})
+	if len(gaps) == 0 {
+		b.Fatal("no restarts recorded")
+	}
+	late, early := 0, 0
+	for _, g := range gaps {
+		switch {
+		case g > quiet+500*time.Millisecond:
+			late++
+		case g < quiet:
+			early++
+		}
+	}
+	reportMedian(b, gaps)
+	b.ReportMetric(float64(slices.Max(gaps))/float64(time.Millisecond), "max-ms")
+	b.ReportMetric(float64(len(gaps)), "restarts")
+	b.ReportMetric(float64(late), "late")
+	b.ReportMetric(float64(early), "early")
+}
+
+// benchRestartGaps pairs each iteration's last output with the next iteration's start.
+func benchRestartGaps(b *testing.B, dir, name string) []time.Duration {
+	starts := benchReadStamps(b, filepath.Join(dir, name+".start"))
+	outs := benchReadStamps(b, filepath.Join(dir, name+".out"))
+	var gaps []time.Duration
+	for i := 0; i+1 < len(starts) && i < len(outs); i++ {
+		gaps = append(gaps, starts[i+1].Sub(outs[i]))
+	}
+	return gaps
 }
