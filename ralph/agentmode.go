@@ -10,7 +10,8 @@ import (
 // writes the spec's tasks to ralph/plan.jsonl) and CONSTRUCT (a loop on the spec until its
 // completion rule holds); then swarm commits the spec's changes and fetches the next one. A
 // failed spec has its changes stashed and the agent goes on. This file holds the decisions;
-// agentmode_run.go and loop_agentmode.go carry them out.
+// agentmode_spec.go and agentmode_files.go the spec's life and files, and loop_agentmode*.go
+// carry them out in the monitor.
 
 // Agent mode stages: the loop that runs for the current spec.
 const (
@@ -158,8 +159,7 @@ func (am *AgentMode) SpecEnded(ok bool) {
 		s.SpecsFailed++
 		s.ConsecutiveFailures++
 	}
-	s.CurrentSpecID = ""
-	am.Stage, am.SpecID, am.Spec, am.SpecStartedAt = "", "", "", ""
+	am.ClearSpec()
 }
 
 // Agent stop reasons, as the loop's exit reason records them.
@@ -216,7 +216,7 @@ func (am *AgentMode) Elapsed(now time.Time) string {
 	return HoursMinutes(now.Sub(start))
 }
 
-// HoursMinutes is a duration as "1h 23m" (or "5m"; "15m 32s" below an hour when secs).
+// HoursMinutes is a duration as "1h 23m", or "5m" below an hour.
 func HoursMinutes(d time.Duration) string {
 	if d < 0 {
 		d = 0
@@ -228,15 +228,11 @@ func HoursMinutes(d time.Duration) string {
 	return fmt.Sprintf("%dm", m)
 }
 
-// MinutesSeconds is a spec's duration for its commit: "15m 32s" (or "1h 2m 3s").
+// MinutesSeconds is a spec's duration for its commit: "15m 32s" (or "1h 2m 3s"), the loop
+// log's format with the minutes always shown ("0m 5s").
 func MinutesSeconds(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d < 0 {
-		d = 0
+	if d.Round(time.Second) < time.Minute {
+		return "0m " + FormatDuration(d)
 	}
-	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
-	if h > 0 {
-		return fmt.Sprintf("%dh %dm %ds", h, m, s)
-	}
-	return fmt.Sprintf("%dm %ds", m, s)
+	return FormatDuration(d)
 }

@@ -29,6 +29,14 @@ func (d Dir) AgentModePath() string { return filepath.Join(d.Path, "agent.json")
 // AgentPromptPath is the current stage's prompt, filled in for the current spec.
 func (d Dir) AgentPromptPath() string { return filepath.Join(d.Path, "agent-prompt.md") }
 
+// WriteAgentPrompt puts the prompt of the agent's stage where its loop reads it.
+func (d Dir) WriteAgentPrompt(prompt string) error {
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(d.AgentPromptPath(), []byte(prompt), 0o600)
+}
+
 // LoadAgentMode reads agent.json; nil when the worker is no agent.
 func (d Dir) LoadAgentMode() (*AgentMode, error) { return readOptional[AgentMode](d.AgentModePath()) }
 
@@ -151,13 +159,5 @@ func AgentLog(path string, now time.Time, format string, args ...any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(f, "[%s] %s\n", inbox.Now(now), fmt.Sprintf(format, args...))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return state.AppendLine(path, fmt.Sprintf("[%s] %s", inbox.Now(now), fmt.Sprintf(format, args...)))
 }

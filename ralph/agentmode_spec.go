@@ -142,8 +142,18 @@ func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, .
 
 // FinishSpec records the current spec in the inbox: done, or failed with why.
 func FinishSpec(am *AgentMode, why string, now time.Time) error {
+	return am.changeInbox(func(recs []inbox.Record) { inbox.Finish(recs, am.SpecID, why, now) })
+}
+
+// RequeueSpec puts the current spec back to pending: it was interrupted, not finished.
+func RequeueSpec(am *AgentMode) error {
+	return am.changeInbox(func(recs []inbox.Record) { inbox.Requeue(recs, am.SpecID) })
+}
+
+// changeInbox changes records of the project's inbox in place, under its lock.
+func (am *AgentMode) changeInbox(fn func([]inbox.Record)) error {
 	return inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
-		inbox.Finish(recs, am.SpecID, why, now)
+		fn(recs)
 		return recs, nil
 	})
 }

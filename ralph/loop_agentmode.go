@@ -3,7 +3,6 @@ package ralph
 import (
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -31,9 +30,14 @@ func (l *Loop) nextAgentStage() bool {
 	if st.RunID == am.RunID && !l.stageEnded(am, st) {
 		return false
 	}
+	l.applyAgentStage(am)
+	return true
+}
+
+// applyAgentStage makes the loop the agent's decided stage.
+func (l *Loop) applyAgentStage(am *AgentMode) {
 	l.update(func(s *State) error { s.ApplyAgentStage(am, l.cfg.Dir.AgentPromptPath()); return nil })
 	l.freshLoop()
-	return true
 }
 
 // stageEnded acts on the end of the current stage; it reports whether another stage follows.
@@ -98,9 +102,7 @@ func (l *Loop) beginStage(am *AgentMode, st *State) bool {
 
 // saveStage records the stage as decided, with its prompt, before the loop state moves on.
 func (l *Loop) saveStage(am *AgentMode, prompt string) bool {
-	if err := os.WriteFile(l.cfg.Dir.AgentPromptPath(), []byte(prompt), 0o600); err != nil {
-		l.recorded(err)
-	}
+	l.recorded(l.cfg.Dir.WriteAgentPrompt(prompt))
 	am.RunID = uuid.NewString()
 	l.recorded(l.cfg.Dir.SaveAgentMode(am))
 	return true
@@ -118,11 +120,11 @@ func (l *Loop) commitSpec(am *AgentMode, st *State) {
 	}
 	hash, err := git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
 	if err != nil {
-		l.agentSay(am, "COMMIT: %s; trying again", oneLine(err.Error()))
+		l.agentSay(am, "COMMIT: %s; trying again", OneLine(err.Error()))
 		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
 	}
 	if err != nil {
-		l.failSpec(am, "git commit failed: "+oneLine(err.Error()))
+		l.failSpec(am, "git commit failed: "+OneLine(err.Error()))
 		return
 	}
 	l.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, SpecName(am.Spec))
@@ -138,7 +140,7 @@ func (l *Loop) failSpec(am *AgentMode, why string) {
 	drop := am.OnFailure == OnFailureReset
 	switch moved, err := git.SetAside(am.Project, msg, AgentKeep, drop); {
 	case err != nil:
-		l.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", oneLine(err.Error()))
+		l.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", OneLine(err.Error()))
 	case moved && drop:
 		l.agentSay(am, "RESET: the spec's changes were discarded")
 	case moved:
@@ -170,16 +172,10 @@ func (l *Loop) requeue(am *AgentMode) {
 	if am.SpecID == "" {
 		return
 	}
-	err := inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
-		inbox.Requeue(recs, am.SpecID)
-		return recs, nil
-	})
-	if err != nil {
+	if err := RequeueSpec(am); err != nil {
 		l.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // RelTo is path as seen from base (the project), for messages.
 func RelTo(base, path string) string {

@@ -92,8 +92,7 @@ func (l *Loop) agentResumed() {
 		l.agentSay(am, "%s %s is no longer in the inbox; fetching the next spec", am.SpecID, am.Spec)
 		am.ClearSpec()
 		if l.fetchNext(am, st) {
-			l.update(func(s *State) error { s.ApplyAgentStage(am, l.cfg.Dir.AgentPromptPath()); return nil })
-			l.freshLoop()
+			l.applyAgentStage(am)
 		}
 	}
 }

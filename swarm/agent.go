@@ -228,10 +228,7 @@ func checkSessionFree(e *env, project string, s *ralph.AgentSession) error {
 
 // undoAgentStart puts the spec back and the session as it was, after a failed start.
 func undoAgentStart(am *ralph.AgentMode, prev *ralph.AgentSession) {
-	_ = inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
-		inbox.Requeue(recs, am.SpecID)
-		return recs, nil
-	})
+	_ = ralph.RequeueSpec(am)
 	if prev == nil {
 		_ = os.Remove(ralph.SessionPath(am.Project))
 		return

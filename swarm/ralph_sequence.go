@@ -1,20 +1,13 @@
 package swarm
 
-import (
-	"os"
-
-	"github.com/swarm-dev/swarm/ralph"
-)
+import "github.com/swarm-dev/swarm/ralph"
 
 // Loops that run one after another in the same worker: a chain's steps, an agent's specs. The
 // first loop starts like any other; these record what comes after it.
 
 // writeAgentPrompt puts an agent's first prompt where its loop reads it.
 func writeAgentPrompt(ld ralph.Dir, prompt string) error {
-	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
-		return fail("cannot create %s: %v", ld.Path, err)
-	}
-	if err := os.WriteFile(ld.AgentPromptPath(), []byte(prompt), 0o600); err != nil {
+	if err := ld.WriteAgentPrompt(prompt); err != nil {
 		return fail("cannot write %s: %v", ld.AgentPromptPath(), err)
 	}
 	return nil

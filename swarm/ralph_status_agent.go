@@ -22,13 +22,10 @@ func viewAgent(ld ralph.Dir) *agentView {
 	if err != nil || am == nil {
 		return nil
 	}
-	v := &agentView{AgentMode: am, Inbox: map[string]int{}}
 	recs, err := inbox.Inbox{Root: am.Project}.Load()
+	v := &agentView{AgentMode: am, Inbox: inbox.Counts(recs)}
 	if err != nil {
 		v.InboxError = err.Error()
-	}
-	for k, n := range inbox.Counts(recs) {
-		v.Inbox[k] = n
 	}
 	return v
 }

@@ -47,14 +47,7 @@ func newBenchPeer(b *testing.B) *benchPeer {
 	if err := os.WriteFile(p.script, data, 0o700); err != nil {
 		b.Fatal(err)
 	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "TMUX" || k == "TMUX_PANE" || k == "TMUX_TMPDIR" || k == "HOME" || strings.HasPrefix(k, "SWARM_") {
-			continue
-		}
-		p.env = append(p.env, kv)
-	}
-	p.env = append(p.env, "SWARM_DIR="+filepath.Join(root, "state"), "HOME="+filepath.Join(root, "home"),
+	p.env = benchEnv("SWARM_DIR="+filepath.Join(root, "state"), "HOME="+filepath.Join(root, "home"),
 		"TMUX_TMPDIR="+filepath.Join(root, "tmux"))
 	b.Cleanup(p.stop)
 	return p

@@ -90,16 +90,9 @@ func newBenchSwarm(b *testing.B) *benchSwarm {
 	benchSerial++
 	s.socket = fmt.Sprintf("swarm-bench-%d-%d", os.Getpid(), benchSerial)
 	stateDir := filepath.Join(root, "state")
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "TMUX" || k == "TMUX_PANE" || k == "TMUX_TMPDIR" || k == "HOME" || strings.HasPrefix(k, "SWARM_") {
-			continue
-		}
-		s.env = append(s.env, kv)
-	}
 	// The socket lives under the temporary directory, so it goes away with it even if the
 	// server leaves it behind.
-	s.env = append(s.env,
+	s.env = benchEnv(
 		"SWARM_DIR="+stateDir,
 		"SWARM_TMUX_SOCKET="+s.socket,
 		"TMUX_TMPDIR="+filepath.Join(root, "tmux"),
@@ -123,6 +116,20 @@ func newBenchSwarm(b *testing.B) *benchSwarm {
 		}
 	})
 	return s
+}
+
+// benchEnv is this process's environment without anything that points at the user's tmux,
+// home or swarm, plus extra.
+func benchEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "TMUX" || k == "TMUX_PANE" || k == "TMUX_TMPDIR" || k == "HOME" || strings.HasPrefix(k, "SWARM_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
 }
 
 // run executes one swarm command and returns how long it took; any failure ends the benchmark.
