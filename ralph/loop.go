@@ -84,8 +84,8 @@ func (c *Config) defaults() {
 			*d = v
 		}
 	}
-	// An idle monitor wakes about five times a second: cheap enough to stay far below 1% of a
-	// core, often enough that the next iteration starts well within a second of an exit.
+	// A polling monitor wakes about five times a second: cheap enough to stay far below 1% of
+	// a core, often enough that the next iteration starts well within a second of an exit.
 	def(&c.ExitPoll, 200*time.Millisecond)
 	def(&c.ScreenPoll, 2*time.Second)
 	def(&c.StatusPoll, 500*time.Millisecond)
@@ -264,7 +264,13 @@ func (l *Loop) run() (Status, error) {
 		if l.writeErr != "" {
 			// The last decision may not have been recorded: take a breath before acting on
 			// the old state again, so a full disk costs a retry every few seconds, not a spin.
-			l.cfg.Clock.Sleep(writeRetry)
+			l.wait(writeRetry, nil)
+		}
+		if l.abortRequested() && (st.Phase == PhaseEnded || st.Phase == "") {
+			// Told to stop between iterations: start no agent (a working one is ended by
+			// the watch, a waiting loop by its wait).
+			l.abortNow(agent{dead: true})
+			continue
 		}
 		if err := l.step(st); err != nil {
 			return l.statusNow(), err

@@ -42,11 +42,8 @@ func (l *Loop) waitForReset(st *State) {
 		if l.statusNow() != StatusWaiting {
 			return
 		}
-		d := until.Sub(l.cfg.Clock.Now())
-		if d > time.Second {
-			d = time.Second
-		}
-		l.cfg.Clock.Sleep(d)
+		// The status is read every second, or at the status poll when that is slower.
+		l.wait(min(until.Sub(l.cfg.Clock.Now()), max(time.Second, l.cfg.StatusPoll)), nil)
 	}
 	_, _, err := l.cfg.Dir.Transition(l.cfg.Clock.Now(), func(cur *State) (Decision, error) {
 		if cur.Status != StatusWaiting {

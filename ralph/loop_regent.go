@@ -168,3 +168,13 @@ func (l *Loop) Resurrected(deadPID int) (giveUp bool) {
 	l.transition(st, l.agentNow(), dec)
 	return dec.Stopping()
 }
+
+// Crashed fails a loop whose monitor hit a fault of its own (a panic in its goroutine): see
+// MonitorCrashed. Only this loop is affected; a Regent drives the others on.
+func (l *Loop) Crashed(fault string) {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return
+	}
+	l.transition(st, l.agentNow(), MonitorCrashed(st.CurrentIteration, fault))
+}

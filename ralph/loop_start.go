@@ -133,13 +133,21 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	return append(argv, cmd...)
 }
 
-// wrapper is the wrapper's argv for iteration n (see WrapperArgv).
-func (l *Loop) wrapper(w *state.Worker, n int) []string {
-	if len(l.cfg.RunWrapper) == 0 {
-		return nil
+// agentLaunch is how iteration n's agent starts (see Launch).
+func (l *Loop) agentLaunch(w *state.Worker, st *State, n int, session string) Launch {
+	return IterationLaunch(l.cfg.Dir, l.cfg.Workers, w.Name, AgentCommand(w.Cmd, session), st, n, l.cfg.ExtraEnv, l.cfg.RunWrapper)
+}
+
+// IterationLaunch is how iteration n of a loop starts the agent argv in worker name: with the
+// worker's environment and the iteration's, the prompt on stdin in stdin mode, under the
+// exit-recording script (or wrapper).
+func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string) Launch {
+	stdin := ""
+	if st.PromptMode == PromptStdin {
+		stdin = d.PromptCopy()
 	}
-	extra := append(append([]string{}, l.cfg.ExtraEnv...), l.cfg.Dir.AgentEnv(w.Name, n)...)
-	return WrapperArgv(l.cfg.RunWrapper, l.cfg.Workers.EnvPath(w.Name), extra)
+	return Launch{Argv: argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
+		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), Wrapper: wrapper}
 }
 
 // WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus
@@ -155,7 +163,10 @@ func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
 
 func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
-	argv := AgentArgv(AgentCommand(w.Cmd, session), st.PromptMode, l.wrapper(w, n), l.cfg.Workers.ExitPath(l.cfg.Name), l.cfg.Dir.PromptCopy())
+	argv, err := l.agentLaunch(w, st, n, session).Command()
+	if err != nil {
+		return err
+	}
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID}
 	p, err := l.ownPane(w)
 	if err == nil {

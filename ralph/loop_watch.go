@@ -15,8 +15,14 @@ import (
 // screenWatch is what the driver remembers between looks at the screen.
 type screenWatch struct {
 	facts     WatchFacts
-	lastHash  string // everything on screen
-	lastSubst string // the screen without spinners and counters
+	lastHash  string        // everything on screen
+	lastSubst string        // the screen without spinners and counters
+	every     time.Duration // how often the screen is captured
+}
+
+// watchTimes are when the watch next looks at each thing.
+type watchTimes struct {
+	screen, status, cost time.Time
 }
 
 // watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
@@ -25,56 +31,98 @@ func (l *Loop) watch(st *State) {
 	a := l.agentNow()
 	l.ensureMatcher()
 	w := l.newScreenWatch(st)
-	nextScreen, nextStatus := l.cfg.Clock.Now(), l.cfg.Clock.Now()
-	nextCost := l.cfg.Clock.Now().Add(l.cfg.CostPoll)
+	now := l.cfg.Clock.Now()
+	next := watchTimes{screen: now, status: now, cost: now.Add(l.cfg.CostPoll)}
 	account := l.account()
+	watched := a.pid
+	exited, unwatch := l.exitWatch(watched)
+	defer func() { unwatch() }()
 	for {
 		if l.abortRequested() {
 			l.abortNow(a)
 			return
 		}
-		now := l.cfg.Clock.Now()
-		w.facts.Now = now
-		if !now.Before(nextStatus) {
-			nextStatus = now.Add(l.cfg.StatusPoll)
-			if l.statusNow() == StatusStopped {
-				l.stoppedWhileWorking(st, a)
-				return
-			}
-			if present, err := l.cfg.Dir.doneMarker(); err != nil || present {
-				l.end(st, a, EndDoneFile)
-				return
-			}
-			if f, ok := l.limitOf(st, account); ok {
-				l.limit = &f
-				l.end(st, a, EndUsageLimit)
-				return
-			}
-		}
-		if a.dead || !l.cfg.Procs.Alive(a.pid) {
-			l.end(st, l.settled(), EndExited)
+		w.facts.Now = l.cfg.Clock.Now()
+		if l.watchOnce(st, &a, &w, &next, account) {
 			return
 		}
-		if OutOfTime(w.facts) {
-			l.end(st, a, EndIterationTimeout)
-			return
+		if a.pid != watched {
+			// A new look at the agent found another process (its pane was respawned).
+			unwatch()
+			watched = a.pid
+			exited, unwatch = l.exitWatch(watched)
 		}
-		if st.MaxCost > 0 && !now.Before(nextCost) {
-			nextCost = now.Add(l.cfg.CostPoll)
-			if OverBudget(l.spentNow(st), limits(st)) {
-				l.end(st, a, EndBudget)
-				return
-			}
-		}
-		if !now.Before(nextScreen) {
-			nextScreen = now.Add(l.cfg.ScreenPoll)
-			if l.lookAtScreen(st, &a, &w) {
-				return
-			}
-		}
-		l.cfg.Clock.Sleep(l.cfg.ExitPoll)
+		l.wait(l.untilNextLook(st, next), exited)
 	}
 }
+
+// watchOnce takes one look at everything that is due and can end the iteration, and reports
+// whether it ended.
+func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, account string) bool {
+	now := w.facts.Now
+	if !now.Before(next.status) {
+		next.status = now.Add(l.cfg.StatusPoll)
+		if l.statusNow() == StatusStopped {
+			l.stoppedWhileWorking(st, *a)
+			return true
+		}
+		if present, err := l.cfg.Dir.doneMarker(); err != nil || present {
+			l.end(st, *a, EndDoneFile)
+			return true
+		}
+		if f, ok := l.limitOf(st, account); ok {
+			l.limit = &f
+			l.end(st, *a, EndUsageLimit)
+			return true
+		}
+	}
+	if a.dead || !l.cfg.Procs.Alive(a.pid) {
+		l.end(st, l.settled(), EndExited)
+		return true
+	}
+	if OutOfTime(w.facts) {
+		l.end(st, *a, EndIterationTimeout)
+		return true
+	}
+	if st.MaxCost > 0 && !now.Before(next.cost) {
+		next.cost = now.Add(l.cfg.CostPoll)
+		if OverBudget(l.spentNow(st), limits(st)) {
+			l.end(st, *a, EndBudget)
+			return true
+		}
+	}
+	if !now.Before(next.screen) {
+		next.screen = now.Add(w.every)
+		return l.lookAtScreen(st, a, w)
+	}
+	return false
+}
+
+// untilNextLook is how long the watch waits before its next look: until the first thing falls
+// due, at most ExitPoll (an agent's end cuts the wait short where it can be watched).
+func (l *Loop) untilNextLook(st *State, next watchTimes) time.Duration {
+	now := l.cfg.Clock.Now()
+	first := now.Add(l.cfg.ExitPoll)
+	due := []time.Time{next.status, next.screen}
+	if st.MaxCost > 0 {
+		due = append(due, next.cost)
+	}
+	for _, t := range due {
+		if t.Before(first) {
+			first = t
+		}
+	}
+	return max(first.Sub(now), time.Millisecond)
+}
+
+// screenEvery is how often the screen is captured: ScreenPoll (the seed's 2 s), more often
+// for a short inactivity timeout, so that a quiet agent is ended within an eighth of it.
+func (l *Loop) screenEvery(inactivity time.Duration) time.Duration {
+	return min(l.cfg.ScreenPoll, max(minScreenPoll, inactivity/8))
+}
+
+// minScreenPoll bounds how often a screen is captured.
+const minScreenPoll = 250 * time.Millisecond
 
 func (l *Loop) newScreenWatch(st *State) screenWatch {
 	now := l.cfg.Clock.Now()
@@ -88,7 +136,7 @@ func (l *Loop) newScreenWatch(st *State) screenWatch {
 	}
 	f := WatchFacts{Now: now, Started: started, LastChange: lastChange, LastProgress: lastChange}
 	f.Inactivity, f.Hang, f.Limit = WatchLimits(limits(st))
-	return screenWatch{facts: f}
+	return screenWatch{facts: f, every: l.screenEvery(f.Inactivity)}
 }
 
 // lookAtScreen captures the screen, notes what changed, and ends the iteration when the done

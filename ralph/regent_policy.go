@@ -158,3 +158,15 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 	d.Escalate = reason
 	return keep, d
 }
+
+// MonitorCrashed is the end of a loop whose monitor failed with a fault of its own: the agent
+// is ended (nobody would watch it), the loop fails with the fault on record, and the Regent
+// escalates. Running it again would hit the same fault.
+func MonitorCrashed(iteration int, fault string) Decision {
+	fault = OneLine(fault)
+	var d Decision
+	d.stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
+	d.EndAgent, d.Escalate = true, "monitor crashed: "+fault
+	d.regent("the monitor of this loop crashed (%s) — loop failed", fault)
+	return d
+}

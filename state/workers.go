@@ -142,6 +142,12 @@ func (d *Dir) ExitCode(name string) (int, bool) {
 	return n, err == nil
 }
 
+// ScriptPath is the script the worker's program was last started under; it holds the
+// worker's environment and is as private as EnvPath.
+func (d *Dir) ScriptPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".run.sh")
+}
+
 // EnvPath holds the full environment a worker was started with, so that later restarts of the
 // same worker (respawn, loop iterations) reproduce it exactly.
 func (d *Dir) EnvPath(name string) string {

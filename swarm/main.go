@@ -137,6 +137,7 @@ func commands() []*cli.Command {
 		queryCommand(),
 		demoCommand(),
 		demoAgentCommand(),
+		regentCommand(),
 		runWrapperCommand(),
 	}
 }

@@ -41,7 +41,6 @@ Examples:
 			ralphCleanCommand(),
 			ralphInitCommand(),
 			ralphTemplateCommand(),
-			keeperCommand(),
 			monitorCommand(),
 		},
 	}

@@ -40,7 +40,6 @@ func TestRalphCommandsFromTheCommandLine(t *testing.T) {
 		{[]string{"ralph", "clean"}, 1, "", "no loop name given (or use --all)"},
 		{[]string{"ralph", "clean", "x"}, 0, "cleaned ralph state for x\n", ""},
 		{[]string{"ralph", "__monitor", "bad name"}, 1, "", "invalid worker name"},
-		{[]string{"ralph", "__keeper", "bad name"}, 1, "", "invalid worker name"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

@@ -28,19 +28,18 @@ func stopLoopOnKill(e *env, name string) error {
 	return fail("cannot record that the loop of '%s' was killed (%v); its monitor was ended instead", name, err)
 }
 
-// endMonitor ends a loop's keeper (so it starts no new monitor) and its monitor.
+// endMonitor stops whatever drives the loop: the Regent lets go of it (and does not take it
+// up again), a monitor process of its own is ended.
 func endMonitor(e *env, ld ralph.Dir, name string) {
-	e = e.onServerOf(name)
-	if panes, err := e.tm.Panes(); err == nil {
-		for _, p := range panes {
-			if p.Session == regentSession && p.WindowName == name {
-				_ = e.tm.KillPane(p.ID)
-			}
-		}
+	st, err := ld.Load()
+	if err != nil || st.MonitorPID <= 0 || !e.procs.Alive(st.MonitorPID, 0) {
+		return
 	}
-	if st, err := ld.Load(); err == nil && st.MonitorPID > 0 && e.procs.Alive(st.MonitorPID, 0) {
-		_ = syscall.Kill(st.MonitorPID, syscall.SIGKILL)
+	if st.MonitorPID == regentPID(e.dir) {
+		_ = dropLoop(e.dir, name)
+		return
 	}
+	_ = syscall.Kill(st.MonitorPID, syscall.SIGKILL)
 }
 
 // afterKill waits briefly for the loop's monitor to notice and leave.

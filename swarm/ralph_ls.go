@@ -87,6 +87,7 @@ func listLoops(e *env) ([]loopView, error) {
 		byName[w.Name] = w
 	}
 	var views []loopView
+	regent := regentPID(e.dir)
 	for _, name := range loopNames(e) {
 		ld := ralph.DirFor(e.dir, name)
 		st, err := ld.Load()
@@ -96,7 +97,7 @@ func listLoops(e *env) ([]loopView, error) {
 			}
 			continue
 		}
-		views = append(views, viewLoop(ld, st, byName[name]))
+		views = append(views, viewLoop(ld, st, byName[name], regent))
 	}
 	return views, nil
 }

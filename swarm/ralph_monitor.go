@@ -14,11 +14,13 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// The loop's background processes: the monitor that drives a loop, and the keeper that
-// restarts a monitor that dies.
+// A loop's monitor: the Regent drives every supervised loop of a state directory in one
+// process (regent_serve.go); a loop without the Regent, or one run in the foreground, has a
+// monitor process of its own. Both drive it through driveLoop.
 
 func monitorCommand() *cli.Command {
 	return &cli.Command{
@@ -34,20 +36,6 @@ func monitorCommand() *cli.Command {
 	}
 }
 
-func keeperCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "__keeper",
-		Hidden: true,
-		Action: func(c *cli.Context) error {
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			return runKeeper(e, keeperOptions{name: c.Args().First()})
-		},
-	}
-}
-
 // runWrapper is swarm's own process wrapper (swarm __run), started by absolute path.
 func runWrapper() []string {
 	exe, err := os.Executable()
@@ -55,12 +43,6 @@ func runWrapper() []string {
 		exe = "swarm"
 	}
 	return []string{exe, "__run"}
-}
-
-// monitorArgv runs a hidden ralph command (__monitor, __keeper) of this executable on this
-// state directory and tmux server, whatever directory or environment it starts in.
-func monitorArgv(e *env, exe, command, name string) []string {
-	return []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph", command, name}
 }
 
 // logTimeFormat starts every line of the loop's logs (as ralph.Dir.LogEvent writes them).
@@ -87,53 +69,39 @@ func appendMonitorLog(ld ralph.Dir, line string) {
 	_ = state.AppendLine(ld.MonitorLog(), time.Now().Format(logTimeFormat)+" "+line)
 }
 
-// regentSession hosts the loops' monitors on swarm's private tmux server. tmux restarts a
-// monitor whose process dies (see tmux.ReviveOnDeath), which is how a supervised loop
-// survives its monitor crashing with no swarm command run in between.
-const regentSession = "swarm-regent"
-
-// startMonitor launches the loop's monitor: under a keeper in a window of the regent session
-// when the loop is supervised, otherwise as a detached process. Either way it is started from
-// swarm's own executable, never a relative path, and logs to the loop's monitor.log.
+// startMonitor has the loop driven: by the Regent when the loop is supervised, otherwise by
+// a detached monitor process of its own. Either is started from swarm's own executable, never
+// a relative path, and the loop's lines go to its monitor.log. It returns once the loop's
+// monitor holds its lock (or has already finished), so the caller's next command sees it.
 func startMonitor(e *env, name string) error {
 	e = e.onServerOf(name)
+	ld := ralph.DirFor(e.dir, name)
+	if st, err := ld.Load(); err != nil || st.Regent == nil || st.Regent.Enabled {
+		if err := ensureRegent(e); err != nil {
+			return err
+		}
+		waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !loopNeedsMonitor(ld) || !regentAlive(e.dir) })
+		return nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	ld := ralph.DirFor(e.dir, name)
-	supervised := true
-	if st, err := ld.Load(); err == nil && st.Regent != nil && !st.Regent.Enabled {
-		supervised = false
-	}
-	var pid int
-	if supervised {
-		pid, err = startKeeper(e, name, monitorArgv(e, exe, "__keeper", name))
-	} else {
-		pid, err = startDetachedMonitor(ld, monitorArgv(e, exe, "__monitor", name))
-	}
+	argv := []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph", "__monitor", name}
+	pid, err := startDetachedMonitor(ld, argv)
 	if err != nil {
 		return err
 	}
-	// Wait until it holds its lock (or has already finished), so the caller's next command
-	// sees a live monitor.
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && !ld.MonitorAlive() && e.procs.Alive(pid, 0) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !e.procs.Alive(pid, 0) })
 	return nil
 }
 
-func startKeeper(e *env, name string, argv []string) (int, error) {
-	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: name, Cwd: "/", Argv: argv})
-	if err != nil {
-		return 0, err
+// waitFor polls cond until it holds or d has passed.
+func waitFor(d time.Duration, cond func() bool) {
+	deadline := time.Now().Add(d)
+	for !cond() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
 	}
-	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
-		_ = e.tm.KillPane(p.ID)
-		return 0, err
-	}
-	return p.PID, nil
 }
 
 func startDetachedMonitor(ld ralph.Dir, argv []string) (int, error) {
@@ -150,6 +118,15 @@ type loopProcs struct{ t processTable }
 
 func (p loopProcs) Alive(pid int) bool                      { return p.t.Alive(pid, 0) }
 func (p loopProcs) KillGroup(pgid int, grace time.Duration) { p.t.KillGroup(pgid, grace) }
+
+// Exited watches a real process's end without polling (a fake process table cannot).
+func (p loopProcs) Exited(pid int) (<-chan struct{}, func()) {
+	if _, ok := p.t.(osProcesses); ok {
+		return proc.Exited(pid)
+	}
+	return nil, func() {}
+}
+
 func (p loopProcs) KillTagged(tag string, grace time.Duration) int {
 	return p.t.KillTagged(tag, grace)
 }
@@ -183,16 +160,10 @@ func runMonitor(e *env, o monitorOptions) error {
 		if o.foreground {
 			return fail("a monitor is already running the loop for '%s'", o.name)
 		}
-		// Another monitor drives the loop (a keeper's restart raced a resume): it is in hand.
+		// Another monitor drives the loop: it is in hand.
 		return nil
 	}
 	defer lock.Unlock()
-	prev, err := claimLoop(ld)
-	if err != nil {
-		fmt.Fprintf(out, "swarm: error: %v\n", err)
-		return fail("%v", err)
-	}
-	defer releaseLoop(ld)
 	abort := make(chan struct{})
 	detail := out
 	if o.foreground {
@@ -206,23 +177,65 @@ func runMonitor(e *env, o monitorOptions) error {
 			detail = io.Discard
 		}
 	}
-	loop := ralph.New(ralph.Config{Name: o.name, Dir: ld, Workers: e.dir, Tmux: e.tm, Procs: loopProcs{e.procs}, Out: out,
-		Detail: detail, RunWrapper: runWrapper(), Abort: abort, MonitorLock: lock})
-	if !o.foreground && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
-		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
-		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
-			return nil
-		}
-	}
 	defer pauseOnSignals(o.name, ld, out, abort)()
-	status, err := loop.Run()
+	status, err := driveLoop(e, lock, loopDrive{name: o.name, out: out, detail: detail, abort: abort, resurrect: !o.foreground})
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
+		if status == "" {
+			return fail("%v", err)
+		}
 	}
 	if o.foreground {
 		return foregroundEnd(ld, o, status, out)
 	}
 	return nil
+}
+
+// loopDrive is what a monitor, a process of its own or the Regent's, drives a loop with.
+type loopDrive struct {
+	name        string
+	out, detail io.Writer
+	abort       chan struct{}
+	// resurrect: a background monitor counts a predecessor that died on the job as a
+	// resurrection (and may give up on a loop that keeps killing its monitors).
+	resurrect bool
+	// tm, when not nil, is the tmux client the loop uses instead of the environment's.
+	tm tmux.Client
+	// relaxed: the agent's end is watched, not polled for, so the safety polls of its process
+	// and of the loop's files run at the seed's 2 s.
+	relaxed bool
+}
+
+// relaxedPoll is the Regent's safety poll of an agent's process and a loop's files.
+const relaxedPoll = 2 * time.Second
+
+// driveLoop runs the loop whose monitor lock the caller holds until it ends, pauses or is
+// aborted. It returns the status it ended in ("" when the loop could not even be claimed) and
+// the error that ended it.
+func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
+	ld := ralph.DirFor(e.dir, d.name)
+	prev, err := claimLoop(ld)
+	if err != nil {
+		return "", err
+	}
+	defer releaseLoop(ld)
+	tm := d.tm
+	if tm == nil {
+		tm = e.tm
+	}
+	cfg := ralph.Config{Name: d.name, Dir: ld, Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs}, Out: d.out,
+		Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
+	if d.relaxed {
+		cfg.ExitPoll, cfg.StatusPoll = relaxedPoll, relaxedPoll
+	}
+	loop := ralph.New(cfg)
+	if d.resurrect && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
+		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
+		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
+			return ralph.StatusFailed, nil
+		}
+	}
+	return loop.Run()
 }
 
 // foregroundEnd prints a finished loop's summary and maps how it ended to the exit code: 0
@@ -331,57 +344,10 @@ func signalName(s os.Signal) string {
 	return s.String()
 }
 
-type keeperOptions struct {
-	name string
-}
-
-// runKeeper is the Regent's resurrection: it runs the loop's monitor as its child and starts a
-// new one (after a second) whenever the monitor dies while the loop should still be running.
-// The keeper itself runs in a window of the regent session, which tmux revives if the keeper
-// dies; it removes its own window when the loop no longer needs a monitor.
-func runKeeper(e *env, o keeperOptions) error {
-	if err := validateName(o.name); err != nil {
-		return err
-	}
-	ld := ralph.DirFor(e.dir, o.name)
-	exe, err := os.Executable()
-	if err != nil {
-		return fail("%v", err)
-	}
-	// Caught rather than ignored, so the monitor it starts gets default handling back.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	defer func() {
-		if pane := tmux.CurrentPane(); pane != "" {
-			_ = e.tm.KillPane(pane)
-		}
-	}()
-	for loopNeedsMonitor(ld) {
-		if ld.MonitorAlive() {
-			// A monitor from before this keeper still runs; take over when it is gone.
-			time.Sleep(time.Second)
-			continue
-		}
-		if err := runMonitorChild(monitorArgv(e, exe, "__monitor", o.name)); err != nil {
-			appendMonitorLog(ld, fmt.Sprintf("🛡️  Regent: cannot start the monitor: %v", err))
-		}
-		if !loopNeedsMonitor(ld) {
-			break
-		}
-		time.Sleep(time.Second)
-	}
-	return nil
-}
-
 func loopNeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
 	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st))
 }
-
-// runMonitorChild runs a monitor until it ends; the error is only that it could not start.
-// The monitor outlives its keeper: a new keeper waits for it and takes over.
-func runMonitorChild(argv []string) error { return runKeptChild(argv, 0) }
 
 // runKeptChild runs a kept process until it ends. deathSig, when not 0, is sent to it should
 // its keeper die first (the caller's thread must stay locked to its goroutine).

@@ -31,7 +31,7 @@ func TestStartMonitorUnderAKeeper(t *testing.T) {
 	if err := startMonitor(te.env, "k"); err != nil {
 		t.Fatal(err)
 	}
-	wantKeeper(t, te, "k")
+	wantRegent(t, te)
 	for _, id := range te.fake.PaneIDs() {
 		if p, _ := te.fake.Get(id); p.Session == regentSession && (!p.Revive || p.Spec.Cwd != "/" || len(p.Spec.Env) != 0) {
 			t.Errorf("keeper pane: revive %v, cwd %q, env %q", p.Revive, p.Spec.Cwd, p.Spec.Env)
@@ -187,16 +187,6 @@ func TestMonitorErrors(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "swarm: error: no ralph loop state") {
 		t.Errorf("said %q", out.String())
 	}
-}
-
-func TestKeeperLeavesALoopThatNeedsNoMonitor(t *testing.T) {
-	te := newLoopEnv(t)
-	te.loop("p", ralph.State{Status: ralph.StatusPaused})
-	t.Setenv("TMUX_PANE", "")
-	if err := runKeeper(te.env, keeperOptions{name: "p"}); err != nil {
-		t.Fatal(err)
-	}
-	wantErr(t, runKeeper(te.env, keeperOptions{name: "bad name"}), 1, "invalid worker name")
 }
 
 func TestLoopProcsUseTheCommandsProcessTable(t *testing.T) {

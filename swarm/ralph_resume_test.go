@@ -12,15 +12,16 @@ func resume(te *testEnv, name string, max int) error {
 	return runRalphResume(te.env, ralphResumeOptions{Args: []string{name}, SetLimit: max > 0, MaxIterations: max})
 }
 
-// wantKeeper checks that exactly one keeper was started, for the named loop.
-func wantKeeper(t *testing.T, te *testEnv, name string) {
+// wantRegent checks that exactly one Regent (under its keeper) was started, for the state
+// directory: it drives every loop, the named one included.
+func wantRegent(t *testing.T, te *testEnv) {
 	t.Helper()
 	ks := te.keepers()
 	if len(ks) != 1 {
-		t.Fatalf("%d keepers started, want 1", len(ks))
+		t.Fatalf("%d Regents started, want 1", len(ks))
 	}
 	argv := ks[0]
-	want := []string{"--swarm-dir", te.dir.Root, "--tmux-socket", te.fake.Socket(), "ralph", "__keeper", name}
+	want := []string{"--swarm-dir", te.dir.Root, "--tmux-socket", te.fake.Socket(), "regent", "__keep"}
 	if !reflect.DeepEqual(argv[1:], want) {
 		t.Errorf("keeper argv %q, want exe + %q", argv, want)
 	}
@@ -32,7 +33,7 @@ func wantResumed(t *testing.T, te *testEnv, ld ralph.Dir, name, event string) {
 	if got := events(t, ld); !reflect.DeepEqual(got, []string{event}) {
 		t.Errorf("log %q, want %q", got, event)
 	}
-	wantKeeper(t, te, name)
+	wantRegent(t, te)
 }
 
 func TestRalphResumeOfAPausedLoop(t *testing.T) {
@@ -174,7 +175,7 @@ func TestRalphResumeTakesOverFromALeavingMonitor(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	wantKeeper(t, te, "f")
+	wantRegent(t, te)
 }
 
 // ... unless it read the state again after the resume and drives the loop on.

@@ -358,9 +358,9 @@ func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*st
 		return nil, fail("cannot write %s: %v", ld.PromptCopy(), err)
 	}
 	o.Tmux = true
-	wrapper := ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), ld.AgentEnv(o.Name, 1))
 	st.AgentSession = uuid.NewString()
-	o.StartArgv = ralph.AgentArgv(ralph.AgentCommand(o.Argv, st.AgentSession), st.PromptMode, wrapper, e.dir.ExitPath(o.Name), ld.PromptCopy())
+	launch := ralph.IterationLaunch(ld, e.dir, o.Name, ralph.AgentCommand(o.Argv, st.AgentSession), st, 1, nil, runWrapper())
+	o.Start = &launch
 	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
 	o.BeforeStart = func(dir string) { runFirstHooks(e, ld, st, o.Name, dir) }
 	return spawnWorker(e, o)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,18 +96,20 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	ld := ralph.DirFor(te.dir, "agent")
 	w := te.record("agent")
 	p, _ := te.fake.Get(w.Tmux.PaneID)
-	// The iteration's values reach the agent as the loop passes them to every later iteration.
-	var env []string
-	for i, a := range p.Spec.Argv {
-		if a == "--env" {
-			env = append(env, p.Spec.Argv[i+1])
+	// The iteration's values reach the agent as the loop passes them to every later iteration:
+	// through its start script, which records the exit code.
+	if want := []string{"env", "-i", "/bin/sh", te.dir.ScriptPath("agent")}; !reflect.DeepEqual(p.Spec.Argv, want) {
+		t.Errorf("argv %q, want %q", p.Spec.Argv, want)
+	}
+	script, _ := os.ReadFile(te.dir.ScriptPath("agent"))
+	for _, kv := range ld.AgentEnv("agent", 1) {
+		k, v, _ := strings.Cut(kv, "=")
+		if !strings.Contains(string(script), "export "+k+"='"+v+"'\n") {
+			t.Errorf("start script lacks %s: %s", kv, script)
 		}
 	}
-	if want := ld.AgentEnv("agent", 1); !reflect.DeepEqual(env, want) {
-		t.Errorf("agent env %q, want %q", env, want)
-	}
-	if argv := p.Spec.Argv; argv[len(argv)-1] != "sh" || argv[1] != "__run" || !slices.Contains(argv, te.dir.ExitPath("agent")) {
-		t.Errorf("argv %q", argv)
+	if !strings.Contains(string(script), te.dir.ExitPath("agent")) {
+		t.Errorf("start script does not record the exit code: %s", script)
 	}
 	if w.Metadata["ralph"] != true || w.Metadata["ralph_iteration"] != float64(1) {
 		t.Errorf("metadata %v", w.Metadata)
@@ -135,7 +136,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if rs := ld.LoadRegent(); rs.Iteration != 1 {
 		t.Errorf("regent state iteration %d", rs.Iteration)
 	}
-	wantKeeper(t, te, "agent")
+	wantRegent(t, te)
 }
 
 func TestRalphSpawnRefuses(t *testing.T) {

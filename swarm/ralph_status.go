@@ -53,7 +53,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	v := viewLoop(ld, st, w)
+	v := viewLoop(ld, st, w, regentPID(e.dir))
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}
@@ -92,21 +92,33 @@ func diskFull(path string) (bool, uint64) {
 // loopView is a loop as status and ls show it: its state and what is known about it now.
 type loopView struct {
 	*ralph.State
-	WorkerStatus string             `json:"worker_status"`
-	MonitorAlive bool               `json:"monitor_alive"`
-	RegentState  *ralph.RegentState `json:"regent_state"`
-	Chain        *ralph.ChainState  `json:"chain,omitempty"`
-	Agent        *agentView         `json:"agent,omitempty"`
+	WorkerStatus string `json:"worker_status"`
+	MonitorAlive bool   `json:"monitor_alive"`
+	// Monitor is what drives the loop: "regent" (the state directory's Regent), "own" (a
+	// monitor process of its own) or "" (nothing).
+	Monitor     string             `json:"monitor"`
+	RegentState *ralph.RegentState `json:"regent_state"`
+	Chain       *ralph.ChainState  `json:"chain,omitempty"`
+	Agent       *agentView         `json:"agent,omitempty"`
 }
 
-func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker) loopView {
+// viewLoop gathers what is shown of a loop; regent is the pid of the state directory's
+// Regent (0: none runs).
+func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopView {
 	ws := "gone"
 	if w != nil {
 		ws = w.Status
 	}
 	rs := ld.LoadRegent()
 	cs, _ := ld.LoadChain()
-	return loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
+	v := loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
+	switch {
+	case v.MonitorAlive && regent != 0 && st.MonitorPID == regent:
+		v.Monitor = "regent"
+	case v.MonitorAlive:
+		v.Monitor = "own"
+	}
+	return v
 }
 
 // printLoopStatus writes the status text; times are shown in local time, whatever zone
@@ -146,9 +158,12 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
 	printRegentStatus(out, ralph.EffectiveRegent(st.Regent), v.RegentState)
-	if v.MonitorAlive {
+	switch v.Monitor {
+	case "regent":
+		fmt.Fprintf(out, "Monitor: regent (pid %d)\n", st.MonitorPID)
+	case "own":
 		fmt.Fprintf(out, "Monitor: alive (pid %d)\n", st.MonitorPID)
-	} else {
+	default:
 		fmt.Fprintf(out, "Monitor: not running\n")
 	}
 }

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,14 +25,15 @@ func TestSpawnTmuxWorker(t *testing.T) {
 	rec := te.record("w1")
 	p, _ := te.fake.Get(rec.Tmux.PaneID)
 	argv := p.Spec.Argv
-	if n := len(argv); n < 3 || !reflect.DeepEqual(argv[n-3:], []string{"sh", "-c", "x"}) || argv[1] != "__run" {
-		t.Errorf("the pane runs %q, want the command under swarm's wrapper", argv)
+	if want := []string{"env", "-i", "/bin/sh", te.dir.ScriptPath("w1")}; !reflect.DeepEqual(argv, want) {
+		t.Errorf("the pane runs %q, want the command under its start script %q", argv, want)
 	}
 	if len(p.Spec.Env) != 0 {
 		t.Errorf("the environment went on tmux's command line: %v", p.Spec.Env)
 	}
-	if argv[2] != "--env-file" || argv[3] != te.dir.EnvPath("w1") {
-		t.Errorf("the wrapper does not read the environment file: %q", argv)
+	script, err := os.ReadFile(te.dir.ScriptPath("w1"))
+	if err != nil || !strings.Contains(string(script), "export K='v'\n") || !strings.Contains(string(script), "'sh' '-c' 'x'") {
+		t.Errorf("the start script does not set the environment and run the command: %q, %v", script, err)
 	}
 	var saved []string
 	if err := state.ReadJSON(te.dir.EnvPath("w1"), &saved); err != nil {

@@ -31,9 +31,9 @@ type spawnOptions struct {
 	Cwd         string
 	Argv        []string
 	Metadata    map[string]any
-	// StartArgv, when set, is what actually runs (Argv is what the record shows and what
-	// resolves as the program).
-	StartArgv []string
+	// Start, when set, is how the program actually starts (Argv is what the record shows
+	// and what respawn runs); by default Argv under the exit-recording script.
+	Start *ralph.Launch
 	// BaseEnv, when set, replaces the caller's environment (respawn reuses the original one).
 	BaseEnv []string
 	// ExistingWorktree reuses a worktree instead of creating one (respawn).
@@ -247,13 +247,13 @@ func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Wor
 // startProgram runs the worker's program in a tmux window or as a detached process, and
 // notes where it runs in w.
 func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) error {
-	// In tmux the program runs under swarm's wrapper too: tmux does not always collect the
-	// exit status of a pane whose program ends quickly, and the wrapper always records it.
-	// The wrapper reads the environment from the worker's file (see ralph.WrapperArgv).
-	startArgv := o.StartArgv
-	if len(startArgv) == 0 {
-		startArgv = ralph.AgentArgv(o.Argv, ralph.PromptType, ralph.WrapperArgv(runWrapper(), e.dir.EnvPath(o.Name), nil),
-			e.dir.ExitPath(o.Name), "")
+	// In tmux the program runs under a script that records its exit code too: tmux does not
+	// always collect the exit status of a pane whose program ends quickly. The script gives
+	// it the environment saved in the worker's file (see ralph.Launch).
+	launch := ralph.Launch{Argv: o.Argv, EnvFile: e.dir.EnvPath(o.Name), ExitFile: e.dir.ExitPath(o.Name),
+		Script: e.dir.ScriptPath(o.Name), Wrapper: runWrapper()}
+	if o.Start != nil {
+		launch = *o.Start
 	}
 	_ = os.Remove(e.dir.ExitPath(o.Name))
 	if !o.Tmux {
@@ -262,6 +262,10 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 			w.PID = pid
 			w.Metadata["pid_start"] = proc.Start(pid)
 		}
+		return err
+	}
+	startArgv, err := launch.Command()
+	if err != nil {
 		return err
 	}
 	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})

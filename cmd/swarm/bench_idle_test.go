@@ -29,15 +29,15 @@ func benchWindow(b *testing.B) time.Duration {
 	return 60 * time.Second
 }
 
-// benchProc is one of swarm's own processes: a loop's monitor, its keeper, or an agent's
-// wrapper. Agents are not swarm's and are left out.
+// benchProc is one of swarm's own processes: the Regent and its keeper, a loop's own monitor,
+// an agent's start script or wrapper. Agents are not swarm's and are left out.
 type benchProc struct {
 	pid  int
 	role string
 }
 
 // ownProcs finds this installation's own processes by their command line: its binary running
-// one of the hidden commands.
+// one of the hidden commands, or the shell running one of its workers' start scripts.
 func (s *benchSwarm) ownProcs() []benchProc {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	var out []benchProc
@@ -47,18 +47,29 @@ func (s *benchSwarm) ownProcs() []benchProc {
 			continue
 		}
 		argv := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
-		if argv[0] != s.bin {
-			continue
-		}
-		for _, a := range argv[1:] {
-			if a == "__monitor" || a == "__keeper" || a == "__run" {
-				pid, _ := strconv.Atoi(filepath.Base(d))
-				out = append(out, benchProc{pid: pid, role: a})
-				break
-			}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if role := s.roleOf(argv); role != "" {
+			out = append(out, benchProc{pid: pid, role: role})
 		}
 	}
 	return out
+}
+
+// roleOf names what a process does for this installation, "" when it is none of its own.
+func (s *benchSwarm) roleOf(argv []string) string {
+	if len(argv) == 2 && argv[0] == "/bin/sh" && strings.HasPrefix(argv[1], s.dir) && strings.HasSuffix(argv[1], ".run.sh") {
+		return "start script"
+	}
+	if argv[0] != s.bin {
+		return ""
+	}
+	for _, a := range argv[1:] {
+		switch a {
+		case "__serve", "__keep", "__monitor", "__run":
+			return a
+		}
+	}
+	return ""
 }
 
 // benchRSS is a process's resident memory in bytes (VmRSS of /proc/PID/status).

@@ -64,6 +64,7 @@ type benchSwarm struct {
 	b      *testing.B
 	bin    string
 	work   string
+	dir    string // SWARM_DIR
 	socket string
 	env    []string
 }
@@ -90,6 +91,7 @@ func newBenchSwarm(b *testing.B) *benchSwarm {
 	benchSerial++
 	s.socket = fmt.Sprintf("swarm-bench-%d-%d", os.Getpid(), benchSerial)
 	stateDir := filepath.Join(root, "state")
+	s.dir = stateDir
 	// The socket lives under the temporary directory, so it goes away with it even if the
 	// server leaves it behind.
 	s.env = benchEnv(
@@ -478,63 +480,6 @@ func benchClockTicks() float64 {
 		}
 	}
 	return 100
-}
-
-// Target: the monitor under 0.5% of one core while its agent sits idle at the prompt. That is
-// the usual state of a loop (an agent thinking, or waiting on a slow API), and one monitor runs
-// per worker, so ten loops left overnight must not cost a core's worth of polling. The monitor
-// checks the agent's process every 100 ms (a /proc read), re-reads the loop state every 250 ms
-// and captures the screen every 2 s; each capture is a tmux client it starts and the server
-// answers, so those costs are reported too: client-cpu-% is the monitor's waited-for children,
-// tmux-cpu-% the server's own time (it serves the idle pane as well). The kernel counts in clock
-// ticks, so over the 10 s window every figure moves in steps of 0.1%.
-func BenchmarkMonitorIdleCPU(b *testing.B) {
-	const window = 10 * time.Second
-	s := newBenchSwarm(b)
-	prompt := filepath.Join(s.work, "PROMPT.md")
-	if err := os.WriteFile(prompt, []byte("@say idle\n"), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	s.run("spawn", "--name", "idle", "--ralph", "--prompt-file", prompt, "--max-iterations", "1",
-		"--inactivity-timeout", "100000", "--", s.bin, "demo-agent")
-	st := s.waitLoop("idle", 20*time.Second, func(st benchLoopState) bool {
-		if st.Status != "running" {
-			b.Fatalf("loop is %s (%s) before the agent got its prompt", st.Status, st.ExitReason)
-		}
-		return st.Phase == "working"
-	})
-	monitor := st.MonitorPID
-	if monitor <= 0 {
-		b.Fatalf("no monitor pid in the loop state: %+v", st)
-	}
-	server := s.tmuxServerPID()
-	hz := benchClockTicks()
-
-	var monPct, clientPct, tmuxPct float64
-	benchOnce(b, func() {
-		m0, t0 := benchReadCPU(b, monitor), benchReadCPU(b, server)
-		begin := time.Now()
-		time.Sleep(window)
-		m1, t1 := benchReadCPU(b, monitor), benchReadCPU(b, server)
-		wall := time.Since(begin).Seconds()
-		if m1.start != m0.start || t1.start != t0.start {
-			b.Fatal("the monitor or the tmux server was replaced during the window")
-		}
-		pct := func(ticks uint64) float64 { return float64(ticks) / hz / wall * 100 }
-		monPct = pct(m1.self - m0.self)
-		clientPct = pct(m1.children - m0.children)
-		tmuxPct = pct(t1.self - t0.self)
-	})
-
-	// The window only counts if it saw the idle state throughout: same iteration, still watched.
-	if st := s.waitLoop("idle", time.Second, func(benchLoopState) bool { return true }); st.Status != "running" ||
-		st.Phase != "working" || st.CurrentIteration != 1 || st.MonitorPID != monitor {
-		b.Fatalf("loop left the idle state during the window: %+v", st)
-	}
-	b.ReportMetric(monPct, "cpu-%")
-	b.ReportMetric(clientPct, "client-cpu-%")
-	b.ReportMetric(tmuxPct, "tmux-cpu-%")
-	s.run("kill", "--all", "--grace", "1")
 }
 
 // Target: median under 1000 ms from one iteration's agent exiting to the next one's starting.

@@ -47,6 +47,15 @@ func TestScripts(t *testing.T) {
 // home directory, and makes sure nothing it started outlives it.
 func setupScript(env *testscript.Env) error {
 	work := env.WorkDir
+	// testscript's own ${/} and ${:} (unused here) are no names a shell can export: workers
+	// would start under swarm's fallback wrapper instead of their start script.
+	vars := env.Vars[:0]
+	for _, kv := range env.Vars {
+		if k, _, _ := strings.Cut(kv, "="); k != "/" && k != ":" && k != "$" {
+			vars = append(vars, kv)
+		}
+	}
+	env.Vars = vars
 	socket := fmt.Sprintf("swarm-test-%d-%d", os.Getpid(), serial.Add(1))
 	env.Setenv("SWARM_DIR", filepath.Join(work, ".swarm"))
 	env.Setenv("SWARM_TMUX_SOCKET", socket)

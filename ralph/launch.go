@@ -1,0 +1,121 @@
+package ralph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// An agent runs in its pane under a small POSIX shell script rather than a process of swarm's
+// own: the script gives the agent the worker's saved environment, feeds it the prompt on stdin
+// when asked, and records its exit code in the exit file (tmux does not always collect the
+// status of a pane that ends quickly). It costs a shell (about a megabyte) where a Go wrapper
+// cost ten. The environment is written to a private file (mode 0600), never to a command line
+// where every local user could read it; a worker whose environment holds a name the shell
+// cannot export falls back to swarm's own wrapper.
+
+// Launch is how one agent is started.
+type Launch struct {
+	Argv     []string // the agent's command
+	EnvFile  string   // the worker's saved environment (a JSON list of KEY=VALUE)
+	Extra    []string // KEY=VALUE added for this start (no secrets: the iteration's)
+	ExitFile string   // where its exit code goes
+	Stdin    string   // a file to give it on stdin; "" leaves it the terminal
+	Script   string   // where the script is written
+	// Wrapper is swarm's own wrapper (swarm __run), for an environment sh cannot carry.
+	Wrapper []string
+}
+
+// Command writes the script and returns what the pane runs: the shell, on an empty
+// environment (the script sets the saved one), reading the script.
+func (l Launch) Command() ([]string, error) {
+	var env []string
+	if err := state.ReadJSON(l.EnvFile, &env); err != nil {
+		// No saved environment (a record from before they were saved), or a damaged one,
+		// which swarm's wrapper reports as the agent's failure to start.
+		return l.wrapped(), nil
+	}
+	script, ok := l.script(append(env, l.Extra...))
+	if !ok {
+		return l.wrapped(), nil
+	}
+	if err := state.WriteFileAtomic(l.Script, []byte(script), 0o600); err != nil {
+		return nil, err
+	}
+	return []string{"env", "-i", "/bin/sh", l.Script}, nil
+}
+
+// wrapped is the agent under swarm's own wrapper (or bare, when there is none).
+func (l Launch) wrapped() []string {
+	if len(l.Wrapper) == 0 {
+		return l.Argv
+	}
+	argv := WrapperArgv(l.Wrapper, l.EnvFile, l.Extra)
+	mode := PromptType
+	if l.Stdin != "" {
+		mode = PromptStdin
+	}
+	return AgentArgv(l.Argv, mode, argv, l.ExitFile, l.Stdin)
+}
+
+// script is the shell script; ok is false when a variable's name cannot be exported by sh.
+func (l Launch) script(env []string) (string, bool) {
+	var b strings.Builder
+	b.WriteString("# Written by swarm to start one agent. It holds the worker's environment: keep it private.\n")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if !shellName(k) {
+			return "", false
+		}
+		fmt.Fprintf(&b, "export %s=%s\n", k, shQuote(v))
+	}
+	exit, tmp := shQuote(l.ExitFile), shQuote(l.ExitFile+".tmp")
+	// record CODE [REASON]: the exit file, written whole or not at all.
+	fmt.Fprintf(&b, "record() { printf '%%s\\n' \"$@\" > %s && mv -f %s %s; }\n", tmp, tmp, exit)
+	prog := shQuote(l.Argv[0])
+	if strings.Contains(l.Argv[0], "/") {
+		fmt.Fprintf(&b, "if [ ! -e %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
+			shQuote("swarm: error: executable not found: "+l.Argv[0]), shQuote("executable not found: "+l.Argv[0]))
+		fmt.Fprintf(&b, "if [ -d %[1]s ] || [ ! -x %[1]s ]; then echo %s >&2; record 126 %s; exit 126; fi\n", prog,
+			shQuote("swarm: error: permission denied: "+l.Argv[0]), shQuote("permission denied: "+l.Argv[0]))
+	} else {
+		fmt.Fprintf(&b, "if ! command -v %s >/dev/null 2>&1; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
+			shQuote("swarm: error: executable not found: "+l.Argv[0]), shQuote("executable not found: "+l.Argv[0]))
+	}
+	// Signals meant for the agent's group reach the agent; the shell notes them and stays to
+	// record how the agent ended (a trap, unlike ignoring, is not passed on to the agent).
+	b.WriteString("trap : HUP INT QUIT TERM\n")
+	quoted := make([]string, len(l.Argv))
+	for i, a := range l.Argv {
+		quoted[i] = shQuote(a)
+	}
+	if l.Stdin != "" {
+		fmt.Fprintf(&b, "if [ ! -r %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", shQuote(l.Stdin),
+			shQuote("swarm: error: cannot read "+l.Stdin), shQuote("cannot read "+l.Stdin))
+	}
+	b.WriteString(strings.Join(quoted, " "))
+	if l.Stdin != "" {
+		b.WriteString(" < " + shQuote(l.Stdin))
+	}
+	b.WriteString("\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
+	return b.String(), true
+}
+
+// shellName reports whether sh can export a variable of this name.
+func shellName(k string) bool {
+	if k == "" || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// shQuote quotes s for sh: single quotes, with each single quote closed, escaped and reopened.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

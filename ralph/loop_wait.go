@@ -1,0 +1,38 @@
+package ralph
+
+import "time"
+
+// Waiting: a loop sleeps between looks at its agent, and wakes early when the agent's process
+// ends (where the operating system tells it) or the loop is aborted.
+
+// ExitWatcher is a Procs that can tell when a process ends without being asked.
+type ExitWatcher interface {
+	// Exited returns a channel closed when pid has ended, and what releases the watch; the
+	// channel is nil when pid cannot be watched so.
+	Exited(pid int) (<-chan struct{}, func())
+}
+
+// wait sleeps for d, or less when the process watched by exited ends or the loop is aborted.
+func (l *Loop) wait(d time.Duration, exited <-chan struct{}) {
+	if _, real := l.cfg.Clock.(RealClock); !real {
+		// A test's clock moves only when slept on.
+		l.cfg.Clock.Sleep(d)
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-exited:
+	case <-l.cfg.Abort:
+	}
+}
+
+// exitWatch watches the agent's process end where the operating system tells it; nil means
+// the watch polls.
+func (l *Loop) exitWatch(pid int) (<-chan struct{}, func()) {
+	if w, ok := l.cfg.Procs.(ExitWatcher); ok {
+		return w.Exited(pid)
+	}
+	return nil, func() {}
+}

@@ -1,0 +1,217 @@
+package swarm
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+)
+
+// `swarm regent`: the process that drives every supervised loop of a state directory.
+
+func regentCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "regent",
+		Usage: "the Regent: the one process that drives and supervises every ralph loop",
+		Description: `The Regent starts with the first supervised loop and leaves when no loop needs it. It runs
+in the swarm-regent tmux session, which brings it back within seconds if it dies; a new Regent
+takes every loop up from its state on disk.
+
+Examples:
+   swarm regent status
+   swarm regent status --format json
+   swarm regent logs --follow
+   swarm regent restart`,
+		Subcommands: []*cli.Command{regentStatusCommand(), regentLogsCommand(), regentRestartCommand(), regentServeCommand(),
+			regentKeepCommand()},
+	}
+}
+
+func regentServeCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__serve",
+		Hidden: true,
+		Action: func(c *cli.Context) error { return withEnv(c, nil, serveRegent) },
+	}
+}
+
+func regentKeepCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__keep",
+		Hidden: true,
+		Action: func(c *cli.Context) error { return withEnv(c, nil, keepRegent) },
+	}
+}
+
+func regentStatusCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show whether the Regent runs, what it watches and what it costs",
+		ArgsUsage: " ",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}},
+		Action: func(c *cli.Context) error {
+			format, err := formatFlag(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			return withEnv(c, nil, func(e *env) error { return regentStatus(e, format) })
+		},
+	}
+}
+
+// regentReport is what the Regent says about itself.
+type regentReport struct {
+	PID             int      `json:"pid"`
+	Started         string   `json:"started"`
+	UptimeSeconds   float64  `json:"uptime_seconds"`
+	Loops           []string `json:"loops"`
+	Events          int64    `json:"events"`
+	EventsPerSecond float64  `json:"events_per_second"`
+	CPUSeconds      float64  `json:"cpu_seconds"`
+	RSSBytes        int64    `json:"rss_bytes"`
+	Watching        string   `json:"watching"`
+	Panics          int      `json:"panics"`
+}
+
+func regentStatus(e *env, format string) error {
+	if !regentAlive(e.dir) {
+		if format == "json" {
+			fmt.Fprintln(e.stdout, `{"running": false}`)
+		} else {
+			fmt.Fprintln(e.stdout, "Regent: not running (it starts with the first supervised loop)")
+		}
+		return nil
+	}
+	r, err := regentStatusOf(e.dir)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if format == "json" {
+		data, _ := json.MarshalIndent(struct {
+			Running bool `json:"running"`
+			*regentReport
+		}{true, r}, "", "  ")
+		fmt.Fprintln(e.stdout, string(data))
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "Regent: running (pid %d)\n", r.PID)
+	fmt.Fprintf(e.stdout, "Uptime: %s (since %s)\n", formatDuration(time.Duration(r.UptimeSeconds*float64(time.Second))), r.Started)
+	fmt.Fprintf(e.stdout, "Loops watched: %d\n", len(r.Loops))
+	for _, name := range r.Loops {
+		fmt.Fprintf(e.stdout, "  %s\n", name)
+	}
+	fmt.Fprintf(e.stdout, "Watching: %s\n", r.Watching)
+	fmt.Fprintf(e.stdout, "Events: %d (%.2f/s)\n", r.Events, r.EventsPerSecond)
+	fmt.Fprintf(e.stdout, "CPU so far: %.2fs\n", r.CPUSeconds)
+	fmt.Fprintf(e.stdout, "Memory: %.1f MB\n", float64(r.RSSBytes)/1e6)
+	if r.Panics > 0 {
+		fmt.Fprintf(e.stdout, "Loops failed by a fault of the Regent: %d\n", r.Panics)
+	}
+	return nil
+}
+
+func regentLogsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "logs",
+		Usage:     "show the Regent's own log (each loop's lines are in swarm ralph logs NAME --monitor)",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing lines as they are written (Ctrl-C to stop)"},
+			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Value: 50, Usage: "how many of the last lines to show"},
+		},
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, func(e *env) error { return regentLogs(e, c.Int("lines"), c.Bool("follow")) })
+		},
+	}
+}
+
+func regentLogs(e *env, n int, follow bool) error {
+	f, err := os.Open(regentLogPath(e.dir))
+	if os.IsNotExist(err) {
+		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regentLogPath(e.dir))
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(f)
+	for _, l := range lastN(splitLines(string(data)), n) {
+		fmt.Fprintln(e.stdout, l)
+	}
+	if !follow {
+		return nil
+	}
+	r := bufio.NewReader(f)
+	var partial strings.Builder
+	for {
+		chunk, err := r.ReadString('\n')
+		partial.WriteString(chunk)
+		if err == nil {
+			fmt.Fprint(e.stdout, partial.String())
+			partial.Reset()
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func regentRestartCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "restart",
+		Usage:     "start a new Regent process; the loops go on without losing an iteration",
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, regentRestart)
+		},
+	}
+}
+
+func regentRestart(e *env) error {
+	old := regentPID(e.dir)
+	if old != 0 {
+		if _, err := regentRequest(e.dir, "quit"); err != nil {
+			return fail("cannot restart the Regent: %v", err)
+		}
+		waitFor(10*time.Second, func() bool { return !regentAlive(e.dir) })
+		if regentAlive(e.dir) {
+			return fail("the Regent (pid %d) did not leave within 10s", old)
+		}
+	}
+	if err := ensureRegent(e); err != nil {
+		return fail("%v", err)
+	}
+	// Back when every loop that needs it is driven again.
+	waitFor(10*time.Second, func() bool { return loopsDriven(e) })
+	pid := regentPID(e.dir)
+	switch {
+	case pid == 0:
+		fmt.Fprintln(e.stdout, "no loop needs the Regent; none is running")
+	case old == 0:
+		fmt.Fprintf(e.stdout, "started the Regent (pid %d)\n", pid)
+	default:
+		fmt.Fprintf(e.stdout, "restarted the Regent (pid %d, was %d)\n", pid, old)
+	}
+	return nil
+}
+
+// loopsDriven reports whether every supervised loop that should run has its monitor.
+func loopsDriven(e *env) bool {
+	for _, name := range loopNames(e) {
+		ld := ralph.DirFor(e.dir, name)
+		st, err := ld.Load()
+		if err != nil || (st.Regent != nil && !st.Regent.Enabled) {
+			continue
+		}
+		if loopNeedsMonitor(ld) && !ld.MonitorAlive() {
+			return false
+		}
+	}
+	return true
+}

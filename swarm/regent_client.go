@@ -1,0 +1,157 @@
+package swarm
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// How commands find and talk to the Regent of a state directory. The Regent holds
+// regent.lock for its whole life (so at most one runs, and "is it alive" never trusts a pid),
+// describes itself in regent.json, and answers requests on a Unix socket in the abstract
+// namespace: no file to go stale or to fail on a full disk, and peers of another user are
+// refused.
+
+// regentSession hosts the Regent (and the heartbeat runner) on swarm's private tmux server.
+// The Regent runs under a small keeper that starts it again when it dies, and tmux restarts
+// the keeper when it dies (see tmux.ReviveOnDeath): the loops survive either crashing with no
+// swarm command run in between.
+const regentSession = "swarm-regent"
+
+// regentWindow is the Regent's window in the regent session.
+const regentWindow = "regent"
+
+func regentLockPath(d *state.Dir) string   { return filepath.Join(d.Root, "regent.lock") }
+func regentKeeperPath(d *state.Dir) string { return filepath.Join(d.Root, "regent.keeper.lock") }
+func regentStartPath(d *state.Dir) string  { return filepath.Join(d.Root, "regent.start.lock") }
+func regentInfoPath(d *state.Dir) string   { return filepath.Join(d.Root, "regent.json") }
+func regentLogPath(d *state.Dir) string    { return filepath.Join(d.Root, "regent.log") }
+
+// regentAddress is the Regent's socket: one per state directory.
+func regentAddress(d *state.Dir) string { return "@" + SocketFor(d.Root) + "-regent" }
+
+// regentInfo is regent.json: who the Regent is, for status lines that need no round trip.
+type regentInfo struct {
+	PID     int    `json:"pid"`
+	Started string `json:"started"`
+	Socket  string `json:"tmux_socket"`
+}
+
+func regentAlive(d *state.Dir) bool { return state.IsLocked(regentLockPath(d)) }
+
+// regentPID is the live Regent's pid, 0 when none runs.
+func regentPID(d *state.Dir) int {
+	if !regentAlive(d) {
+		return 0
+	}
+	var info regentInfo
+	if err := state.ReadJSON(regentInfoPath(d), &info); err != nil {
+		return 0
+	}
+	return info.PID
+}
+
+// ensureRegent makes sure the state directory's Regent runs and has looked at every loop:
+// it wakes a running one, or starts one in the regent session of e's tmux server. The start
+// lock orders this against a Regent that is leaving: either the leaving Regent sees the loop
+// that made the caller come, or the caller sees it gone and starts another.
+func ensureRegent(e *env) error {
+	start, err := state.AcquireLock(regentStartPath(e.dir))
+	if err != nil {
+		return err
+	}
+	defer start.Unlock()
+	if regentAlive(e.dir) {
+		_, _ = regentRequest(e.dir, "wake")
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	argv := regentArgv(e, exe, "__keep")
+	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: regentWindow, Cwd: "/", Argv: argv})
+	if err != nil {
+		return fmt.Errorf("cannot start the Regent: %v", err)
+	}
+	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
+		_ = e.tm.KillPane(p.ID)
+		return fmt.Errorf("cannot start the Regent: %v", err)
+	}
+	waitFor(5*time.Second, func() bool { return regentAlive(e.dir) || !e.procs.Alive(p.PID, 0) })
+	return nil
+}
+
+// regentArgv runs a hidden regent command of this executable on this state directory and
+// tmux server, wherever it starts.
+func regentArgv(e *env, exe, command string) []string {
+	return []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "regent", command}
+}
+
+// regentRequest sends one request line and returns the Regent's one-line answer.
+func regentRequest(d *state.Dir, req string) (string, error) {
+	conn, err := net.DialTimeout("unix", regentAddress(d), time.Second)
+	if err != nil {
+		return "", fmt.Errorf("the Regent is not answering: %v", err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := fmt.Fprintln(conn, req); err != nil {
+		return "", err
+	}
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("the Regent did not answer: %v", err)
+	}
+	line = strings.TrimSpace(line)
+	if msg, ok := strings.CutPrefix(line, "error: "); ok {
+		return "", fmt.Errorf("%s", msg)
+	}
+	return line, nil
+}
+
+// regentStatusOf asks the Regent how it is doing.
+func regentStatusOf(d *state.Dir) (*regentReport, error) {
+	line, err := regentRequest(d, "status")
+	if err != nil {
+		return nil, err
+	}
+	var r regentReport
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		return nil, fmt.Errorf("the Regent's answer cannot be read: %v", err)
+	}
+	return &r, nil
+}
+
+// dropLoop has the Regent stop driving a loop (its kill could not be recorded): it ends the
+// loop's agent and does not take the loop up again for as long as it runs.
+func dropLoop(d *state.Dir, name string) error {
+	_, err := regentRequest(d, "drop "+name)
+	return err
+}
+
+// samePeer reports whether the process at the other end of conn runs as this user.
+func samePeer(conn net.Conn) bool {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return false
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var cred *syscall.Ucred
+	_ = raw.Control(func(fd uintptr) {
+		cred, err = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	})
+	return err == nil && cred != nil && int(cred.Uid) == os.Getuid()
+}

@@ -1,0 +1,218 @@
+package swarm
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// keepRegent runs the Regent as its child, starting it again a second after it dies. While
+// another Regent holds the state directory (one started before this keeper), it waits for that
+// one to go. A Regent that leaves on purpose closes the window, and this keeper with it.
+func keepRegent(e *env) error {
+	lock, ok, err := state.TryLock(regentKeeperPath(e.dir))
+	if err != nil {
+		return fail("%v", err)
+	}
+	if !ok {
+		removeOwnPane(e) // another keeper is on it
+		return nil
+	}
+	defer lock.Unlock()
+	exe, err := os.Executable()
+	if err != nil {
+		return fail("%v", err)
+	}
+	// Caught rather than ignored, so the Regent it starts gets default handling back.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT, syscall.SIGUSR1)
+	defer signal.Stop(sigs)
+	for {
+		if regentAlive(e.dir) {
+			// Blocks, costing nothing, until that Regent is gone.
+			if held, err := state.AcquireLock(regentLockPath(e.dir)); err == nil {
+				held.Unlock()
+			}
+		}
+		_ = runKeptChild(regentArgv(e, exe, "__serve"), 0)
+		time.Sleep(time.Second)
+	}
+}
+
+// serveRegent is the Regent's process: it holds the state directory's Regent lock, answers
+// commands on its socket, and drives loops until none needs it.
+func serveRegent(e *env) error {
+	lock, ok, err := state.TryLock(regentLockPath(e.dir))
+	if err != nil {
+		return fail("%v", err)
+	}
+	if !ok {
+		// Another Regent serves this directory; the keeper waits for it to go.
+		return nil
+	}
+	logf, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		lock.Unlock()
+		return fail("%v", err)
+	}
+	defer logf.Close()
+	r := newRegent(e, timestamped{logf})
+	ln, err := net.Listen("unix", regentAddress(e.dir))
+	if err != nil {
+		r.say("cannot listen for commands: %v", err)
+		lock.Unlock()
+		return fail("%v", err)
+	}
+	info := regentInfo{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket()}
+	if data, err := json.Marshal(info); err == nil {
+		_ = state.WriteFileAtomic(regentInfoPath(e.dir), append(data, '\n'), 0o600)
+	}
+	r.say("started (pid %d)", info.PID)
+	go r.serveRequests(ln)
+	defer r.onSignals()()
+	if r.run(lock) {
+		// Asked to make way for a new Regent: the loops are left as they are, and every
+		// lock goes with this process, all at once.
+		r.letGo()
+		removeOwnPane(e)
+		os.Exit(0)
+	}
+	r.watch.stop()
+	_ = ln.Close()
+	lock.Unlock()
+	removeOwnPane(e)
+	return nil
+}
+
+// serveRequests answers one request per connection from processes of this user.
+func (r *regent) serveRequests(ln net.Listener) {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go r.answer(conn)
+	}
+}
+
+func (r *regent) answer(conn net.Conn) {
+	defer conn.Close()
+	if !samePeer(conn) {
+		fmt.Fprintln(conn, "error: not allowed")
+		return
+	}
+	_ = conn.SetDeadline(time.Now().Add(15 * time.Second))
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return
+	}
+	req, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch req {
+	case "wake":
+		r.wakeUp()
+		fmt.Fprintln(conn, "ok")
+	case "status":
+		data, _ := json.Marshal(r.report())
+		fmt.Fprintln(conn, string(data))
+	case "drop":
+		r.drop(arg)
+		waitFor(10*time.Second, func() bool { return !r.driving(arg) })
+		fmt.Fprintln(conn, "ok")
+	case "quit":
+		r.say("asked to restart")
+		fmt.Fprintln(conn, "ok")
+		r.quitOnce.Do(func() { close(r.quit) })
+	default:
+		fmt.Fprintf(conn, "error: unknown request %q\n", req)
+	}
+}
+
+func (r *regent) driving(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.loops[name] != nil
+}
+
+// letGo leaves every loop to the next Regent: no monitor pid of this process stays on record,
+// so the next one takes the loops over without counting a resurrection. The agents are not
+// touched.
+func (r *regent) letGo() {
+	for _, name := range r.names() {
+		releaseLoop(ralph.DirFor(r.e.dir, name))
+	}
+}
+
+// onSignals makes SIGTERM and a first SIGINT pause every loop after its current iteration,
+// and SIGQUIT or a second SIGINT end their agents at once, as signals to a loop's own monitor
+// do. It returns what undoes it.
+func (r *regent) onSignals() func() {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP)
+	go func() {
+		interrupts := 0
+		for s := range sigs {
+			switch {
+			case s == syscall.SIGHUP:
+				continue // the tmux server is going; so are the agents
+			case s == syscall.SIGQUIT, s == syscall.SIGINT && interrupts > 0:
+				r.say("received %s: ending every agent now", signalName(s))
+				r.abortAll()
+				continue
+			case s == syscall.SIGINT:
+				interrupts++
+			}
+			r.say("received %s: pausing every loop after its current iteration", signalName(s))
+			r.pauseAll(signalName(s))
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(sigs)
+	}
+}
+
+// report is what `swarm regent status` shows.
+func (r *regent) report() regentReport {
+	up := time.Since(r.started)
+	rep := regentReport{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), UptimeSeconds: up.Seconds(),
+		Loops: r.names(), Events: r.events.Load(), Watching: r.watch.describe()}
+	if up > 0 {
+		rep.EventsPerSecond = float64(rep.Events) / up.Seconds()
+	}
+	rep.CPUSeconds, rep.RSSBytes = selfUsage()
+	r.mu.Lock()
+	rep.Panics = r.panics
+	r.mu.Unlock()
+	if rep.Loops == nil {
+		rep.Loops = []string{}
+	}
+	return rep
+}
+
+// selfUsage is this process's CPU time so far and resident memory, from /proc.
+func selfUsage() (cpu float64, rss int64) {
+	if data, err := os.ReadFile("/proc/self/stat"); err == nil {
+		s := string(data)
+		if i := strings.LastIndexByte(s, ')'); i > 0 {
+			f := strings.Fields(s[i+2:])
+			if len(f) > 21 {
+				ut, _ := strconv.ParseFloat(f[11], 64)
+				st, _ := strconv.ParseFloat(f[12], 64)
+				cpu = (ut + st) / 100 // clock ticks: USER_HZ is 100 on Linux
+				pages, _ := strconv.ParseInt(f[21], 10, 64)
+				rss = pages * int64(os.Getpagesize())
+			}
+		}
+	}
+	return cpu, rss
+}

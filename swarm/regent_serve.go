@@ -1,0 +1,309 @@
+package swarm
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// The Regent: one process per state directory drives every supervised loop, each in a
+// goroutine of its own on the same policy core a foreground monitor uses. It picks loops up
+// from their state on disk (at start, when a command wakes it, and every rescanEvery), so a
+// Regent that was killed and revived by tmux takes over where its predecessor stopped. A
+// panic in one loop's goroutine fails that loop alone.
+
+// rescanEvery bounds how long a loop can go without a monitor when the command that should
+// have woken the Regent did not (it died first).
+const rescanEvery = 30 * time.Second
+
+// retryAfter is how long a loop whose monitor ended while it still needed one waits before
+// the Regent drives it again, so a loop that cannot be driven does not spin.
+const retryAfter = time.Second
+
+// panicHookEnv names a loop whose goroutine panics as it starts: how the scenarios show that
+// a fault in one loop fails that loop alone.
+const panicHookEnv = "SWARM_REGENT_TEST_PANIC"
+
+type regent struct {
+	e       *env
+	log     io.Writer
+	started time.Time
+	wake    chan struct{}
+	quit    chan struct{}
+	events  atomic.Int64
+	watch   *paneWatch
+
+	quitOnce sync.Once
+
+	mu      sync.Mutex
+	loops   map[string]*drivenLoop
+	dropped map[string]bool // loops let go of by a kill that could not be recorded
+	crashed map[string]bool // loops whose goroutine panicked: never driven again here
+	panics  int
+}
+
+// drivenLoop is one loop the Regent drives.
+type drivenLoop struct {
+	abort   chan struct{}
+	aborted bool
+}
+
+func newRegent(e *env, log io.Writer) *regent {
+	r := &regent{e: e, log: log, started: time.Now(), wake: make(chan struct{}, 1), quit: make(chan struct{}),
+		loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
+		crashed: map[string]bool{}}
+	r.watch = newPaneWatch(r)
+	return r
+}
+
+func (r *regent) say(format string, args ...any) {
+	fmt.Fprintf(r.log, format+"\n", args...)
+}
+
+// wakeUp has the main loop look at the loops again.
+func (r *regent) wakeUp() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run drives loops until none needs the Regent (false), or it is told to quit (true).
+func (r *regent) run(lock *state.Lock) (quit bool) {
+	for {
+		r.scan()
+		if r.idle() && r.mayLeave(lock) {
+			r.say("no loop needs the Regent; leaving")
+			return false
+		}
+		t := time.NewTimer(rescanEvery)
+		select {
+		case <-r.wake:
+		case <-t.C:
+		case <-r.quit:
+			t.Stop()
+			return true
+		}
+		t.Stop()
+	}
+}
+
+// idle reports whether the Regent has nothing to do: no loop to drive, and no dropped loop
+// whose kill is still to be recorded.
+func (r *regent) idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.loops) == 0 && len(r.dropped) == 0
+}
+
+// recordDropped records the kill of loops dropped while it could not be written (a full
+// disk), now that it may be: once it is, they are over and nothing more is owed them.
+func (r *regent) recordDropped() {
+	r.mu.Lock()
+	var names []string
+	for name := range r.dropped {
+		if r.loops[name] == nil {
+			names = append(names, name)
+		}
+	}
+	r.mu.Unlock()
+	for _, name := range names {
+		ld := ralph.DirFor(r.e.dir, name)
+		if loopNeedsMonitor(ld) {
+			if _, _, err := ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) { return ralph.Killed(s), nil }); err != nil {
+				continue
+			}
+			r.say("loop %s: its kill is recorded now", name)
+		}
+		r.mu.Lock()
+		delete(r.dropped, name)
+		r.mu.Unlock()
+	}
+}
+
+// mayLeave lets the Regent go when no loop needs it, decided under the start lock with its
+// own lock given up inside it: a command starting a loop either is seen here or finds no
+// Regent and starts one.
+func (r *regent) mayLeave(lock *state.Lock) bool {
+	start, err := state.AcquireLock(regentStartPath(r.e.dir))
+	if err != nil {
+		return false
+	}
+	defer start.Unlock()
+	r.scan()
+	if !r.idle() {
+		return false
+	}
+	lock.Unlock()
+	return true
+}
+
+// scan starts a goroutine for every supervised loop that should be running and has no
+// monitor.
+func (r *regent) scan() {
+	r.recordDropped()
+	entries, err := os.ReadDir(filepath.Join(r.e.dir.Root, "ralph"))
+	if err != nil {
+		return
+	}
+	for _, ent := range entries {
+		name := ent.Name()
+		if !ent.IsDir() || validateName(name) != nil || r.has(name) {
+			continue
+		}
+		ld := ralph.DirFor(r.e.dir, name)
+		st, err := ld.Load()
+		if err != nil || (st.Regent != nil && !st.Regent.Enabled) {
+			continue
+		}
+		if st.Status != ralph.StatusRunning && st.Status != ralph.StatusWaiting && !ld.SequencePending(st) {
+			continue
+		}
+		lock, ok, err := state.TryLock(ld.MonitorLockPath())
+		if err != nil || !ok {
+			continue // a monitor of its own drives it
+		}
+		r.start(name, lock)
+	}
+}
+
+func (r *regent) has(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.loops[name] != nil || r.dropped[name] || r.crashed[name]
+}
+
+func (r *regent) start(name string, lock *state.Lock) {
+	dl := &drivenLoop{abort: make(chan struct{})}
+	r.mu.Lock()
+	r.loops[name] = dl
+	r.mu.Unlock()
+	go r.drive(name, lock, dl)
+}
+
+// drive runs one loop in its goroutine until it ends, pauses or is dropped.
+func (r *regent) drive(name string, lock *state.Lock, dl *drivenLoop) {
+	defer lock.Unlock()
+	defer r.ended(name)
+	le := r.e.onServerOf(name)
+	ld := ralph.DirFor(le.dir, name)
+	out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
+	defer closeOut()
+	defer func() {
+		if p := recover(); p != nil {
+			r.failCrashed(le, name, lock, fmt.Sprint(p), out)
+		}
+	}()
+	if os.Getenv(panicHookEnv) == name {
+		panic("test fault in the loop's goroutine")
+	}
+	tm := r.watch.follow(le, name)
+	defer r.watch.unfollow(name)
+	r.say("driving loop %s", name)
+	relaxed := proc.CanWatchExits()
+	status, err := driveLoop(le, lock, loopDrive{name: name, out: out, detail: out, abort: dl.abort, resurrect: true,
+		tm: tm, relaxed: relaxed})
+	if err != nil {
+		fmt.Fprintf(out, "swarm: error: %v\n", err)
+	}
+	r.say("loop %s: monitor left (%s)", name, statusWord(status))
+}
+
+func statusWord(s ralph.Status) string {
+	if s == "" {
+		return "not claimed"
+	}
+	return string(s)
+}
+
+// failCrashed fails a loop whose goroutine panicked; the Regent and its other loops go on.
+func (r *regent) failCrashed(e *env, name string, lock *state.Lock, fault string, out io.Writer) {
+	r.mu.Lock()
+	r.panics++
+	r.crashed[name] = true
+	r.mu.Unlock()
+	r.say("loop %s: panic: %s\n%s", name, fault, debug.Stack())
+	ld := ralph.DirFor(e.dir, name)
+	loop := ralph.New(ralph.Config{Name: name, Dir: ld, Workers: e.dir, Tmux: e.tm, Procs: loopProcs{e.procs}, Out: out,
+		RunWrapper: runWrapper(), MonitorLock: lock})
+	loop.Crashed(fault)
+}
+
+// ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean
+// to leave) is driven again after retryAfter.
+func (r *regent) ended(name string) {
+	r.mu.Lock()
+	delete(r.loops, name)
+	done := r.dropped[name] || r.crashed[name]
+	r.mu.Unlock()
+	if !done && loopNeedsMonitor(ralph.DirFor(r.e.dir, name)) {
+		time.AfterFunc(retryAfter, r.wakeUp)
+		return
+	}
+	r.wakeUp()
+}
+
+// drop aborts a loop's monitor and keeps the Regent from driving it again.
+func (r *regent) drop(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dropped[name] = true
+	if dl := r.loops[name]; dl != nil && !dl.aborted {
+		dl.aborted = true
+		close(dl.abort)
+	}
+}
+
+// pauseAll asks every loop to pause after its current iteration (SIGTERM, a first SIGINT),
+// as a signal to a loop's own monitor does.
+func (r *regent) pauseAll(why string) {
+	for _, name := range r.names() {
+		ld := ralph.DirFor(r.e.dir, name)
+		appendMonitorLog(ld, fmt.Sprintf("[ralph] %s: received %s, pausing after the current iteration (again or SIGQUIT: stop now)", name, why))
+		_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
+			return ralph.Pause(st, "signal "+why, "signal")
+		})
+	}
+}
+
+// abortAll ends every loop's agent at once (SIGQUIT, a second SIGINT).
+func (r *regent) abortAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, dl := range r.loops {
+		if !dl.aborted {
+			dl.aborted = true
+			close(dl.abort)
+		}
+	}
+}
+
+func (r *regent) names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for name := range r.loops {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// removeOwnPane closes the Regent's window so tmux does not revive a Regent that left on
+// purpose.
+func removeOwnPane(e *env) {
+	if pane := tmux.CurrentPane(); pane != "" {
+		_ = e.tm.KillPane(pane)
+	}
+}

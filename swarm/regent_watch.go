@@ -1,0 +1,193 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// How the Regent looks at the agents' screens: through one tmux control-mode client per tmux
+// server, attached to the regent session with its output turned off, a capture costs the
+// server's work only, not a tmux process. The client never follows the agents' panes: tmux (to
+// 3.7 at least) can crash when a pane is respawned or cleared while a control client follows
+// its output, and a loop respawns its pane every iteration. Where there is no such client
+// (another server, an old tmux), captures run a tmux process as everywhere else.
+
+// controller is a tmux client that can open a control-mode client.
+type controller interface {
+	Control(session string, fn func(tmux.ControlEvent)) (*tmux.Control, error)
+}
+
+// reconnectEvery is the pause between attempts to get a lost control client back.
+const reconnectEvery = 2 * time.Second
+
+type paneWatch struct {
+	r       *regent
+	mu      sync.Mutex
+	conns   map[string]*controlConn // by tmux server
+	users   map[string]*controlConn // the connection each loop captures through
+	stopped bool
+}
+
+// controlConn is one control-mode client, or the attempts to have one.
+type controlConn struct {
+	socket  string
+	tm      tmux.Client
+	ctl     atomic.Pointer[tmux.Control] // nil while there is none
+	lastErr atomic.Value                 // string: why there is none
+}
+
+func newPaneWatch(r *regent) *paneWatch {
+	return &paneWatch{r: r, conns: map[string]*controlConn{}, users: map[string]*controlConn{}}
+}
+
+// follow returns the tmux client a loop looks at its agent through.
+func (pw *paneWatch) follow(e *env, name string) tmux.Client {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	c := pw.conns[e.tm.Socket()]
+	if c == nil {
+		c = &controlConn{socket: e.tm.Socket(), tm: e.tm}
+		c.lastErr.Store("not connected yet")
+		pw.conns[c.socket] = c
+		go pw.keep(c)
+	}
+	pw.users[name] = c
+	return controlCapture{Client: e.tm, conn: c, events: &pw.r.events}
+}
+
+func (pw *paneWatch) unfollow(name string) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	delete(pw.users, name)
+}
+
+// keep holds a control client open for as long as a loop on its server is followed, getting
+// it back when it is lost.
+func (pw *paneWatch) keep(c *controlConn) {
+	defer func() {
+		pw.mu.Lock()
+		delete(pw.conns, c.socket)
+		pw.mu.Unlock()
+	}()
+	ctlr, ok := c.tm.(controller)
+	if !ok {
+		c.lastErr.Store("this tmux client has no control mode")
+		return
+	}
+	for pw.inUse(c) {
+		if err := pw.connect(c, ctlr); err != nil {
+			c.lastErr.Store(err.Error())
+		}
+		time.Sleep(reconnectEvery)
+	}
+}
+
+// connect attaches a control client to the regent session, turns its output off, and serves
+// captures through it until it ends.
+func (pw *paneWatch) connect(c *controlConn, ctlr controller) error {
+	ctl, err := ctlr.Control(regentSession, func(tmux.ControlEvent) {})
+	if err != nil {
+		return err
+	}
+	if err := ctl.NoOutput(); err != nil {
+		ctl.Close()
+		return err
+	}
+	c.ctl.Store(ctl)
+	pw.r.say("capturing screens through tmux control mode (server %s)", c.socket)
+	<-ctl.Done()
+	c.ctl.Store(nil)
+	if pw.inUse(c) {
+		pw.r.say("tmux control mode lost (server %s); capturing with tmux processes until it is back", c.socket)
+	}
+	return errors.New("the control client ended (tmux server or regent session gone)")
+}
+
+// inUse reports whether any followed loop captures through c (none once the watch stopped).
+func (pw *paneWatch) inUse(c *controlConn) bool {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	if pw.stopped {
+		return false
+	}
+	for _, u := range pw.users {
+		if u == c {
+			return true
+		}
+	}
+	return false
+}
+
+// stop closes every control client.
+func (pw *paneWatch) stop() {
+	pw.mu.Lock()
+	pw.stopped = true
+	conns := make([]*controlConn, 0, len(pw.conns))
+	for _, c := range pw.conns {
+		conns = append(conns, c)
+	}
+	pw.mu.Unlock()
+	for _, c := range conns {
+		if ctl := c.ctl.Load(); ctl != nil {
+			ctl.Close()
+		}
+	}
+}
+
+// describe says how screens are captured, for `swarm regent status`.
+func (pw *paneWatch) describe() string {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	if len(pw.conns) == 0 {
+		return "nothing (no loop is followed)"
+	}
+	var live, lost []string
+	for _, c := range pw.conns {
+		if c.ctl.Load() != nil {
+			live = append(live, c.socket)
+		} else {
+			lost = append(lost, fmt.Sprintf("%s (%v)", c.socket, c.lastErr.Load()))
+		}
+	}
+	sort.Strings(live)
+	sort.Strings(lost)
+	var parts []string
+	if len(live) > 0 {
+		parts = append(parts, "tmux control mode on "+strings.Join(live, ", "))
+	}
+	if len(lost) > 0 {
+		parts = append(parts, "tmux processes on "+strings.Join(lost, "; "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// controlCapture captures through the server's control client when there is one, and with a
+// tmux process otherwise. A client that does not answer is closed, to be connected afresh.
+type controlCapture struct {
+	tmux.Client
+	conn   *controlConn
+	events *atomic.Int64
+}
+
+func (c controlCapture) Capture(paneID string, historyLines int) (string, error) {
+	c.events.Add(1)
+	if ctl := c.conn.ctl.Load(); ctl != nil {
+		out, err := ctl.Capture(paneID, historyLines)
+		switch {
+		case err == nil:
+			return out, nil
+		case errors.Is(err, tmux.ErrNoAnswer):
+			ctl.Close()
+		case !errors.Is(err, tmux.ErrControlGone):
+			return "", err
+		}
+	}
+	return c.Client.Capture(paneID, historyLines)
+}

@@ -1,0 +1,253 @@
+package tmux
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A control-mode client (tmux -C) hears from the server as things happen: a pane produced
+// output, a window closed. One client per session replaces polling every pane of it. tmux
+// reports output only for the panes of the session the client is attached to, and a control
+// client does not change the size of the windows it sees.
+
+// ControlKind is what a control-mode notification is about.
+type ControlKind int
+
+// The notifications a watcher acts on.
+const (
+	ControlOutput  ControlKind = iota + 1 // a pane produced output
+	ControlWindows                        // a window opened or closed (in this session or another)
+	ControlExit                           // the client is leaving (server gone, session closed)
+)
+
+// ControlEvent is one notification: its kind and, for output, the pane ("%3").
+type ControlEvent struct {
+	Kind ControlKind
+	Pane string
+}
+
+// ParseControlLine reads one line of a control-mode client's output; ok is false for lines
+// a watcher does not act on (command replies, renames, layout changes).
+func ParseControlLine(line []byte) (ControlEvent, bool) {
+	word, rest, _ := bytes.Cut(line, []byte(" "))
+	switch string(word) {
+	case "%output":
+		pane, _, _ := bytes.Cut(rest, []byte(" "))
+		if len(pane) > 1 && pane[0] == '%' {
+			return ControlEvent{Kind: ControlOutput, Pane: string(pane)}, true
+		}
+	case "%extended-output":
+		pane, _, _ := bytes.Cut(rest, []byte(" "))
+		if len(pane) > 1 && pane[0] == '%' {
+			return ControlEvent{Kind: ControlOutput, Pane: string(pane)}, true
+		}
+	case "%window-add", "%window-close", "%unlinked-window-add", "%unlinked-window-close":
+		return ControlEvent{Kind: ControlWindows}, true
+	case "%exit":
+		return ControlEvent{Kind: ControlExit}, true
+	}
+	return ControlEvent{}, false
+}
+
+// Control is a running control-mode client. Besides its notifications it runs commands
+// without a tmux process each: a capture costs the server's work only.
+type Control struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	done  chan struct{}
+
+	mu      sync.Mutex
+	waiting []chan controlReply // commands sent, oldest first: tmux answers in order
+	closed  bool
+}
+
+type controlReply struct {
+	out string
+	err error
+}
+
+// ErrControlGone means the client ended before a command was answered; ErrNoAnswer that it
+// did not answer in time (its replies can no longer be told apart: close it).
+var (
+	ErrControlGone = errors.New("the tmux control client has ended")
+	ErrNoAnswer    = errors.New("the tmux control client did not answer")
+)
+
+// controlTimeout is how long a command may wait for its answer.
+const controlTimeout = 3 * time.Second
+
+// Control attaches a control-mode client to session and calls fn with every notification,
+// from a goroutine of its own, until the client ends (then with ControlExit). It fails when
+// the client cannot start; a session that does not exist ends it at once.
+func (t *Exec) Control(session string, fn func(ControlEvent)) (*Control, error) {
+	argv := append(append([]string{}, t.base()...), "-C", "attach-session", "-t", "="+session)
+	cmd := exec.Command(t.bin(), argv...)
+	cmd.Env = childEnv()
+	cmd.Dir = "/"
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	go c.read(stdout, fn)
+	return c, nil
+}
+
+// Capture is Exec.Capture through the control client.
+func (c *Control) Capture(paneID string, historyLines int) (string, error) {
+	if !validTarget(paneID) {
+		return "", fmt.Errorf("invalid pane %q", paneID)
+	}
+	cmd := "capture-pane -p -J -t " + paneID
+	if historyLines < 0 {
+		cmd += " -S -"
+	} else if historyLines > 0 {
+		cmd += " -S " + strconv.Itoa(-historyLines)
+	}
+	return c.run(cmd)
+}
+
+// NoOutput turns the client's output off: the server then keeps nothing about the panes it
+// would report (tmux, to 3.7 at least, can crash when a pane that a control client follows is
+// respawned or cleared). A tmux before 3.2 cannot, and says so.
+func (c *Control) NoOutput() error {
+	_, err := c.run("refresh-client -f no-output")
+	return err
+}
+
+// validTarget admits pane ids ("%12"): nothing the command parser would read otherwise.
+func validTarget(id string) bool {
+	if len(id) < 2 || id[0] != '%' {
+		return false
+	}
+	for _, r := range id[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Control) run(command string) (string, error) {
+	ch := make(chan controlReply, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return "", ErrControlGone
+	}
+	c.waiting = append(c.waiting, ch)
+	_, err := io.WriteString(c.stdin, command+"\n")
+	c.mu.Unlock()
+	if err != nil {
+		// The reader fails every waiting command once the client is gone.
+		_ = c.stdin.Close()
+	}
+	t := time.NewTimer(controlTimeout)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r.out, r.err
+	case <-t.C:
+		return "", fmt.Errorf("%w: %s", ErrNoAnswer, command)
+	}
+}
+
+// read hands notifications to fn and replies to the commands waiting for them. Notification
+// lines can be long (a pane's output, escaped): only their start is looked at, and the rest is
+// skipped without being kept.
+func (c *Control) read(r io.Reader, fn func(ControlEvent)) {
+	defer close(c.done)
+	br := bufio.NewReaderSize(r, 4096)
+	for {
+		line, err := br.ReadSlice('\n')
+		if begin, ok := bytes.CutPrefix(line, []byte("%begin ")); ok && bytes.HasSuffix(bytes.TrimRight(begin, "\r\n"), []byte(" 1")) {
+			err = c.reply(br, string(bytes.TrimRight(begin, "\r\n")))
+		} else if len(line) > 0 {
+			if ev, ok := ParseControlLine(bytes.TrimRight(line, "\r\n")); ok && ev.Kind != ControlExit {
+				fn(ev)
+			}
+		}
+		for errors.Is(err, bufio.ErrBufferFull) {
+			_, err = br.ReadSlice('\n')
+		}
+		if err != nil {
+			break
+		}
+	}
+	c.mu.Lock()
+	c.closed = true
+	for _, ch := range c.waiting {
+		ch <- controlReply{err: ErrControlGone}
+	}
+	c.waiting = nil
+	c.mu.Unlock()
+	_ = c.cmd.Wait()
+	fn(ControlEvent{Kind: ControlExit})
+}
+
+// reply collects one command's output, up to the %end or %error that carries the same time,
+// number and flags as its %begin (a pane's text may hold a line that looks like an end).
+func (c *Control) reply(br *bufio.Reader, header string) error {
+	var out strings.Builder
+	var fail bool
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		trimmed := strings.TrimRight(line, "\r\n")
+		if trimmed == "%end "+header || trimmed == "%error "+header {
+			fail = strings.HasPrefix(trimmed, "%error")
+			break
+		}
+		out.WriteString(trimmed + "\n")
+	}
+	c.mu.Lock()
+	var ch chan controlReply
+	if len(c.waiting) > 0 {
+		ch, c.waiting = c.waiting[0], c.waiting[1:]
+	}
+	c.mu.Unlock()
+	if ch != nil {
+		r := controlReply{out: out.String()}
+		if fail {
+			r = controlReply{err: controlError(strings.TrimSpace(out.String()))}
+		}
+		ch <- r
+	}
+	return nil
+}
+
+// Done is closed when the client has ended.
+func (c *Control) Done() <-chan struct{} { return c.done }
+
+// Close detaches the client (closing its input ends it) and waits for it.
+func (c *Control) Close() {
+	c.mu.Lock()
+	_ = c.stdin.Close()
+	c.mu.Unlock()
+	<-c.done
+}
+
+// controlError is a command's failure, told as Exec tells it.
+func controlError(msg string) error {
+	if strings.Contains(msg, "can't find pane") {
+		return fmt.Errorf("%w: %s", ErrNoPane, msg)
+	}
+	return errors.New(msg)
+}
