@@ -21,7 +21,7 @@ import (
 
 // controller is a tmux client that can open a control-mode client.
 type controller interface {
-	Control(session string, fn func(tmux.ControlEvent)) (*tmux.Control, error)
+	Control(session string) (*tmux.Control, error)
 }
 
 // reconnectEvery is the pause between attempts to get a lost control client back.
@@ -92,7 +92,7 @@ func (pw *paneWatch) keep(c *controlConn) {
 // connect attaches a control client to the regent session, turns its output off, and serves
 // captures through it until it ends.
 func (pw *paneWatch) connect(c *controlConn, ctlr controller) error {
-	ctl, err := ctlr.Control(regentSession, func(tmux.ControlEvent) {})
+	ctl, err := ctlr.Control(regentSession)
 	if err != nil {
 		return err
 	}

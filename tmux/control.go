@@ -13,49 +13,9 @@ import (
 	"time"
 )
 
-// A control-mode client (tmux -C) hears from the server as things happen: a pane produced
-// output, a window closed. One client per session replaces polling every pane of it. tmux
-// reports output only for the panes of the session the client is attached to, and a control
-// client does not change the size of the windows it sees.
-
-// ControlKind is what a control-mode notification is about.
-type ControlKind int
-
-// The notifications a watcher acts on.
-const (
-	ControlOutput  ControlKind = iota + 1 // a pane produced output
-	ControlWindows                        // a window opened or closed (in this session or another)
-	ControlExit                           // the client is leaving (server gone, session closed)
-)
-
-// ControlEvent is one notification: its kind and, for output, the pane ("%3").
-type ControlEvent struct {
-	Kind ControlKind
-	Pane string
-}
-
-// ParseControlLine reads one line of a control-mode client's output; ok is false for lines
-// a watcher does not act on (command replies, renames, layout changes).
-func ParseControlLine(line []byte) (ControlEvent, bool) {
-	word, rest, _ := bytes.Cut(line, []byte(" "))
-	switch string(word) {
-	case "%output":
-		pane, _, _ := bytes.Cut(rest, []byte(" "))
-		if len(pane) > 1 && pane[0] == '%' {
-			return ControlEvent{Kind: ControlOutput, Pane: string(pane)}, true
-		}
-	case "%extended-output":
-		pane, _, _ := bytes.Cut(rest, []byte(" "))
-		if len(pane) > 1 && pane[0] == '%' {
-			return ControlEvent{Kind: ControlOutput, Pane: string(pane)}, true
-		}
-	case "%window-add", "%window-close", "%unlinked-window-add", "%unlinked-window-close":
-		return ControlEvent{Kind: ControlWindows}, true
-	case "%exit":
-		return ControlEvent{Kind: ControlExit}, true
-	}
-	return ControlEvent{}, false
-}
+// A control-mode client (tmux -C) runs commands on the server without a tmux process each.
+// Its replies come between %begin and %end lines, in the order the commands were sent;
+// everything else it prints (notifications, and output unless it is turned off) is skipped.
 
 // Control is a running control-mode client. Besides its notifications it runs commands
 // without a tmux process each: a capture costs the server's work only.
@@ -84,10 +44,9 @@ var (
 // controlTimeout is how long a command may wait for its answer.
 const controlTimeout = 3 * time.Second
 
-// Control attaches a control-mode client to session and calls fn with every notification,
-// from a goroutine of its own, until the client ends (then with ControlExit). It fails when
-// the client cannot start; a session that does not exist ends it at once.
-func (t *Exec) Control(session string, fn func(ControlEvent)) (*Control, error) {
+// Control attaches a control-mode client to session. It fails when the client cannot start; a
+// session that does not exist ends it at once (Done is closed).
+func (t *Exec) Control(session string) (*Control, error) {
 	argv := append(append([]string{}, t.base()...), "-C", "attach-session", "-t", "="+session)
 	cmd := exec.Command(t.bin(), argv...)
 	cmd.Env = childEnv()
@@ -104,7 +63,7 @@ func (t *Exec) Control(session string, fn func(ControlEvent)) (*Control, error) 
 		return nil, err
 	}
 	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
-	go c.read(stdout, fn)
+	go c.read(stdout)
 	return c, nil
 }
 
@@ -167,20 +126,15 @@ func (c *Control) run(command string) (string, error) {
 	}
 }
 
-// read hands notifications to fn and replies to the commands waiting for them. Notification
-// lines can be long (a pane's output, escaped): only their start is looked at, and the rest is
-// skipped without being kept.
-func (c *Control) read(r io.Reader, fn func(ControlEvent)) {
+// read hands replies to the commands waiting for them. Other lines can be long (a pane's
+// output, escaped): only their start is looked at, and the rest is skipped without being kept.
+func (c *Control) read(r io.Reader) {
 	defer close(c.done)
 	br := bufio.NewReaderSize(r, 4096)
 	for {
 		line, err := br.ReadSlice('\n')
 		if begin, ok := bytes.CutPrefix(line, []byte("%begin ")); ok && bytes.HasSuffix(bytes.TrimRight(begin, "\r\n"), []byte(" 1")) {
 			err = c.reply(br, string(bytes.TrimRight(begin, "\r\n")))
-		} else if len(line) > 0 {
-			if ev, ok := ParseControlLine(bytes.TrimRight(line, "\r\n")); ok && ev.Kind != ControlExit {
-				fn(ev)
-			}
 		}
 		for errors.Is(err, bufio.ErrBufferFull) {
 			_, err = br.ReadSlice('\n')
@@ -197,7 +151,6 @@ func (c *Control) read(r io.Reader, fn func(ControlEvent)) {
 	c.waiting = nil
 	c.mu.Unlock()
 	_ = c.cmd.Wait()
-	fn(ControlEvent{Kind: ControlExit})
 }
 
 // reply collects one command's output, up to the %end or %error that carries the same time,
