@@ -89,16 +89,17 @@ func (pw *paneWatch) keep(c *controlConn) {
 	}
 }
 
-// connect attaches a control client to the regent session, turns its output off, and serves
-// captures through it until it ends.
+// connect attaches a control client (output off) to the regent session and serves captures
+// through it until it ends.
 func (pw *paneWatch) connect(c *controlConn, ctlr controller) error {
 	ctl, err := ctlr.Control(regentSession)
 	if err != nil {
 		return err
 	}
-	if err := ctl.NoOutput(); err != nil {
-		ctl.Close()
-		return err
+	select {
+	case <-ctl.Done():
+		return errors.New("tmux refused a control client (tmux 3.2 or later is needed)")
+	case <-time.After(100 * time.Millisecond):
 	}
 	c.ctl.Store(ctl)
 	pw.r.say("capturing screens through tmux control mode (server %s)", c.socket)

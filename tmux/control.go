@@ -44,10 +44,13 @@ var (
 // controlTimeout is how long a command may wait for its answer.
 const controlTimeout = 3 * time.Second
 
-// Control attaches a control-mode client to session. It fails when the client cannot start; a
-// session that does not exist ends it at once (Done is closed).
+// Control attaches a control-mode client to session, with its output off: the server then
+// keeps nothing about the panes it would report (tmux, to 3.7 at least, can crash when a pane
+// that a control client follows is respawned or cleared). It fails when the client cannot
+// start; a session that does not exist, or a tmux before 3.2 (no -f), ends it at once (Done
+// is closed).
 func (t *Exec) Control(session string) (*Control, error) {
-	argv := append(append([]string{}, t.base()...), "-C", "attach-session", "-t", "="+session)
+	argv := append(append([]string{}, t.base()...), "-C", "attach-session", "-f", "no-output", "-t", "="+session)
 	cmd := exec.Command(t.bin(), argv...)
 	cmd.Env = childEnv()
 	cmd.Dir = "/"
@@ -79,14 +82,6 @@ func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 		cmd += " -S " + strconv.Itoa(-historyLines)
 	}
 	return c.run(cmd)
-}
-
-// NoOutput turns the client's output off: the server then keeps nothing about the panes it
-// would report (tmux, to 3.7 at least, can crash when a pane that a control client follows is
-// respawned or cleared). A tmux before 3.2 cannot, and says so.
-func (c *Control) NoOutput() error {
-	_, err := c.run("refresh-client -f no-output")
-	return err
 }
 
 // validTarget admits pane ids ("%12"): nothing the command parser would read otherwise.
