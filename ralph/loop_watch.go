@@ -92,10 +92,23 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		}
 	}
 	if !now.Before(next.screen) {
+		changed := w.facts.LastChange
+		ended := l.lookAtScreen(st, a, w)
+		w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
 		next.screen = now.Add(w.every)
-		return l.lookAtScreen(st, a, w)
+		return ended
 	}
 	return false
+}
+
+// nextScreenPoll is how long until the next capture: soon after the screen moved (a done
+// marker is seen within moments of appearing), then twice as long after each look that found
+// it unchanged, up to base (an idle agent costs a capture every base).
+func nextScreenPoll(cur time.Duration, moved bool, base time.Duration) time.Duration {
+	if moved {
+		return min(minScreenPoll, base)
+	}
+	return min(max(2*cur, minScreenPoll), base)
 }
 
 // untilNextLook is how long the watch waits before its next look: until the first thing falls
@@ -115,7 +128,7 @@ func (l *Loop) untilNextLook(st *State, next watchTimes) time.Duration {
 	return max(first.Sub(now), time.Millisecond)
 }
 
-// screenEvery is how often the screen is captured: ScreenPoll (the seed's 2 s), more often
+// screenEvery is how often a still screen is captured: ScreenPoll (the seed's 2 s), more often
 // for a short inactivity timeout, so that a quiet agent is ended within an eighth of it.
 func (l *Loop) screenEvery(inactivity time.Duration) time.Duration {
 	return min(l.cfg.ScreenPoll, max(minScreenPoll, inactivity/8))

@@ -35,7 +35,7 @@ func keepRegent(e *env) error {
 	}
 	// Caught rather than ignored, so the Regent it starts gets default handling back.
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT, syscall.SIGUSR1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	for {
 		if regentAlive(e.dir) {

@@ -24,8 +24,12 @@ type controller interface {
 	Control(session string) (*tmux.Control, error)
 }
 
-// reconnectEvery is the pause between attempts to get a lost control client back.
-const reconnectEvery = 2 * time.Second
+// A lost control client is tried again after reconnectEvery, twice as long after each attempt
+// that fails at once, up to reconnectMax (a server without a regent session, an old tmux).
+const (
+	reconnectEvery = 2 * time.Second
+	reconnectMax   = time.Minute
+)
 
 type paneWatch struct {
 	r       *regent
@@ -81,11 +85,17 @@ func (pw *paneWatch) keep(c *controlConn) {
 		c.lastErr.Store("this tmux client has no control mode")
 		return
 	}
+	pause := reconnectEvery
 	for pw.inUse(c) {
+		began := time.Now()
 		if err := pw.connect(c, ctlr); err != nil {
 			c.lastErr.Store(err.Error())
 		}
-		time.Sleep(reconnectEvery)
+		if time.Since(began) > 10*time.Second {
+			pause = reconnectEvery // it had worked for a while
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, reconnectMax)
 	}
 }
 
