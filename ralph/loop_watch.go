@@ -18,7 +18,14 @@ type screenWatch struct {
 	lastHash  string        // everything on screen
 	lastSubst string        // the screen without spinners and counters
 	every     time.Duration // how often the screen is captured
+	// When the last change and progress were written to the loop's files: a screen that
+	// keeps moving is recorded every saveScreenChange, not at every look.
+	savedChange, savedProgress time.Time
 }
+
+// saveScreenChange bounds how often a moving screen's last change is written down (a new
+// monitor takes it up from there; status shows it).
+const saveScreenChange = 2 * time.Second
 
 // watchTimes are when the watch next looks at each thing.
 type watchTimes struct {
@@ -96,6 +103,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		ended := l.lookAtScreen(st, a, w)
 		w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
 		next.screen = now.Add(w.every)
+		if at := QuietAt(w.facts); at.After(now) && at.Before(next.screen) {
+			next.screen = at // looked at when it would have been quiet too long, not later
+		}
 		return ended
 	}
 	return false
@@ -128,10 +138,10 @@ func (l *Loop) untilNextLook(st *State, next watchTimes) time.Duration {
 	return max(first.Sub(now), time.Millisecond)
 }
 
-// screenEvery is how often a still screen is captured: ScreenPoll (the seed's 2 s), more often
-// for a short inactivity timeout, so that a quiet agent is ended within an eighth of it.
+// screenEvery is how often a still screen is captured: every ScreenPoll (the seed's 2 s), more
+// often for a short inactivity timeout, so that a quiet agent is ended within a twentieth of it.
 func (l *Loop) screenEvery(inactivity time.Duration) time.Duration {
-	return min(l.cfg.ScreenPoll, max(minScreenPoll, inactivity/8))
+	return min(l.cfg.ScreenPoll, max(minScreenPoll, inactivity/20))
 }
 
 // minScreenPoll bounds how often a screen is captured.
@@ -177,14 +187,20 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if h := screen.ActivityHash(text); h != w.lastHash {
 		if w.lastHash != "" {
 			w.facts.LastChange = now
-			l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+			if now.Sub(w.savedChange) >= saveScreenChange {
+				w.savedChange = now
+				l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+			}
 		}
 		w.lastHash = h
 	}
 	if h := screen.SubstantiveHash(text); h != w.lastSubst {
 		if w.lastSubst != "" {
 			w.facts.LastProgress = now
-			l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+			if now.Sub(w.savedProgress) >= saveScreenChange {
+				w.savedProgress = now
+				l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+			}
 		}
 		w.lastSubst = h
 	}

@@ -37,6 +37,18 @@ func OutOfTime(f WatchFacts) bool {
 	return f.Limit > 0 && f.Now.Sub(f.Started) >= f.Limit
 }
 
+// QuietAt is when Quiet would first hold if the screen stays as it is: the watch looks again
+// then, so a quiet agent is ended on time rather than at the next regular look.
+func QuietAt(f WatchFacts) time.Time {
+	at := f.LastChange.Add(f.Inactivity)
+	if f.Hang > 0 {
+		if t := f.LastProgress.Add(f.Hang); t.Before(at) {
+			at = t
+		}
+	}
+	return at
+}
+
 // Quiet decides, after a look at the screen, whether the agent has gone quiet for too long
 // (inactive) or stopped making progress (hung).
 func Quiet(f WatchFacts) (Ending, bool) {

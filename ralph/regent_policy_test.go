@@ -164,3 +164,23 @@ func TestNextScreenPoll(t *testing.T) {
 		}
 	}
 }
+
+func TestQuietAt(t *testing.T) {
+	f := WatchFacts{LastChange: t0, LastProgress: t0.Add(-time.Minute), Inactivity: 3 * time.Second}
+	if got := QuietAt(f); !got.Equal(t0.Add(3 * time.Second)) {
+		t.Errorf("no hang detection: %v, want the inactivity deadline", got.Sub(t0))
+	}
+	f.Hang = 30 * time.Second
+	if got := QuietAt(f); !got.Equal(t0.Add(-30 * time.Second)) {
+		t.Errorf("hang due first: %v, want the hang deadline", got.Sub(t0))
+	}
+	f.Hang = 2 * time.Minute
+	if got := QuietAt(f); !got.Equal(t0.Add(3 * time.Second)) {
+		t.Errorf("inactivity due first: %v", got.Sub(t0))
+	}
+	// The moment it is due, Quiet holds.
+	f.Now = QuietAt(f)
+	if _, quiet := Quiet(f); !quiet {
+		t.Error("Quiet does not hold at QuietAt")
+	}
+}

@@ -201,13 +201,17 @@ type loopDrive struct {
 	resurrect bool
 	// tm, when not nil, is the tmux client the loop uses instead of the environment's.
 	tm tmux.Client
-	// relaxed: the agent's end is watched, not polled for, so the safety polls of its process
-	// and of the loop's files run at the seed's 2 s.
+	// relaxed: the agent's end is watched, not polled for, so the safety polls run seldom.
 	relaxed bool
 }
 
-// relaxedPoll is the Regent's safety poll of an agent's process and a loop's files.
-const relaxedPoll = 2 * time.Second
+// The Regent's polls: of an agent's process (its end is reported by the kernel; this is the
+// safety net) and of a loop's files, every relaxedPoll; of a screen that stays still, at most
+// every relaxedScreenPoll (one that moves is looked at within moments, see ralph's watch).
+const (
+	relaxedPoll       = 5 * time.Second
+	relaxedScreenPoll = 10 * time.Second
+)
 
 // driveLoop runs the loop whose monitor lock the caller holds until it ends, pauses or is
 // aborted. It returns the status it ended in ("" when the loop could not even be claimed) and
@@ -226,7 +230,7 @@ func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 	cfg := ralph.Config{Name: d.name, Dir: ld, Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs}, Out: d.out,
 		Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
 	if d.relaxed {
-		cfg.ExitPoll, cfg.StatusPoll = relaxedPoll, relaxedPoll
+		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
 	}
 	loop := ralph.New(cfg)
 	if d.resurrect && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&

@@ -72,25 +72,35 @@ func (s *benchSwarm) roleOf(argv []string) string {
 	return ""
 }
 
-// benchRSS is a process's resident memory in bytes (VmRSS of /proc/PID/status).
-func benchRSS(b *testing.B, pid int) int64 {
+// benchRSS is a process's resident memory in bytes (VmRSS of /proc/PID/status): its pages
+// shared with other processes (the shell and C library of fifty start scripts) counted in full
+// for each of them.
+func benchRSS(b *testing.B, pid int) int64 { return benchMemory(b, pid, "status", "VmRSS:") }
+
+// benchPSS is a process's proportional share of memory in bytes (Pss of
+// /proc/PID/smaps_rollup): each shared page divided among the processes sharing it, so a
+// set's figures add up to the memory it really occupies.
+func benchPSS(b *testing.B, pid int) int64 { return benchMemory(b, pid, "smaps_rollup", "Pss:") }
+
+// benchMemory reads one "Key: N kB" line of a /proc/PID file, in bytes.
+func benchMemory(b *testing.B, pid int, file, key string) int64 {
 	b.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	f, err := os.Open(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
 		b.Fatalf("process %d: %v", pid, err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmRSS:")); ok {
+		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte(key)); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(string(v)), " kB"), 10, 64)
 			if err != nil {
-				b.Fatalf("/proc/%d/status VmRSS %q: %v", pid, v, err)
+				b.Fatalf("/proc/%d/%s %s %q: %v", pid, file, key, v, err)
 			}
 			return kb * 1024
 		}
 	}
-	b.Fatalf("/proc/%d/status: no VmRSS", pid)
+	b.Fatalf("/proc/%d/%s: no %s", pid, file, key)
 	return 0
 }
 
@@ -154,9 +164,10 @@ func benchIdleLoops(b *testing.B, n int) {
 	})
 	b.ReportMetric(cpuPct, "cpu-%")
 	b.ReportMetric(tmuxPct, "tmux-cpu-%")
-	rss := own.rss(b)
+	rss, pss := own.rss(b), own.pss(b)
 	b.ReportMetric(float64(rss)/1e6, "rss-MB")
 	b.ReportMetric(float64(rss)/1e6/float64(n), "rss-MB/loop")
+	b.ReportMetric(float64(pss)/1e6, "pss-MB")
 	b.ReportMetric(float64(len(procs))/float64(n), "procs/loop")
 	if peer != nil {
 		b.ReportMetric(peerPct, "peer-cpu-%")
@@ -207,6 +218,15 @@ func (r *benchReading) since(b *testing.B, before *benchReading, wall float64) (
 	}
 	pct := func(t uint64) float64 { return float64(t) / hz / wall * 100 }
 	return pct(ticks), pct(r.server.self - before.server.self)
+}
+
+// pss is the proportional memory of the set's own processes (not the tmux server's).
+func (p *benchPIDs) pss(b *testing.B) int64 {
+	var total int64
+	for _, pid := range p.pids {
+		total += benchPSS(b, pid)
+	}
+	return total
 }
 
 // rss is the resident memory of the set's own processes (not the tmux server's).
