@@ -108,7 +108,7 @@ func regentStatus(e *env, format string) error {
 		fmt.Fprintf(e.stdout, "  %s\n", name)
 	}
 	fmt.Fprintf(e.stdout, "Watching: %s\n", r.Watching)
-	fmt.Fprintf(e.stdout, "Events: %d (%.2f/s)\n", r.Events, r.EventsPerSecond)
+	fmt.Fprintf(e.stdout, "Events: %d screen captures (%.2f/s)\n", r.Events, r.EventsPerSecond)
 	fmt.Fprintf(e.stdout, "CPU so far: %.2fs\n", r.CPUSeconds)
 	fmt.Fprintf(e.stdout, "Memory: %.1f MB\n", float64(r.RSSBytes)/1e6)
 	if r.Panics > 0 {

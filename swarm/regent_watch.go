@@ -15,7 +15,7 @@ import (
 // How the Regent looks at the agents' screens: through one tmux control-mode client per tmux
 // server, attached to the regent session with its output turned off, a capture costs the
 // server's work only, not a tmux process. The client never follows the agents' panes: tmux (to
-// 3.7 at least) can crash when a pane is respawned or cleared while a control client follows
+// 3.6a at least) can crash when a pane is respawned or cleared while a control client follows
 // its output, and a loop respawns its pane every iteration. Where there is no such client
 // (another server, an old tmux), captures run a tmux process as everywhere else.
 

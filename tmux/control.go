@@ -45,7 +45,7 @@ var (
 const controlTimeout = 3 * time.Second
 
 // Control attaches a control-mode client to session, with its output off: the server then
-// keeps nothing about the panes it would report (tmux, to 3.7 at least, can crash when a pane
+// keeps nothing about the panes it would report (tmux, to 3.6a at least, can crash when a pane
 // that a control client follows is respawned or cleared). It fails when the client cannot
 // start; a session that does not exist, or a tmux before 3.2 (no -f), ends it at once (Done
 // is closed).
