@@ -76,7 +76,7 @@ func keepHeartbeats(e *env) error {
 	// tmux starts a new one, and nothing is left running where no keeper watches it.
 	runtime.LockOSThread()
 	for {
-		_ = runKeptChild(runnerArgv(e, exe, "__run"), syscall.SIGTERM)
+		_, _ = runKeptChild(runnerArgv(e, exe, "__run"), syscall.SIGTERM)
 		if mayLeave(s, lock) {
 			return nil
 		}

@@ -77,5 +77,8 @@ func runKill(e *env, o killOptions) error {
 		}
 		fmt.Fprintf(e.stdout, "killed %s\n", w.Name)
 	}
+	if len(ws) > 0 {
+		regentSettled(e)
+	}
 	return failed
 }

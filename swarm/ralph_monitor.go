@@ -80,7 +80,9 @@ func startMonitor(e *env, name string) error {
 		if err := ensureRegent(e); err != nil {
 			return err
 		}
-		waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !loopNeedsMonitor(ld) || !regentAlive(e.dir) })
+		// Until the Regent has claimed the loop (its pid on record), so the caller's next
+		// command, a signal to the monitor say, reaches it.
+		waitFor(5*time.Second, func() bool { return claimedByRegent(e, ld) || !loopNeedsMonitor(ld) || !regentAlive(e.dir) })
 		return nil
 	}
 	exe, err := os.Executable()
@@ -94,6 +96,12 @@ func startMonitor(e *env, name string) error {
 	}
 	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !e.procs.Alive(pid, 0) })
 	return nil
+}
+
+// claimedByRegent reports whether the Regent drives the loop and has its pid on record.
+func claimedByRegent(e *env, ld ralph.Dir) bool {
+	st, err := ld.Load()
+	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == regentPID(e.dir)
 }
 
 // waitFor polls cond until it holds or d has passed.
@@ -353,17 +361,17 @@ func loopNeedsMonitor(ld ralph.Dir) bool {
 	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st))
 }
 
-// runKeptChild runs a kept process until it ends. deathSig, when not 0, is sent to it should
-// its keeper die first (the caller's thread must stay locked to its goroutine).
-func runKeptChild(argv []string, deathSig syscall.Signal) error {
+// runKeptChild runs a kept process until it ends, and reports whether it ended on purpose
+// (exit 0); err is only that it could not start. deathSig, when not 0, is sent to it should its
+// keeper die first (the caller's thread must stay locked to its goroutine).
+func runKeptChild(argv []string, deathSig syscall.Signal) (clean bool, err error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	// Signals reach the monitor directly (its pid is in the loop state); a new process
-	// group keeps the terminal's signals for the keeper's window from reaching it twice.
+	// Signals reach the kept process directly (its pid is on record); a new process group
+	// keeps the terminal's signals for the keeper's window from reaching it twice.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
 	if err := cmd.Start(); err != nil {
-		return err
+		return false, err
 	}
-	_ = cmd.Wait()
-	return nil
+	return cmd.Wait() == nil, nil
 }

@@ -206,10 +206,7 @@ func loopsDriven(e *env) bool {
 	for _, name := range loopNames(e) {
 		ld := ralph.DirFor(e.dir, name)
 		st, err := ld.Load()
-		if err != nil || (st.Regent != nil && !st.Regent.Enabled) {
-			continue
-		}
-		if loopNeedsMonitor(ld) && !ld.MonitorAlive() {
+		if err == nil && (st.Regent == nil || st.Regent.Enabled) && loopNeedsMonitor(ld) && !ld.MonitorAlive() {
 			return false
 		}
 	}

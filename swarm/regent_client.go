@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -154,4 +155,25 @@ func samePeer(conn net.Conn) bool {
 		cred, err = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	})
 	return err == nil && cred != nil && int(cred.Uid) == os.Getuid()
+}
+
+// regentSettled waits briefly for a Regent that has nothing left to do to leave, so a kill of
+// the last loops returns with nothing of them running.
+func regentSettled(e *env) {
+	if !regentAlive(e.dir) || loopsNeedRegent(e) {
+		return
+	}
+	_, _ = regentRequest(e.dir, "wake")
+	waitFor(5*time.Second, func() bool { return !regentAlive(e.dir) || loopsNeedRegent(e) })
+}
+
+// loopsNeedRegent reports whether any supervised loop should be running.
+func loopsNeedRegent(e *env) bool {
+	for _, name := range loopNames(e) {
+		ld := ralph.DirFor(e.dir, name)
+		if st, err := ld.Load(); err == nil && (st.Regent == nil || st.Regent.Enabled) && loopNeedsMonitor(ld) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,7 +18,8 @@ import (
 
 // keepRegent runs the Regent as its child, starting it again a second after it dies. While
 // another Regent holds the state directory (one started before this keeper), it waits for that
-// one to go. A Regent that leaves on purpose closes the window, and this keeper with it.
+// one to go. A Regent that leaves on purpose closes the window, and this keeper with it; the
+// keeper also leaves when the Regent ended on purpose or the state directory is gone.
 func keepRegent(e *env) error {
 	lock, ok, err := state.TryLock(regentKeeperPath(e.dir))
 	if err != nil {
@@ -44,7 +45,11 @@ func keepRegent(e *env) error {
 				held.Unlock()
 			}
 		}
-		_ = runKeptChild(regentArgv(e, exe, "__serve"), 0)
+		clean, err := runKeptChild(regentArgv(e, exe, "__serve"), 0)
+		if _, serr := os.Stat(e.dir.Root); err != nil || clean || os.IsNotExist(serr) {
+			removeOwnPane(e)
+			return err
+		}
 		time.Sleep(time.Second)
 	}
 }
@@ -57,8 +62,8 @@ func serveRegent(e *env) error {
 		return fail("%v", err)
 	}
 	if !ok {
-		// Another Regent serves this directory; the keeper waits for it to go.
-		return nil
+		// Another Regent serves this directory; a keeper waits for it to go.
+		return fail("another Regent (pid %d) serves %s", regentPID(e.dir), e.dir.Root)
 	}
 	logf, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {

@@ -20,8 +20,8 @@ import (
 // The Regent: one process per state directory drives every supervised loop, each in a
 // goroutine of its own on the same policy core a foreground monitor uses. It picks loops up
 // from their state on disk (at start, when a command wakes it, and every rescanEvery), so a
-// Regent that was killed and revived by tmux takes over where its predecessor stopped. A
-// panic in one loop's goroutine fails that loop alone.
+// Regent started again by its keeper after a crash takes over where its predecessor stopped.
+// A panic in one loop's goroutine fails that loop alone.
 
 // rescanEvery bounds how long a loop can go without a monitor when the command that should
 // have woken the Regent did not (it died first).
