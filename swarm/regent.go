@@ -21,8 +21,8 @@ func regentCommand() *cli.Command {
 		Name:  "regent",
 		Usage: "the Regent: the one process that drives and supervises every ralph loop",
 		Description: `The Regent starts with the first supervised loop and leaves when no loop needs it. It runs
-in the swarm-regent tmux session, which brings it back within seconds if it dies; a new Regent
-takes every loop up from its state on disk.
+in the swarm-regent tmux session under a keeper that starts it again within seconds if it dies;
+a new Regent takes every loop up from its state on disk.
 
 Examples:
    swarm regent status
