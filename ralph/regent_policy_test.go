@@ -184,3 +184,19 @@ func TestQuietAt(t *testing.T) {
 		t.Error("Quiet does not hold at QuietAt")
 	}
 }
+
+func TestMonitorCrashed(t *testing.T) {
+	d := MonitorCrashed(4, "index out of range\ngoroutine 7 [running]")
+	if d.Status != StatusFailed || d.ExitReason != "monitor_crashed" || !d.Ended || !d.EndAgent {
+		t.Errorf("decision %+v: want the loop failed as monitor_crashed and its agent ended", d)
+	}
+	if d.Escalate != "monitor crashed: index out of range goroutine 7 [running]" {
+		t.Errorf("escalation %q", d.Escalate)
+	}
+	if len(d.Events) != 1 || d.Events[0].Kind != "FAIL" || d.Events[0].Text != "iteration 4: the monitor crashed: index out of range goroutine 7 [running]" {
+		t.Errorf("events %+v", d.Events)
+	}
+	if len(d.Lines) != 1 || !d.Lines[0].Regent {
+		t.Errorf("lines %+v: want the Regent's line", d.Lines)
+	}
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
-	"github.com/swarm-dev/swarm/tmux"
 )
 
 // One process sends every heartbeat of a state directory: it sleeps until the next beat is due
@@ -62,11 +61,7 @@ func keepHeartbeats(e *env) error {
 		return err // another keeper is on it
 	}
 	defer lock.Unlock()
-	defer func() {
-		if pane := tmux.CurrentPane(); pane != "" {
-			_ = e.tm.KillPane(pane)
-		}
-	}()
+	defer removeOwnPane(e)
 	exe, err := os.Executable()
 	if err != nil {
 		return fail("%v", err)
@@ -194,12 +189,8 @@ func ensureRunner(e *env) error {
 	if err != nil {
 		return err
 	}
-	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Cwd: "/", Argv: runnerArgv(e, exe, "__keep")})
+	p, err := startRevived(e, runnerWindow, runnerArgv(e, exe, "__keep"))
 	if err != nil {
-		return fail("cannot start the heartbeat runner: %v", err)
-	}
-	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
-		_ = e.tm.KillPane(p.ID)
 		return fail("cannot start the heartbeat runner: %v", err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

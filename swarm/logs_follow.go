@@ -60,10 +60,22 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 		return fail("no log for worker '%s': %v", w.Name, err)
 	}
 	defer f.Close()
+	tailFile(e.stdout, f, n, true, func() bool {
+		cur, _, err := e.loadWorker(w.Name)
+		return err != nil || cur.Status != state.StatusRunning
+	})
+	return nil
+}
+
+// tailFile prints the last n lines of f and, when follow, the lines added to it (each once it
+// is complete) until over says so; whatever was written before then is printed as well.
+func tailFile(out io.Writer, f *os.File, n int, follow bool, over func() bool) {
 	data, _ := io.ReadAll(f)
-	lines := lastN(splitLines(string(data)), n)
-	for _, l := range lines {
-		fmt.Fprintln(e.stdout, stripansi.Strip(l))
+	for _, l := range lastN(splitLines(string(data)), n) {
+		fmt.Fprintln(out, stripansi.Strip(l))
+	}
+	if !follow {
+		return
 	}
 	r := bufio.NewReader(f)
 	var partial bytes.Buffer
@@ -71,13 +83,12 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 		chunk, err := r.ReadBytes('\n')
 		partial.Write(chunk)
 		if err == nil {
-			fmt.Fprint(e.stdout, stripansi.Strip(partial.String()))
+			fmt.Fprint(out, stripansi.Strip(partial.String()))
 			partial.Reset()
 			continue
 		}
-		cur, _, lerr := e.loadWorker(w.Name)
-		if lerr != nil || cur.Status != state.StatusRunning {
-			// Drain what the worker wrote before it ended.
+		if over() {
+			// Drain what was written before the end.
 			rest, _ := io.ReadAll(r)
 			partial.Write(rest)
 			if partial.Len() > 0 {
@@ -85,9 +96,9 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 				if !strings.HasSuffix(s, "\n") {
 					s += "\n"
 				}
-				fmt.Fprint(e.stdout, s)
+				fmt.Fprint(out, s)
 			}
-			return nil
+			return
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -76,7 +76,7 @@ func appendMonitorLog(ld ralph.Dir, line string) {
 func startMonitor(e *env, name string) error {
 	e = e.onServerOf(name)
 	ld := ralph.DirFor(e.dir, name)
-	if st, err := ld.Load(); err != nil || st.Regent == nil || st.Regent.Enabled {
+	if st, err := ld.Load(); err != nil || ralph.EffectiveRegent(st.Regent).Enabled {
 		if err := ensureRegent(e); err != nil {
 			return err
 		}
@@ -221,6 +221,20 @@ const (
 	relaxedScreenPoll = 10 * time.Second
 )
 
+// loopConfig is the configuration a monitor drives the loop with.
+func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
+	tm := d.tm
+	if tm == nil {
+		tm = e.tm
+	}
+	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(e.dir, d.name), Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs},
+		Out: d.out, Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
+	if d.relaxed {
+		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
+	}
+	return cfg
+}
+
 // driveLoop runs the loop whose monitor lock the caller holds until it ends, pauses or is
 // aborted. It returns the status it ended in ("" when the loop could not even be claimed) and
 // the error that ended it.
@@ -231,16 +245,7 @@ func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 		return "", err
 	}
 	defer releaseLoop(ld)
-	tm := d.tm
-	if tm == nil {
-		tm = e.tm
-	}
-	cfg := ralph.Config{Name: d.name, Dir: ld, Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs}, Out: d.out,
-		Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
-	if d.relaxed {
-		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
-	}
-	loop := ralph.New(cfg)
+	loop := ralph.New(loopConfig(e, lock, d))
 	if d.resurrect && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
 		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
 		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
@@ -337,11 +342,16 @@ func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writ
 				return
 			}
 		}
-		fmt.Fprintf(out, "[ralph] %s: received %s, pausing after the current iteration (again or SIGQUIT: stop now)\n", name, signalName(s))
-		_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
-			return ralph.Pause(st, "signal "+signalName(s), "signal")
-		})
+		pauseForSignal(ld, name, signalName(s), out)
 	}
+}
+
+// pauseForSignal says that the loop got signal sig and pauses it after the current iteration.
+func pauseForSignal(ld ralph.Dir, name, sig string, out io.Writer) {
+	fmt.Fprintf(out, "[ralph] %s: received %s, pausing after the current iteration (again or SIGQUIT: stop now)\n", name, sig)
+	_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
+		return ralph.Pause(st, "signal "+sig, "signal")
+	})
 }
 
 func signalName(s os.Signal) string {
@@ -358,7 +368,19 @@ func signalName(s os.Signal) string {
 
 func loopNeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st))
+	return err == nil && needsMonitor(ld, st)
+}
+
+// needsMonitor: the loop is running, waiting, or between the loops of its sequence.
+func needsMonitor(ld ralph.Dir, st *ralph.State) bool {
+	return st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st)
+}
+
+// needsRegent reports whether the loop is the Regent's to drive now: supervised and in need
+// of a monitor.
+func needsRegent(ld ralph.Dir) bool {
+	st, err := ld.Load()
+	return err == nil && ralph.EffectiveRegent(st.Regent).Enabled && needsMonitor(ld, st)
 }
 
 // runKeptChild runs a kept process until it ends, and reports whether it ended on purpose

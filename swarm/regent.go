@@ -1,12 +1,9 @@
 package swarm
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -141,25 +138,9 @@ func regentLogs(e *env, n int, follow bool) error {
 		return fail("%v", err)
 	}
 	defer f.Close()
-	data, _ := io.ReadAll(f)
-	for _, l := range lastN(splitLines(string(data)), n) {
-		fmt.Fprintln(e.stdout, l)
-	}
-	if !follow {
-		return nil
-	}
-	r := bufio.NewReader(f)
-	var partial strings.Builder
-	for {
-		chunk, err := r.ReadString('\n')
-		partial.WriteString(chunk)
-		if err == nil {
-			fmt.Fprint(e.stdout, partial.String())
-			partial.Reset()
-			continue
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	// Followed until interrupted: the Regent comes and goes, its log stays.
+	tailFile(e.stdout, f, n, follow, func() bool { return false })
+	return nil
 }
 
 func regentRestartCommand() *cli.Command {
@@ -204,9 +185,7 @@ func regentRestart(e *env) error {
 // loopsDriven reports whether every supervised loop that should run has its monitor.
 func loopsDriven(e *env) bool {
 	for _, name := range loopNames(e) {
-		ld := ralph.DirFor(e.dir, name)
-		st, err := ld.Load()
-		if err == nil && (st.Regent == nil || st.Regent.Enabled) && loopNeedsMonitor(ld) && !ld.MonitorAlive() {
+		if ld := ralph.DirFor(e.dir, name); needsRegent(ld) && !ld.MonitorAlive() {
 			return false
 		}
 	}

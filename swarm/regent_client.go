@@ -80,16 +80,34 @@ func ensureRegent(e *env) error {
 		return err
 	}
 	argv := regentArgv(e, exe, "__keep")
-	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: regentWindow, Cwd: "/", Argv: argv})
+	p, err := startRevived(e, regentWindow, argv)
 	if err != nil {
-		return fmt.Errorf("cannot start the Regent: %v", err)
-	}
-	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
-		_ = e.tm.KillPane(p.ID)
 		return fmt.Errorf("cannot start the Regent: %v", err)
 	}
 	waitFor(5*time.Second, func() bool { return regentAlive(e.dir) || !e.procs.Alive(p.PID, 0) })
 	return nil
+}
+
+// startRevived runs argv in a window of the regent session that tmux revives whenever its
+// program dies (a program that ends on purpose closes its window first, see removeOwnPane).
+func startRevived(e *env, window string, argv []string) (tmux.Pane, error) {
+	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: window, Cwd: "/", Argv: argv})
+	if err != nil {
+		return tmux.Pane{}, err
+	}
+	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
+		_ = e.tm.KillPane(p.ID)
+		return tmux.Pane{}, err
+	}
+	return p, nil
+}
+
+// removeOwnPane closes the window this process runs in, so tmux does not revive a program
+// that leaves on purpose.
+func removeOwnPane(e *env) {
+	if pane := tmux.CurrentPane(); pane != "" {
+		_ = e.tm.KillPane(pane)
+	}
 }
 
 // regentArgv runs a hidden regent command of this executable on this state directory and
@@ -170,8 +188,7 @@ func regentSettled(e *env) {
 // loopsNeedRegent reports whether any supervised loop should be running.
 func loopsNeedRegent(e *env) bool {
 	for _, name := range loopNames(e) {
-		ld := ralph.DirFor(e.dir, name)
-		if st, err := ld.Load(); err == nil && (st.Regent == nil || st.Regent.Enabled) && loopNeedsMonitor(ld) {
+		if needsRegent(ralph.DirFor(e.dir, name)) {
 			return true
 		}
 	}

@@ -7,13 +7,13 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/proc"
 )
 
 // keepRegent runs the Regent as its child, starting it again a second after it dies. While
@@ -194,7 +194,8 @@ func (r *regent) report() regentReport {
 	if up > 0 {
 		rep.EventsPerSecond = float64(rep.Events) / up.Seconds()
 	}
-	rep.CPUSeconds, rep.RSSBytes = selfUsage()
+	cpu, rss := proc.Usage(os.Getpid())
+	rep.CPUSeconds, rep.RSSBytes = cpu.Seconds(), rss
 	r.mu.Lock()
 	rep.Panics = r.panics
 	r.mu.Unlock()
@@ -202,22 +203,4 @@ func (r *regent) report() regentReport {
 		rep.Loops = []string{}
 	}
 	return rep
-}
-
-// selfUsage is this process's CPU time so far and resident memory, from /proc.
-func selfUsage() (cpu float64, rss int64) {
-	if data, err := os.ReadFile("/proc/self/stat"); err == nil {
-		s := string(data)
-		if i := strings.LastIndexByte(s, ')'); i > 0 {
-			f := strings.Fields(s[i+2:])
-			if len(f) > 21 {
-				ut, _ := strconv.ParseFloat(f[11], 64)
-				st, _ := strconv.ParseFloat(f[12], 64)
-				cpu = (ut + st) / 100 // clock ticks: USER_HZ is 100 on Linux
-				pages, _ := strconv.ParseInt(f[21], 10, 64)
-				rss = pages * int64(os.Getpagesize())
-			}
-		}
-	}
-	return cpu, rss
 }

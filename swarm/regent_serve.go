@@ -14,7 +14,6 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
-	"github.com/swarm-dev/swarm/tmux"
 )
 
 // The Regent: one process per state directory drives every supervised loop, each in a
@@ -168,11 +167,7 @@ func (r *regent) scan() {
 			continue
 		}
 		ld := ralph.DirFor(r.e.dir, name)
-		st, err := ld.Load()
-		if err != nil || (st.Regent != nil && !st.Regent.Enabled) {
-			continue
-		}
-		if st.Status != ralph.StatusRunning && st.Status != ralph.StatusWaiting && !ld.SequencePending(st) {
+		if !needsRegent(ld) {
 			continue
 		}
 		lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -239,10 +234,7 @@ func (r *regent) failCrashed(e *env, name string, lock *state.Lock, fault string
 	r.crashed[name] = true
 	r.mu.Unlock()
 	r.say("loop %s: panic: %s\n%s", name, fault, debug.Stack())
-	ld := ralph.DirFor(e.dir, name)
-	loop := ralph.New(ralph.Config{Name: name, Dir: ld, Workers: e.dir, Tmux: e.tm, Procs: loopProcs{e.procs}, Out: out,
-		RunWrapper: runWrapper(), MonitorLock: lock})
-	loop.Crashed(fault)
+	ralph.New(loopConfig(e, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
 }
 
 // ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean
@@ -275,10 +267,9 @@ func (r *regent) drop(name string) {
 func (r *regent) pauseAll(why string) {
 	for _, name := range r.names() {
 		ld := ralph.DirFor(r.e.dir, name)
-		appendMonitorLog(ld, fmt.Sprintf("[ralph] %s: received %s, pausing after the current iteration (again or SIGQUIT: stop now)", name, why))
-		_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
-			return ralph.Pause(st, "signal "+why, "signal")
-		})
+		out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
+		pauseForSignal(ld, name, why, out)
+		closeOut()
 	}
 }
 
@@ -303,12 +294,4 @@ func (r *regent) names() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// removeOwnPane closes the Regent's window so tmux does not revive a Regent that left on
-// purpose.
-func removeOwnPane(e *env) {
-	if pane := tmux.CurrentPane(); pane != "" {
-		_ = e.tm.KillPane(pane)
-	}
 }

@@ -16,23 +16,42 @@ import (
 // Stat returns a process's state letter, process group and start time (clock ticks since
 // boot). ok is false when the process does not exist or /proc is unavailable.
 func Stat(pid int) (stateLetter byte, pgrp int, start uint64, ok bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, 0, false
-	}
-	// The command name is in parentheses and may itself contain spaces or ')'.
-	s := string(data)
-	end := strings.LastIndexByte(s, ')')
-	if end < 0 || end+2 >= len(s) {
-		return 0, 0, 0, false
-	}
-	f := strings.Fields(s[end+2:])
+	f := statFields(pid)
 	if len(f) < 20 {
 		return 0, 0, 0, false
 	}
 	pg, _ := strconv.Atoi(f[2])
 	st, _ := strconv.ParseUint(f[19], 10, 64)
 	return f[0][0], pg, st, true
+}
+
+// Usage is a process's CPU time so far (user and system) and its resident memory in bytes.
+func Usage(pid int) (cpu time.Duration, rss int64) {
+	f := statFields(pid)
+	if len(f) < 22 {
+		return 0, 0
+	}
+	// Clock ticks: USER_HZ is 100 on Linux.
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	pages, _ := strconv.ParseInt(f[21], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond, pages * int64(os.Getpagesize())
+}
+
+// statFields are the fields of /proc/PID/stat after the command name (the state first); nil
+// when the process does not exist or /proc is unavailable.
+func statFields(pid int) []string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	// The command name is in parentheses and may itself contain spaces or ')'.
+	s := string(data)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 || end+2 >= len(s) {
+		return nil
+	}
+	return strings.Fields(s[end+2:])
 }
 
 // Start is the start time that tells a live process from a later one that reused its PID.

@@ -96,3 +96,16 @@ func TestAliveKnowsItsStartTime(t *testing.T) {
 		t.Errorf("Alive/Start disagree about this process (start %d)", start)
 	}
 }
+
+func TestUsageReadsThisProcess(t *testing.T) {
+	// Some CPU is spent, so the figure cannot be an empty read.
+	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); {
+	}
+	cpu, rss := Usage(os.Getpid())
+	if cpu <= 0 || rss <= 0 {
+		t.Errorf("Usage = %v, %d bytes; want both above zero", cpu, rss)
+	}
+	if cpu, rss := Usage(-1); cpu != 0 || rss != 0 {
+		t.Errorf("Usage of no process = %v, %d", cpu, rss)
+	}
+}
