@@ -17,6 +17,8 @@ func realServer(t *testing.T, script string) *Exec {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
+	// The server's socket goes in the test's own temporary directory, and away with it.
+	t.Setenv("TMUX_TMPDIR", t.TempDir())
 	e := &Exec{SocketName: fmt.Sprintf("swarm-ctl-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _ = e.KillServer() })
 	if _, err := e.run(nil, "new-session", "-d", "-s", "w", "-x", "80", "-y", "10", "sh", "-c", script); err != nil {
