@@ -57,6 +57,9 @@ type Config struct {
 	// code in a file and can feed a file to its standard input:
 	// wrapper... --exit-file F [--stdin P] -- command...
 	RunWrapper []string
+	// Output, when set, copies the agent's pane output to the loop (see loop_feed.go);
+	// nil: the screen is polled.
+	Output OutputPiper
 	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
 	ExtraEnv []string
 
@@ -124,6 +127,10 @@ type Loop struct {
 	warnedModels map[string]bool
 	apiError     string      // the API error that ended the iteration, for its record
 	limit        *LimitFacts // the usage limit that ended it
+	feed         *paneFeed   // the agent's output, where it is followed
+	// swept: the worker's processes outside its window were looked for and ended since its
+	// last agent started (an iteration's end and the next start need one look, not two).
+	swept bool
 }
 
 // New prepares a loop; Run drives it.
@@ -219,6 +226,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
+	defer l.unfollowPane()
 	l.agentResumed()
 	for {
 		status, err := l.run()
@@ -264,7 +272,7 @@ func (l *Loop) run() (Status, error) {
 		if l.writeErr != "" {
 			// The last decision may not have been recorded: take a breath before acting on
 			// the old state again, so a full disk costs a retry every few seconds, not a spin.
-			l.wait(writeRetry, nil)
+			l.wait(writeRetry, nil, nil)
 		}
 		if l.abortRequested() && (st.Phase == PhaseEnded || st.Phase == "") {
 			// Told to stop between iterations: start no agent (a working one is ended by

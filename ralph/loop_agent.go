@@ -130,9 +130,13 @@ func (l *Loop) endAgent(a agent, grace time.Duration) {
 	if !a.dead && a.pid > 0 {
 		l.cfg.Procs.KillGroup(a.pid, grace)
 	}
+	if l.swept {
+		return // nothing carrying the identity was started since the last look for it
+	}
 	if w, err := l.worker(); err == nil && w.ID != "" {
 		if n := l.cfg.Procs.KillTagged(w.IDTag(), grace); n > 0 {
 			l.say("ended %d process(es) of the agent left outside its window", n)
 		}
+		l.swept = true
 	}
 }

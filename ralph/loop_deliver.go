@@ -120,7 +120,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 			l.notReady(st, a, timeout, blocked)
 			return a, nil, false
 		}
-		l.wait(l.cfg.ReadyPoll, nil)
+		l.wait(l.cfg.ReadyPoll, nil, nil)
 	}
 }
 

@@ -228,7 +228,7 @@ func (l *Loop) backoff(st *State) {
 		if d > l.cfg.StatusPoll {
 			d = l.cfg.StatusPoll
 		}
-		l.wait(d, nil)
+		l.wait(d, nil, nil)
 	}
 	l.update(func(s *State) error {
 		if s.Phase == PhaseBackoff {

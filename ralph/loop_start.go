@@ -15,13 +15,13 @@ import (
 
 // Starting an iteration: a fresh prompt and a fresh agent in the worker's pane.
 
-// worker returns the loop's worker record.
+// worker returns the loop's worker record, as shared by every loop this process drives (it
+// must not be changed).
 func (l *Loop) worker() (*state.Worker, error) {
-	ws, err := l.cfg.Workers.LoadWorkers(nil)
+	w, err := l.cfg.Workers.SharedWorker(l.cfg.Name)
 	if err != nil {
 		return nil, err
 	}
-	w := ws.Get(l.cfg.Name)
 	if w == nil || w.Tmux == nil {
 		return nil, fmt.Errorf("worker '%s' is gone", l.cfg.Name)
 	}
@@ -173,6 +173,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 		// The previous agent, or anything it left behind.
 		l.endAgent(agent{pid: p.PID}, l.cfg.KillGrace)
 		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
+		l.swept = false
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 		if err != nil {
 			return err
@@ -185,6 +186,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 			return errServerGone
 		}
 		// The window was closed by hand: open a new one and point the worker at it.
+		l.swept = false
 		p, err = l.cfg.Tmux.NewWindow(spec)
 		if err != nil {
 			return err

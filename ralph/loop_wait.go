@@ -12,8 +12,9 @@ type ExitWatcher interface {
 	Exited(pid int) (<-chan struct{}, func())
 }
 
-// wait sleeps for d, or less when the process watched by exited ends or the loop is aborted.
-func (l *Loop) wait(d time.Duration, exited <-chan struct{}) {
+// wait sleeps for d, or less when the process watched by exited ends, something arrives on
+// woken (the agent's pane printed) or the loop is aborted.
+func (l *Loop) wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{}) {
 	if _, real := l.cfg.Clock.(RealClock); !real {
 		// A test's clock moves only when slept on.
 		l.cfg.Clock.Sleep(d)
@@ -24,6 +25,7 @@ func (l *Loop) wait(d time.Duration, exited <-chan struct{}) {
 	select {
 	case <-t.C:
 	case <-exited:
+	case <-woken:
 	case <-l.cfg.Abort:
 	}
 }

@@ -21,6 +21,9 @@ type screenWatch struct {
 	// When the last change and progress were written to the loop's files: a screen that
 	// keeps moving is recorded every saveScreenChange, not at every look.
 	savedChange, savedProgress time.Time
+	feed                       *paneFeed // the pane's output, where it is followed
+	seen                       uint64    // the feed's reads when the screen was last captured
+	looked                     time.Time // when the screen was last captured
 }
 
 // saveScreenChange bounds how often a moving screen's last change is written down (a new
@@ -38,6 +41,7 @@ func (l *Loop) watch(st *State) {
 	a := l.agentNow()
 	l.ensureMatcher()
 	w := l.newScreenWatch(st)
+	w.feed = l.followPane(a)
 	now := l.cfg.Clock.Now()
 	next := watchTimes{screen: now, status: now, cost: now.Add(l.cfg.CostPoll)}
 	account := l.account()
@@ -58,8 +62,9 @@ func (l *Loop) watch(st *State) {
 			unwatch()
 			watched = a.pid
 			exited, unwatch = l.exitWatch(watched)
+			w.feed = l.followPane(a)
 		}
-		l.wait(l.untilNextLook(st, next), exited)
+		l.wait(l.untilNextLook(st, next), exited, w.wakeup())
 	}
 }
 
@@ -97,6 +102,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			l.end(st, *a, EndBudget)
 			return true
 		}
+	}
+	if w.feed != nil {
+		return l.screenFed(st, a, w, next)
 	}
 	if !now.Before(next.screen) {
 		changed := w.facts.LastChange
@@ -172,7 +180,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		return false
 	}
 	if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
-		l.letTurnFinish(*a, lines)
+		l.letTurnFinish(*a, lines, w.feed)
 		l.end(st, *a, EndDoneMarker)
 		return true
 	}
@@ -266,7 +274,11 @@ const (
 	turnSettlePoll = 200 * time.Millisecond
 )
 
-func (l *Loop) letTurnFinish(a agent, lines []string) {
+func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
+	if feed != nil {
+		l.settleFed(a, feed)
+		return
+	}
 	last := screen.ActivityHash(strings.Join(lines, "\n"))
 	deadline := l.cfg.Clock.Now().Add(turnSettle)
 	for l.cfg.Clock.Now().Before(deadline) {

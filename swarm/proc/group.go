@@ -15,6 +15,10 @@ func GroupAlive(pgid int) bool {
 	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
+	// The group's leader still running answers it without a look at every process.
+	if letter, pg, _, ok := Stat(pgid); ok && pg == pgid && letter != 'Z' && letter != 'X' {
+		return true
+	}
 	for _, pid := range pids() {
 		letter, pg, _, ok := Stat(pid)
 		if ok && pg == pgid && letter != 'Z' && letter != 'X' {

@@ -1,0 +1,238 @@
+package ralph
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Following a pane's output: tmux copies what the agent's pane prints into a named pipe in the
+// loop's directory and a goroutine reads it, so the loop learns the moment the screen may have
+// changed. A pane that printed nothing has not changed: a still agent is not looked at at all,
+// and is ended the moment it has been quiet too long; a moving one is looked at as soon as it
+// moved. Where tmux cannot pipe a pane, the screen is polled instead (see nextScreenPoll).
+
+// OutputPiper copies a pane's output into a named pipe.
+type OutputPiper interface {
+	// PipeOutput starts copying, replacing any copying of the pane there was.
+	PipeOutput(paneID, fifo string) error
+	// StopOutput stops it, also for a pane that has ended (tmux will not touch those).
+	StopOutput(paneID, fifo string)
+}
+
+// OutputPipe is the named pipe a pane's output is copied into.
+func (d Dir) OutputPipe() string { return filepath.Join(d.Path, "output.fifo") }
+
+// paneFeed is the reading end of a loop's output pipe.
+type paneFeed struct {
+	file *os.File
+	// hold is a writing end of the feed's own, kept until the copier's first line arrives:
+	// until then the pipe must not read as ended; from then on its end is the copier's.
+	hold    *os.File
+	release sync.Once
+	// wake holds one wake-up for the loop when something arrived since it last waited.
+	wake chan struct{}
+	// reads counts the reads so far: a look at the screen that noted it knows whether
+	// anything was printed after it.
+	reads atomic.Uint64
+	last  atomic.Int64 // when output last arrived, Unix nanoseconds
+	// ended: every copier is gone (with its pane, with the tmux server, or replaced).
+	ended atomic.Bool
+	pane  string // the pane whose output is piped in; "" when none is
+}
+
+// openFeed makes the loop's pipe (a file of another kind in its place is replaced) and opens
+// it for reading.
+func openFeed(path string) (*paneFeed, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeNamedPipe == 0 {
+		if err := os.Remove(path); err != nil {
+			return nil, err
+		}
+	}
+	if err := syscall.Mkfifo(path, 0o600); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, err
+	}
+	file, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	hold, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	f := &paneFeed{file: file, hold: hold, wake: make(chan struct{}, 1)}
+	go f.read()
+	return f, nil
+}
+
+func (f *paneFeed) read() {
+	buf := make([]byte, 4096)
+	for {
+		n, err := f.file.Read(buf)
+		if n > 0 {
+			f.release.Do(func() { f.hold.Close() })
+			f.last.Store(time.Now().UnixNano())
+			f.arrived()
+		}
+		if errors.Is(err, io.EOF) {
+			f.ended.Store(true)
+			f.arrived()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// arrived tells the loop that something happened on the pipe.
+func (f *paneFeed) arrived() {
+	f.reads.Add(1)
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (f *paneFeed) close() {
+	f.release.Do(func() { f.hold.Close() })
+	_ = f.file.Close()
+}
+
+// lastOutput is when the pane last printed something (zero: not since the feed opened).
+func (f *paneFeed) lastOutput() time.Time {
+	if ns := f.last.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+// followPane makes sure the agent's pane is piped into the loop's feed and returns the feed;
+// nil means the screen is polled (no piping tmux client, or piping failed).
+func (l *Loop) followPane(a agent) *paneFeed {
+	piper := l.cfg.Output
+	if piper == nil || a.paneID == "" {
+		return nil
+	}
+	if l.feed != nil && l.feed.ended.Load() {
+		l.feed.close()
+		l.feed = nil
+	}
+	if l.feed == nil {
+		f, err := openFeed(l.cfg.Dir.OutputPipe())
+		if err != nil {
+			return nil
+		}
+		l.feed = f
+	}
+	if l.feed.pane != a.paneID {
+		// Piping again replaces a copier an earlier monitor left; the old one ends.
+		if err := piper.PipeOutput(a.paneID, l.cfg.Dir.OutputPipe()); err != nil {
+			l.feed.pane = ""
+			return nil
+		}
+		l.feed.pane = a.paneID
+	}
+	return l.feed
+}
+
+// unfollowPane stops the copying and closes the feed, when the loop is no longer driven here.
+func (l *Loop) unfollowPane() {
+	if l.feed == nil {
+		return
+	}
+	l.feed.close()
+	if l.feed.pane != "" {
+		l.cfg.Output.StopOutput(l.feed.pane, l.cfg.Dir.OutputPipe())
+	}
+	l.feed = nil
+}
+
+// feedSafety is how long a followed pane goes unlooked at while it prints nothing: the look
+// that catches a copying that stopped without a word.
+const feedSafety = 30 * time.Second
+
+// screenFed looks at a followed pane only when it printed something since the last look (at
+// most every minScreenPoll) or feedSafety after it; an agent that printed nothing is ended the
+// moment it has been quiet too long, without a look. It reports whether the iteration ended.
+func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) bool {
+	now := w.facts.Now
+	if w.feed.ended.Load() {
+		// The copier is gone, with the pane or the tmux server, or alone: pipe the pane
+		// again, or, when that fails, find out what became of it by looking.
+		if w.feed = l.followPane(*a); w.feed == nil {
+			next.screen = now
+			return false
+		}
+	}
+	moved := w.feed.reads.Load() != w.seen
+	if !moved {
+		if ending, ok := Quiet(w.facts); ok {
+			l.end(st, *a, ending)
+			return true
+		}
+	}
+	if moved && !now.Before(w.looked.Add(minScreenPoll)) || !now.Before(w.looked.Add(feedSafety)) {
+		changed := w.facts.LastChange
+		w.seen, w.looked = w.feed.reads.Load(), now
+		if l.lookAtScreen(st, a, w) {
+			return true
+		}
+		if !moved && w.facts.LastChange != changed {
+			// The screen changed with nothing copied: pipe the pane again.
+			l.feed.pane = ""
+			w.feed = l.followPane(*a)
+			if w.feed == nil {
+				return false
+			}
+		}
+		moved = w.feed.reads.Load() != w.seen
+	}
+	next.screen = nextFedLook(now, w.looked, moved, QuietAt(w.facts))
+	return false
+}
+
+// nextFedLook is when a followed pane is next looked at, or its quiet judged: minScreenPoll
+// after the last look when it has printed since, else when it would have been quiet too long,
+// at the latest feedSafety after the last look.
+func nextFedLook(now, looked time.Time, moved bool, quietAt time.Time) time.Time {
+	if moved {
+		if at := looked.Add(minScreenPoll); at.After(now) {
+			return at
+		}
+		return now
+	}
+	at := looked.Add(feedSafety)
+	if quietAt.After(now) && quietAt.Before(at) {
+		at = quietAt
+	}
+	return at
+}
+
+// wakeup is what wakes the watch early when the pane prints: nothing while a look is already
+// due (a pane printing steadily wakes it once per look, not at every write).
+func (w *screenWatch) wakeup() <-chan struct{} {
+	if w.feed == nil || w.feed.reads.Load() != w.seen {
+		return nil
+	}
+	return w.feed.wake
+}
+
+// settleFed is letTurnFinish for a followed pane: the turn has settled once the pane printed
+// nothing for turnSettlePoll, seen without a capture.
+func (l *Loop) settleFed(a agent, feed *paneFeed) {
+	deadline := l.cfg.Clock.Now().Add(turnSettle)
+	for {
+		now := l.cfg.Clock.Now()
+		still := now.Sub(feed.lastOutput())
+		if still >= turnSettlePoll || !now.Before(deadline) || !l.cfg.Procs.Alive(a.pid) {
+			return
+		}
+		l.cfg.Clock.Sleep(min(turnSettlePoll-still, deadline.Sub(now)))
+	}
+}

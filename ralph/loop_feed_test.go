@@ -1,0 +1,111 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestFeedCountsWhatThePanePrints(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "output.fifo")
+	// A file of another kind where the pipe belongs is replaced.
+	if err := os.WriteFile(path, []byte("stale"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openFeed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.file.Close()
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("%s is not a named pipe: %v %v", path, fi, err)
+	}
+	if f.reads.Load() != 0 || !f.lastOutput().IsZero() {
+		t.Fatal("a new feed has seen output")
+	}
+	// The copier tmux runs opens the pipe for writing and writes what the pane printed.
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	if _, err := w.WriteString("hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-f.wake:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no wake-up after output")
+	}
+	if f.reads.Load() == 0 || f.lastOutput().Before(before) {
+		t.Errorf("reads %d, last output %v (written after %v)", f.reads.Load(), f.lastOutput(), before)
+	}
+	// The copier's end (its pane or the tmux server went) is the feed's end, and the loop is
+	// told.
+	w.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for !f.ended.Load() && time.Now().Before(deadline) {
+		select {
+		case <-f.wake:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if !f.ended.Load() {
+		t.Error("the copier's end did not end the feed")
+	}
+}
+
+func TestFeedDoesNotEndBeforeTheCopierCame(t *testing.T) {
+	f, err := openFeed(filepath.Join(t.TempDir(), "output.fifo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	select {
+	case <-f.wake:
+		t.Fatalf("woken with no copier yet (ended %v)", f.ended.Load())
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func TestNextFedLook(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	cases := []struct {
+		name          string
+		now, looked   time.Time
+		moved         bool
+		quietAt, want time.Time
+	}{
+		{"printed: looked at minScreenPoll after the last look", at(100 * time.Millisecond), t0, true, at(time.Minute), at(minScreenPoll)},
+		{"printed long after the last look: at once", at(10 * time.Second), t0, true, at(time.Minute), at(10 * time.Second)},
+		{"still: judged when it would be quiet too long", at(time.Second), t0, false, at(3 * time.Second), at(3 * time.Second)},
+		{"still, a long timeout: looked at after feedSafety", at(time.Second), t0, false, at(time.Hour), at(feedSafety)},
+		{"quiet already judged: feedSafety", at(5 * time.Second), t0, false, at(3 * time.Second), at(feedSafety)},
+	}
+	for _, c := range cases {
+		if got := nextFedLook(c.now, c.looked, c.moved, c.quietAt); !got.Equal(c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got.Sub(t0), c.want.Sub(t0))
+		}
+	}
+}
+
+func TestWakeupOnlyWhileNoLookIsDue(t *testing.T) {
+	f := &paneFeed{wake: make(chan struct{}, 1)}
+	w := screenWatch{feed: f}
+	if w.wakeup() == nil {
+		t.Error("a still pane's watch does not wake on output")
+	}
+	f.reads.Add(1)
+	if w.wakeup() != nil {
+		t.Error("a watch with a look due wakes at every write")
+	}
+	w.seen = 1
+	if w.wakeup() == nil {
+		t.Error("after the look the watch does not wake on output again")
+	}
+	if (&screenWatch{}).wakeup() != nil {
+		t.Error("a polled watch has a wake-up")
+	}
+}

@@ -1,0 +1,33 @@
+package swarm
+
+import (
+	"path/filepath"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// panePiper has tmux copy an agent's pane output into its loop's named pipe (see ralph's
+// loop_feed.go) and stops it.
+type panePiper struct{ tm *tmux.Exec }
+
+// outputPiperFor is the piper for a tmux client; nil (the screen is polled) for one that is
+// not the real tmux.
+func outputPiperFor(tm tmux.Client) ralph.OutputPiper {
+	if t, ok := tm.(*tmux.Exec); ok {
+		return panePiper{t}
+	}
+	return nil
+}
+
+func (p panePiper) PipeOutput(paneID, fifo string) error { return p.tm.PipeOutput(paneID, fifo) }
+
+// StopOutput closes the pane's pipe; tmux refuses that for a pane whose program has ended,
+// whose copier would then wait for the pane's next output or its removal, so it is ended here.
+func (p panePiper) StopOutput(paneID, fifo string) {
+	_ = p.tm.PipeOutput(paneID, "")
+	if abs, err := filepath.Abs(fifo); err == nil {
+		proc.EndStdoutTo(abs)
+	}
+}

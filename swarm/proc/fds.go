@@ -1,0 +1,26 @@
+package proc
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// StdoutTo lists the processes whose standard output is the file at path (as opened: a file
+// removed since is not matched). Only the user's own processes can be read.
+func StdoutTo(path string) []int {
+	var out []int
+	for _, pid := range pids() {
+		if target, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/1"); err == nil && target == path {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// EndStdoutTo sends SIGTERM to the processes whose standard output is path.
+func EndStdoutTo(path string) {
+	for _, pid := range StdoutTo(path) {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+}

@@ -1,0 +1,25 @@
+package tmux
+
+import "strings"
+
+// PipeOutput copies everything the pane prints, from now on, into the named pipe fifo (one the
+// caller holds open for reading), after an empty line: whoever reads it learns the moment the pane changed without
+// asking tmux. tmux runs the copier (cat) itself; it lives as long as the pipe, across the
+// pane's respawns, and ends when the pane goes, when the pipe is replaced, or when nobody
+// reads the fifo any more. An empty fifo stops the copying.
+func (t *Exec) PipeOutput(paneID, fifo string) error {
+	args := []string{"pipe-pane", "-t", paneID}
+	if fifo != "" {
+		// Opened for writing only: with no reader left, cat's next write ends it (SIGPIPE)
+		// instead of blocking on a full pipe forever. The empty line first tells the reader
+		// the copier is there.
+		args = append(args, "-O", "exec >"+shellQuote(fifo)+" && echo && exec cat")
+	}
+	_, err := t.run(nil, args...)
+	return err
+}
+
+// shellQuote makes s one word for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
