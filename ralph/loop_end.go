@@ -225,8 +225,8 @@ func (l *Loop) backoff(st *State) {
 			break
 		}
 		d := until.Sub(l.cfg.Clock.Now())
-		if d > l.cfg.StatusPoll {
-			d = l.cfg.StatusPoll
+		if d > l.statusPoll() {
+			d = l.statusPoll()
 		}
 		l.wait(d, nil, nil)
 	}

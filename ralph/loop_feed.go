@@ -178,6 +178,12 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 		}
 	}
 	if moved && !now.Before(w.looked.Add(minScreenPoll)) || !now.Before(w.looked.Add(feedSafety)) {
+		if present, _ := l.cfg.Dir.doneMarker(); moved && present {
+			// An agent that made the DONE file has shown it working: seen now, not at the
+			// next status poll.
+			l.end(st, *a, EndDoneFile)
+			return true
+		}
 		changed := w.facts.LastChange
 		w.seen, w.looked = w.feed.reads.Load(), now
 		if l.lookAtScreen(st, a, w) {

@@ -43,7 +43,7 @@ func (l *Loop) waitForReset(st *State) {
 			return
 		}
 		// The status is read every second, or at the status poll when that is slower.
-		l.wait(min(until.Sub(l.cfg.Clock.Now()), max(time.Second, l.cfg.StatusPoll)), nil, nil)
+		l.wait(min(until.Sub(l.cfg.Clock.Now()), max(time.Second, l.statusPoll())), nil, nil)
 	}
 	_, _, err := l.cfg.Dir.Transition(l.cfg.Clock.Now(), func(cur *State) (Decision, error) {
 		if cur.Status != StatusWaiting {

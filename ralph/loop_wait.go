@@ -13,7 +13,7 @@ type ExitWatcher interface {
 }
 
 // wait sleeps for d, or less when the process watched by exited ends, something arrives on
-// woken (the agent's pane printed) or the loop is aborted.
+// woken (the agent's pane printed), the loop's files change or it is aborted.
 func (l *Loop) wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{}) {
 	if _, real := l.cfg.Clock.(RealClock); !real {
 		// A test's clock moves only when slept on.
@@ -26,6 +26,8 @@ func (l *Loop) wait(d time.Duration, exited <-chan struct{}, woken <-chan struct
 	case <-t.C:
 	case <-exited:
 	case <-woken:
+	case <-l.files.changed():
+		l.filesChanged = true
 	case <-l.cfg.Abort:
 	}
 }

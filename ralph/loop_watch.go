@@ -65,6 +65,10 @@ func (l *Loop) watch(st *State) {
 			w.feed = l.followPane(a)
 		}
 		l.wait(l.untilNextLook(st, next), exited, w.wakeup())
+		if l.filesChanged {
+			l.filesChanged = false
+			next.status = l.cfg.Clock.Now() // read them now, not at the next StatusPoll
+		}
 	}
 }
 
@@ -73,7 +77,7 @@ func (l *Loop) watch(st *State) {
 func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, account string) bool {
 	now := w.facts.Now
 	if !now.Before(next.status) {
-		next.status = now.Add(l.cfg.StatusPoll)
+		next.status = now.Add(l.statusPoll())
 		if l.statusNow() == StatusStopped {
 			l.stoppedWhileWorking(st, *a)
 			return true

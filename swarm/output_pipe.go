@@ -23,10 +23,10 @@ func outputPiperFor(tm tmux.Client) ralph.OutputPiper {
 
 func (p panePiper) PipeOutput(paneID, fifo string) error { return p.tm.PipeOutput(paneID, fifo) }
 
-// StopOutput closes the pane's pipe; tmux refuses that for a pane whose program has ended,
-// whose copier would then wait for the pane's next output or its removal, so it is ended here.
-func (p panePiper) StopOutput(paneID, fifo string) {
-	_ = p.tm.PipeOutput(paneID, "")
+// StopOutput ends the pane's copier, and tmux closes the pane's pipe when it sees it go. Asking
+// tmux to close it would not do: it refuses for a pane whose program has ended (the usual case
+// at a loop's end), whose copier would then wait for the pane's next output or its removal.
+func (p panePiper) StopOutput(_, fifo string) {
 	if abs, err := filepath.Abs(fifo); err == nil {
 		proc.EndStdoutTo(abs)
 	}

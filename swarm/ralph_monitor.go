@@ -217,7 +217,7 @@ type loopDrive struct {
 // safety net) and of a loop's files, every relaxedPoll; of a screen that stays still, at most
 // every relaxedScreenPoll (one that moves is looked at within moments, see ralph's watch).
 const (
-	relaxedPoll       = 5 * time.Second
+	relaxedPoll       = 30 * time.Second
 	relaxedScreenPoll = 10 * time.Second
 )
 

@@ -10,10 +10,13 @@ import "strings"
 func (t *Exec) PipeOutput(paneID, fifo string) error {
 	args := []string{"pipe-pane", "-t", paneID}
 	if fifo != "" {
-		// Opened for writing only: with no reader left, cat's next write ends it (SIGPIPE)
-		// instead of blocking on a full pipe forever. The empty line first tells the reader
-		// the copier is there.
-		args = append(args, "-O", "exec >"+shellQuote(fifo)+" && echo && exec cat")
+		// Opened for writing only, so that with no reader left the copier's next write ends
+		// it (SIGPIPE) instead of blocking on a full pipe forever; opened through a
+		// read-write descriptor first, so that the open itself never waits for a reader (one
+		// that died before it came would leave it waiting for good). The empty line tells the
+		// reader the copier is there.
+		q := shellQuote(fifo)
+		args = append(args, "-O", "exec 3<>"+q+" >"+q+" 3<&- && echo && exec cat")
 	}
 	_, err := t.run(nil, args...)
 	return err

@@ -30,14 +30,16 @@ func benchWindow(b *testing.B) time.Duration {
 }
 
 // benchProc is one of swarm's own processes: the Regent and its keeper, a loop's own monitor,
-// an agent's start script or wrapper. Agents are not swarm's and are left out.
+// an agent's start script or wrapper, a pane's output copier. Agents are not swarm's and are
+// left out.
 type benchProc struct {
 	pid  int
 	role string
 }
 
 // ownProcs finds this installation's own processes by their command line: its binary running
-// one of the hidden commands, or the shell running one of its workers' start scripts.
+// one of the hidden commands, or the shell running one of its workers' start scripts; and the
+// processes that copy a pane's output into its loop's pipe, by where they write.
 func (s *benchSwarm) ownProcs() []benchProc {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	var out []benchProc
@@ -48,7 +50,11 @@ func (s *benchSwarm) ownProcs() []benchProc {
 		}
 		argv := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
 		pid, _ := strconv.Atoi(filepath.Base(d))
-		if role := s.roleOf(argv); role != "" {
+		role := s.roleOf(argv)
+		if out, err := os.Readlink(filepath.Join(d, "fd", "1")); err == nil && strings.HasPrefix(out, s.dir) && strings.HasSuffix(out, "output.fifo") {
+			role = "output copier"
+		}
+		if role != "" {
 			out = append(out, benchProc{pid: pid, role: role})
 		}
 	}
