@@ -178,7 +178,7 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 		}
 	}
 	if moved && !now.Before(w.looked.Add(minScreenPoll)) || !now.Before(w.looked.Add(feedSafety)) {
-		if present, _ := l.cfg.Dir.doneMarker(); moved && present {
+		if moved && l.doneFileNow() {
 			// An agent that made the DONE file has shown it working: seen now, not at the
 			// next status poll.
 			l.end(st, *a, EndDoneFile)
@@ -241,4 +241,10 @@ func (l *Loop) settleFed(a agent, feed *paneFeed) {
 		}
 		l.cfg.Clock.Sleep(min(turnSettlePoll-still, deadline.Sub(now)))
 	}
+}
+
+// doneFileNow reports a DONE file present.
+func (l *Loop) doneFileNow() bool {
+	present, _ := l.cfg.Dir.doneMarker()
+	return present
 }

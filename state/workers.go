@@ -197,14 +197,19 @@ func (d *Dir) LoadWorkers(warn func(error)) (*Workers, error) {
 }
 
 func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
-	ws := &Workers{byName: map[string]*Worker{}}
 	data, err := os.ReadFile(d.statePath())
 	if errors.Is(err, os.ErrNotExist) {
-		return ws, nil
+		return &Workers{byName: map[string]*Worker{}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	return d.workersFrom(data, warn)
+}
+
+// workersFrom decodes the state file's bytes.
+func (d *Dir) workersFrom(data []byte, warn func(error)) (*Workers, error) {
+	ws := &Workers{byName: map[string]*Worker{}}
 	if !json.Valid(data) {
 		var probe any
 		perr := json.Unmarshal(data, &probe)

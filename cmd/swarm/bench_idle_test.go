@@ -129,6 +129,25 @@ func (s *benchSwarm) startIdleLoops(n int) {
 			return st.Phase == "working"
 		})
 	}
+	// Each watched pane's output copier starts a moment after the watch: counted once there.
+	deadline := time.Now().Add(10 * time.Second)
+	for s.copiers() < n {
+		if time.Now().After(deadline) {
+			s.b.Fatalf("%d output copiers for %d loops", s.copiers(), n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// copiers counts the panes' output copiers running.
+func (s *benchSwarm) copiers() int {
+	n := 0
+	for _, p := range s.ownProcs() {
+		if p.role == "output copier" {
+			n++
+		}
+	}
+	return n
 }
 
 // Targets (the supervision issue): one idle loop ≤ 0.013% of a core for swarm's processes
@@ -215,15 +234,23 @@ func (r *benchReading) since(b *testing.B, before *benchReading, wall float64) (
 	if r.server.start != before.server.start {
 		b.Fatal("the tmux server was replaced during the window")
 	}
-	ticks := r.server.self - before.server.self
+	// A process's own time to the nanosecond where the kernel keeps it (a thread that ended
+	// in the window takes its time along: then the ticks count); children in ticks.
+	own := func(now, then benchCPU) float64 {
+		if then.onCPU > 0 && now.onCPU >= then.onCPU {
+			return float64(now.onCPU-then.onCPU) / 1e9
+		}
+		return float64(now.self-then.self) / hz
+	}
+	server = own(r.server, before.server)
+	secs := server
 	for i := range r.procs {
 		if r.procs[i].start != before.procs[i].start {
 			b.Fatal("a supervising process was replaced during the window")
 		}
-		ticks += r.procs[i].self - before.procs[i].self + r.procs[i].children - before.procs[i].children
+		secs += own(r.procs[i], before.procs[i]) + float64(r.procs[i].children-before.procs[i].children)/hz
 	}
-	pct := func(t uint64) float64 { return float64(t) / hz / wall * 100 }
-	return pct(ticks), pct(r.server.self - before.server.self)
+	return secs / wall * 100, server / wall * 100
 }
 
 // pss is the proportional memory of the set's own processes (not the tmux server's).
