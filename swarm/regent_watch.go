@@ -191,14 +191,36 @@ func (c controlCapture) Capture(paneID string, historyLines int) (string, error)
 	c.events.Add(1)
 	if ctl := c.conn.ctl.Load(); ctl != nil {
 		out, err := ctl.Capture(paneID, historyLines)
-		switch {
-		case err == nil:
-			return out, nil
-		case errors.Is(err, tmux.ErrNoAnswer):
-			ctl.Close()
-		case !errors.Is(err, tmux.ErrControlGone):
-			return "", err
+		if done, err := c.answered(ctl, err); done {
+			return out, err
 		}
 	}
 	return c.Client.Capture(paneID, historyLines)
+}
+
+// Pane asks about a pane through the control client too: a loop asks at every look while its
+// agent starts.
+func (c controlCapture) Pane(paneID string) (tmux.Pane, error) {
+	if ctl := c.conn.ctl.Load(); ctl != nil {
+		p, err := ctl.Pane(paneID)
+		if done, err := c.answered(ctl, err); done {
+			return p, err
+		}
+	}
+	return c.Client.Pane(paneID)
+}
+
+// answered reports whether the control client's answer stands (err is what to return with
+// it); one that did not answer is closed, and the question goes to a tmux process instead.
+func (c controlCapture) answered(ctl *tmux.Control, err error) (bool, error) {
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, tmux.ErrNoAnswer):
+		ctl.Close()
+		return false, nil
+	case errors.Is(err, tmux.ErrControlGone):
+		return false, nil
+	}
+	return true, err
 }

@@ -84,6 +84,27 @@ func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 	return c.run(cmd)
 }
 
+// Pane returns one pane as Exec.Pane does (ErrNoPane when it is gone), without a tmux process.
+func (c *Control) Pane(paneID string) (Pane, error) {
+	if !validTarget(paneID) {
+		return Pane{}, fmt.Errorf("invalid pane %q", paneID)
+	}
+	for i := 0; ; i++ {
+		out, err := c.run("list-panes -t " + paneID + " -F '" + paneFormat + "'")
+		if err != nil {
+			return Pane{}, err
+		}
+		p, ok := findPane(out, paneID)
+		if !ok {
+			return Pane{}, ErrNoPane
+		}
+		if !settling(p) || i == 10 {
+			return p, nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // validTarget admits pane ids ("%12"): nothing the command parser would read otherwise.
 func validTarget(id string) bool {
 	if len(id) < 2 || id[0] != '%' {

@@ -56,6 +56,35 @@ func TestControlCaptures(t *testing.T) {
 	}
 }
 
+func TestControlAnswersForAPaneAsExecDoes(t *testing.T) {
+	e := realServer(t, `sleep 30`)
+	if _, err := e.run(nil, "set-option", "-p", "-t", "%0", "@swarm_id", "w-1"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := e.Control("w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got, err := c.Pane("%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := e.Pane("%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got.SwarmID != "w-1" || got.PID == 0 {
+		t.Errorf("control pane %+v, exec pane %+v", got, want)
+	}
+	if _, err := c.Pane("%999"); !errors.Is(err, ErrNoPane) {
+		t.Errorf("missing pane: %v", err)
+	}
+	if _, err := c.Pane("%0; kill-server"); err == nil {
+		t.Error("an id that is not a pane was sent")
+	}
+}
+
 func TestControlEndsWithTheServer(t *testing.T) {
 	e := realServer(t, `sleep 30`)
 	c, err := e.Control("w")

@@ -195,12 +195,20 @@ func (t *Exec) pane(paneID string) (Pane, error) {
 		}
 		return Pane{}, err
 	}
-	for _, line := range strings.Split(out, "\n") {
-		if p, ok := parsePane(line); ok && p.ID == paneID {
-			return p, nil
-		}
+	if p, ok := findPane(out, paneID); ok {
+		return p, nil
 	}
 	return Pane{}, ErrNoPane
+}
+
+// findPane picks the pane paneID out of list-panes lines.
+func findPane(out, paneID string) (Pane, bool) {
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := parsePane(line); ok && p.ID == paneID {
+			return p, true
+		}
+	}
+	return Pane{}, false
 }
 
 // KillPane removes the pane (and its window when it was the only pane).
