@@ -168,7 +168,25 @@ func (e *e2eEnv) waitDone(name string, timeout time.Duration, n int) map[string]
 		e.t.Fatalf("loop ended as %v/%v at iteration %v, want stopped/done_pattern at %d\n%s",
 			st["status"], st["exit_reason"], st["current_iteration"], n, e.dump(name))
 	}
+	e.waitMonitorGone(name)
 	return st
+}
+
+// waitMonitorGone waits for the loop's monitor to let go of it: the monitor records the end
+// first and writes its last log lines a moment later.
+func (e *e2eEnv) waitMonitorGone(name string) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := e.run("ralph", "status", name)
+		if strings.Contains(out, "Monitor: not running") {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("the monitor of %s still runs 10 s after the loop ended:\n%s", name, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func loopEnded(st map[string]any) bool { return st["status"] == "stopped" || st["status"] == "failed" }
