@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/acarl005/stripansi"
 )
 
 // Following a pane's output: tmux copies what the agent's pane prints into a named pipe in the
@@ -43,12 +45,16 @@ type paneFeed struct {
 	last  atomic.Int64 // when output last arrived, Unix nanoseconds
 	// ended: every copier is gone (with its pane, with the tmux server, or replaced).
 	ended atomic.Bool
-	pane  string // the pane whose output is piped in; "" when none is
+	// marked: output since the last look may hold the done marker (see markerIn); the
+	// screen is looked at once, not at the next minScreenPoll.
+	marked   atomic.Bool
+	markerIn func(text string) bool
+	pane     string // the pane whose output is piped in; "" when none is
 }
 
 // openFeed makes the loop's pipe (a file of another kind in its place is replaced) and opens
 // it for reading.
-func openFeed(path string) (*paneFeed, error) {
+func openFeed(path string, markerIn func(string) bool) (*paneFeed, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeNamedPipe == 0 {
 		if err := os.Remove(path); err != nil {
 			return nil, err
@@ -66,18 +72,25 @@ func openFeed(path string) (*paneFeed, error) {
 		file.Close()
 		return nil, err
 	}
-	f := &paneFeed{file: file, hold: hold, wake: make(chan struct{}, 1)}
+	f := &paneFeed{file: file, hold: hold, wake: make(chan struct{}, 1), markerIn: markerIn}
 	go f.read()
 	return f, nil
 }
 
 func (f *paneFeed) read() {
 	buf := make([]byte, 4096)
+	var tail string // the end of the last read: a marker may be split between two
 	for {
 		n, err := f.file.Read(buf)
 		if n > 0 {
 			f.release.Do(func() { f.hold.Close() })
 			f.last.Store(time.Now().UnixNano())
+			if text := tail + stripansi.Strip(string(buf[:n])); f.markerIn != nil {
+				if f.markerIn(text) {
+					f.marked.Store(true)
+				}
+				tail = text[max(0, len(text)-markerTail):]
+			}
 			f.arrived()
 		}
 		if errors.Is(err, io.EOF) {
@@ -89,6 +102,9 @@ func (f *paneFeed) read() {
 		}
 	}
 }
+
+// markerTail is how much of one read is kept to find a marker split across two.
+const markerTail = 256
 
 // arrived tells the loop that something happened on the pipe.
 func (f *paneFeed) arrived() {
@@ -124,7 +140,11 @@ func (l *Loop) followPane(a agent) *paneFeed {
 		l.feed = nil
 	}
 	if l.feed == nil {
-		f, err := openFeed(l.cfg.Dir.OutputPipe())
+		var markerIn func(string) bool
+		if l.doneRE != nil {
+			markerIn = l.doneRE.MatchString
+		}
+		f, err := openFeed(l.cfg.Dir.OutputPipe(), markerIn)
 		if err != nil {
 			return nil
 		}
@@ -177,7 +197,8 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 			return true
 		}
 	}
-	if moved && !now.Before(w.looked.Add(minScreenPoll)) || !now.Before(w.looked.Add(feedSafety)) {
+	marked := moved && w.feed.marked.Swap(false)
+	if marked || moved && !now.Before(w.looked.Add(minScreenPoll)) || !now.Before(w.looked.Add(feedSafety)) {
 		if moved && l.doneFileNow() {
 			// An agent that made the DONE file has shown it working: seen now, not at the
 			// next status poll.
@@ -230,16 +251,22 @@ func (w *screenWatch) wakeup() <-chan struct{} {
 }
 
 // settleFed is letTurnFinish for a followed pane: the turn has settled once the pane printed
-// nothing for turnSettlePoll, seen without a capture.
+// nothing for turnSettlePoll, seen without a capture, and no sooner than turnSettlePoll after
+// the marker was seen: the agent's records are written a moment after its screen (a shorter
+// wait lost the last turn's cost from Claude Code's transcript).
 func (l *Loop) settleFed(a agent, feed *paneFeed) {
-	deadline := l.cfg.Clock.Now().Add(turnSettle)
+	seen := l.cfg.Clock.Now()
+	deadline := seen.Add(turnSettle)
 	for {
 		now := l.cfg.Clock.Now()
-		still := now.Sub(feed.lastOutput())
-		if still >= turnSettlePoll || !now.Before(deadline) || !l.cfg.Procs.Alive(a.pid) {
+		until := seen.Add(turnSettlePoll)
+		if quiet := feed.lastOutput().Add(turnSettlePoll); quiet.After(until) {
+			until = quiet
+		}
+		if !now.Before(until) || !now.Before(deadline) || !l.cfg.Procs.Alive(a.pid) {
 			return
 		}
-		l.cfg.Clock.Sleep(min(turnSettlePoll-still, deadline.Sub(now)))
+		l.cfg.Clock.Sleep(min(until.Sub(now), deadline.Sub(now)))
 	}
 }
 

@@ -3,6 +3,7 @@ package ralph
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 )
@@ -13,7 +14,7 @@ func TestFeedCountsWhatThePanePrints(t *testing.T) {
 	if err := os.WriteFile(path, []byte("stale"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := openFeed(path)
+	f, err := openFeed(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestFeedCountsWhatThePanePrints(t *testing.T) {
 }
 
 func TestFeedDoesNotEndBeforeTheCopierCame(t *testing.T) {
-	f, err := openFeed(filepath.Join(t.TempDir(), "output.fifo"))
+	f, err := openFeed(filepath.Join(t.TempDir(), "output.fifo"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,5 +108,41 @@ func TestWakeupOnlyWhileNoLookIsDue(t *testing.T) {
 	}
 	if (&screenWatch{}).wakeup() != nil {
 		t.Error("a polled watch has a wake-up")
+	}
+}
+
+func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "output.fifo")
+	re := regexp.MustCompile(`<promise>COMPLETE</promise>`)
+	f, err := openFeed(path, re.MatchString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	write := func(s string) {
+		t.Helper()
+		n := f.reads.Load()
+		if _, err := w.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for f.reads.Load() == n && time.Now().Before(deadline) {
+			<-f.wake
+		}
+	}
+	write("working \x1b[1mhard\x1b[0m\n")
+	if f.marked.Load() {
+		t.Fatal("output without the marker marked")
+	}
+	// Colored and split between two writes, as a terminal program may print it.
+	write("Done. <prom")
+	write("ise>\x1b[32mCOMPLETE\x1b[0m</promise>\n")
+	if !f.marked.Load() {
+		t.Error("the marker was not noticed")
 	}
 }
