@@ -322,9 +322,9 @@ func TestRegentQuietTimersStartAtPromptDelivery(t *testing.T) {
 func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 	h := regentHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
 		submit: func(tn turn) { regentAnimate(tn, regentSteadyScreen) },
-	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 30, IterationTimeout: 600}, nil)
-	// Ten minutes of output: only the iteration limit ends it, and as its only iteration
-	// failed the loop failed.
+	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 30, IterationTimeout: 120}, nil)
+	// Two minutes of output, four hang timeouts: only the iteration limit ends it, and as its
+	// only iteration failed the loop failed.
 	if code := h.run(h.config()); code != 1 {
 		t.Errorf("Run = %d, want 1", code)
 	}
@@ -332,7 +332,7 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 		"iteration 1 failed (exit: iteration timeout)",
 		"max iterations reached (1) and every iteration failed",
 	)
-	regentWantOut(h, "Regent: iteration 1 exceeded 600s — killing the agent")
+	regentWantOut(h, "Regent: iteration 1 exceeded 120s — killing the agent")
 	regentWantNotOut(h, "hung")
 	if rs := h.dir.LoadRegent(); rs.Hangs != 0 {
 		t.Errorf("regent-state hangs %d, want 0", rs.Hangs)
@@ -341,8 +341,8 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 	if len(kills) != 1 {
 		t.Fatalf("live kills %+v, want one", kills)
 	}
-	if ran := kills[0].at.Sub(h.clock.start); ran < 600*time.Second || ran > 601*time.Second {
-		t.Errorf("agent killed after %v, want the 600s iteration timeout", ran)
+	if ran := kills[0].at.Sub(h.clock.start); ran < 120*time.Second || ran > 121*time.Second {
+		t.Errorf("agent killed after %v, want the 120s iteration timeout", ran)
 	}
 	// The progress it made was seen, right up to the end.
 	rs := h.dir.LoadRegent()
@@ -700,7 +700,8 @@ func TestRegentDisabled(t *testing.T) {
 		h := regentHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
 			submit: func(tn turn) {
 				regentAnimate(tn, regentHungScreen)
-				tn.exitAfter(10*time.Minute, 0, claudeIdle(append(echo(tn.prompt), "", "● Finally done.")...))
+				// Three minutes: six hang timeouts, three iteration timeouts.
+				tn.exitAfter(3*time.Minute, 0, claudeIdle(append(echo(tn.prompt), "", "● Finally done.")...))
 			},
 		}, RegentConfig{Enabled: false, HangTimeoutSeconds: 30, IterationTimeout: 60}, nil)
 		if code := h.run(h.config()); code != 0 {
@@ -708,7 +709,7 @@ func TestRegentDisabled(t *testing.T) {
 		}
 		// Unsupervised, the animated agent runs until it exits by itself.
 		h.wantLines(
-			"iteration 1 completed (exit: 0, duration: 10m 0s)",
+			"iteration 1 completed (exit: 0, duration: 3m 0s)",
 			"loop complete after 1 iteration",
 		)
 		regentWantNotOut(h, "hung", "exceeded")
