@@ -130,9 +130,8 @@ type Loop struct {
 	feed         *paneFeed   // the agent's output, where it is followed
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
-	swept      bool
-	files      *fileWatch // tells when the loop's files change, where the system can
-	filesTried bool
+	swept bool
+	files *fileWatch // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
 }
@@ -231,7 +230,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
 	defer l.unfollowPane()
-	l.watchOwnFiles()
+	l.files = l.watchOwnFiles()
 	defer l.files.close()
 	l.agentResumed()
 	for {

@@ -23,8 +23,9 @@ import (
 type OutputPiper interface {
 	// PipeOutput starts copying, replacing any copying of the pane there was.
 	PipeOutput(paneID, fifo string) error
-	// StopOutput stops it, also for a pane that has ended (tmux will not touch those).
-	StopOutput(paneID, fifo string)
+	// StopOutput stops the copying into fifo, also for a pane that has ended (tmux will not
+	// touch those).
+	StopOutput(fifo string)
 }
 
 // OutputPipe is the named pipe a pane's output is copied into.
@@ -85,7 +86,8 @@ func (f *paneFeed) read() {
 		if n > 0 {
 			f.release.Do(func() { f.hold.Close() })
 			f.last.Store(time.Now().UnixNano())
-			if text := tail + stripansi.Strip(string(buf[:n])); f.markerIn != nil {
+			if f.markerIn != nil {
+				text := tail + stripansi.Strip(string(buf[:n]))
 				if f.markerIn(text) {
 					f.marked.Store(true)
 				}
@@ -109,10 +111,7 @@ const markerTail = 256
 // arrived tells the loop that something happened on the pipe.
 func (f *paneFeed) arrived() {
 	f.reads.Add(1)
-	select {
-	case f.wake <- struct{}{}:
-	default:
-	}
+	notify(f.wake)
 }
 
 func (f *paneFeed) close() {
@@ -168,7 +167,7 @@ func (l *Loop) unfollowPane() {
 	}
 	l.feed.close()
 	if l.feed.pane != "" {
-		l.cfg.Output.StopOutput(l.feed.pane, l.cfg.Dir.OutputPipe())
+		l.cfg.Output.StopOutput(l.cfg.Dir.OutputPipe())
 	}
 	l.feed = nil
 }

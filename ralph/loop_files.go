@@ -2,7 +2,6 @@ package ralph
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -43,10 +42,7 @@ func (fw *fileWatch) read() {
 	for {
 		n, err := fw.file.Read(buf)
 		if n > 0 {
-			select {
-			case fw.wake <- struct{}{}:
-			default:
-			}
+			notify(fw.wake)
 		}
 		if err != nil {
 			return // closed
@@ -71,15 +67,10 @@ func (fw *fileWatch) close() {
 // fallbackStatusPoll is how often a loop whose files are not watched reads them at least.
 const fallbackStatusPoll = 5 * time.Second
 
-// watchOwnFiles starts the loop's file watch (once); the limits directory is made for it.
-func (l *Loop) watchOwnFiles() {
-	if l.files != nil || l.filesTried {
-		return
-	}
-	l.filesTried = true
-	limits := filepath.Join(l.cfg.Workers.Root, "limits")
-	_ = os.MkdirAll(limits, 0o700)
-	l.files = watchFiles(l.cfg.Dir.Path, limits)
+// watchOwnFiles starts the loop's file watch; the limits directory is made for it.
+func (l *Loop) watchOwnFiles() *fileWatch {
+	_ = os.MkdirAll(l.limitsDir(), 0o700)
+	return watchFiles(l.cfg.Dir.Path, l.limitsDir())
 }
 
 // statusPoll is how often the loop reads its files when nothing told it they changed.

@@ -84,8 +84,11 @@ func (l *Loop) account() string {
 
 func (l *Loop) limitPath(account string) string {
 	sum := sha256.Sum256([]byte(account))
-	return filepath.Join(l.cfg.Workers.Root, "limits", hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(l.limitsDir(), hex.EncodeToString(sum[:8])+".json")
 }
+
+// limitsDir holds the usage limits loops on one account share.
+func (l *Loop) limitsDir() string { return filepath.Join(l.cfg.Workers.Root, "limits") }
 
 // shareLimit tells the other loops on this account that its limit is spent.
 func (l *Loop) shareLimit(st *State, f LimitFacts) {

@@ -40,3 +40,12 @@ func (l *Loop) exitWatch(pid int) (<-chan struct{}, func()) {
 	}
 	return nil, func() {}
 }
+
+// notify leaves one wake-up in ch (capacity 1) for a wait that selects on it: wake-ups that
+// come while one is pending are one.
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}

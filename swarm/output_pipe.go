@@ -26,7 +26,7 @@ func (p panePiper) PipeOutput(paneID, fifo string) error { return p.tm.PipeOutpu
 // StopOutput ends the pane's copier, and tmux closes the pane's pipe when it sees it go. Asking
 // tmux to close it would not do: it refuses for a pane whose program has ended (the usual case
 // at a loop's end), whose copier would then wait for the pane's next output or its removal.
-func (p panePiper) StopOutput(_, fifo string) {
+func (p panePiper) StopOutput(fifo string) {
 	if abs, err := filepath.Abs(fifo); err == nil {
 		proc.EndStdoutTo(abs)
 	}

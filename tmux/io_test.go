@@ -235,10 +235,6 @@ func TestPipeOutput(t *testing.T) {
 	if err := e.PipeOutput("%3", "/tmp/it's/output.fifo"); err != nil {
 		t.Fatal(err)
 	}
-	stub.Expect(tm("pipe-pane", "-t", "%3")...)
-	if err := e.PipeOutput("%3", ""); err != nil {
-		t.Fatal(err)
-	}
 	stub.Expect(tm("pipe-pane", "-t", "%3", "-O", "exec 3<>'/f' >'/f' 3<&- && echo && exec cat")...).Fails("can't find pane: %3")
 	if err := e.PipeOutput("%3", "/f"); !errors.Is(err, tmux.ErrNoPane) {
 		t.Errorf("PipeOutput of a missing pane: %v, want ErrNoPane", err)
