@@ -167,12 +167,11 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	if err != nil {
 		return err
 	}
-	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID}
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
 	p, err := l.ownPane(w)
 	if err == nil {
 		// The previous agent, or anything it left behind.
 		l.endAgent(agent{pid: p.PID}, l.cfg.KillGrace)
-		_ = l.cfg.Tmux.ClearHistory(w.Tmux.PaneID)
 		l.swept = false
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 		if err != nil {

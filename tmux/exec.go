@@ -71,17 +71,46 @@ func (binaryRunner) Run(argv []string, stdin []byte) (string, string, error) {
 
 // call runs one tmux command on the private server and returns what the client printed.
 func (t *Exec) call(stdin []byte, args ...string) (stdout, stderr string, err error) {
+	return t.callSeq(stdin, args)
+}
+
+// callSeq runs tmux commands one after the other in one client, as tmux's "a ; b" does: one
+// process instead of several. tmux stops at the first command that fails.
+func (t *Exec) callSeq(stdin []byte, cmds ...[]string) (stdout, stderr string, err error) {
 	r := t.Runner
 	if r == nil {
 		r = binaryRunner{}
 	}
-	argv := append(append([]string{t.bin()}, t.base()...), args...)
+	argv := append([]string{t.bin()}, t.base()...)
+	for i, cmd := range cmds {
+		if i > 0 {
+			argv = append(argv, ";")
+		}
+		for _, a := range cmd {
+			argv = append(argv, literalArg(a))
+		}
+	}
 	return r.Run(argv, stdin)
+}
+
+// literalArg keeps an argument whole: tmux reads an argument that ends in ";" as the end of a
+// command (so "find . -exec rm {} ;" or "sh -c 'make;'" would be cut short), and one that
+// ends in "\;" as a literal ";".
+func literalArg(a string) string {
+	if strings.HasSuffix(a, ";") {
+		return a[:len(a)-1] + `\;`
+	}
+	return a
 }
 
 // run is call with tmux's failures turned into the errors callers act on.
 func (t *Exec) run(stdin []byte, args ...string) (string, error) {
-	out, errOut, err := t.call(stdin, args...)
+	return t.runSeq(stdin, args)
+}
+
+// runSeq is callSeq with tmux's failures turned into errors, named after the last command.
+func (t *Exec) runSeq(stdin []byte, cmds ...[]string) (string, error) {
+	out, errOut, err := t.callSeq(stdin, cmds...)
 	if err != nil {
 		msg := strings.TrimSpace(errOut)
 		if errors.Is(err, exec.ErrNotFound) {
@@ -98,7 +127,7 @@ func (t *Exec) run(stdin []byte, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", fmt.Errorf("tmux %s: %s", args[0], msg)
+		return "", fmt.Errorf("tmux %s: %s", cmds[len(cmds)-1][0], msg)
 	}
 	return out, nil
 }

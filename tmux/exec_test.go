@@ -30,8 +30,8 @@ func tm(args ...string) []string {
 func TestExecArgvPrefix(t *testing.T) {
 	stub := tmuxtest.NewStub(t)
 	e := &tmux.Exec{SocketName: "s1", ConfigPath: "/state/tmux.conf", Binary: "/opt/bin/tmux", Runner: stub}
-	stub.Expect("/opt/bin/tmux", "-L", "s1", "-f", "/state/tmux.conf", "clear-history", "-t", "%1")
-	if err := e.ClearHistory("%1"); err != nil {
+	stub.Expect("/opt/bin/tmux", "-L", "s1", "-f", "/state/tmux.conf", "kill-pane", "-t", "%1")
+	if err := e.KillPane("%1"); err != nil {
 		t.Fatal(err)
 	}
 	if e.Bin() != "/opt/bin/tmux" || e.Socket() != "s1" {
@@ -57,19 +57,19 @@ func TestExecErrors(t *testing.T) {
 		{name: "last session closing", stderr: "no current target", want: tmux.ErrNoServer},
 		{name: "no pane", stderr: "can't find pane: %9", want: tmux.ErrNoPane},
 		{name: "no binary", err: exec.ErrNotFound, want: tmux.ErrNotInstalled},
-		{name: "other", stderr: "unknown option -- z", msg: "tmux clear-history: unknown option -- z"},
-		{name: "silent failure", err: errors.New("signal: killed"), msg: "tmux clear-history: signal: killed"},
+		{name: "other", stderr: "unknown option -- z", msg: "tmux send-keys: unknown option -- z"},
+		{name: "silent failure", err: errors.New("signal: killed"), msg: "tmux send-keys: signal: killed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e, stub := newExec(t)
-			x := stub.Expect(tm("clear-history", "-t", "%1")...)
+			x := stub.Expect(tm("send-keys", "-t", "%1", "Enter")...)
 			if c.err != nil {
 				x.FailsWith(c.err)
 			} else {
 				x.Fails(c.stderr)
 			}
-			err := e.ClearHistory("%1")
+			err := e.SendKeys("%1", "Enter")
 			if c.want != nil && !errors.Is(err, c.want) {
 				t.Errorf("error %v, want %v", err, c.want)
 			}
@@ -226,17 +226,36 @@ func TestNewWindowErrors(t *testing.T) {
 	}
 }
 
+// A respawn is one tmux client: clear the scrollback (when asked), respawn, list the pane.
 func TestRespawn(t *testing.T) {
 	e, stub := newExec(t)
-	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "-c", "/w", "-e", "SWARM_ITERATION=2", "--", "claude", "-p")...)
-	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|5000|0||main|0|w1|\n")
-	p, err := e.Respawn("%3", tmux.Spec{Cwd: "/w", Env: []string{"SWARM_ITERATION=2"}, Argv: []string{"claude", "-p"}})
-	if err != nil || p.PID != 5000 {
+	stub.Expect(tm("clear-history", "-t", "%3", ";", "respawn-pane", "-k", "-t", "%3", "-c", "/w", "-e", "SWARM_ITERATION=2",
+		"--", "claude", "-p", ";", "list-panes", "-t", "%3", "-F", format)...).Prints("%2|4000|0||main|0|w1|\n%3|5000|0||main|0|w1|\n")
+	p, err := e.Respawn("%3", tmux.Spec{Cwd: "/w", Env: []string{"SWARM_ITERATION=2"}, Argv: []string{"claude", "-p"}, ClearHistory: true})
+	if err != nil || p.ID != "%3" || p.PID != 5000 {
 		t.Fatalf("Respawn = %+v, %v", p, err)
 	}
-	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh")...).Fails("can't find pane: %3")
+	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh", ";", "list-panes", "-t", "%3", "-F", format)...).Fails("can't find pane: %3")
 	if _, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}}); !errors.Is(err, tmux.ErrNoPane) {
 		t.Errorf("error %v, want ErrNoPane", err)
+	}
+	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh", ";", "list-panes", "-t", "%3", "-F", format)...).Fails("unknown option -- z")
+	if _, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}}); err == nil || err.Error() != "tmux list-panes: unknown option -- z" {
+		t.Errorf("error %v, want tmux's own", err)
+	}
+}
+
+// tmux ends a command at an argument ending in ";" (and makes "\;" a literal one): an agent's
+// argument, environment or directory that ends so is passed escaped, and arrives whole.
+func TestArgumentsEndingInASemicolonStayWhole(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("has-session", "-t", "=main")...)
+	stub.Expect(tm("new-window", "-d", "-t", "=main:", "-n", "w", "-P", "-F", format, "-c", `/odd\;`, "-e", `A=x\;`,
+		"--", "find", ".", "-exec", "rm", "{}", `\;`, "sh", "-c", `make\\;`)...).Prints("%4|4243|0||main|1|w|\n")
+	_, err := e.NewWindow(tmux.Spec{Session: "main", Window: "w", Cwd: "/odd;", Env: []string{"A=x;"},
+		Argv: []string{"find", ".", "-exec", "rm", "{}", ";", "sh", "-c", `make\;`}})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -332,13 +351,12 @@ func TestNewWindowStoresTheWorkerIdentity(t *testing.T) {
 
 func TestRespawnKeepsOrRestoresTheIdentity(t *testing.T) {
 	e, stub := newExec(t)
-	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh")...)
-	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|5000|0||main|0|w1||id-42\n")
+	respawn := tm("respawn-pane", "-k", "-t", "%3", "--", "sh", ";", "list-panes", "-t", "%3", "-F", format)
+	stub.Expect(respawn...).Prints("%3|5000|0||main|0|w1||id-42\n")
 	if p, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}, ID: "id-42"}); err != nil || p.SwarmID != "id-42" {
 		t.Fatalf("Respawn = %+v, %v", p, err)
 	}
-	stub.Expect(tm("respawn-pane", "-k", "-t", "%3", "--", "sh")...)
-	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|5001|0||main|0|w1||\n")
+	stub.Expect(respawn...).Prints("%3|5001|0||main|0|w1||\n")
 	stub.Expect(tm("set-option", "-p", "-t", "%3", "@swarm_id", "id-42")...)
 	if p, err := e.Respawn("%3", tmux.Spec{Argv: []string{"sh"}, ID: "id-42"}); err != nil || p.SwarmID != "id-42" {
 		t.Fatalf("Respawn = %+v, %v", p, err)

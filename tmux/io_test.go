@@ -111,14 +111,6 @@ func TestKillPane(t *testing.T) {
 	}
 }
 
-func TestClearHistory(t *testing.T) {
-	e, stub := newExec(t)
-	stub.Expect(tm("clear-history", "-t", "%3")...)
-	if err := e.ClearHistory("%3"); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestReviveOnDeath(t *testing.T) {
 	e, stub := newExec(t)
 	stub.Expect(tm("set-hook", "-w", "-t", "%3", "pane-died", `run-shell -d 1 -C "respawn-pane -t #{hook_pane}"`)...)

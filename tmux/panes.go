@@ -104,16 +104,26 @@ func (t *Exec) hasSession(name string) (bool, error) {
 	return false, err
 }
 
-// Respawn starts s.Argv again in an existing (dead) pane, keeping its pane ID.
+// Respawn starts s.Argv again in an existing pane, keeping its pane ID, and returns the pane
+// as it is then. One tmux client does it all (clearing the scrollback when asked, respawning,
+// listing): a loop restarts its agent often, and each client is a process.
 func (t *Exec) Respawn(paneID string, s Spec) (Pane, error) {
-	args := append([]string{"respawn-pane", "-k", "-t", paneID}, specArgs(s)...)
-	args = append(append(args, "--"), s.Argv...)
-	if _, err := t.run(nil, args...); err != nil {
+	respawn := append([]string{"respawn-pane", "-k", "-t", paneID}, specArgs(s)...)
+	respawn = append(append(respawn, "--"), s.Argv...)
+	cmds := [][]string{respawn, {"list-panes", "-t", paneID, "-F", paneFormat}}
+	if s.ClearHistory {
+		cmds = append([][]string{{"clear-history", "-t", paneID}}, cmds...)
+	}
+	out, err := t.runSeq(nil, cmds...)
+	if err != nil {
 		return Pane{}, err
 	}
-	p, err := t.Pane(paneID)
-	if err != nil || s.ID == "" || p.SwarmID == s.ID {
-		return p, err
+	p, ok := findPane(out, paneID)
+	if !ok {
+		return Pane{}, ErrNoPane
+	}
+	if s.ID == "" || p.SwarmID == s.ID {
+		return p, nil
 	}
 	return t.identify(p, s.ID)
 }
@@ -217,12 +227,6 @@ func (t *Exec) KillPane(paneID string) error {
 	if errors.Is(err, ErrNoServer) || errors.Is(err, ErrNoPane) {
 		return nil
 	}
-	return err
-}
-
-// ClearHistory drops the pane's scrollback, so a new iteration starts on a clean slate.
-func (t *Exec) ClearHistory(paneID string) error {
-	_, err := t.run(nil, "clear-history", "-t", paneID)
 	return err
 }
 

@@ -54,6 +54,9 @@ type Spec struct {
 	Height  int
 	// ID, when set, is stored on the pane as its @swarm_id option (see Pane.SwarmID).
 	ID string
+	// ClearHistory drops the pane's scrollback before a respawn, so the new program starts
+	// on a clean slate.
+	ClearHistory bool
 }
 
 // Client is the set of tmux operations swarm needs; tests substitute a fake.
@@ -67,7 +70,6 @@ type Client interface {
 	Paste(paneID, text string, bracketed bool) error
 	SendKeys(paneID string, keys ...string) error
 	KillPane(paneID string) error
-	ClearHistory(paneID string) error
 	KillSessionIfEmpty(session string) error
 	AttachArgs(paneID string) []string
 	// ReviveOnDeath makes the server restart the pane's program whenever it dies.

@@ -182,6 +182,9 @@ func (f *Fake) Respawn(paneID string, s tmux.Spec) (tmux.Pane, error) {
 	if !ok {
 		return tmux.Pane{}, tmux.ErrNoPane
 	}
+	if s.ClearHistory {
+		p.History = nil
+	}
 	f.start(p, s)
 	return p.pane(), nil
 }
@@ -278,18 +281,6 @@ func (f *Fake) KillPane(paneID string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.panes, paneID)
-	return nil
-}
-
-// ClearHistory drops the pane's scrollback.
-func (f *Fake) ClearHistory(paneID string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p, ok := f.panes[paneID]
-	if !ok {
-		return tmux.ErrNoPane
-	}
-	p.History = nil
 	return nil
 }
 
