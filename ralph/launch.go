@@ -40,7 +40,8 @@ func (l Launch) Command() ([]string, error) {
 	if !ok {
 		return l.wrapped(), nil
 	}
-	if err := state.WriteFileAtomic(l.Script, []byte(script), 0o600); err != nil {
+	// Written before each start and run at once: a crash of the machine loses nothing of it.
+	if err := state.ReplaceFile(l.Script, []byte(script), 0o600); err != nil {
 		return nil, err
 	}
 	return []string{"env", "-i", "/bin/sh", l.Script}, nil

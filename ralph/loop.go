@@ -134,6 +134,9 @@ type Loop struct {
 	files *fileWatch // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
+	// screensPruned: the saved screens were looked through once; from then on each save
+	// removes the one that fell out by name.
+	screensPruned bool
 }
 
 // New prepares a loop; Run drives it.

@@ -1,10 +1,10 @@
 package ralph
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -176,26 +176,29 @@ func (l *Loop) saveScreen(a agent, n int) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return
 	}
-	_ = state.WriteFileAtomic(l.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
-	pruneScreens(dir, 50)
+	// A screen is kept to look back at: worth no wait for the disk at each iteration's end.
+	_ = state.ReplaceFile(l.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
+	pruneScreens(l.cfg.Dir, n, !l.screensPruned)
+	l.screensPruned = true
 }
 
-// pruneScreens keeps the newest keep iteration screens.
-func pruneScreens(dir string, keep int) {
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) <= keep {
+// keepScreens is how many iterations' screens a loop keeps.
+const keepScreens = 50
+
+// pruneScreens keeps the screens of the last keepScreens iterations up to n. Their names
+// carry the iteration, so the one that fell out is removed by name; with sweep, the whole
+// directory is looked through (once per monitor: for screens left from before a restart).
+func pruneScreens(d Dir, n int, sweep bool) {
+	_ = os.Remove(d.ScreenPath(n - keepScreens))
+	if !sweep {
 		return
 	}
-	sort.Slice(entries, func(i, j int) bool {
-		a, _ := entries[i].Info()
-		b, _ := entries[j].Info()
-		if a == nil || b == nil {
-			return false
+	entries, _ := os.ReadDir(filepath.Dir(d.ScreenPath(n)))
+	for _, e := range entries {
+		var i int
+		if _, err := fmt.Sscanf(e.Name(), "iteration-%d.txt", &i); err == nil && i <= n-keepScreens {
+			_ = os.Remove(filepath.Join(filepath.Dir(d.ScreenPath(n)), e.Name()))
 		}
-		return a.ModTime().Before(b.ModTime())
-	})
-	for _, e := range entries[:len(entries)-keep] {
-		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
 }
 

@@ -89,6 +89,26 @@ func TestWriteFileAtomicReplaces(t *testing.T) {
 	assertOnly(t, dir, "f.json")
 }
 
+// ReplaceFile skips the waits for the disk, not the temp file: a reader never sees a torn file.
+func TestReplaceFileReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(path, []byte("old content that is longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReplaceFile(path, []byte("new\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, path); got != "new\n" {
+		t.Fatalf("content %q", got)
+	}
+	assertMode(t, path, 0o600)
+	assertOnly(t, dir, "run.sh")
+	if err := ReplaceFile(filepath.Join(dir, "absent", "f"), []byte("x"), 0o600); err == nil {
+		t.Fatal("write into a missing directory succeeded")
+	}
+}
+
 func TestWriteFileAtomicRenameFailure(t *testing.T) {
 	dir := t.TempDir()
 	// rename(2) cannot replace a non-empty directory, so everything up to the rename succeeds

@@ -1,0 +1,49 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A loop keeps the last 50 iterations' screens: each save drops the one that fell out, and
+// the first save of a monitor also drops older ones left in the directory.
+func TestPruneScreensKeepsTheLastFifty(t *testing.T) {
+	d := Dir{Path: t.TempDir()}
+	screens := filepath.Dir(d.ScreenPath(1))
+	if err := os.MkdirAll(screens, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(screens, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 60; i++ {
+		write(filepath.Base(d.ScreenPath(i)))
+	}
+	write("notes.txt")
+	left := func() (names []string) {
+		entries, err := os.ReadDir(screens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	pruneScreens(d, 60, true)
+	got := left()
+	if len(got) != 51 || !slices.Contains(got, "iteration-11.txt") || slices.Contains(got, "iteration-10.txt") || !slices.Contains(got, "notes.txt") {
+		t.Fatalf("after the sweep: %v", got)
+	}
+	write("iteration-61.txt")
+	pruneScreens(d, 61, false)
+	got = left()
+	if len(got) != 51 || slices.Contains(got, "iteration-11.txt") || !slices.Contains(got, "iteration-12.txt") {
+		t.Fatalf("after the 61st: %v", got)
+	}
+}
