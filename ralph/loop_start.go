@@ -56,7 +56,6 @@ func (l *Loop) start(st *State) error {
 	if !started {
 		return nil
 	}
-	l.setWorkerIteration(n)
 	l.agentIteration(n)
 	l.updateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
 	l.say("starting iteration %d/%d", n, st.MaxIterations)
@@ -200,19 +199,11 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 		cur.PID = p.PID
 		cur.Status = state.StatusRunning
 		cur.ExitCode = nil
-		return nil
-	})
-}
-
-func (l *Loop) setWorkerIteration(n int) {
-	_ = l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
-		if w := ws.Get(l.cfg.Name); w != nil {
-			if w.Metadata == nil {
-				w.Metadata = map[string]any{}
-			}
-			w.Metadata["ralph"] = true
-			w.Metadata["ralph_iteration"] = n
+		if cur.Metadata == nil {
+			cur.Metadata = map[string]any{}
 		}
+		cur.Metadata["ralph"] = true
+		cur.Metadata["ralph_iteration"] = n
 		return nil
 	})
 }
