@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,11 +42,44 @@ func runEnv(dir string, env []string, args ...string) (string, error) {
 // Head is the commit checked out in dir, or "" outside a repository or before the first
 // commit.
 func Head(dir string) string {
+	if outsideRepository(dir) {
+		return ""
+	}
 	sha, err := Run(dir, "rev-parse", "--verify", "--quiet", "HEAD")
 	if err != nil {
 		return ""
 	}
 	return sha
+}
+
+// outsideRepository reports a directory that git would find no repository for: no .git in it
+// or above it, none of them a repository itself, no GIT_DIR pointing elsewhere. A loop asks
+// for the commit at every iteration's start and end; outside a repository that answer costs
+// a look at a few paths instead of a git process.
+func outsideRepository(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" {
+		return false
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		if exists(filepath.Join(d, ".git")) || exists(filepath.Join(d, "HEAD")) && exists(filepath.Join(d, "objects")) {
+			return false
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return true
+		}
+		d = parent
+	}
+}
+
+// exists is false only for a path that is not there (a path that cannot be looked at may be).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // CommitsSince lists the commits reachable from HEAD but not from base, newest first.
@@ -121,6 +156,9 @@ func WithCheckout(dir, commit string, fn func(path string) error) error {
 // (changed, staged and untracked files, with a digest of each changed file's content, so that
 // editing an already modified file counts as a change). ok is false outside a repository.
 func Fingerprint(dir string) (fp string, ok bool) {
+	if outsideRepository(dir) {
+		return "", false
+	}
 	head := Head(dir)
 	status, err := Run(dir, "status", "--porcelain=v1", "-z")
 	if err != nil {

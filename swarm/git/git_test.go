@@ -98,6 +98,35 @@ func TestHead(t *testing.T) {
 	if h := Head(t.TempDir()); h != "" {
 		t.Errorf("Head outside a repository = %q, want none", h)
 	}
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if h := Head(sub); h != c {
+		t.Errorf("Head in a subdirectory = %q, want %q", h, c)
+	}
+}
+
+// git is spared outside a repository, and asked wherever one may be: in and under a work
+// tree, in a bare repository, wherever GIT_DIR points.
+func TestOutsideRepository(t *testing.T) {
+	isolate(t)
+	plain := t.TempDir()
+	if !outsideRepository(plain) || !outsideRepository(filepath.Join(plain, "absent")) {
+		t.Errorf("%s counts as a repository", plain)
+	}
+	repo := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	mustRun(t, repo, "clone", "-q", "--bare", repo, bare)
+	for _, dir := range []string{repo, filepath.Join(repo, "sub"), bare, filepath.Join(bare, "refs")} {
+		if outsideRepository(dir) {
+			t.Errorf("%s counts as outside a repository", dir)
+		}
+	}
+	t.Setenv("GIT_DIR", filepath.Join(repo, ".git"))
+	if outsideRepository(plain) {
+		t.Error("GIT_DIR is ignored")
+	}
 }
 
 func TestCommitsSince(t *testing.T) {
