@@ -210,6 +210,18 @@ func (c controlCapture) Pane(paneID string) (tmux.Pane, error) {
 	return c.Client.Pane(paneID)
 }
 
+// Respawn restarts an agent through the control client too (a loop does at every iteration);
+// a command it cannot carry, or a client that is gone, goes to a tmux process.
+func (c controlCapture) Respawn(paneID string, s tmux.Spec) (tmux.Pane, error) {
+	if ctl := c.conn.ctl.Load(); ctl != nil {
+		p, err := ctl.Respawn(paneID, s)
+		if done, err := c.answered(ctl, err); done && !errors.Is(err, tmux.ErrUnquotable) {
+			return p, err
+		}
+	}
+	return c.Client.Respawn(paneID, s)
+}
+
 // answered reports whether the control client's answer stands (err is what to return with
 // it); one that did not answer is closed, and the question goes to a tmux process instead.
 func (c controlCapture) answered(ctl *tmux.Control, err error) (bool, error) {
