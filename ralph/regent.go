@@ -72,8 +72,9 @@ func (d Dir) LoadRegent() RegentState {
 func (d Dir) UpdateRegent(fn func(*RegentState)) error {
 	return d.WithLock(func() error {
 		rs := d.LoadRegent()
+		before, _ := json.Marshal(&rs)
 		fn(&rs)
-		return state.WriteJSON(d.RegentStatePath(), &rs)
+		return writeChanged(d.RegentStatePath(), before, &rs)
 	})
 }
 

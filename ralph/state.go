@@ -1,6 +1,8 @@
 package ralph
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -198,11 +200,21 @@ func (d Dir) Create(st *State) error {
 // so no writer overwrites another's change with a stale copy.
 func (d Dir) Update(fn func(*State) error) (*State, error) {
 	return d.locked(func(st *State) error {
+		before, _ := json.Marshal(st)
 		if err := fn(st); err != nil {
 			return err
 		}
-		return state.WriteJSON(d.statePath(), st)
+		return writeChanged(d.statePath(), before, st)
 	})
+}
+
+// writeChanged writes v unless it is what before holds (v as JSON before the update): an
+// update that changed nothing costs no write, and each write waits for the disk twice.
+func writeChanged(path string, before []byte, v any) error {
+	if after, err := json.Marshal(v); err == nil && before != nil && bytes.Equal(before, after) {
+		return nil
+	}
+	return state.WriteJSON(path, v)
 }
 
 // locked reads the state under the loop lock and hands it to fn, still under the lock.
