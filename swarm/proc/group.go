@@ -2,30 +2,47 @@ package proc
 
 import (
 	"errors"
+	"slices"
 	"syscall"
 	"time"
 )
 
 // GroupAlive reports whether any non-zombie process remains in process group pgid. Zombies
 // are ignored: an orphan that init has not reaped yet no longer runs anything.
-func GroupAlive(pgid int) bool {
-	if pgid <= 0 {
+func GroupAlive(pgid int) bool { return (&groupWatch{pgid: pgid}).alive() }
+
+// groupWatch asks again and again whether a group still runs (while it is waited for) and
+// looks through /proc only when what it knows cannot tell: while its leader, or a member seen
+// running at the last look, still runs, the group does. Only a look through /proc that finds
+// none says it is gone (a member may have started another before it ended).
+type groupWatch struct {
+	pgid    int
+	members []int
+}
+
+func (g *groupWatch) alive() bool {
+	if g.pgid <= 0 {
 		return false
 	}
-	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+	if err := syscall.Kill(-g.pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	// The group's leader still running answers it without a look at every process.
-	if letter, pg, _, ok := Stat(pgid); ok && pg == pgid && letter != 'Z' && letter != 'X' {
+	if g.runs(g.pgid) || slices.ContainsFunc(g.members, g.runs) {
 		return true
 	}
+	g.members = g.members[:0]
 	for _, pid := range pids() {
-		letter, pg, _, ok := Stat(pid)
-		if ok && pg == pgid && letter != 'Z' && letter != 'X' {
-			return true
+		if g.runs(pid) {
+			g.members = append(g.members, pid)
 		}
 	}
-	return false
+	return len(g.members) > 0
+}
+
+// runs reports a process of the group that is not a zombie.
+func (g *groupWatch) runs(pid int) bool {
+	letter, pg, _, ok := Stat(pid)
+	return ok && pg == g.pgid && letter != 'Z' && letter != 'X'
 }
 
 // KillGroup ends a whole process group: SIGTERM, up to grace for it to go, then SIGKILL. It
@@ -50,8 +67,9 @@ func KillGroup(pgid int, grace time.Duration) bool {
 func WaitGroupGone(pgid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	delay := 5 * time.Millisecond
+	g := &groupWatch{pgid: pgid}
 	for {
-		if !GroupAlive(pgid) {
+		if !g.alive() {
 			return true
 		}
 		if time.Now().After(deadline) {

@@ -4,7 +4,6 @@
 package proc
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"strconv"
@@ -95,53 +94,4 @@ func pids() []int {
 func running(pid int) bool {
 	letter, _, _, ok := Stat(pid)
 	return ok && letter != 'Z' && letter != 'X'
-}
-
-// Tagged lists the live processes whose environment holds the entry tag (KEY=VALUE), this
-// process excepted. Only the user's own processes can be read, which is what is wanted.
-func Tagged(tag string) []int {
-	want := []byte(tag)
-	self := os.Getpid()
-	var out []int
-	for _, pid := range pids() {
-		if pid == self {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err != nil || !hasEntry(env, want) || !running(pid) {
-			continue
-		}
-		out = append(out, pid)
-	}
-	return out
-}
-
-func hasEntry(environ, entry []byte) bool {
-	for _, kv := range bytes.Split(environ, []byte{0}) {
-		if bytes.Equal(kv, entry) {
-			return true
-		}
-	}
-	return false
-}
-
-// KillTagged ends every process carrying tag: SIGTERM, up to grace, then SIGKILL. It returns
-// how many there were.
-func KillTagged(tag string, grace time.Duration) int {
-	found := Tagged(tag)
-	if len(found) == 0 {
-		return 0 // the usual case: one look through /proc, not three
-	}
-	for _, pid := range found {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
-		_ = syscall.Kill(pid, syscall.SIGCONT)
-	}
-	deadline := time.Now().Add(grace)
-	for len(Tagged(tag)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	for _, pid := range Tagged(tag) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-	return len(found)
 }

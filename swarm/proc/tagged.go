@@ -1,0 +1,113 @@
+package proc
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Finding a worker's processes by the identity in their environment: a loop looks at every
+// iteration's end, and a Regent driving fifty loops would read every process's environment
+// many times a second. What was read is kept for up to environsFor: a process's environment
+// is what it started (or last ran exec) with, so it changes only at an exec, and a PID is not
+// handed out again within a second. An empty environment is not kept: it may be that of a
+// process caught between its fork and its exec. Only the swarm variables are kept.
+
+// environsFor is how long an environment read stands for later looks.
+const environsFor = time.Second
+
+type environ struct {
+	entries []byte // its SWARM_ entries, each followed by a NUL
+	read    time.Time
+}
+
+var environs = struct {
+	sync.Mutex
+	seen map[int]environ
+}{seen: map[int]environ{}}
+
+// swarmPrefix names the variables that are kept: a tag of another kind is read every time.
+const swarmPrefix = "SWARM_"
+
+// Tagged lists the live processes whose environment holds the entry tag (KEY=VALUE), this
+// process excepted. Only the user's own processes can be read, which is what is wanted.
+func Tagged(tag string) []int {
+	want := []byte(tag)
+	keep := strings.HasPrefix(tag, swarmPrefix)
+	self, now := os.Getpid(), time.Now()
+	environs.Lock()
+	defer environs.Unlock()
+	seen := make(map[int]environ, len(environs.seen))
+	var out []int
+	for _, pid := range pids() {
+		if pid == self {
+			continue
+		}
+		env, ok := environs.seen[pid]
+		if !ok || !keep || now.Sub(env.read) >= environsFor {
+			data, err := readEnviron(pid)
+			if err != nil || len(data) > 0 {
+				seen[pid] = environ{entries: swarmEntries(data), read: now}
+			}
+			if hasEntry(data, want) && running(pid) {
+				out = append(out, pid)
+			}
+			continue
+		}
+		seen[pid] = env
+		if hasEntry(env.entries, want) && running(pid) {
+			out = append(out, pid)
+		}
+	}
+	environs.seen = seen
+	return out
+}
+
+var readEnviron = func(pid int) ([]byte, error) {
+	return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+}
+
+// swarmEntries keeps the SWARM_ entries of an environment.
+func swarmEntries(environ []byte) []byte {
+	var out []byte
+	for _, kv := range bytes.Split(environ, []byte{0}) {
+		if bytes.HasPrefix(kv, []byte(swarmPrefix)) {
+			out = append(append(out, kv...), 0)
+		}
+	}
+	return out
+}
+
+func hasEntry(environ, entry []byte) bool {
+	for _, kv := range bytes.Split(environ, []byte{0}) {
+		if bytes.Equal(kv, entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// KillTagged ends every process carrying tag: SIGTERM, up to grace, then SIGKILL. It returns
+// how many there were.
+func KillTagged(tag string, grace time.Duration) int {
+	found := Tagged(tag)
+	if len(found) == 0 {
+		return 0 // the usual case: one look through /proc, not three
+	}
+	for _, pid := range found {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		_ = syscall.Kill(pid, syscall.SIGCONT)
+	}
+	deadline := time.Now().Add(grace)
+	for len(Tagged(tag)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, pid := range Tagged(tag) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return len(found)
+}
