@@ -190,9 +190,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 			return err
 		}
 	}
-	return l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
-		cur := ws.Get(w.Name)
-		if cur == nil {
+	return l.cfg.Workers.UpdateWorker(w.Name, func(cur *state.Worker) error {
+		if cur.Tmux == nil {
 			return nil
 		}
 		cur.Tmux.PaneID = p.ID

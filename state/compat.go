@@ -56,26 +56,39 @@ func (w *Worker) UnmarshalJSON(data []byte) error {
 // decodeWorkers reads the records of a state file. A record that cannot be read as a worker
 // is kept as it is, to be written back untouched, rather than lost.
 func decodeWorkers(data []byte, warn func(error)) (*Workers, error) {
+	ws, _, err := decodeReusing(data, warn, nil)
+	return ws, err
+}
+
+// decodeReusing is decodeWorkers taking the record decoded from the very same bytes before
+// from known (by those bytes) instead of decoding it again, and returning every record by its
+// bytes for the next time. A record from known is shared: it must not be changed.
+func decodeReusing(data []byte, warn func(error), known map[string]*Worker) (*Workers, map[string]*Worker, error) {
 	var f struct {
 		Workers []json.RawMessage `json:"workers"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ws := &Workers{byName: map[string]*Worker{}}
+	byRaw := make(map[string]*Worker, len(f.Workers))
 	for i, raw := range f.Workers {
-		var w Worker
-		if err := json.Unmarshal(raw, &w); err != nil {
-			ws.unreadable = append(ws.unreadable, raw)
-			if warn != nil {
-				warn(fmt.Errorf("worker record %d in the state file cannot be read (%v); kept as it is", i+1, err))
+		w := known[string(raw)]
+		if w == nil {
+			w = new(Worker)
+			if err := json.Unmarshal(raw, w); err != nil {
+				ws.unreadable = append(ws.unreadable, raw)
+				if warn != nil {
+					warn(fmt.Errorf("worker record %d in the state file cannot be read (%v); kept as it is", i+1, err))
+				}
+				continue
 			}
-			continue
 		}
+		byRaw[string(raw)] = w
 		if w.Name == "" {
 			continue
 		}
-		ws.byName[w.Name] = &w
+		ws.byName[w.Name] = w
 	}
-	return ws, nil
+	return ws, byRaw, nil
 }

@@ -2,7 +2,9 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"sync"
 )
@@ -18,8 +20,9 @@ var shared struct {
 }
 
 type sharedWorkers struct {
-	data []byte
-	ws   *Workers
+	data  []byte
+	ws    *Workers
+	byRaw map[string]*Worker // each record by the bytes it was decoded from
 }
 
 // SharedWorker returns the named worker's record (nil when there is none) as last decoded by
@@ -35,21 +38,83 @@ func (d *Dir) SharedWorker(name string) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared.Lock()
-	c, ok := shared.byPath[path]
-	shared.Unlock()
-	if ok && bytes.Equal(c.data, data) {
+	c := sharedFor(path)
+	if c.ws != nil && bytes.Equal(c.data, data) {
 		return c.ws.Get(name), nil
 	}
-	ws, err := d.workersFrom(data, nil)
+	if !json.Valid(data) {
+		ws, err := d.workersFrom(data, nil) // sets a corrupt file aside
+		if err != nil {
+			return nil, err
+		}
+		return ws.Get(name), nil
+	}
+	// A write changes one record or a few: the others are taken as decoded before.
+	ws, byRaw, err := decodeReusing(data, nil, c.byRaw)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
 	}
 	shared.Lock()
 	if shared.byPath == nil {
 		shared.byPath = map[string]sharedWorkers{}
 	}
-	shared.byPath[path] = sharedWorkers{data: data, ws: ws}
+	shared.byPath[path] = sharedWorkers{data: data, ws: ws, byRaw: byRaw}
 	shared.Unlock()
 	return ws.Get(name), nil
+}
+
+func sharedFor(path string) sharedWorkers {
+	shared.Lock()
+	defer shared.Unlock()
+	return shared.byPath[path]
+}
+
+// UpdateWorker runs fn on the named worker's record under the state lock and saves it when fn
+// returns nil; a worker that is gone is no error (fn is not run). It is UpdateWorkers for one
+// record: the others are written back as decoded before, not decoded again.
+func (d *Dir) UpdateWorker(name string, fn func(*Worker) error) error {
+	l, err := AcquireLock(d.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	data, err := os.ReadFile(d.statePath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !json.Valid(data) {
+		return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
+	}
+	return d.updateOne(name, fn, func() (*Workers, error) {
+		ws, _, err := decodeReusing(data, nil, sharedFor(d.statePath()).byRaw)
+		return ws, err
+	})
+}
+
+// updateOne changes a fresh copy of the named record (the decoded ones may be shared).
+func (d *Dir) updateOne(name string, fn func(*Worker) error, read func() (*Workers, error)) error {
+	ws, err := read()
+	if err != nil {
+		return fmt.Errorf("cannot read state file %s (%v); it was left as it is", d.statePath(), err)
+	}
+	w := ws.Get(name)
+	if w == nil {
+		return nil
+	}
+	raw, err := json.Marshal(w)
+	if err != nil {
+		return err
+	}
+	own := new(Worker)
+	if err := json.Unmarshal(raw, own); err != nil {
+		return err
+	}
+	if err := fn(own); err != nil {
+		return err
+	}
+	ws.Put(own)
+	return d.writeWorkers(ws)
 }
