@@ -205,6 +205,7 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 			return true
 		}
 		changed := w.facts.LastChange
+		w.prevLook, w.outAt = w.looked, time.Unix(0, w.feed.last.Load())
 		w.seen, w.looked = w.feed.reads.Load(), now
 		if l.lookAtScreen(st, a, w) {
 			return true
@@ -221,6 +222,34 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 	}
 	next.screen = nextFedLook(now, w.looked, moved, QuietAt(w.facts))
 	return false
+}
+
+// outputLag bounds how long output takes from the pane to the feed (through tmux and its
+// copier): output read that soon after a look may already have been on the screen it saw.
+const outputLag = 100 * time.Millisecond
+
+// datedChange dates the screen's last change after a look through the feed (last: as dated
+// so far). A screen that changed did so with the last output read before the look (at outAt),
+// not when the look came, up to minScreenPoll later. One that did not change may still have
+// moved: output read within outputLag after the previous look (at prevLook) was probably on
+// the screen that look saw already, and dates the change, so a quiet agent is not ended early.
+func datedChange(last, now, prevLook, outAt time.Time, changed bool) time.Time {
+	switch {
+	case changed && outAt.After(prevLook) && !outAt.After(now):
+		return maxTime(last, outAt)
+	case changed:
+		return now
+	case outAt.After(prevLook) && !outAt.After(prevLook.Add(outputLag)):
+		return maxTime(last, outAt)
+	}
+	return last
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // nextFedLook is when a followed pane is next looked at, or its quiet judged: minScreenPoll

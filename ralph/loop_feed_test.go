@@ -146,3 +146,36 @@ func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
 		t.Error("the marker was not noticed")
 	}
 }
+
+// A look through the feed dates the screen's last change by the output, not by itself.
+func TestDatedChange(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	ms := time.Millisecond
+	cases := []struct {
+		name                       string
+		last, now, prevLook, outAt time.Time
+		changed                    bool
+		want                       time.Time
+	}{
+		{"changed: when the output that changed it came, not the look 240 ms later",
+			at(0), at(1000 * ms), at(750 * ms), at(760 * ms), true, at(760 * ms)},
+		{"changed with nothing read since the last look: the look's own time",
+			at(0), at(1000 * ms), at(750 * ms), at(700 * ms), true, at(1000 * ms)},
+		{"changed, output dated after the look (clock steps): the look's time",
+			at(0), at(1000 * ms), at(750 * ms), at(1200 * ms), true, at(1000 * ms)},
+		{"unchanged, output read just after the last look: it was on that screen",
+			at(700 * ms), at(1000 * ms), at(750 * ms), at(800 * ms), false, at(800 * ms)},
+		{"unchanged, output read well after the last look changed nothing",
+			at(700 * ms), at(1000 * ms), at(750 * ms), at(900 * ms), false, at(700 * ms)},
+		{"unchanged, nothing read since the last look",
+			at(700 * ms), at(1000 * ms), at(750 * ms), at(740 * ms), false, at(700 * ms)},
+		{"never earlier than dated before",
+			at(780 * ms), at(1000 * ms), at(750 * ms), at(760 * ms), true, at(780 * ms)},
+	}
+	for _, c := range cases {
+		if got := datedChange(c.last, c.now, c.prevLook, c.outAt, c.changed); !got.Equal(c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got.Sub(t0), c.want.Sub(t0))
+		}
+	}
+}

@@ -24,6 +24,20 @@ type screenWatch struct {
 	feed                       *paneFeed // the pane's output, where it is followed
 	seen                       uint64    // the feed's reads when the screen was last captured
 	looked                     time.Time // when the screen was last captured
+	// Through the feed: when the screen was captured before, and when the last output read
+	// before this capture arrived (see datedChange).
+	prevLook, outAt time.Time
+}
+
+// changeAt dates a change (or, through the feed, a possible one) that a look found at now.
+func (w *screenWatch) changeAt(now time.Time, changed bool) time.Time {
+	if w.feed == nil {
+		if changed {
+			return now
+		}
+		return w.facts.LastChange
+	}
+	return datedChange(w.facts.LastChange, now, w.prevLook, w.outAt, changed)
 }
 
 // saveScreenChange bounds how often a moving screen's last change is written down (a new
@@ -198,13 +212,16 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	text := strings.Join(lines, "\n")
 	if h := screen.ActivityHash(text); h != w.lastHash {
 		if w.lastHash != "" {
-			w.facts.LastChange = now
+			w.facts.LastChange = w.changeAt(now, true)
 			if now.Sub(w.savedChange) >= saveScreenChange {
 				w.savedChange = now
-				l.update(func(s *State) error { s.LastScreenChange = now.Format(TimeFormat); return nil })
+				at := w.facts.LastChange.Format(TimeFormat)
+				l.update(func(s *State) error { s.LastScreenChange = at; return nil })
 			}
 		}
 		w.lastHash = h
+	} else if w.lastHash != "" {
+		w.facts.LastChange = w.changeAt(now, false)
 	}
 	if h := screen.SubstantiveHash(text); h != w.lastSubst {
 		if w.lastSubst != "" {
