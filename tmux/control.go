@@ -119,14 +119,28 @@ func validTarget(id string) bool {
 }
 
 func (c *Control) run(command string) (string, error) {
-	ch := make(chan controlReply, 1)
+	replies, err := c.runAll(command)
+	if err != nil {
+		return "", err
+	}
+	return replies[0].out, replies[0].err
+}
+
+// runAll sends the commands at once and waits for every answer: one wait for the server
+// instead of one per command. An error is the client's (gone, or not answering); each
+// command's own failure is in its reply.
+func (c *Control) runAll(commands ...string) ([]controlReply, error) {
+	chans := make([]chan controlReply, len(commands))
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return "", ErrControlGone
+		return nil, ErrControlGone
 	}
-	c.waiting = append(c.waiting, ch)
-	_, err := io.WriteString(c.stdin, command+"\n")
+	for i := range chans {
+		chans[i] = make(chan controlReply, 1)
+	}
+	c.waiting = append(c.waiting, chans...)
+	_, err := io.WriteString(c.stdin, strings.Join(commands, "\n")+"\n")
 	c.mu.Unlock()
 	if err != nil {
 		// The reader fails every waiting command once the client is gone.
@@ -134,12 +148,18 @@ func (c *Control) run(command string) (string, error) {
 	}
 	t := time.NewTimer(controlTimeout)
 	defer t.Stop()
-	select {
-	case r := <-ch:
-		return r.out, r.err
-	case <-t.C:
-		return "", fmt.Errorf("%w: %s", ErrNoAnswer, command)
+	replies := make([]controlReply, len(chans))
+	for i, ch := range chans {
+		select {
+		case replies[i] = <-ch:
+			if errors.Is(replies[i].err, ErrControlGone) {
+				return nil, ErrControlGone
+			}
+		case <-t.C:
+			return nil, fmt.Errorf("%w: %s", ErrNoAnswer, commands[i])
+		}
 	}
+	return replies, nil
 }
 
 // read hands replies to the commands waiting for them. Other lines can be long (a pane's

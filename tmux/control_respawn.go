@@ -22,17 +22,26 @@ func (c *Control) Respawn(paneID string, s Spec) (Pane, error) {
 	if !ok || !idOK {
 		return Pane{}, ErrUnquotable
 	}
+	// Sent together, answered together; tmux runs them in order.
+	cmds := []string{line, "list-panes -t " + paneID + " -F '" + paneFormat + "'"}
 	if s.ClearHistory {
-		if _, err := c.run("clear-history -t " + paneID); err != nil {
-			return Pane{}, err
-		}
+		cmds = append([]string{"clear-history -t " + paneID}, cmds...)
 	}
-	if _, err := c.run(line); err != nil {
+	replies, err := c.runAll(cmds...)
+	if err != nil {
 		return Pane{}, err
 	}
-	p, err := c.Pane(paneID)
-	if err != nil || s.ID == "" || p.SwarmID == s.ID {
-		return p, err
+	for _, r := range replies {
+		if r.err != nil {
+			return Pane{}, r.err
+		}
+	}
+	p, ok := findPane(replies[len(replies)-1].out, paneID)
+	if !ok {
+		return Pane{}, ErrNoPane
+	}
+	if s.ID == "" || p.SwarmID == s.ID {
+		return p, nil
 	}
 	if _, err := c.run(setID); err != nil {
 		return Pane{}, err
