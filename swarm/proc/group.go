@@ -52,10 +52,13 @@ func KillGroup(pgid int, grace time.Duration) bool {
 	if pgid <= 1 || !GroupAlive(pgid) {
 		return false
 	}
+	// The leader's end is told by the kernel: the group is looked at again at once then.
+	leaderExit, release := Exited(pgid)
+	defer release()
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	// A stopped process never handles SIGTERM until continued.
 	_ = syscall.Kill(-pgid, syscall.SIGCONT)
-	if WaitGroupGone(pgid, grace) {
+	if waitGroupGone(pgid, grace, leaderExit) {
 		return false
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
@@ -64,7 +67,11 @@ func KillGroup(pgid int, grace time.Duration) bool {
 }
 
 // WaitGroupGone waits up to d for the group to end and reports whether it did.
-func WaitGroupGone(pgid int, d time.Duration) bool {
+func WaitGroupGone(pgid int, d time.Duration) bool { return waitGroupGone(pgid, d, nil) }
+
+// waitGroupGone looks at the group again after a growing pause, or as soon as leaderExit is
+// closed (when the leader's end can be watched).
+func waitGroupGone(pgid int, d time.Duration, leaderExit <-chan struct{}) bool {
 	deadline := time.Now().Add(d)
 	delay := 5 * time.Millisecond
 	g := &groupWatch{pgid: pgid}
@@ -75,9 +82,15 @@ func WaitGroupGone(pgid int, d time.Duration) bool {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(delay)
-		if delay < 50*time.Millisecond {
-			delay *= 2
+		pause := time.NewTimer(delay)
+		select {
+		case <-leaderExit:
+			leaderExit = nil // told once
+		case <-pause.C:
+			if delay < 50*time.Millisecond {
+				delay *= 2
+			}
 		}
+		pause.Stop()
 	}
 }
