@@ -190,7 +190,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 			return err
 		}
 	}
-	return l.cfg.Workers.UpdateWorker(w.Name, func(cur *state.Worker) error {
+	return l.cfg.Workers.NoteWorkerStart(w.Name, func(cur *state.Worker) error {
 		if cur.Tmux == nil {
 			return nil
 		}

@@ -74,7 +74,9 @@ func (d Dir) UpdateRegent(fn func(*RegentState)) error {
 		rs := d.LoadRegent()
 		before, _ := json.Marshal(&rs)
 		fn(&rs)
-		return writeChanged(d.RegentStatePath(), before, &rs)
+		// The Regent's figures, for display and its counters: not worth a wait for the disk
+		// at every iteration of every loop.
+		return writeChanged(d.RegentStatePath(), before, &rs, state.ReplaceJSON)
 	})
 }
 

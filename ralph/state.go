@@ -204,17 +204,18 @@ func (d Dir) Update(fn func(*State) error) (*State, error) {
 		if err := fn(st); err != nil {
 			return err
 		}
-		return writeChanged(d.statePath(), before, st)
+		return writeChanged(d.statePath(), before, st, state.WriteJSON)
 	})
 }
 
-// writeChanged writes v unless it is what before holds (v as JSON before the update): an
-// update that changed nothing costs no write, and each write waits for the disk twice.
-func writeChanged(path string, before []byte, v any) error {
+// writeChanged writes v with write unless it is what before holds (v as JSON before the
+// update): an update that changed nothing costs no write (a durable one waits for the disk
+// twice).
+func writeChanged(path string, before []byte, v any, write func(string, any) error) error {
 	if after, err := json.Marshal(v); err == nil && before != nil && bytes.Equal(before, after) {
 		return nil
 	}
-	return state.WriteJSON(path, v)
+	return write(path, v)
 }
 
 // locked reads the state under the loop lock and hands it to fn, still under the lock.

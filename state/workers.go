@@ -249,7 +249,10 @@ func (d *Dir) UpdateWorkers(warn func(error), fn func(*Workers) error) error {
 	return d.writeWorkers(ws)
 }
 
-func (d *Dir) writeWorkers(ws *Workers) error {
+func (d *Dir) writeWorkers(ws *Workers) error { return d.saveWorkers(ws, true) }
+
+// saveWorkers writes the records, waiting for the disk when durable.
+func (d *Dir) saveWorkers(ws *Workers, durable bool) error {
 	records := make([]any, 0, len(ws.byName)+len(ws.unreadable))
 	for _, w := range ws.List() {
 		records = append(records, w)
@@ -261,7 +264,7 @@ func (d *Dir) writeWorkers(ws *Workers) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(d.statePath(), append(data, '\n'), 0o600)
+	return replaceFile(d.statePath(), append(data, '\n'), 0o600, durable)
 }
 
 // ReadJSON loads a JSON file into v. A file that is not JSON at all is moved aside and reported
@@ -293,6 +296,16 @@ func WriteJSON(path string, v any) error {
 		return err
 	}
 	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+}
+
+// ReplaceJSON is WriteJSON without waiting for the disk (see ReplaceFile): for what does not
+// outlive a crash of the machine anyway (the processes it names, figures kept for display).
+func ReplaceJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return ReplaceFile(path, append(data, '\n'), 0o600)
 }
 
 // AppendLine appends one line to a log file in a single write, so concurrent writers never

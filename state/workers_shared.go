@@ -69,10 +69,13 @@ func sharedFor(path string) sharedWorkers {
 	return shared.byPath[path]
 }
 
-// UpdateWorker runs fn on the named worker's record under the state lock and saves it when fn
-// returns nil; a worker that is gone is no error (fn is not run). It is UpdateWorkers for one
-// record: the others are written back as decoded before, not decoded again.
-func (d *Dir) UpdateWorker(name string, fn func(*Worker) error) error {
+// NoteWorkerStart runs fn on the named worker's record under the state lock and saves it when
+// fn returns nil; a worker that is gone is no error (fn is not run). It is UpdateWorkers for
+// one record, for what changes each time an agent starts (its pane's process, the iteration
+// shown): the other records are written back as decoded before, not decoded again, and the
+// file is replaced without waiting for the disk (a crash of the machine ends those processes
+// too), so loops starting agents at once do not queue on the lock for the disk.
+func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 	l, err := AcquireLock(d.lockPath())
 	if err != nil {
 		return err
@@ -116,5 +119,5 @@ func (d *Dir) updateOne(name string, fn func(*Worker) error, read func() (*Worke
 		return err
 	}
 	ws.Put(own)
-	return d.writeWorkers(ws)
+	return d.saveWorkers(ws, false)
 }

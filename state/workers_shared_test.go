@@ -43,12 +43,12 @@ func TestSharedWorkerIsReadAgainAfterEveryWrite(t *testing.T) {
 
 // One record changed: the others are not decoded again, by the shared reader nor by the
 // update, and a record handed out before is never changed under its holder.
-func TestUpdateWorkerChangesOneRecord(t *testing.T) {
+func TestNoteWorkerStartChangesOneRecord(t *testing.T) {
 	d, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.UpdateWorker("a", func(*Worker) error { t.Error("fn ran without records"); return nil }); err != nil {
+	if err := d.NoteWorkerStart("a", func(*Worker) error { t.Error("fn ran without records"); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.UpdateWorkers(nil, func(ws *Workers) error {
@@ -60,7 +60,7 @@ func TestUpdateWorkerChangesOneRecord(t *testing.T) {
 	}
 	a1, _ := d.SharedWorker("a")
 	b1, _ := d.SharedWorker("b")
-	if err := d.UpdateWorker("a", func(w *Worker) error {
+	if err := d.NoteWorkerStart("a", func(w *Worker) error {
 		w.Tmux.PaneID, w.Env["K"] = "%9", "changed"
 		return nil
 	}); err != nil {
@@ -81,7 +81,7 @@ func TestUpdateWorkerChangesOneRecord(t *testing.T) {
 	if err != nil || ws.Get("b").Cwd != "/b" || ws.Get("a").Tmux.PaneID != "%9" {
 		t.Errorf("the file holds %+v (%v)", ws, err)
 	}
-	if err := d.UpdateWorker("gone", func(*Worker) error { t.Error("fn ran for a worker that is gone"); return nil }); err != nil {
+	if err := d.NoteWorkerStart("gone", func(*Worker) error { t.Error("fn ran for a worker that is gone"); return nil }); err != nil {
 		t.Error(err)
 	}
 }
