@@ -44,6 +44,17 @@ func (l *Loop) agentNow() agent {
 	return a
 }
 
+// endedNow is agent a once ended: the wrapper's exit file, written as the agent ended, tells
+// its code without a question to tmux (which, busy, can take a while to answer); without one,
+// as tmux reports it once settled.
+func (l *Loop) endedNow(a agent) agent {
+	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+		a.dead, a.code = true, &c
+		return a
+	}
+	return l.settled()
+}
+
 // settled waits (briefly) for tmux to report the ended agent's pane as dead with its exit
 // status: the process can be gone a moment before tmux has collected it.
 func (l *Loop) settled() agent {

@@ -45,7 +45,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	// End the agent (when it still runs) and any orphans it left, in its process group or not.
 	l.endAgent(agent{pid: a.pid}, l.cfg.KillGrace)
 	if kind != EndExited && !a.gone {
-		a = l.settled()
+		a = l.endedNow(a)
 	}
 	if kind == EndExited {
 		rec.ExitCode = a.code

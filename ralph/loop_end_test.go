@@ -47,3 +47,27 @@ func TestPruneScreensKeepsTheLastFifty(t *testing.T) {
 		t.Fatalf("after the 61st: %v", got)
 	}
 }
+
+// An agent just ended by the loop: the wrapper's exit file tells its code, and tmux, which may
+// be slow to answer, is not asked; without the file, tmux's word is waited for.
+func TestEndedNowReadsTheExitFileFirst(t *testing.T) {
+	h := newHarness(t, setup{max: 1}, agentScript{})
+	l := New(h.config())
+	if err := os.MkdirAll(filepath.Dir(h.sd.ExitPath(loopName)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.sd.ExitPath(loopName), []byte("143\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := l.endedNow(agent{paneID: "%404", pid: 4040})
+	if !a.dead || a.code == nil || *a.code != 143 || a.paneID != "%404" || a.gone {
+		t.Errorf("with the exit file: %+v", a)
+	}
+	if err := os.Remove(h.sd.ExitPath(loopName)); err != nil {
+		t.Fatal(err)
+	}
+	// No file: tmux is asked, and tells of the worker's pane as it is (still running here).
+	if a := l.endedNow(agent{paneID: "%404", pid: 4040}); a.paneID != h.paneID || a.dead || a.code != nil {
+		t.Errorf("without the exit file: %+v, want tmux's word on %s", a, h.paneID)
+	}
+}
