@@ -125,9 +125,11 @@ func (l *Loop) iteration() int {
 // restarted and numbered panes from %0 again).
 var errNotOurs = errors.New("the pane belongs to another worker")
 
-// ownPane is the worker's pane, when it is still the worker's own.
+// ownPane is the worker's pane, when it is still the worker's own. It is one look: tmux can
+// take a fifth of a second to collect the exit status of a program that just ended, and the
+// loop waits for that itself where it needs it (settled), reading the wrapper's exit file first.
 func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
-	p, err := l.cfg.Tmux.Pane(w.Tmux.PaneID)
+	p, err := l.cfg.Tmux.PaneNow(w.Tmux.PaneID)
 	if err == nil && !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, errNotOurs
 	}

@@ -120,7 +120,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 			l.notReady(st, a, timeout, blocked)
 			return a, nil, false
 		}
-		l.wait(l.cfg.ReadyPoll, nil, nil)
+		l.untilPrinted(a, l.cfg.ReadyPoll)
 	}
 }
 
@@ -194,6 +194,25 @@ func (l *Loop) confirmStarted(pasted string) bool {
 		if l.cfg.Clock.Now().After(deadline) {
 			return false
 		}
-		l.cfg.Clock.Sleep(l.cfg.ReadyPoll)
+		l.untilPrinted(cur, l.cfg.ReadyPoll)
 	}
 }
+
+// untilPrinted waits up to d for the next look at an agent being given its prompt, less when
+// its pane prints something (where its output is followed): an agent that shows its prompt,
+// takes the prompt or ends shortly after a look is seen then, not a whole d later. Looks
+// stay at least minDeliveryLook apart, however fast the pane prints.
+func (l *Loop) untilPrinted(a agent, d time.Duration) {
+	var woken <-chan struct{}
+	if feed := l.followPane(a); feed != nil {
+		woken = feed.wake
+	}
+	start := l.cfg.Clock.Now()
+	l.wait(d, nil, woken)
+	if since := l.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
+		l.cfg.Clock.Sleep(minDeliveryLook - since)
+	}
+}
+
+// minDeliveryLook bounds how often a starting agent's screen is looked at.
+const minDeliveryLook = 20 * time.Millisecond

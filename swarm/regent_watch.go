@@ -210,6 +210,17 @@ func (c controlCapture) Pane(paneID string) (tmux.Pane, error) {
 	return c.Client.Pane(paneID)
 }
 
+// PaneNow is Pane's one look, through the control client too.
+func (c controlCapture) PaneNow(paneID string) (tmux.Pane, error) {
+	if ctl := c.conn.ctl.Load(); ctl != nil {
+		p, err := ctl.PaneNow(paneID)
+		if done, err := c.answered(ctl, err); done {
+			return p, err
+		}
+	}
+	return c.Client.PaneNow(paneID)
+}
+
 // Respawn restarts an agent through the control client too (a loop does at every iteration);
 // a command it cannot carry, or a client that is gone, goes to a tmux process.
 func (c controlCapture) Respawn(paneID string, s tmux.Spec) (tmux.Pane, error) {

@@ -86,23 +86,29 @@ func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 
 // Pane returns one pane as Exec.Pane does (ErrNoPane when it is gone), without a tmux process.
 func (c *Control) Pane(paneID string) (Pane, error) {
-	if !validTarget(paneID) {
-		return Pane{}, fmt.Errorf("invalid pane %q", paneID)
-	}
 	for i := 0; ; i++ {
-		out, err := c.run("list-panes -t " + paneID + " -F '" + paneFormat + "'")
-		if err != nil {
-			return Pane{}, err
-		}
-		p, ok := findPane(out, paneID)
-		if !ok {
-			return Pane{}, ErrNoPane
-		}
-		if !settling(p) || i == 10 {
-			return p, nil
+		p, err := c.PaneNow(paneID)
+		if err != nil || !settling(p) || i == 10 {
+			return p, err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// PaneNow is one look at a pane (see Client), without a tmux process.
+func (c *Control) PaneNow(paneID string) (Pane, error) {
+	if !validTarget(paneID) {
+		return Pane{}, fmt.Errorf("invalid pane %q", paneID)
+	}
+	out, err := c.run("list-panes -t " + paneID + " -F '" + paneFormat + "'")
+	if err != nil {
+		return Pane{}, err
+	}
+	p, ok := findPane(out, paneID)
+	if !ok {
+		return Pane{}, ErrNoPane
+	}
+	return p, nil
 }
 
 // validTarget admits pane ids ("%12"): nothing the command parser would read otherwise.

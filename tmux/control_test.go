@@ -77,11 +77,16 @@ func TestControlAnswersForAPaneAsExecDoes(t *testing.T) {
 	if got != want || got.SwarmID != "w-1" || got.PID == 0 {
 		t.Errorf("control pane %+v, exec pane %+v", got, want)
 	}
-	if _, err := c.Pane("%999"); !errors.Is(err, ErrNoPane) {
-		t.Errorf("missing pane: %v", err)
+	if now, err := c.PaneNow("%0"); err != nil || now != want {
+		t.Errorf("control PaneNow %+v, %v; exec pane %+v", now, err, want)
 	}
-	if _, err := c.Pane("%0; kill-server"); err == nil {
-		t.Error("an id that is not a pane was sent")
+	for _, ask := range []func(string) (Pane, error){c.Pane, c.PaneNow} {
+		if _, err := ask("%999"); !errors.Is(err, ErrNoPane) {
+			t.Errorf("missing pane: %v", err)
+		}
+		if _, err := ask("%0; kill-server"); err == nil {
+			t.Error("an id that is not a pane was sent")
+		}
 	}
 }
 

@@ -337,6 +337,21 @@ func TestPane(t *testing.T) {
 	}
 }
 
+// PaneNow asks once: a pane whose program just ended shows as dead without its status, where
+// Pane would ask again (the stub fails a second, unexpected call).
+func TestPaneNowDoesNotWaitForAnExitStatus(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Prints("%3|100|1||main|0|w|\n")
+	p, err := e.PaneNow("%3")
+	if err != nil || !p.Dead || p.HasStatus || p.PID != 100 {
+		t.Errorf("PaneNow = %+v, %v; want the dead pane as it was, without a status", p, err)
+	}
+	stub.Expect(tm("list-panes", "-t", "%3", "-F", format)...).Fails("can't find pane: %3")
+	if _, err := e.PaneNow("%3"); !errors.Is(err, tmux.ErrNoPane) {
+		t.Errorf("error %v, want ErrNoPane", err)
+	}
+}
+
 func TestNewWindowStoresTheWorkerIdentity(t *testing.T) {
 	e, stub := newExec(t)
 	stub.Expect(tm("has-session", "-t", "=main")...)

@@ -193,6 +193,9 @@ func (t *Exec) Pane(paneID string) (Pane, error) {
 	}
 }
 
+// PaneNow returns one pane as tmux shows it now (see Client).
+func (t *Exec) PaneNow(paneID string) (Pane, error) { return t.pane(paneID) }
+
 func (t *Exec) pane(paneID string) (Pane, error) {
 	// display-message answers for some other pane when the target is wrong, so list and match.
 	out, err := t.run(nil, "list-panes", "-t", paneID, "-F", paneFormat)

@@ -66,6 +66,10 @@ type Client interface {
 	Respawn(paneID string, s Spec) (Pane, error)
 	Panes() (map[string]Pane, error)
 	Pane(paneID string) (Pane, error)
+	// PaneNow is one look at a pane: a program that just ended may show as dead without its
+	// exit status yet (Pane waits a moment for it), for callers that do not need the status
+	// or have it from elsewhere.
+	PaneNow(paneID string) (Pane, error)
 	Capture(paneID string, historyLines int) (string, error)
 	Paste(paneID, text string, bracketed bool) error
 	SendKeys(paneID string, keys ...string) error

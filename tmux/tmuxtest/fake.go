@@ -211,6 +211,9 @@ func (f *Fake) Pane(paneID string) (tmux.Pane, error) {
 	return p.pane(), nil
 }
 
+// PaneNow is Pane: a fake pane's exit status is known as soon as it is dead.
+func (f *Fake) PaneNow(paneID string) (tmux.Pane, error) { return f.Pane(paneID) }
+
 // Capture returns the screen, preceded by up to historyLines lines of scrollback (all of it
 // when historyLines < 0), with a final newline as tmux prints it. Dead panes keep their text.
 func (f *Fake) Capture(paneID string, historyLines int) (string, error) {
