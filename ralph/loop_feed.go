@@ -204,14 +204,15 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 			l.end(st, *a, EndDoneFile)
 			return true
 		}
-		changed := w.facts.LastChange
+		seenBefore := w.lastHash
 		w.prevLook, w.outAt = w.looked, time.Unix(0, w.feed.last.Load())
 		w.seen, w.looked = w.feed.reads.Load(), now
 		if l.lookAtScreen(st, a, w) {
 			return true
 		}
-		if !moved && w.facts.LastChange != changed {
-			// The screen changed with nothing copied: pipe the pane again.
+		if !moved && seenBefore != "" && w.lastHash != seenBefore {
+			// The screen changed with nothing copied: pipe the pane again. (Its last change
+			// may be dated anew without one, see datedChange: that is no sign.)
 			l.feed.pane = ""
 			w.feed = l.followPane(*a)
 			if w.feed == nil {
