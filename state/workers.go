@@ -207,6 +207,22 @@ func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
 	return d.workersFrom(data, warn)
 }
 
+// PeekWorkers reads the worker records and changes nothing, not even a corrupt file (which
+// LoadWorkers sets aside): for readers that must have no effect, such as shell completion.
+func (d *Dir) PeekWorkers() (*Workers, error) {
+	data, err := os.ReadFile(d.statePath())
+	if errors.Is(err, os.ErrNotExist) {
+		return &Workers{byName: map[string]*Worker{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("state file %s is corrupt", d.statePath())
+	}
+	return decodeWorkers(data, nil)
+}
+
 // workersFrom decodes the state file's bytes.
 func (d *Dir) workersFrom(data []byte, warn func(error)) (*Workers, error) {
 	ws := &Workers{byName: map[string]*Worker{}}

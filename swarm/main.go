@@ -138,6 +138,8 @@ func commands() []*cli.Command {
 		demoCommand(),
 		demoAgentCommand(),
 		regentCommand(),
+		completionCommand(),
+		completeCommand(),
 		runWrapperCommand(),
 	}
 }
