@@ -32,7 +32,8 @@ it when this terminal is already a client of that server). Detach with the tmux 
 Examples:
    swarm attach w1`,
 		Action: func(c *cli.Context) error {
-			o := attachOptions{Args: c.Args().Slice(), Terminal: isTerminal(os.Stdin)}
+			// tmux draws on standard output and reads keys from standard input.
+			o := attachOptions{Args: c.Args().Slice(), Terminal: isTerminal(os.Stdin) && isTerminal(os.Stdout)}
 			return withEnv(c, o.check, func(e *env) error { return runAttach(e, o) })
 		},
 	}
@@ -61,7 +62,8 @@ func runAttach(e *env, o attachOptions) error {
 		return nil
 	}
 	if !o.Terminal {
-		return fail("attach needs a terminal; use 'swarm peek %s' or 'swarm logs %s --follow' instead", w.Name, w.Name)
+		return fail("attach needs a terminal; use 'swarm peek %s' or 'swarm logs %s --follow' instead, or attach from a terminal by hand: tmux -L %s attach-session -t '%s'",
+			w.Name, w.Name, tm.Socket(), w.Tmux.PaneID)
 	}
 	argv := append([]string{bin}, tm.AttachArgs(w.Tmux.PaneID)...)
 	return syscall.Exec(bin, argv, tmux.AttachEnv(os.Environ()))

@@ -62,7 +62,7 @@ complete -c swarm -f -a '(__swarm_complete)'
 
 func (o completionOptions) check() error {
 	if len(o.Args) != 1 {
-		return fail("usage: swarm completion bash|zsh|fish (see 'swarm completion --help')")
+		return usageError("swarm completion bash|zsh|fish")
 	}
 	if _, ok := completionScripts[o.Args[0]]; !ok {
 		return fail("no completion for shell '%s'; choose one of %s (see 'swarm completion --help')", o.Args[0], strings.Join(completionShells(), ", "))

@@ -59,7 +59,7 @@ func gitTopLevel(dir string) (string, error) { return git.Run(dir, "rev-parse", 
 
 func runInboxAdd(e *env, dir string, args []string) error {
 	if len(args) != 1 {
-		return fail("usage: swarm inbox add SPEC.md")
+		return usageError("swarm inbox add SPEC.md")
 	}
 	ib, err := openInbox(dir)
 	if err != nil {
@@ -140,7 +140,7 @@ func inboxWhen(r inbox.Record, now time.Time) string {
 
 func runInboxRemove(e *env, dir string, args []string) error {
 	if len(args) != 1 {
-		return fail("usage: swarm inbox remove ID|SPEC.md")
+		return usageError("swarm inbox remove ID|SPEC.md")
 	}
 	ib, err := openInbox(dir)
 	if err != nil {
@@ -161,7 +161,7 @@ func runInboxRemove(e *env, dir string, args []string) error {
 
 func runInboxClear(e *env, dir string, args []string) error {
 	if len(args) > 0 {
-		return fail("usage: swarm inbox clear")
+		return usageError("swarm inbox clear")
 	}
 	ib, err := openInbox(dir)
 	if err != nil {
@@ -191,7 +191,7 @@ func queryCommand() *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "dir", Usage: "the project (default: the current directory's)", Value: "."}},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() != 1 || c.Args().First() != "inbox" {
-				return fail("usage: swarm query inbox")
+				return usageError("swarm query inbox")
 			}
 			return runQueryInbox(outputEnv(c), c.String("dir"))
 		},

@@ -122,7 +122,7 @@ func TestAttachNeedsATerminal(t *testing.T) {
 	te := newTestEnv(t)
 	te.spawn("w1", "")
 	wantErr(t, runAttach(te.env, attachOptions{Args: []string{"w1"}}), 1,
-		"attach needs a terminal; use 'swarm peek w1' or 'swarm logs w1 --follow' instead")
+		"attach needs a terminal; use 'swarm peek w1' or 'swarm logs w1 --follow' instead, or attach from a terminal by hand: tmux -L ")
 	wantErr(t, attachOptions{}.check(), 1, "usage: swarm attach NAME")
 	wantErr(t, runAttach(te.env, attachOptions{Args: []string{"ghost"}}), 2, "no worker named 'ghost'")
 }

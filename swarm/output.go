@@ -37,9 +37,23 @@ func printJSON(e *env, v any) error {
 // exactlyOneName checks that a command that acts on one worker got exactly one argument.
 func exactlyOneName(args []string, usage string) error {
 	if len(args) != 1 {
-		return fail("usage: %s", usage)
+		return usageError(usage)
 	}
 	return nil
+}
+
+// usageError answers a command line that does not fit the command's usage: the usage, and the
+// help to read (the command is usage's leading words: "swarm ralph logs" of "swarm ralph logs
+// NAME").
+func usageError(usage string) error {
+	var path []string
+	for _, w := range strings.Fields(usage) {
+		if strings.Trim(w, "abcdefghijklmnopqrstuvwxyz-") != "" {
+			break
+		}
+		path = append(path, w)
+	}
+	return fail("usage: %s (see '%s --help')", usage, strings.Join(path, " "))
 }
 
 // notNegative checks a flag that cannot be below zero.

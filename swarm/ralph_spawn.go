@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -63,6 +64,9 @@ type loopOptions struct {
 	replace      bool
 	cleanState   bool
 	maxContext   int
+	// requiredBy is what makes --prompt-file and --max-iterations required, as typed: --ralph
+	// on spawn, or the command itself (swarm ralph spawn).
+	requiredBy string
 }
 
 func loopOptionsFromFlags(c *cli.Context) loopOptions {
@@ -84,16 +88,42 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		replace:      c.Bool("replace"),
 		cleanState:   c.Bool("clean-state"),
 		maxContext:   c.Int("max-context"),
+		requiredBy:   requiredBy(c),
 	}
+}
+
+// requiredBy names what makes the loop flags required, in the user's own words.
+func requiredBy(c *cli.Context) string {
+	if c.Bool("ralph") || c.Command == nil {
+		return "--ralph"
+	}
+	return typedCommand(c)
+}
+
+// typedCommand is the command being run as typed from the top: "swarm ralph spawn".
+func typedCommand(c *cli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // check validates the ralph flags in the order and with the messages of the loop spec.
 func (o *loopOptions) check(e *env) error {
-	if o.promptArg == "" {
-		return fail("--ralph requires --prompt-file")
-	}
-	if !o.maxSet {
-		return fail("--ralph requires --max-iterations")
+	for _, missing := range []struct {
+		flag  string
+		unset bool
+	}{{"--prompt-file", o.promptArg == ""}, {"--max-iterations", !o.maxSet}} {
+		switch {
+		case !missing.unset:
+		case o.requiredBy == "--ralph" || o.requiredBy == "":
+			return fail("--ralph requires %s", missing.flag)
+		default:
+			return fail("%s requires %s (see '%s --help')", o.requiredBy, missing.flag, o.requiredBy)
+		}
 	}
 	abs, err := checkPromptFile(o.promptArg)
 	if err != nil {

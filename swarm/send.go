@@ -24,12 +24,12 @@ type sendOptions struct {
 func (o sendOptions) split() (names []string, text string, err error) {
 	if o.All {
 		if len(o.Args) != 1 {
-			return nil, "", fail("usage: swarm send --all TEXT")
+			return nil, "", usageError("swarm send --all TEXT")
 		}
 		return nil, o.Args[0], nil
 	}
 	if len(o.Args) != 2 {
-		return nil, "", fail("usage: swarm send NAME TEXT")
+		return nil, "", usageError("swarm send NAME TEXT")
 	}
 	return o.Args[:1], o.Args[1], nil
 }
