@@ -13,10 +13,14 @@ type logsOptions struct {
 	Lines   int
 	Follow  bool
 	Stderr  bool
+	Format  string
 }
 
 func (o logsOptions) check() error {
 	if err := exactlyOneName(o.Args, "swarm logs NAME"); err != nil {
+		return err
+	}
+	if _, err := checkFormat(o.Format, "text", "json"); err != nil {
 		return err
 	}
 	return notNegative(float64(o.Lines), "--lines")
@@ -33,16 +37,18 @@ Examples:
    swarm logs w1
    swarm logs w1 --history --lines 200
    swarm logs w1 --follow
-   swarm logs build --stderr`,
+   swarm logs build --stderr
+   swarm logs w1 --follow --format json | jq -r .line`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "history", Usage: "include the whole scrollback (tmux)"},
 			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "only the last K lines (0: all)"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new output until the worker stops"},
 			&cli.BoolFlag{Name: "stderr", Usage: "the stderr log instead of stdout (process worker)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: one object per line, {worker, stream, time, line}"},
 		},
 		Action: func(c *cli.Context) error {
 			o := logsOptions{Args: c.Args().Slice(), History: c.Bool("history"), Lines: c.Int("lines"),
-				Follow: c.Bool("follow"), Stderr: c.Bool("stderr")}
+				Follow: c.Bool("follow"), Stderr: c.Bool("stderr"), Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runLogs(e, o) })
 		},
 	}
@@ -59,6 +65,17 @@ func runLogs(e *env, o logsOptions) error {
 			return fail("--stderr is for process workers; a tmux pane shows both streams")
 		}
 		stream = "stderr"
+	}
+	if o.Format == "json" {
+		shown := stream
+		if w.Tmux != nil {
+			shown = "screen"
+		}
+		j := &jsonLineWriter{out: e.stdout, worker: w.Name, stream: shown}
+		defer func() { _ = j.flush() }()
+		je := *e
+		je.stdout = j
+		e = &je
 	}
 	history := 0
 	if o.History || o.Follow {

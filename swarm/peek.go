@@ -2,22 +2,25 @@ package swarm
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
 
 // peekOptions are the arguments of `swarm peek`.
 type peekOptions struct {
-	Names []string
-	Lines int
-	All   bool
+	Names  []string
+	Lines  int
+	All    bool
+	Format string
 }
 
 func (o peekOptions) check() error {
 	if o.Lines <= 0 {
 		return fail("-n must be a positive number of lines")
 	}
-	return nil
+	_, err := checkFormat(o.Format, "text", "json")
+	return err
 }
 
 func peekCommand() *cli.Command {
@@ -31,13 +34,15 @@ worker), without the blank padding below the last line.
 Examples:
    swarm peek w1
    swarm peek w1 -n 5
-   swarm peek --all`,
+   swarm peek --all
+   swarm peek --all --format json | jq -r '.[] | "\(.name): \(.lines[-1])"'`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "lines", Aliases: []string{"n"}, Usage: "how many lines", Value: 30},
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: [{name, status, time, lines}]"},
 		},
 		Action: func(c *cli.Context) error {
-			o := peekOptions{Names: c.Args().Slice(), Lines: c.Int("lines"), All: c.Bool("all")}
+			o := peekOptions{Names: c.Args().Slice(), Lines: c.Int("lines"), All: c.Bool("all"), Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runPeek(e, o) })
 		},
 	}
@@ -48,10 +53,15 @@ func runPeek(e *env, o peekOptions) error {
 	if err != nil {
 		return err
 	}
+	screens := []peekedScreen{}
 	for i, w := range ws {
 		lines, err := screenLines(e, w, o.Lines, "stdout")
 		if err != nil {
 			return err
+		}
+		if o.Format == "json" {
+			screens = append(screens, peekedScreen{Name: w.Name, Status: string(w.Status), Time: stamp(time.Now()), Lines: append([]string{}, lastN(lines, o.Lines)...)})
+			continue
 		}
 		if len(ws) > 1 || o.All {
 			if i > 0 {
@@ -63,5 +73,16 @@ func runPeek(e *env, o peekOptions) error {
 			fmt.Fprintln(e.stdout, l)
 		}
 	}
+	if o.Format == "json" {
+		return printJSON(e, screens)
+	}
 	return nil
+}
+
+// peekedScreen is one worker's screen as `peek --format json` gives it.
+type peekedScreen struct {
+	Name   string   `json:"name"`
+	Status string   `json:"status"`
+	Time   string   `json:"time"` // when it was read
+	Lines  []string `json:"lines"`
 }

@@ -15,10 +15,43 @@ type waitOptions struct {
 	All     bool
 	Timeout float64 // seconds; 0 waits forever
 	Poll    time.Duration
+	Format  string
 }
 
 func (o waitOptions) check() error {
+	if _, err := checkFormat(o.Format, "text", "json"); err != nil {
+		return err
+	}
 	return notNegative(o.Timeout, "--timeout")
+}
+
+// waitEvent is one worker's outcome, as `wait --format json` gives it (one object per line).
+type waitEvent struct {
+	Worker   string `json:"worker"`
+	Status   string `json:"status"` // exited, or running when the wait timed out
+	ExitCode *int   `json:"exit_code"`
+	Timeout  bool   `json:"timeout"`
+	Time     string `json:"time"`
+}
+
+// report tells how a worker's wait ended: it exited (w: its record, nil when it is gone) or
+// the wait timed out.
+func (o waitOptions) report(e *env, name string, w *state.Worker, timedOut bool) {
+	if o.Format == "json" {
+		ev := waitEvent{Worker: name, Status: "exited", Timeout: timedOut, Time: stamp(time.Now())}
+		if timedOut {
+			ev.Status = "running"
+		} else if w != nil {
+			ev.ExitCode = w.ExitCode
+		}
+		_ = writeJSONLine(e.stdout, ev)
+		return
+	}
+	if timedOut {
+		fmt.Fprintf(e.stdout, "%s: still running (timeout)\n", name)
+		return
+	}
+	fmt.Fprintf(e.stdout, "%s: exited\n", name)
 }
 
 func waitCommand() *cli.Command {
@@ -31,13 +64,15 @@ func waitCommand() *cli.Command {
 
 Examples:
    swarm wait build
-   swarm wait --all --timeout 600`,
+   swarm wait --all --timeout 600
+   swarm wait build --format json     {"worker":"build","status":"exited","exit_code":0,...}`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
 			&cli.Float64Flag{Name: "timeout", Usage: "give up after this many seconds (0: wait forever)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: one object per worker as it ends, {worker, status, exit_code, timeout, time}"},
 		},
 		Action: func(c *cli.Context) error {
-			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond}
+			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond, Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runWait(e, o) })
 		},
 	}
@@ -57,7 +92,7 @@ func runWait(e *env, o waitOptions) error {
 		pending[w.Name] = true
 	}
 	for {
-		if err := e.reportExited(ws, pending); err != nil {
+		if err := e.reportExited(o, ws, pending); err != nil {
 			return err
 		}
 		if len(pending) == 0 {
@@ -66,7 +101,7 @@ func runWait(e *env, o waitOptions) error {
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			for _, w := range ws {
 				if pending[w.Name] {
-					fmt.Fprintf(e.stdout, "%s: still running (timeout)\n", w.Name)
+					o.report(e, w.Name, nil, true)
 				}
 			}
 			return exitCode(ExitError)
@@ -76,7 +111,7 @@ func runWait(e *env, o waitOptions) error {
 }
 
 // reportExited prints and forgets the pending workers that are no longer running.
-func (e *env) reportExited(ws []*state.Worker, pending map[string]bool) error {
+func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string]bool) error {
 	lv, err := e.live()
 	if err != nil {
 		return err
@@ -94,7 +129,7 @@ func (e *env) reportExited(ws []*state.Worker, pending map[string]bool) error {
 			e.reconcile(lv, cur)
 		}
 		if cur == nil || cur.Status != state.StatusRunning {
-			fmt.Fprintf(e.stdout, "%s: exited\n", w.Name)
+			o.report(e, w.Name, cur, false)
 			delete(pending, w.Name)
 		}
 	}
