@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -20,7 +21,7 @@ func (o logsOptions) check() error {
 	if err := exactlyOneName(o.Args, "swarm logs NAME"); err != nil {
 		return err
 	}
-	if _, err := checkFormat(o.Format, "text", "json"); err != nil {
+	if _, err := checkFormat(cmp.Or(o.Format, "text"), "text", "json"); err != nil {
 		return err
 	}
 	return notNegative(float64(o.Lines), "--lines")

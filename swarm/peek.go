@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -19,7 +20,7 @@ func (o peekOptions) check() error {
 	if o.Lines <= 0 {
 		return fail("-n must be a positive number of lines")
 	}
-	_, err := checkFormat(o.Format, "text", "json")
+	_, err := checkFormat(cmp.Or(o.Format, "text"), "text", "json")
 	return err
 }
 

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -19,7 +20,7 @@ type waitOptions struct {
 }
 
 func (o waitOptions) check() error {
-	if _, err := checkFormat(o.Format, "text", "json"); err != nil {
+	if _, err := checkFormat(cmp.Or(o.Format, "text"), "text", "json"); err != nil {
 		return err
 	}
 	return notNegative(o.Timeout, "--timeout")
