@@ -68,3 +68,12 @@ func TestRalphInitAndTemplateFromTheCommandLine(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// The starter prompt tells the agent how to end the loop: the marker, or the DONE file.
+func TestTemplateNamesTheWaysToFinish(t *testing.T) {
+	for _, want := range []string{"<promise>COMPLETE</promise>", "$SWARM_DONE_FILE"} {
+		if !strings.Contains(templates.Prompt, want) {
+			t.Errorf("the PROMPT.md template does not mention %s", want)
+		}
+	}
+}
