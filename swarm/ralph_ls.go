@@ -111,8 +111,11 @@ func printLoopTable(e *env, views []loopView) {
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tCOST\tWORKER\tMONITOR\tEXIT REASON")
 	for _, v := range views {
 		mon := "dead"
-		if v.MonitorAlive {
+		switch {
+		case v.MonitorAlive:
 			mon = "alive"
+		case v.Status != ralph.StatusRunning && v.Status != ralph.StatusPaused:
+			mon = "-" // an ended loop has no monitor to have
 		}
 		reason := v.ExitReason
 		if reason == "" {

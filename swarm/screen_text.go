@@ -65,7 +65,9 @@ func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	} else {
 		return nil, gone
 	}
-	if w.Status != state.StatusRunning && w.ExitCode != nil {
+	if ended := loopEnding(e, w); ended != "" {
+		lines = append(lines, "loop "+ended)
+	} else if w.Status != state.StatusRunning && w.ExitCode != nil {
 		lines = append(lines, fmt.Sprintf("exited %d", *w.ExitCode))
 	}
 	return lines, nil

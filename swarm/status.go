@@ -54,7 +54,7 @@ func runStatus(e *env, o statusOptions) error {
 			return err
 		}
 	} else {
-		fmt.Fprintln(e.stdout, statusLine(w))
+		fmt.Fprintln(e.stdout, statusLine(w, loopEnding(e, w)))
 	}
 	if w.Status != state.StatusRunning {
 		return exitCode(ExitError)
@@ -62,7 +62,9 @@ func runStatus(e *env, o statusOptions) error {
 	return nil
 }
 
-func statusLine(w *state.Worker) string {
+// statusLine is one worker's status; ended is how its loop ended ("" when it is no ended
+// loop's).
+func statusLine(w *state.Worker, ended string) string {
 	var parts []string
 	if w.Status == state.StatusRunning {
 		if w.Tmux != nil {
@@ -78,6 +80,13 @@ func statusLine(w *state.Worker) string {
 	}
 	if w.Status == state.StatusOrphaned {
 		return fmt.Sprintf("%s: orphaned (its processes run without their window or process group; 'swarm kill %s' ends them)", w.Name, w.Name)
+	}
+	if ended != "" {
+		line := fmt.Sprintf("%s: loop %s", w.Name, ended)
+		if w.Worktree != nil {
+			line += " (worktree " + w.Worktree.Path + ")"
+		}
+		return line
 	}
 	if w.ExitCode != nil {
 		parts = append(parts, fmt.Sprintf("exit %d", *w.ExitCode))

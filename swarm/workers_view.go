@@ -79,15 +79,19 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS")
 	for _, w := range list {
-		fmt.Fprintln(tw, strings.Join(tableRow(w), "\t"))
+		fmt.Fprintln(tw, strings.Join(tableRow(w, loopEnding(e, w)), "\t"))
 	}
 	return tw.Flush()
 }
 
-// tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS.
-func tableRow(w *state.Worker) []string {
+// tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; ended is how
+// its loop ended ("" when it is no ended loop's).
+func tableRow(w *state.Worker, ended string) []string {
 	status := w.Status
-	if w.Status == state.StatusStopped && w.ExitCode != nil {
+	switch {
+	case ended != "":
+		status = ended
+	case w.Status == state.StatusStopped && w.ExitCode != nil:
 		status = fmt.Sprintf("stopped (exit %d)", *w.ExitCode)
 	}
 	where := fmt.Sprintf("pid %d", w.PID)
