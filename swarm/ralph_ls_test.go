@@ -29,7 +29,7 @@ func TestRalphLsFormats(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimRight(te.output(), "\n"), "\n")
 	want := []string{`^NAME +STATUS +ITERATION +COST +WORKER +MONITOR +EXIT REASON$`, `^a +running +2/10 +- +running +alive +-$`,
-		`^b +stopped +3/3 +- +running +dead +max_iterations$`}
+		`^b +stopped +3/3 +- +running +- +max_iterations$`}
 	if len(lines) != len(want) {
 		t.Fatalf("table %q", lines)
 	}
