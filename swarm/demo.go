@@ -78,6 +78,9 @@ func runDemo(e *env, o demoOptions) error {
 	}
 	fmt.Fprintf(e.stdout, "demo workspace: %s\n", work)
 	fmt.Fprintf(e.stdout, "watch it live from another terminal: SWARM_DIR=%s swarm attach demo\n", root)
+	fmt.Fprintln(e.stdout, "the agent does one task per iteration and then sits quiet; after 3 s of quiet the loop")
+	fmt.Fprintln(e.stdout, "starts a fresh agent with the same prompt (the \"inactivity timeout\" lines), until it says")
+	fmt.Fprintln(e.stdout, "ALL TASKS COMPLETE")
 	argv := []string{exe, "demo-agent", "--banner", "demo agent (no network, no model): types nothing on its own"}
 	w, err := beginLoop(de, spawnOptions{Name: "demo", Cwd: work, Argv: argv}, demoState(work))
 	if err != nil {
@@ -136,7 +139,8 @@ func reportDemo(de *env, work string) {
 		fmt.Fprintf(de.stdout, "tasks finished by the agent: %s", data)
 	}
 	if final, _ := ralph.DirFor(de.dir, "demo").Load(); final != nil {
-		fmt.Fprintf(de.stdout, "loop %s after %d iterations (%s)\n", final.Status, final.CurrentIteration, final.ExitReason)
+		ended, _ := describeLoopEnd(final.Status, final.ExitReason)
+		fmt.Fprintf(de.stdout, "loop %s after %d iterations\n", ended, final.CurrentIteration)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestDemoWorkspaceAndLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	reportDemo(de, work)
-	if got := te.output(); got != "tasks finished by the agent: 3\nloop stopped after 3 iterations (done_pattern)\n" {
+	if got := te.output(); got != "tasks finished by the agent: 3\nloop done after 3 iterations\n" {
 		t.Errorf("report %q", got)
 	}
 	if _, err := demoEnv(te.env, filepath.Join(work, "PROMPT.md", "x"), root); err == nil {
@@ -63,7 +63,7 @@ func TestDemoRunsTheLoopAndCleansUp(t *testing.T) {
 		}
 		out := te.output()
 		for _, want := range []string{"demo workspace: ", "spawned demo (tmux: swarm:demo) [ralph mode: iteration 1/5]\n",
-			"[ralph] demo: starting iteration 1/5\n", "loop stopped after 5 iterations (max_iterations)\n"} {
+			"[ralph] demo: starting iteration 1/5\n", "loop stopped (max_iterations) after 5 iterations\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
