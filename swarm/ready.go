@@ -2,6 +2,8 @@ package swarm
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"regexp"
 	"time"
 
@@ -9,14 +11,19 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// waitReady polls the worker's screen until the agent shows an input prompt.
+// waitReady polls the worker's screen until the agent shows an input prompt. On a terminal
+// it shows what it waits for (see readyProgress).
 func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.Regexp) error {
 	if w.Tmux == nil {
 		return fail("--ready-wait needs a tmux worker (add --tmux)")
 	}
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
+	deadline := start.Add(timeout)
 	var last screen.State
+	show := progressOn(e.stderr)
+	defer show("")
 	for {
+		show(readyProgress(w.Name, time.Since(start), last))
 		p, ok := e.ownPane(w)
 		if !ok || p.Dead {
 			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
@@ -39,5 +46,32 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 			return fail("worker '%s' not ready after %s (no input prompt seen; use --ready-pattern if the agent's prompt is unusual)", w.Name, timeout)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// readyProgress is the line a terminal shows while spawn --ready-wait waits: for the input
+// prompt, or for the user to answer the dialog in the way, named as it appears.
+func readyProgress(name string, waited time.Duration, st screen.State) string {
+	secs := int(waited.Seconds())
+	if st.Kind == screen.Dialog {
+		return fmt.Sprintf("%s is waiting at %s; answer it with 'swarm attach %s' (%ds)", name, screen.DialogDescription(st.Dialog), name, secs)
+	}
+	return fmt.Sprintf("waiting for %s's input prompt (%ds)", name, secs)
+}
+
+// progressOn returns what shows a progress line on w, rewritten in place, when w is a
+// terminal ("" clears it); elsewhere it does nothing, so scripts and logs get no progress.
+func progressOn(w io.Writer) func(string) {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(f) {
+		return func(string) {}
+	}
+	shown := ""
+	return func(line string) {
+		if line == shown {
+			return
+		}
+		shown = line
+		fmt.Fprint(f, "\r\x1b[K"+line)
 	}
 }

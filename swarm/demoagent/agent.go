@@ -143,11 +143,14 @@ func interactive(o options) int {
 func answerDialog(r *bufio.Reader, name string) bool {
 	showDialog(name)
 	for {
-		line, err := r.ReadString('\n')
+		// Typed or pasted (bracketed, as swarm send pastes), "1" and Enter.
+		line, err := readMessage(r)
 		if err != nil {
 			return false
 		}
 		if strings.TrimSpace(line) == "1" {
+			// As the real agents' full-screen dialogs do, the answered dialog goes away.
+			fmt.Print("\x1b[2J\x1b[H")
 			return true
 		}
 	}
