@@ -266,22 +266,17 @@ type LoopSettings struct {
 }
 
 // ResolveLoop is the loop settings for a loop started in dir: the defaults, overridden by the
-// [loop] table of the swarm.toml found from dir upwards, overridden by the flags given. A list
-// given as flags replaces the file's (hooks per type).
+// [loop] tables of the user's config.toml and of the swarm.toml found from dir upwards (see
+// ConfigFiles), overridden by the flags given. A list given as flags replaces the files' (hooks
+// per type).
 func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
 	ls := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true,
 		CheckTimeout: int(DefaultCheckTimeout.Seconds()), HookTimeout: int(DefaultHookTimeout.Seconds())}
-	lf := &LoopFile{Hooks: map[string][]string{}}
-	if path := FindProjectConfig(dir); path != "" {
-		var err error
-		if lf, err = ParseLoopConfig(path); err != nil {
-			return LoopSettings{}, err
-		}
-		for _, s := range lf.Checks {
-			c, _ := ParseCheck(s, filepath.Dir(path))
-			ls.Checks = append(ls.Checks, c.Spec)
-		}
+	lf, checks, err := loopFromFiles(dir)
+	if err != nil {
+		return LoopSettings{}, err
 	}
+	ls.Checks = checks
 	override(&ls.StagnationLimit, lf.StagnationLimit)
 	override(&ls.BuiltinMarkers, lf.BuiltinMarkers)
 	override(&ls.CheckTimeout, lf.CheckTimeout)
@@ -309,6 +304,50 @@ func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
 	}
 	ls.Hooks = mergeHooks(lf.Hooks, f.Hooks)
 	return ls, nil
+}
+
+// loopFromFiles is the [loop] settings of the config files that apply in dir (ConfigFiles),
+// a later file's overriding an earlier one's setting by setting (a list of checks as a whole,
+// hooks per type, prices per model), with each file's checker scripts found from its own
+// directory.
+func loopFromFiles(dir string) (*LoopFile, []string, error) {
+	merged := &LoopFile{Hooks: map[string][]string{}}
+	var checks []string
+	for _, path := range ConfigFiles(dir) {
+		lf, err := ParseLoopConfig(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if lf.ChecksSet {
+			checks = nil
+			for _, s := range lf.Checks {
+				c, _ := ParseCheck(s, filepath.Dir(path))
+				checks = append(checks, c.Spec)
+			}
+		}
+		keep(&merged.StagnationLimit, lf.StagnationLimit)
+		keep(&merged.BuiltinMarkers, lf.BuiltinMarkers)
+		keep(&merged.CheckTimeout, lf.CheckTimeout)
+		keep(&merged.HookTimeout, lf.HookTimeout)
+		keep(&merged.MaxCost, lf.MaxCost)
+		for typ, hooks := range lf.Hooks {
+			merged.Hooks[typ] = hooks
+		}
+		for model, p := range lf.Pricing {
+			if merged.Pricing == nil {
+				merged.Pricing = cost.Prices{}
+			}
+			merged.Pricing[model] = p
+		}
+	}
+	return merged, checks, nil
+}
+
+// keep sets *dst to src when src is set.
+func keep[T any](dst **T, src *T) {
+	if src != nil {
+		*dst = src
+	}
 }
 
 // mergeHooks puts the file's hooks and the flags' together, in the order of a loop's life; the

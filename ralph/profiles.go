@@ -26,12 +26,27 @@ type AgentProfile struct {
 
 var profileKeys = []string{"checks", "cmd", "done_patterns", "inactivity_timeout", "max_iterations", "prompt_file", "prompt_mode"}
 
-// LoadProfiles reads the [agents.*] tables of the swarm.toml found from dir upwards.
+// LoadProfiles reads the [agents.*] tables of the user's config.toml and of the swarm.toml
+// found from dir upwards; a project's profile replaces the user's of the same name.
 func LoadProfiles(dir string) (map[string]AgentProfile, error) {
-	path := FindProjectConfig(dir)
-	if path == "" {
-		return nil, nil
+	var out map[string]AgentProfile
+	for _, path := range ConfigFiles(dir) {
+		found, err := loadProfiles(path)
+		if err != nil {
+			return nil, err
+		}
+		for name, p := range found {
+			if out == nil {
+				out = map[string]AgentProfile{}
+			}
+			out[name] = p
+		}
 	}
+	return out, nil
+}
+
+// loadProfiles reads the [agents.*] tables of one file.
+func loadProfiles(path string) (map[string]AgentProfile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -21,12 +21,12 @@ type RegentFlags struct {
 }
 
 // ResolveRegent is the Regent's policy for a loop started in dir: the defaults, overridden by
-// the [regent] table of the swarm.toml found from dir upwards, overridden by the flags that
-// were given. The result is checked as a whole, since a rule may combine settings from both
+// the [regent] tables of the user's config.toml and of the swarm.toml found from dir upwards
+// (see ConfigFiles), overridden by the flags that were given. The result is checked as a whole, since a rule may combine settings from both
 // places (rollback switched on in the file, the test command given as a flag).
 func ResolveRegent(dir string, flags RegentFlags) (RegentConfig, error) {
 	rc := DefaultRegent()
-	if path := FindProjectConfig(dir); path != "" {
+	for _, path := range ConfigFiles(dir) {
 		rf, err := ParseProjectConfig(path)
 		if err != nil {
 			return RegentConfig{}, err

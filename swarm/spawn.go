@@ -2,11 +2,14 @@ package swarm
 
 import (
 	"fmt"
+	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
 )
@@ -81,8 +84,11 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if err != nil {
 		return spawnOptions{}, nil, err
 	}
-	if c.Args().Len() == 0 && !c.IsSet("chain") {
-		return spawnOptions{}, nil, fail("no command provided (use -- command...)")
+	argv := c.Args().Slice()
+	if len(argv) == 0 && !c.IsSet("chain") {
+		if argv, err = configuredCommand(c.String("cwd")); err != nil {
+			return spawnOptions{}, nil, err
+		}
 	}
 	var readyRE *regexp.Regexp
 	if p := c.String("ready-pattern"); p != "" {
@@ -103,7 +109,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		Tags:        c.StringSlice("tag"),
 		Env:         envMap,
 		Cwd:         c.String("cwd"),
-		Argv:        c.Args().Slice(),
+		Argv:        argv,
 	}
 	if o.Branch != "" && !o.Worktree {
 		return spawnOptions{}, nil, fail("--branch needs --worktree")
@@ -115,6 +121,22 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		return spawnOptions{}, nil, err
 	}
 	return o, readyRE, nil
+}
+
+// configuredCommand is the agent command the config files name for a spawn in cwd (the
+// current directory when ""), for a spawn given none.
+func configuredCommand(cwd string) ([]string, error) {
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	cmd, err := ralph.DefaultCommand(cwd)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	if len(cmd) == 0 {
+		return nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(ralph.UserConfigPath()))
+	}
+	return cmd, nil
 }
 
 // plainSpawn is `swarm spawn` without --ralph: the worker, and whether to wait until its
@@ -169,4 +191,13 @@ func printSpawned(e *env, verb string, w *state.Worker) {
 	} else {
 		fmt.Fprintf(e.stdout, "%s %s (pid: %d)\n", verb, w.Name, w.PID)
 	}
+}
+
+// homeRelative writes a path under the home directory as ~/..., as people write it.
+func homeRelative(path string) string {
+	home, err := os.UserHomeDir()
+	if err == nil && home != "" && strings.HasPrefix(path, home+string(os.PathSeparator)) {
+		return "~" + path[len(home):]
+	}
+	return path
 }

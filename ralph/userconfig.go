@@ -1,0 +1,39 @@
+package ralph
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// The user's own defaults: the same tables as a project's swarm.toml ([regent], [loop],
+// [pricing], [agents.NAME], [spawn]) in $XDG_CONFIG_HOME/swarm/config.toml
+// (~/.config/swarm/config.toml), for every project. A project's swarm.toml overrides them
+// setting by setting, and flags override both.
+
+// UserConfigPath is where the user's defaults are read from ("" without a home directory).
+func UserConfigPath() string {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "swarm", "config.toml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "swarm", "config.toml")
+}
+
+// ConfigFiles are the files whose settings apply to a loop or worker started in dir, in the
+// order they apply (a later one overrides an earlier one): the user's config.toml, then the
+// swarm.toml found from dir upwards, each when it exists.
+func ConfigFiles(dir string) []string {
+	var out []string
+	if p := UserConfigPath(); p != "" {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	if p := FindProjectConfig(dir); p != "" {
+		out = append(out, p)
+	}
+	return out
+}
