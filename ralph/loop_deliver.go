@@ -105,7 +105,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 		}
 		if lines, err := l.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == screen.Ready {
+			if s.Kind == screen.Ready && l.settledReady(a, &lines) {
 				if blocked != "" {
 					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
 				}
@@ -154,7 +154,10 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 	}
 	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
 	l.update(func(s *State) error { s.Phase = PhaseSubmitting; return nil })
-	l.cfg.Clock.Sleep(l.cfg.InputSettle)
+	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
+	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
+	// for the agent taking the prompt.
+	l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax)
 	pasted := before
 	if cur, err := l.capture(a, 0); err == nil {
 		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
@@ -216,3 +219,43 @@ func (l *Loop) untilPrinted(a agent, d time.Duration) {
 
 // minDeliveryLook bounds how often a starting agent's screen is looked at.
 const minDeliveryLook = 20 * time.Millisecond
+
+// settledReady reports whether an agent whose screen showed its input prompt still shows it
+// once its pane has been quiet for InputSettle (where its output is followed): an agent may
+// draw its prompt before it has finished starting, and a paste into it then is lost. lines
+// becomes the screen seen last.
+func (l *Loop) settledReady(a agent, lines *[]string) bool {
+	if l.followPane(a) == nil || l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax) {
+		return true
+	}
+	now, err := l.capture(a, 0)
+	if err != nil {
+		return false
+	}
+	*lines = now
+	return screen.Classify(strings.Join(now, "\n"), l.readyRE).Kind == screen.Ready
+}
+
+// untilQuiet waits until the agent's pane has printed nothing for d, at most max in all; where
+// its output is not followed it waits d. It reports whether the pane was quiet all along (no
+// output came after the wait began).
+func (l *Loop) untilQuiet(a agent, d, max time.Duration) bool {
+	feed := l.followPane(a)
+	start := l.cfg.Clock.Now()
+	l.cfg.Clock.Sleep(d)
+	if feed == nil {
+		return true
+	}
+	for {
+		now := l.cfg.Clock.Now()
+		last := feed.lastOutput()
+		if quiet := now.Sub(last); quiet >= d || now.Sub(start) >= max {
+			return !last.After(start)
+		}
+		l.cfg.Clock.Sleep(d - now.Sub(last))
+	}
+}
+
+// inputQuietMax bounds how long a paste or an input prompt may take to settle (an agent that
+// keeps printing, a spinner, is not waited for longer).
+const inputQuietMax = 5 * time.Second

@@ -213,3 +213,22 @@ func lookupFlag(flags []cli.Flag, arg string) cli.Flag {
 	}
 	return nil
 }
+
+// requiredBy names what makes the loop flags required, in the user's own words.
+func requiredBy(c *cli.Context) string {
+	if c.Bool("ralph") || c.Command == nil {
+		return "--ralph"
+	}
+	return typedCommand(c)
+}
+
+// typedCommand is the command being run as typed from the top: "swarm ralph spawn".
+func typedCommand(c *cli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
+}

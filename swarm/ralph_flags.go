@@ -1,7 +1,9 @@
 package swarm
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -119,5 +121,42 @@ func setFlag[T any](c *cli.Context, name string, get func(string) T, dst **T) {
 	if c.IsSet(name) {
 		v := get(name)
 		*dst = &v
+	}
+}
+
+// checkPromptFile makes sure the prompt can be read now, so a typo fails the spawn instead of
+// the first iteration; it returns the absolute path the loop re-reads it from.
+func checkPromptFile(arg string) (string, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", fail("prompt file not found: %s", arg)
+	}
+	fi, err := os.Stat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fail("prompt file not found: %s", arg)
+	}
+	if err != nil || fi.IsDir() {
+		return "", fail("cannot read prompt file: %s", arg)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", fail("cannot read prompt file: %s", arg)
+	}
+	f.Close()
+	return abs, nil
+}
+
+// checkMaxIterations refuses an iteration limit below one (spawn and resume).
+func checkMaxIterations(n int) error {
+	if n < 1 {
+		return fail("--max-iterations must be at least 1")
+	}
+	return nil
+}
+
+// warnManyIterations says that a large limit is allowed, but costly.
+func warnManyIterations(e *env, n int) {
+	if n > 50 {
+		e.warnf("high iteration count (>50) may consume significant resources")
 	}
 }

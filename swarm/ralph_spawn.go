@@ -1,14 +1,12 @@
 package swarm
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -92,25 +90,6 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 	}
 }
 
-// requiredBy names what makes the loop flags required, in the user's own words.
-func requiredBy(c *cli.Context) string {
-	if c.Bool("ralph") || c.Command == nil {
-		return "--ralph"
-	}
-	return typedCommand(c)
-}
-
-// typedCommand is the command being run as typed from the top: "swarm ralph spawn".
-func typedCommand(c *cli.Context) string {
-	var names []string
-	for _, ctx := range c.Lineage() {
-		if ctx.Command != nil && ctx.Command.Name != "" {
-			names = append([]string{ctx.Command.Name}, names...)
-		}
-	}
-	return strings.Join(names, " ")
-}
-
 // check validates the ralph flags in the order and with the messages of the loop spec.
 func (o *loopOptions) check(e *env) error {
 	for _, missing := range []struct {
@@ -170,43 +149,6 @@ func (o *loopOptions) checkSettings(e *env) error {
 		return fail("--no-run and --foreground contradict each other")
 	}
 	return nil
-}
-
-// checkPromptFile makes sure the prompt can be read now, so a typo fails the spawn instead of
-// the first iteration; it returns the absolute path the loop re-reads it from.
-func checkPromptFile(arg string) (string, error) {
-	abs, err := filepath.Abs(arg)
-	if err != nil {
-		return "", fail("prompt file not found: %s", arg)
-	}
-	fi, err := os.Stat(abs)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", fail("prompt file not found: %s", arg)
-	}
-	if err != nil || fi.IsDir() {
-		return "", fail("cannot read prompt file: %s", arg)
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return "", fail("cannot read prompt file: %s", arg)
-	}
-	f.Close()
-	return abs, nil
-}
-
-// checkMaxIterations refuses an iteration limit below one (spawn and resume).
-func checkMaxIterations(n int) error {
-	if n < 1 {
-		return fail("--max-iterations must be at least 1")
-	}
-	return nil
-}
-
-// warnManyIterations says that a large limit is allowed, but costly.
-func warnManyIterations(e *env, n int) {
-	if n > 50 {
-		e.warnf("high iteration count (>50) may consume significant resources")
-	}
 }
 
 // ralphSpawnOptions is a looping worker: the worker as plain spawn starts it, the loop around
