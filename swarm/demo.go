@@ -140,7 +140,11 @@ func reportDemo(de *env, work string) {
 	}
 	if final, _ := ralph.DirFor(de.dir, "demo").Load(); final != nil {
 		ended, _ := describeLoopEnd(final.Status, final.ExitReason)
-		fmt.Fprintf(de.stdout, "loop %s after %d iterations\n", ended, final.CurrentIteration)
+		fmt.Fprintf(de.stdout, "loop %s after %d iterations", ended.word, final.CurrentIteration)
+		if ended.reason != "" {
+			fmt.Fprintf(de.stdout, " (%s)", ended.reason)
+		}
+		fmt.Fprintln(de.stdout)
 	}
 }
 

@@ -63,7 +63,7 @@ func TestDemoRunsTheLoopAndCleansUp(t *testing.T) {
 		}
 		out := te.output()
 		for _, want := range []string{"demo workspace: ", "spawned demo (tmux: swarm:demo) [ralph mode: iteration 1/5]\n",
-			"[ralph] demo: starting iteration 1/5\n", "loop stopped (max_iterations) after 5 iterations\n"} {
+			"[ralph] demo: starting iteration 1/5\n", "loop stopped after 5 iterations (max_iterations)\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}

@@ -12,30 +12,52 @@ import (
 // doneReasons are the loop endings that mean the work is finished.
 var doneReasons = map[string]bool{"done_pattern": true, "done_file": true, "complete": true}
 
-// describeLoopEnd is how an ended loop reads: done, stopped (REASON) or failed (REASON); ok
-// is false for a loop that has not ended.
-func describeLoopEnd(status ralph.Status, reason string) (string, bool) {
-	switch {
-	case status == ralph.StatusStopped && doneReasons[reason]:
-		return "done", true
-	case status != ralph.StatusStopped && status != ralph.StatusFailed:
-		return "", false
-	case reason == "":
-		return string(status), true
-	}
-	return string(status) + " (" + reason + ")", true
+// loopEnd is how a loop ended: done, or stopped or failed for a reason.
+type loopEnd struct {
+	word   string // done, stopped or failed
+	reason string // the loop's exit reason; "" for done
 }
 
-// loopEnding is how a loop worker that no longer runs ended, from its loop's state: "" for a
+// String is the short form, for tables: "done", "stopped (max_iterations)".
+func (e loopEnd) String() string {
+	if e.reason == "" {
+		return e.word
+	}
+	return e.word + " (" + e.reason + ")"
+}
+
+// inWords is the form inside a sentence: "loop done", "loop stopped: max_iterations".
+func (e loopEnd) inWords() string {
+	if e.reason == "" {
+		return "loop " + e.word
+	}
+	return "loop " + e.word + ": " + e.reason
+}
+
+// describeLoopEnd is how a loop with this status and exit reason ended; ok is false for a
+// loop that has not ended.
+func describeLoopEnd(status ralph.Status, reason string) (loopEnd, bool) {
+	switch {
+	case status == ralph.StatusStopped && doneReasons[reason]:
+		return loopEnd{word: "done"}, true
+	case status != ralph.StatusStopped && status != ralph.StatusFailed:
+		return loopEnd{}, false
+	}
+	return loopEnd{word: string(status), reason: reason}, true
+}
+
+// loopEnding is how a loop worker that no longer runs ended, from its loop's state: nil for a
 // worker that runs, is no loop's, or whose loop has not ended (or cannot be read).
-func loopEnding(e *env, w *state.Worker) string {
+func loopEnding(e *env, w *state.Worker) *loopEnd {
 	if e.dir == nil || w.Status == state.StatusRunning || w.Metadata["ralph"] != true {
-		return ""
+		return nil
 	}
 	st, err := ralph.DirFor(e.dir, w.Name).Load()
 	if err != nil {
-		return ""
+		return nil
 	}
-	text, _ := describeLoopEnd(st.Status, st.ExitReason)
-	return text
+	if end, ok := describeLoopEnd(st.Status, st.ExitReason); ok {
+		return &end
+	}
+	return nil
 }

@@ -109,9 +109,9 @@ func TestDescribeLoopEnd(t *testing.T) {
 		{ralph.StatusRunning, "", "", false},
 		{ralph.StatusPaused, "signal", "", false},
 	} {
-		got, ended := describeLoopEnd(tc.status, tc.reason)
-		if got != tc.want || ended != tc.ended {
-			t.Errorf("describeLoopEnd(%s, %q) = %q, %v; want %q, %v", tc.status, tc.reason, got, ended, tc.want, tc.ended)
+		end, ended := describeLoopEnd(tc.status, tc.reason)
+		if got := end.String(); got != tc.want || ended != tc.ended {
+			t.Errorf("describeLoopEnd(%s, %q) = %q, %v; want %q, %v", tc.status, tc.reason, end, ended, tc.want, tc.ended)
 		}
 	}
 }

@@ -65,8 +65,8 @@ func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	} else {
 		return nil, gone
 	}
-	if ended := loopEnding(e, w); ended != "" {
-		lines = append(lines, "loop "+ended)
+	if ended := loopEnding(e, w); ended != nil {
+		lines = append(lines, ended.inWords())
 	} else if w.Status != state.StatusRunning && w.ExitCode != nil {
 		lines = append(lines, fmt.Sprintf("exited %d", *w.ExitCode))
 	}

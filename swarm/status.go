@@ -62,9 +62,9 @@ func runStatus(e *env, o statusOptions) error {
 	return nil
 }
 
-// statusLine is one worker's status; ended is how its loop ended ("" when it is no ended
+// statusLine is one worker's status; ended is how its loop ended (nil when it is no ended
 // loop's).
-func statusLine(w *state.Worker, ended string) string {
+func statusLine(w *state.Worker, ended *loopEnd) string {
 	var parts []string
 	if w.Status == state.StatusRunning {
 		if w.Tmux != nil {
@@ -81,14 +81,12 @@ func statusLine(w *state.Worker, ended string) string {
 	if w.Status == state.StatusOrphaned {
 		return fmt.Sprintf("%s: orphaned (its processes run without their window or process group; 'swarm kill %s' ends them)", w.Name, w.Name)
 	}
-	if ended != "" {
-		line := fmt.Sprintf("%s: loop %s", w.Name, ended)
-		if w.Worktree != nil {
-			line += " (worktree " + w.Worktree.Path + ")"
-		}
-		return line
-	}
-	if w.ExitCode != nil {
+	switch {
+	case ended != nil:
+		// The worker stopped because its loop ended: that is what says how it went (its
+		// agent's exit code is the signal the loop ended it with).
+		parts = append(parts, ended.inWords())
+	case w.ExitCode != nil:
 		parts = append(parts, fmt.Sprintf("exit %d", *w.ExitCode))
 	}
 	if w.Worktree != nil {

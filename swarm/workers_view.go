@@ -85,12 +85,12 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 }
 
 // tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; ended is how
-// its loop ended ("" when it is no ended loop's).
-func tableRow(w *state.Worker, ended string) []string {
+// its loop ended (nil when it is no ended loop's).
+func tableRow(w *state.Worker, ended *loopEnd) []string {
 	status := w.Status
 	switch {
-	case ended != "":
-		status = ended
+	case ended != nil:
+		status = ended.String()
 	case w.Status == state.StatusStopped && w.ExitCode != nil:
 		status = fmt.Sprintf("stopped (exit %d)", *w.ExitCode)
 	}
