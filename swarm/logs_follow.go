@@ -23,13 +23,14 @@ func followPane(e *env, w *state.Worker, history int) error {
 	printed := 0
 	first := true
 	for {
+		// Whether it ended is asked first: a screen captured after that holds all it printed.
+		p, perr := e.tmuxFor(w).Pane(w.Tmux.PaneID)
+		dead := perr != nil || p.Dead
 		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {
 			return nil
 		}
 		lines := trimBlankTail(splitLines(out))
-		p, perr := e.tmuxFor(w).Pane(w.Tmux.PaneID)
-		dead := perr != nil || p.Dead
 		if first {
 			// What was already on screen has been printed by the caller.
 			printed = len(lines)
