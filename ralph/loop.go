@@ -152,8 +152,12 @@ func limits(st *State) Limits {
 		LimitWait: time.Duration(st.LimitWait) * time.Second, LimitMargin: time.Duration(st.LimitMargin) * time.Second, Regent: EffectiveRegent(st.Regent)}
 }
 
+// regentSay reports what the Regent did, in the loop's output and in its event log (where ralph
+// logs shows it among the iterations).
 func (l *Loop) regentSay(format string, args ...any) {
-	fmt.Fprintf(l.cfg.Out, "🛡️  Regent: "+format+"\n", args...)
+	text := fmt.Sprintf(format, args...)
+	fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text)
+	l.logEvent("REGENT", text)
 }
 
 func (l *Loop) say(format string, args ...any) {

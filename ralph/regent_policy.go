@@ -96,7 +96,7 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	case !f.Tested:
 		return GateRunTests, d
 	case f.TestsPassed:
-		d.regent("Tests passed — commit %s kept", f.Commits[0])
+		d.regent("Tests passed ✅ — commit %s kept", f.Commits[0])
 		d.event("TESTS", "passed at %s", f.Commits[0])
 		return GateDone, d
 	case f.ConfigError != "":
@@ -112,7 +112,7 @@ func Gate(f GateFacts) (GateStep, Decision) {
 		return GateDone, d
 	}
 	for _, c := range f.Commits {
-		d.regent("Tests failed — reverting commit %s", c)
+		d.regent("Tests failed ❌ — reverting commit %s", c)
 	}
 	return GateRevert, d
 }

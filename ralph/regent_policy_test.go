@@ -78,7 +78,7 @@ func TestGate(t *testing.T) {
 		{"no commits: nothing to test", with(func(f *GateFacts) { f.Commits = nil }), GateDone, want{}},
 		{"commits: run the tests", configured, GateRunTests, want{}},
 		{"tests pass: keep", with(func(f *GateFacts) { f.Tested, f.TestsPassed = true, true }), GateDone,
-			want{lines: []string{"Regent: Tests passed — commit ccc3333 kept"}, events: []string{"[TESTS] passed at ccc3333"}}},
+			want{lines: []string{"Regent: Tests passed ✅ — commit ccc3333 kept"}, events: []string{"[TESTS] passed at ccc3333"}}},
 		{"tests cannot run: stop", with(func(f *GateFacts) { f.Tested, f.ConfigError = true, "no shell" }), GateStop,
 			want{status: StatusFailed, reason: "test_command_error", phase: PhaseEnded,
 				lines:  []string{"Regent: test command cannot run: no shell — configuration error, stopping loop"},
@@ -88,7 +88,7 @@ func TestGate(t *testing.T) {
 			want{lines: []string{"Regent: Tests failed, but they were already failing before this iteration (at aaa1111) — commits kept"},
 				events: []string{"[TESTS] failed at ccc3333 and already at aaa1111; nothing reverted"}}},
 		{"broken by the iteration: revert newest first", with(func(f *GateFacts) { f.Tested, f.BaselineTested = true, true }), GateRevert,
-			want{lines: []string{"Regent: Tests failed — reverting commit ccc3333", "Regent: Tests failed — reverting commit bbb2222"}}},
+			want{lines: []string{"Regent: Tests failed ❌ — reverting commit ccc3333", "Regent: Tests failed ❌ — reverting commit bbb2222"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -846,7 +846,7 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
-		wantRegentLines(h, "Tests passed — commit "+short(made)+" kept")
+		wantRegentLines(h, "Tests passed ✅ — commit "+short(made)+" kept")
 		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's last commit %s", head, made)
 		}
@@ -869,8 +869,8 @@ func TestRegentTestGatedRollback(t *testing.T) {
 			t.Errorf("Run = %d, want 0", code)
 		}
 		wantRegentLines(h,
-			"Tests failed — reverting commit "+short(second),
-			"Tests failed — reverting commit "+short(first),
+			"Tests failed ❌ — reverting commit "+short(second),
+			"Tests failed ❌ — reverting commit "+short(first),
 		)
 		want := []string{`Revert "add helper"`, `Revert "break the suite"`, "break the suite", "add helper", "pre-loop work", "base"}
 		if got := regentSubjects(t, dir); !reflect.DeepEqual(got, want) {

@@ -90,6 +90,10 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	if o.Format == "json" {
 		t.path, t.whole = ld.IterationsJSONL(), isRecordLine
 	}
+	if o.Format != "json" {
+		color := colorFor(e.stdout)
+		t.show = func(line string) string { return displayLogLine(line, color) }
+	}
 	t.more = func() bool {
 		st, err := ld.Load()
 		return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.MonitorAlive())
@@ -117,7 +121,8 @@ type tail struct {
 	lines  int
 	follow bool
 	more   func() bool
-	whole  func(line string) bool // nil: every line is; otherwise the others are skipped
+	whole  func(line string) bool   // nil: every line is; otherwise the others are skipped
+	show   func(line string) string // how a line is shown (nil: as it is)
 
 	f       *os.File
 	pending string // the start of a line still being written
@@ -178,7 +183,11 @@ func (t *tail) print(e *env, lines []string, n int) {
 	}
 	var b strings.Builder
 	for i := len(keep) - 1; i >= 0; i-- {
-		b.WriteString(keep[i])
+		line := keep[i]
+		if t.show != nil {
+			line = t.show(strings.TrimSuffix(line, "\n")) + "\n"
+		}
+		b.WriteString(line)
 	}
 	fmt.Fprint(e.stdout, b.String())
 }

@@ -175,11 +175,12 @@ func runMonitor(e *env, o monitorOptions) error {
 	abort := make(chan struct{})
 	detail := out
 	if o.foreground {
-		progress := newProgressLine(out, ld)
-		if progress != nil {
-			out = progress
+		lines := out
+		if progress := newProgressLine(out, ld); progress != nil {
+			lines = progress
 			defer progress.close()
 		}
+		out = &regentLines{out: lines, color: colorFor(o.out), now: time.Now}
 		detail = out
 		if !o.verbose {
 			detail = io.Discard
