@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -312,60 +311,6 @@ func releaseLoop(ld ralph.Dir) {
 		}
 		return nil
 	})
-}
-
-// pauseOnSignals makes SIGTERM and a first SIGINT pause the loop after the current iteration,
-// and SIGQUIT or a second SIGINT end the agent at once (abort). It returns what undoes it.
-func pauseOnSignals(name string, ld ralph.Dir, out io.Writer, abort chan<- struct{}) func() {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP)
-	go handleSignals(sigs, name, ld, out, abort)
-	return func() {
-		signal.Stop(sigs)
-		// No signal is delivered once Stop has returned.
-		close(sigs)
-	}
-}
-
-func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writer, abort chan<- struct{}) {
-	interrupts := 0
-	for s := range sigs {
-		switch s {
-		case syscall.SIGHUP:
-			// The terminal of a foreground loop went away; the loop goes on.
-			continue
-		case syscall.SIGQUIT:
-			close(abort)
-			return
-		case syscall.SIGINT:
-			interrupts++
-			if interrupts > 1 {
-				close(abort)
-				return
-			}
-		}
-		pauseForSignal(ld, name, signalName(s), out)
-	}
-}
-
-// pauseForSignal says that the loop got signal sig and pauses it after the current iteration.
-func pauseForSignal(ld ralph.Dir, name, sig string, out io.Writer) {
-	fmt.Fprintf(out, "[ralph] %s: received %s, pausing after the current iteration (again or SIGQUIT: stop now)\n", name, sig)
-	_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
-		return ralph.Pause(st, "signal "+sig, "signal")
-	})
-}
-
-func signalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGQUIT:
-		return "SIGQUIT"
-	}
-	return s.String()
 }
 
 func loopNeedsMonitor(ld ralph.Dir) bool {
