@@ -313,6 +313,7 @@ func releaseLoop(ld ralph.Dir) {
 	})
 }
 
+// loopNeedsMonitor is needsMonitor for the loop as it is on disk.
 func loopNeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
 	return err == nil && needsMonitor(ld, st)
