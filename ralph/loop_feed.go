@@ -46,16 +46,18 @@ type paneFeed struct {
 	last  atomic.Int64 // when output last arrived, Unix nanoseconds
 	// ended: every copier is gone (with its pane, with the tmux server, or replaced).
 	ended atomic.Bool
-	// marked: output since the last look may hold the done marker (see markerIn); the
-	// screen is looked at once, not at the next minScreenPoll.
-	marked   atomic.Bool
-	markerIn func(text string) bool
+	// marked: output since the last look may hold the done marker (see markers); the
+	// screen is looked at once, not at the next minScreenPoll, and hint wakes the loop for
+	// it even while it waits for a look already due.
+	marked  atomic.Bool
+	hint    chan struct{}
+	markers func(text string) [][]int // where the done pattern matches in text
 	pane     string // the pane whose output is piped in; "" when none is
 }
 
 // openFeed makes the loop's pipe (a file of another kind in its place is replaced) and opens
 // it for reading.
-func openFeed(path string, markerIn func(string) bool) (*paneFeed, error) {
+func openFeed(path string, markers func(string) [][]int) (*paneFeed, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeNamedPipe == 0 {
 		if err := os.Remove(path); err != nil {
 			return nil, err
@@ -73,7 +75,7 @@ func openFeed(path string, markerIn func(string) bool) (*paneFeed, error) {
 		file.Close()
 		return nil, err
 	}
-	f := &paneFeed{file: file, hold: hold, wake: make(chan struct{}, 1), markerIn: markerIn}
+	f := &paneFeed{file: file, hold: hold, wake: make(chan struct{}, 1), hint: make(chan struct{}, 1), markers: markers}
 	go f.read()
 	return f, nil
 }
@@ -86,10 +88,11 @@ func (f *paneFeed) read() {
 		if n > 0 {
 			f.release.Do(func() { f.hold.Close() })
 			f.last.Store(time.Now().UnixNano())
-			if f.markerIn != nil {
+			if f.markers != nil {
 				text := tail + stripansi.Strip(string(buf[:n]))
-				if f.markerIn(text) {
+				if endsAfter(f.markers(text), len(tail)) {
 					f.marked.Store(true)
+					notify(f.hint)
 				}
 				tail = text[max(0, len(text)-markerTail):]
 			}
@@ -103,6 +106,17 @@ func (f *paneFeed) read() {
 			return
 		}
 	}
+}
+
+// endsAfter reports a match that ends past from: one not wholly inside the text kept from
+// earlier reads (a marker found there already counted).
+func endsAfter(matches [][]int, from int) bool {
+	for _, m := range matches {
+		if m[1] > from {
+			return true
+		}
+	}
+	return false
 }
 
 // markerTail is how much of one read is kept to find a marker split across two.
@@ -139,11 +153,11 @@ func (l *Loop) followPane(a agent) *paneFeed {
 		l.feed = nil
 	}
 	if l.feed == nil {
-		var markerIn func(string) bool
-		if l.doneRE != nil {
-			markerIn = l.doneRE.MatchString
+		var markers func(string) [][]int
+		if re := l.doneRE; re != nil {
+			markers = func(text string) [][]int { return re.FindAllStringIndex(text, -1) }
 		}
-		f, err := openFeed(l.cfg.Dir.OutputPipe(), markerIn)
+		f, err := openFeed(l.cfg.Dir.OutputPipe(), markers)
 		if err != nil {
 			return nil
 		}
@@ -270,11 +284,15 @@ func nextFedLook(now, looked time.Time, moved bool, quietAt time.Time) time.Time
 	return at
 }
 
-// wakeup is what wakes the watch early when the pane prints: nothing while a look is already
-// due (a pane printing steadily wakes it once per look, not at every write).
+// wakeup is what wakes the watch early when the pane prints. While a look is already due only
+// output that may hold the done marker does (a pane printing steadily wakes it once per look,
+// not at every write; the marker is seen the moment it comes).
 func (w *screenWatch) wakeup() <-chan struct{} {
-	if w.feed == nil || w.feed.reads.Load() != w.seen {
+	switch {
+	case w.feed == nil:
 		return nil
+	case w.feed.reads.Load() != w.seen:
+		return w.feed.hint // only output that may hold the marker brings the look forward
 	}
 	return w.feed.wake
 }

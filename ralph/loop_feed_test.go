@@ -93,14 +93,14 @@ func TestNextFedLook(t *testing.T) {
 }
 
 func TestWakeupOnlyWhileNoLookIsDue(t *testing.T) {
-	f := &paneFeed{wake: make(chan struct{}, 1)}
+	f := &paneFeed{wake: make(chan struct{}, 1), hint: make(chan struct{}, 1)}
 	w := screenWatch{feed: f}
-	if w.wakeup() == nil {
+	if w.wakeup() != f.wake {
 		t.Error("a still pane's watch does not wake on output")
 	}
 	f.reads.Add(1)
-	if w.wakeup() != nil {
-		t.Error("a watch with a look due wakes at every write")
+	if w.wakeup() != f.hint {
+		t.Error("a watch with a look due wakes at every write, or not for the marker")
 	}
 	w.seen = 1
 	if w.wakeup() == nil {
@@ -114,7 +114,7 @@ func TestWakeupOnlyWhileNoLookIsDue(t *testing.T) {
 func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "output.fifo")
 	re := regexp.MustCompile(`<promise>COMPLETE</promise>`)
-	f, err := openFeed(path, re.MatchString)
+	f, err := openFeed(path, func(s string) [][]int { return re.FindAllStringIndex(s, -1) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +144,18 @@ func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
 	write("ise>\x1b[32mCOMPLETE\x1b[0m</promise>\n")
 	if !f.marked.Load() {
 		t.Error("the marker was not noticed")
+	}
+	select {
+	case <-f.hint:
+	default:
+		t.Error("the marker gave no hint to wake the loop")
+	}
+	// Output after the marker is not the marker again, though the marker is still in the text
+	// kept from the reads before.
+	f.marked.Store(false)
+	write("❯ \n")
+	if f.marked.Load() {
+		t.Error("output after the marker marked again")
 	}
 }
 
