@@ -52,7 +52,7 @@ type paneFeed struct {
 	marked  atomic.Bool
 	hint    chan struct{}
 	markers func(text string) [][]int // where the done pattern matches in text
-	pane     string // the pane whose output is piped in; "" when none is
+	pane    string                    // the pane whose output is piped in; "" when none is
 }
 
 // openFeed makes the loop's pipe (a file of another kind in its place is replaced) and opens
