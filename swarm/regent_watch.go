@@ -198,19 +198,8 @@ func (c controlCapture) Capture(paneID string, historyLines int) (string, error)
 	return c.Client.Capture(paneID, historyLines)
 }
 
-// Pane asks about a pane through the control client too: a loop asks at every look while its
-// agent starts.
-func (c controlCapture) Pane(paneID string) (tmux.Pane, error) {
-	if ctl := c.conn.ctl.Load(); ctl != nil {
-		p, err := ctl.Pane(paneID)
-		if done, err := c.answered(ctl, err); done {
-			return p, err
-		}
-	}
-	return c.Client.Pane(paneID)
-}
-
-// PaneNow is Pane's one look, through the control client too.
+// PaneNow asks about a pane through the control client too: a loop asks at every look while
+// its agent starts.
 func (c controlCapture) PaneNow(paneID string) (tmux.Pane, error) {
 	if ctl := c.conn.ctl.Load(); ctl != nil {
 		p, err := ctl.PaneNow(paneID)

@@ -84,18 +84,8 @@ func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 	return c.run(cmd)
 }
 
-// Pane returns one pane as Exec.Pane does (ErrNoPane when it is gone), without a tmux process.
-func (c *Control) Pane(paneID string) (Pane, error) {
-	for i := 0; ; i++ {
-		p, err := c.PaneNow(paneID)
-		if err != nil || !settling(p) || i == 10 {
-			return p, err
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// PaneNow is one look at a pane (see Client), without a tmux process.
+// PaneNow is one look at a pane as Exec.PaneNow takes it (ErrNoPane when it is gone), without
+// a tmux process.
 func (c *Control) PaneNow(paneID string) (Pane, error) {
 	if !validTarget(paneID) {
 		return Pane{}, fmt.Errorf("invalid pane %q", paneID)
