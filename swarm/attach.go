@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -72,4 +73,11 @@ func runAttach(e *env, o attachOptions) error {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// writesToTerminal reports whether what is written to w reaches a terminal (a person), not a
+// pipe, a file or a buffer.
+func writesToTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
 }

@@ -3,7 +3,6 @@ package swarm
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -28,8 +27,7 @@ type progressLine struct {
 // newProgressLine starts the progress line when out is a terminal; otherwise it returns nil
 // and the loop's lines are printed as they are.
 func newProgressLine(out io.Writer, ld ralph.Dir) *progressLine {
-	f, ok := out.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !writesToTerminal(out) {
 		return nil
 	}
 	p := &progressLine{out: out, ld: ld, stop: make(chan struct{}), done: make(chan struct{})}

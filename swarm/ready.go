@@ -3,7 +3,6 @@ package swarm
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"time"
 
@@ -62,8 +61,7 @@ func readyProgress(name string, waited time.Duration, st screen.State) string {
 // progressOn returns what shows a progress line on w, rewritten in place, when w is a
 // terminal ("" clears it); elsewhere it does nothing, so scripts and logs get no progress.
 func progressOn(w io.Writer) func(string) {
-	f, ok := w.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !writesToTerminal(w) {
 		return func(string) {}
 	}
 	shown := ""
@@ -72,6 +70,6 @@ func progressOn(w io.Writer) func(string) {
 			return
 		}
 		shown = line
-		fmt.Fprint(f, "\r\x1b[K"+line)
+		fmt.Fprint(w, "\r\x1b[K"+line)
 	}
 }

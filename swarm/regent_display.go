@@ -33,8 +33,7 @@ func regentLine(at time.Time, text string, color bool) string {
 
 // colorFor reports whether w gets colours: a terminal, and NO_COLOR not set.
 func colorFor(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isTerminal(f) && os.Getenv("NO_COLOR") == ""
+	return writesToTerminal(w) && os.Getenv("NO_COLOR") == ""
 }
 
 // displayLogLine shows a line of iterations.log or monitor.log ("<time> [REGENT] text" or
