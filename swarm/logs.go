@@ -72,7 +72,7 @@ func runLogs(e *env, o logsOptions) error {
 		if w.Tmux != nil {
 			shown = "screen"
 		}
-		j := &jsonLineWriter{out: e.stdout, worker: w.Name, stream: shown}
+		j := jsonLines(e.stdout, w.Name, shown)
 		defer func() { _ = j.flush() }()
 		je := *e
 		je.stdout = j

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -31,38 +32,46 @@ type outputLine struct {
 	Line   string `json:"line"`
 }
 
-// jsonLineWriter turns the text written to it into outputLines, one per complete line; the
-// rest waits for its newline (or for flush).
-type jsonLineWriter struct {
-	out            io.Writer
-	worker, stream string
-	partial        bytes.Buffer
+// lineWriter hands each complete line written to it (without its newline) to emit; what
+// follows the last newline waits for the next write, or for flush. A loop's output is
+// written from more than one goroutine (the loop, its signal handler): writes take turns.
+type lineWriter struct {
+	emit    func(line string) error
+	mu      sync.Mutex
+	partial bytes.Buffer
 }
 
-func (j *jsonLineWriter) Write(p []byte) (int, error) {
-	j.partial.Write(p)
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial.Write(p)
 	for {
-		i := bytes.IndexByte(j.partial.Bytes(), '\n')
+		i := bytes.IndexByte(w.partial.Bytes(), '\n')
 		if i < 0 {
 			return len(p), nil
 		}
-		line := string(j.partial.Next(i + 1))
-		if err := j.emit(line[:len(line)-1]); err != nil {
+		line := string(w.partial.Next(i + 1))
+		if err := w.emit(line[:len(line)-1]); err != nil {
 			return len(p), err
 		}
 	}
 }
 
-// flush writes what is left without a newline.
-func (j *jsonLineWriter) flush() error {
-	if j.partial.Len() == 0 {
+// flush hands on what is left without a newline.
+func (w *lineWriter) flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.partial.Len() == 0 {
 		return nil
 	}
-	line := j.partial.String()
-	j.partial.Reset()
-	return j.emit(line)
+	line := w.partial.String()
+	w.partial.Reset()
+	return w.emit(line)
 }
 
-func (j *jsonLineWriter) emit(line string) error {
-	return writeJSONLine(j.out, outputLine{Worker: j.worker, Stream: j.stream, Time: stamp(time.Now()), Line: line})
+// jsonLines turns the text written to it into outputLines on out, one per line.
+func jsonLines(out io.Writer, worker, stream string) *lineWriter {
+	return &lineWriter{emit: func(line string) error {
+		return writeJSONLine(out, outputLine{Worker: worker, Stream: stream, Time: stamp(time.Now()), Line: line})
+	}}
 }

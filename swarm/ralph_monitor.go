@@ -179,7 +179,9 @@ func runMonitor(e *env, o monitorOptions) error {
 			lines = progress
 			defer progress.close()
 		}
-		out = &regentLines{out: lines, color: colorFor(o.out), now: time.Now}
+		regent := regentLines(lines, colorFor(o.out), time.Now)
+		defer func() { _ = regent.flush() }()
+		out = regent
 		detail = out
 		if !o.verbose {
 			detail = io.Discard

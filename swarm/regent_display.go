@@ -56,29 +56,14 @@ func displayLogLine(line string, color bool) string {
 	return regentLine(at, text, color)
 }
 
-// regentLines is an io.Writer for a loop's output that shows its Regent lines as such (with
-// the time they were written) and passes every other line on as it is.
-type regentLines struct {
-	out     io.Writer
-	color   bool
-	now     func() time.Time
-	partial []byte
-}
-
-func (r *regentLines) Write(b []byte) (int, error) {
-	r.partial = append(r.partial, b...)
-	for {
-		i := strings.IndexByte(string(r.partial), '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		line := string(r.partial[:i])
-		r.partial = r.partial[i+1:]
+// regentLines is a writer for a loop's output on out that shows its Regent lines as such
+// (with the time they were written, from now) and passes every other line on as it is.
+func regentLines(out io.Writer, color bool, now func() time.Time) *lineWriter {
+	return &lineWriter{emit: func(line string) error {
 		if text, ok := strings.CutPrefix(line, regentMark); ok {
-			line = regentLine(r.now(), text, r.color)
+			line = regentLine(now(), text, color)
 		}
-		if _, err := io.WriteString(r.out, line+"\n"); err != nil {
-			return len(b), err
-		}
-	}
+		_, err := io.WriteString(out, line+"\n")
+		return err
+	}}
 }

@@ -29,7 +29,7 @@ func TestDisplayLogLine(t *testing.T) {
 // also when a line comes in pieces.
 func TestRegentLinesWriter(t *testing.T) {
 	var out bytes.Buffer
-	w := &regentLines{out: &out, now: func() time.Time { return time.Date(2026, 1, 2, 9, 8, 7, 0, time.Local) }}
+	w := regentLines(&out, false, func() time.Time { return time.Date(2026, 1, 2, 9, 8, 7, 0, time.Local) })
 	for _, chunk := range []string{"[ralph] w: starting iteration 2/3\n🛡️  Regent: Tests ", "failed ❌ — reverting commit abc1234\n"} {
 		if _, err := w.Write([]byte(chunk)); err != nil {
 			t.Fatal(err)
