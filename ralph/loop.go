@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -156,9 +157,14 @@ func limits(st *State) Limits {
 // logs shows it among the iterations).
 func (l *Loop) regentSay(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text)
-	l.logEvent("REGENT", text)
+	l.regentPrint(text)
+	l.logEvent(regentEvent, text)
 }
+
+func (l *Loop) regentPrint(text string) { fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text) }
+
+// regentEvent is the kind of the event log's entries that are the Regent's lines.
+const regentEvent = "REGENT"
 
 func (l *Loop) say(format string, args ...any) {
 	fmt.Fprintf(l.cfg.Out, "[ralph] "+l.cfg.Name+": "+format+"\n", args...)
@@ -198,11 +204,18 @@ func (l *Loop) now() string { return l.cfg.Clock.Now().Format(TimeFormat) }
 // transition carries a decision out: the state and its log events in one step, then what it
 // says, then its effects on the agent and the outside world.
 func (l *Loop) transition(st *State, a agent, dec Decision) *State {
+	// The Regent's lines go in the event log with the decision's own events, in one write.
+	dec.Events = slices.Clip(dec.Events)
+	for _, ln := range dec.Lines {
+		if ln.Regent {
+			dec.Events = append(dec.Events, Event{Kind: regentEvent, Text: ln.Text})
+		}
+	}
 	cur, err := l.cfg.Dir.Apply(l.cfg.Clock.Now(), dec)
 	l.recorded(err)
 	for _, ln := range dec.Lines {
 		if ln.Regent {
-			l.regentSay("%s", ln.Text)
+			l.regentPrint(ln.Text)
 		} else {
 			l.say("%s", ln.Text)
 		}
