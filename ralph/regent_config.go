@@ -22,8 +22,9 @@ type RegentFlags struct {
 
 // ResolveRegent is the Regent's policy for a loop started in dir: the defaults, overridden by
 // the [regent] tables of the user's config.toml and of the swarm.toml found from dir upwards
-// (see ConfigFiles), overridden by the flags that were given. The result is checked as a whole, since a rule may combine settings from both
-// places (rollback switched on in the file, the test command given as a flag).
+// (see ConfigFiles), overridden by the flags that were given. The result is checked as a
+// whole, since a rule may combine settings from several places (rollback switched on in a
+// file, the test command given as a flag).
 func ResolveRegent(dir string, flags RegentFlags) (RegentConfig, error) {
 	rc := DefaultRegent()
 	for _, path := range ConfigFiles(dir) {

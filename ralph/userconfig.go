@@ -11,6 +11,8 @@ import (
 // setting by setting, and flags override both.
 
 // UserConfigPath is where the user's defaults are read from ("" without a home directory).
+// Not os.UserConfigDir: on macOS that is ~/Library/Application Support, and command-line
+// tools' users look in ~/.config there too.
 func UserConfigPath() string {
 	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "swarm", "config.toml")
