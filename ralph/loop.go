@@ -138,12 +138,15 @@ type Loop struct {
 	// screensPruned: the saved screens were looked through once; from then on each save
 	// removes the one that fell out by name.
 	screensPruned bool
+	notes         *notifier // the loop's notifications under way
 }
 
 // New prepares a loop; Run drives it.
 func New(cfg Config) *Loop {
 	cfg.defaults()
-	return &Loop{cfg: cfg}
+	l := &Loop{cfg: cfg}
+	l.notes = &notifier{failed: l.notifyFailed}
+	return l
 }
 
 // limits are the loop's settings that its decisions depend on.
@@ -175,12 +178,10 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 	if dec.EndAgent {
 		l.endAgent(a, l.cfg.KillGrace)
 	}
-	if dec.Escalate != "" {
-		l.escalate(st, a, dec.Escalate)
-	}
 	if cur == nil {
 		cur = st
 	}
+	l.announce(cur, a, dec)
 	return cur
 }
 

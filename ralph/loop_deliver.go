@@ -113,7 +113,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 			}
 			if s.Kind == screen.Dialog && s.Dialog != blocked {
 				blocked = s.Dialog
-				l.blocked(st, s.Dialog)
+				l.blocked(st, a, s.Dialog, lines)
 			}
 		}
 		if l.cfg.Clock.Now().After(deadline) {
@@ -125,10 +125,11 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 }
 
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
-func (l *Loop) blocked(st *State, dialog string) {
+func (l *Loop) blocked(st *State, a agent, dialog string, lines []string) {
 	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
 	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
 	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
+	l.send(st, Notice{NotifyBlocked, "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.

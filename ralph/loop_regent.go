@@ -91,29 +91,6 @@ func shorts(shas []string) []string {
 	return out
 }
 
-// escalate reports a loop that gave up: a line in the log and, when configured, a webhook.
-func (l *Loop) escalate(st *State, a agent, reason string) {
-	rc := EffectiveRegent(st.Regent)
-	l.logEvent("ESCALATE", reason)
-	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
-	if !rc.Enabled || rc.Webhook == "" {
-		l.regentSay("%s — stopping and reporting", reason)
-		return
-	}
-	last := l.lastOutput(a, st.CurrentIteration, 20)
-	status := st.Status
-	if cur, err := l.cfg.Dir.Load(); err == nil {
-		status = cur.Status
-	}
-	err := PostEscalation(rc.Webhook, Escalation{Worker: l.cfg.Name, Iteration: st.CurrentIteration, Reason: reason,
-		Status: status.String(), LastLines: last, Time: l.cfg.Clock.Now().UTC().Format(time.RFC3339)})
-	if err != nil {
-		l.regentSay("%s — webhook failed: %v", reason, err)
-		return
-	}
-	l.regentSay("%s — escalated to webhook", reason)
-}
-
 // lastOutput returns the last n non-blank lines the agent showed: from the screen saved when
 // the iteration ended, or else from the pane. tmux's own "Pane is dead" note is left out.
 func (l *Loop) lastOutput(a agent, iteration, n int) []string {
@@ -123,6 +100,11 @@ func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 	} else if a.paneID != "" {
 		lines, _ = l.capture(a, 0)
 	}
+	return lastN(nonBlank(lines), n)
+}
+
+// nonBlank leaves out blank lines and tmux's own "Pane is dead" note.
+func nonBlank(lines []string) []string {
 	out := []string{}
 	for _, ln := range lines {
 		if strings.TrimSpace(ln) == "" || tmux.IsDeadNote(ln) {
@@ -130,7 +112,7 @@ func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 		}
 		out = append(out, ln)
 	}
-	return lastN(out, n)
+	return out
 }
 
 func lastN(lines []string, n int) []string {

@@ -556,6 +556,10 @@ func (h *harness) run(cfg Config) int {
 		if err != nil {
 			fmt.Fprintf(cfg.Out, "swarm: error: %v\n", err)
 		}
+		// As the monitor does before it leaves: the last notifications go out.
+		if !l.WaitNotifications(20 * time.Second) {
+			h.t.Errorf("notifications still under way 20s after the loop ended")
+		}
 		if status == StatusFailed {
 			done <- 1
 			return

@@ -251,6 +251,7 @@ type LoopFlags struct {
 	CheckTimeout     *int
 	HookTimeout      *int
 	MaxCost          *float64
+	Notify           []string // --notify values, in order
 }
 
 // LoopSettings are a new loop's checkers, hooks and stop rules.
@@ -263,6 +264,7 @@ type LoopSettings struct {
 	HookTimeout     int
 	MaxCost         float64     // USD; 0: no budget
 	Pricing         cost.Prices // the project's price overrides
+	Notify          NotifyConfig
 }
 
 // ResolveLoop is the loop settings for a loop started in dir: the defaults, overridden by the
@@ -303,6 +305,9 @@ func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
 		}
 	}
 	ls.Hooks = mergeHooks(lf.Hooks, f.Hooks)
+	if ls.Notify, err = ResolveNotify(dir, f.Notify); err != nil {
+		return LoopSettings{}, err
+	}
 	return ls, nil
 }
 

@@ -1,14 +1,11 @@
 package ralph
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/swarm-dev/swarm/state"
 )
@@ -101,32 +98,4 @@ func (d Dir) doneMarker() (bool, error) {
 func (d Dir) waitMarker() bool {
 	_, err := os.Stat(d.WaitFile())
 	return err == nil
-}
-
-// Escalation is the JSON body posted to the webhook when a loop gives up.
-type Escalation struct {
-	Worker    string   `json:"worker"`
-	Iteration int      `json:"iteration"`
-	Reason    string   `json:"reason"`
-	Status    string   `json:"status"`
-	LastLines []string `json:"last_lines"`
-	Time      string   `json:"time"`
-}
-
-// PostEscalation sends e to url with a short timeout.
-func PostEscalation(url string, e Escalation) error {
-	body, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("webhook answered %s", resp.Status)
-	}
-	return nil
 }

@@ -660,7 +660,7 @@ func TestRegentEscalationWebhook(t *testing.T) {
 		if ll := strings.TrimSpace(string(raw["last_lines"])); !strings.HasPrefix(ll, "[") {
 			t.Errorf("last_lines is %s, want an array", ll)
 		}
-		var e Escalation
+		var e Notification
 		if err := json.Unmarshal(p.body, &e); err != nil {
 			t.Fatal(err)
 		}

@@ -114,6 +114,7 @@ type State struct {
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
 
 	Regent               *RegentConfig `json:"regent,omitempty"`
+	Notify               *NotifyConfig `json:"notify,omitempty"` // where its notifications go
 	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
 }
 

@@ -47,6 +47,7 @@ func ralphFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "rollback-on-test-failure", Usage: "regent: revert the iteration's commits when --test-command fails"},
 		&cli.BoolFlag{Name: "push", Usage: "regent: git push after reverting"},
 		&cli.StringFlag{Name: "webhook", Usage: "regent: URL that receives a JSON POST when the loop gives up"},
+		&cli.StringSliceFlag{Name: "notify", Usage: "ralph: " + ralph.NotifyUsage},
 		&cli.BoolFlag{Name: "no-regent", Usage: "regent: run the loop unsupervised (no resurrection, hang detection or test gating)"},
 	}
 }
@@ -89,7 +90,8 @@ func loopSettings(c *cli.Context, dir string) (ralph.LoopSettings, error) {
 // its steps apart).
 func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSettings, error) {
 	base, _ := os.Getwd()
-	f := ralph.LoopFlags{Checks: checks, Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers")}
+	f := ralph.LoopFlags{Checks: checks, Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers"),
+		Notify: c.StringSlice("notify")}
 	for _, spec := range c.StringSlice("hook") {
 		h, err := ralph.ParseHook(spec)
 		if err != nil {

@@ -241,6 +241,9 @@ func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
 // driveLoop runs the loop whose monitor lock the caller holds until it ends, pauses or is
 // aborted. It returns the status it ended in ("" when the loop could not even be claimed) and
 // the error that ended it.
+// notifyFlush bounds the wait for a finished loop's notifications.
+const notifyFlush = 15 * time.Second
+
 func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 	ld := ralph.DirFor(e.dir, d.name)
 	prev, err := claimLoop(ld)
@@ -249,6 +252,9 @@ func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 	}
 	defer releaseLoop(ld)
 	loop := ralph.New(loopConfig(e, lock, d))
+	// The loop's last notifications (it finished, it failed) go out before its monitor leaves,
+	// the process of a foreground loop with it; a dead endpoint holds it up this long at most.
+	defer loop.WaitNotifications(notifyFlush)
 	if d.resurrect && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
 		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
 		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {

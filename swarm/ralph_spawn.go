@@ -271,6 +271,10 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		RunID:             uuid.NewString(),
 		Regent:            o.regent,
 	}
+	if o.settings.Notify.Any() {
+		n := o.settings.Notify
+		st.Notify = &n
+	}
 	if len(o.worker.Argv) > 0 {
 		st.Agent = filepath.Base(o.worker.Argv[0])
 	}

@@ -158,6 +158,9 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
 	printRegentStatus(out, ralph.EffectiveRegent(st.Regent), v.RegentState)
+	if st.Notify != nil && st.Notify.Any() {
+		fmt.Fprintf(out, "Notify: %s\n", notifyText(*st.Notify))
+	}
 	switch v.Monitor {
 	case "regent":
 		fmt.Fprintf(out, "Monitor: regent (pid %d)\n", st.MonitorPID)
@@ -182,6 +185,15 @@ func printRegentStatus(out io.Writer, rc ralph.RegentConfig, rs *ralph.RegentSta
 	if rs.LastCommit != "" {
 		fmt.Fprintf(out, "Last commit: %s\n", rs.LastCommit)
 	}
+}
+
+// notifyText is where notifications go, in one line: "desktop, webhook (done, failed)".
+func notifyText(n ralph.NotifyConfig) string {
+	s := strings.Join(n.Channels(), ", ")
+	if len(n.Events) > 0 {
+		s += " (" + strings.Join(n.Events, ", ") + ")"
+	}
+	return s
 }
 
 // regentSettings names the Regent's settings that differ from doing nothing.

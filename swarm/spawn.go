@@ -56,7 +56,7 @@ Examples:
 			if c.Bool("ralph") {
 				return runRalphSpawn(e, c)
 			}
-			for _, f := range []string{"prompt-file", "max-iterations", "done-pattern", "prompt-mode", "foreground"} {
+			for _, f := range []string{"prompt-file", "max-iterations", "done-pattern", "prompt-mode", "foreground", "notify"} {
 				if c.IsSet(f) {
 					return fail("--%s needs --ralph", f)
 				}

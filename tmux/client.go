@@ -65,3 +65,24 @@ func (t *Exec) KillServer() error {
 // IsDeadNote reports the line tmux writes at the bottom of a pane whose program has ended
 // ("Pane is dead (status 1, ...)"): it is tmux's, not the program's output.
 func IsDeadNote(line string) bool { return strings.HasPrefix(line, "Pane is dead") }
+
+// Message shows text for ten seconds on every client attached to the server (the status line
+// of a user watching a worker), and says how many clients there were. tmux reads "#" in a
+// message as a format, so it is doubled.
+func (t *Exec) Message(text string) (int, error) {
+	out, err := t.run(nil, "list-clients", "-F", "#{client_name}")
+	if err != nil {
+		return 0, err
+	}
+	var cmds [][]string
+	for _, name := range strings.Split(strings.TrimSpace(out), "\n") {
+		if name != "" {
+			cmds = append(cmds, []string{"display-message", "-c", name, "-d", "10000", strings.ReplaceAll(text, "#", "##")})
+		}
+	}
+	if len(cmds) == 0 {
+		return 0, nil
+	}
+	_, err = t.runSeq(nil, cmds...)
+	return len(cmds), err
+}

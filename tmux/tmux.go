@@ -86,6 +86,8 @@ type Client interface {
 	SwitchClient(paneID string) error
 	// Bin is the tmux program that attaching runs.
 	Bin() string
+	// Message shows text on every client attached to the server, and says how many there were.
+	Message(text string) (clients int, err error)
 }
 
 // childEnv is the environment for tmux clients (and hence a server they start): it never

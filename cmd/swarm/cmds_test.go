@@ -260,12 +260,21 @@ func errorsAs(err error, target any) bool { return errors.As(err, target) }
 // cmdWebhook starts a local HTTP server that appends every request body, as one line, to
 // $WORK/webhook.log, and sets WEBHOOK_URL to its address. It stops when the script ends.
 func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
+	hang := len(args) == 1 && args[0] == "-hang"
+	if len(args) > 0 && !hang {
+		ts.Fatalf("usage: webhook [-hang]")
+	}
 	logPath := ts.MkAbs("webhook.log")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		ts.Fatalf("listen: %v", err)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hang {
+			// A dead endpoint: it takes the request and never answers.
+			<-r.Context().Done()
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err == nil {
@@ -276,7 +285,11 @@ func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	ts.Defer(func() { _ = srv.Close() })
-	ts.Setenv("WEBHOOK_URL", "http://"+ln.Addr().String()+"/hook")
+	name := "WEBHOOK_URL"
+	if hang {
+		name = "HANG_WEBHOOK_URL"
+	}
+	ts.Setenv(name, "http://"+ln.Addr().String()+"/hook")
 }
 
 // cmdWaitGone polls until no process of the group whose leader pid is in the file is alive.
@@ -299,5 +312,27 @@ func cmdWaitGone(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("process group %d still alive after %s", pgid, timeout)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cmdWaitExec runs a program again and again until what it prints matches.
+func cmdWaitExec(ts *testscript.TestScript, neg bool, args []string) {
+	timeout, args := parseTimeout(ts, args)
+	if len(args) < 2 {
+		ts.Fatalf("usage: waitexec [-timeout SEC] REGEXP PROGRAM [ARGS...]")
+	}
+	re := regexp.MustCompile("(?m)" + args[0])
+	deadline := time.Now().Add(timeout)
+	for {
+		cmd := exec.Command(args[1], args[2:]...)
+		cmd.Dir, cmd.Env = ts.Getenv("WORK"), scriptEnv(ts)
+		out, _ := cmd.CombinedOutput()
+		if re.Match(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("timed out after %s waiting for %q in the output of %s:\n%s", timeout, args[0], strings.Join(args[1:], " "), out)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -140,10 +140,13 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"parallel": cmdParallel,
 		// countlines FILE N: FILE (e.g. stdout) has exactly N non-blank lines.
 		"countlines": cmdCountLines,
-		// webhook: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL.
+		// webhook [-hang]: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL
+		// (-hang: one that never answers, HANG_WEBHOOK_URL).
 		"webhook": cmdWebhook,
 		// jsonl FILE: every line of FILE is a JSON object; prints them with sorted keys.
 		"jsonl": cmdJSONL,
+		// waitexec [-timeout SEC] REGEXP PROGRAM [ARGS...]: run PROGRAM until its output matches.
+		"waitexec": cmdWaitExec,
 		// tmpfs DIR SIZE: mount a file system of SIZE (e.g. 256k) at DIR until the script ends.
 		"tmpfs": cmdTmpfs,
 	}

@@ -108,6 +108,22 @@ type Fake struct {
 	sessions []string // sessions removed by KillSessionIfEmpty
 	// serverKills counts KillServer calls.
 	serverKills int
+	messages    []string // what Message showed
+}
+
+// Message records text as shown to the server's clients (one, in the fake).
+func (f *Fake) Message(text string) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.messages = append(f.messages, text)
+	return 1, nil
+}
+
+// Messages are the texts Message showed, in order.
+func (f *Fake) Messages() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string{}, f.messages...)
 }
 
 // New returns an empty fake server. Pane IDs start at %0 and PIDs at 1000, both increasing,

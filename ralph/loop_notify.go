@@ -1,0 +1,164 @@
+package ralph
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// A loop's notifications: which of a decision's moments go out (notify_policy.go), to the
+// channels of the loop's [notify] settings, and the Regent's escalation to its webhook when
+// the loop gives up.
+
+// lastLinesSent is how much of the agent's output a notification carries.
+const lastLinesSent = 20
+
+// announce sends a decision's notifications, cur being the state it left.
+func (l *Loop) announce(cur *State, a agent, dec Decision) {
+	notices := Notices(dec, NoticeFacts{MoreSteps: dec.Ended && l.chainGoesOn(cur)})
+	escalation := l.escalation(cur, dec.Escalate)
+	if len(notices) == 0 && escalation == nil {
+		return
+	}
+	if escalation != nil && !hasEndNotice(notices) {
+		notices = append(notices, Notice{NotifyFailed, dec.Escalate})
+	}
+	last := l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
+	for _, n := range notices {
+		var extra *channel
+		if escalation != nil && isEndEvent(n.Event) {
+			extra, escalation = escalation, nil
+		}
+		l.send(cur, n, last, extra)
+	}
+}
+
+// escalation records that the Regent gave up on the loop for reason (nothing when reason is
+// empty) and returns the channel to its webhook, nil when it has none.
+func (l *Loop) escalation(cur *State, reason string) *channel {
+	if reason == "" {
+		return nil
+	}
+	l.logEvent("ESCALATE", reason)
+	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
+	rc := EffectiveRegent(cur.Regent)
+	if !rc.Enabled || rc.Webhook == "" {
+		l.regentSay("%s — stopping and reporting", reason)
+		return nil
+	}
+	url := rc.Webhook
+	return &channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
+		after: func(err error) {
+			if err != nil {
+				l.regentSayLater("%s — webhook failed: %v", reason, err)
+			} else {
+				l.regentSayLater("%s — escalated to webhook", reason)
+			}
+		}}
+}
+
+// send hands one notice to the channels that want it (and to extra), in the background.
+func (l *Loop) send(cur *State, n Notice, last []string, extra *channel) {
+	var channels []channel
+	nc := NotifyConfig{}
+	if cur.Notify != nil {
+		nc = *cur.Notify
+	}
+	if nc.Wants(n.Event) {
+		channels = l.channels(cur, nc)
+	}
+	if extra != nil {
+		channels = withoutURL(channels, extra.url)
+		channels = append(channels, *extra)
+	}
+	if len(channels) == 0 {
+		return
+	}
+	l.notes.add(delivery{channels: channels, note: Notification{Event: n.Event, Worker: l.cfg.Name,
+		Iteration: cur.CurrentIteration, Reason: n.Reason, Status: cur.Status.String(), LastLines: last,
+		Time: l.cfg.Clock.Now().Format(time.RFC3339)}})
+}
+
+// withoutURL leaves out a [notify] webhook at the address the Regent's escalation goes to:
+// one POST, not two.
+func withoutURL(channels []channel, url string) []channel {
+	out := channels[:0:0]
+	for _, c := range channels {
+		if c.url != url {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// channels are the places nc sends notifications to.
+func (l *Loop) channels(cur *State, nc NotifyConfig) []channel {
+	var out []channel
+	if nc.Desktop {
+		out = append(out, channel{name: "desktop", send: desktopNotify})
+	}
+	if nc.Tmux {
+		out = append(out, channel{name: "tmux", send: l.tmuxMessage})
+	}
+	if url := nc.Webhook; url != "" {
+		out = append(out, channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) }})
+	}
+	if cmd := nc.Command; cmd != "" {
+		dir := l.workDir(cur)
+		out = append(out, channel{name: "command", send: func(n Notification) error { return runNotifyCommand(cmd, dir, n) }})
+	}
+	return out
+}
+
+// tmuxMessage shows a notification on the clients attached to swarm's tmux server.
+func (l *Loop) tmuxMessage(n Notification) error {
+	_, err := l.cfg.Tmux.Message(n.Title() + ": " + n.Body())
+	if err == tmux.ErrNoServer {
+		return nil
+	}
+	return err
+}
+
+// chainGoesOn reports whether the loop is a chain step whose ending starts another step.
+func (l *Loop) chainGoesOn(cur *State) bool {
+	cs, err := l.cfg.Dir.LoadChain()
+	if err != nil || cs == nil || cs.CurrentStep != cur.ChainStep {
+		return false
+	}
+	return cs.StepEnded(OutcomeOf(cur), cur.ExitReason, l.cfg.Clock.Now()) == ChainNext
+}
+
+// notifyFailed reports a notification a channel could not deliver, in the loop's output and
+// event log. It runs in the delivering goroutine, so it writes directly (see regentSayLater).
+func (l *Loop) notifyFailed(ch string, n Notification, err error) {
+	text := "notification " + n.Event + " to " + ch + " failed: " + OneLine(err.Error())
+	l.say("%s", text)
+	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "NOTIFY", text)
+}
+
+// regentSayLater is regentSay from another goroutine: it leaves the loop's own bookkeeping of
+// failed writes alone.
+func (l *Loop) regentSayLater(format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	l.regentPrint(text)
+	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), regentEvent, text)
+}
+
+// WaitNotifications waits up to limit for the loop's notifications still under way (a
+// foreground loop's process is about to end) and reports whether they all went.
+func (l *Loop) WaitNotifications(limit time.Duration) bool { return l.notes.wait(limit) }
+
+func hasEndNotice(ns []Notice) bool {
+	for _, n := range ns {
+		if isEndEvent(n.Event) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEndEvent: the events that end a loop, which the Regent's escalation goes with.
+func isEndEvent(e string) bool {
+	return e == NotifyFailed || e == NotifyBudget || e == NotifyStagnated || e == NotifyDone
+}

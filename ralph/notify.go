@@ -1,0 +1,137 @@
+package ralph
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Notifications: the moments a person running loops unattended wants to hear about (a loop
+// finished, failed, sits on a dialog, waits for a usage limit, ...) and where to tell them.
+// The settings travel with the loop state, so a resurrected monitor tells the same places.
+
+// The events a loop notifies of, by the name the webhook's JSON and the command's
+// SWARM_EVENT carry.
+const (
+	NotifyDone        = "done"        // the loop finished: done signal, checkers passed, iteration limit
+	NotifyFailed      = "failed"      // the loop stopped as failed (the Regent gave up)
+	NotifyStagnated   = "stagnated"   // iterations in a row changed nothing in git
+	NotifyBlocked     = "blocked"     // the agent sits on a dialog the prompt cannot go into
+	NotifyUsageLimit  = "usage_limit" // the agent's plan is spent; the loop waits for the reset
+	NotifyBudget      = "budget"      // the loop's cost passed --max-cost
+	NotifyResurrected = "resurrected" // the loop's monitor died and was started again
+	NotifyRollback    = "rollback"    // the test gate reverted an iteration's commits
+)
+
+// NotifyEvents are all the events, in the order the documentation lists them.
+var NotifyEvents = []string{NotifyDone, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyUsageLimit,
+	NotifyBudget, NotifyResurrected, NotifyRollback}
+
+// NotifyConfig says where a loop's notifications go.
+type NotifyConfig struct {
+	Desktop bool   `json:"desktop,omitempty"` // notify-send, or osascript on macOS
+	Tmux    bool   `json:"tmux,omitempty"`    // a message on the clients attached to swarm's server
+	Webhook string `json:"webhook,omitempty"` // receives the event as a JSON POST
+	Command string `json:"command,omitempty"` // run with sh -c, the event in its environment
+	// Events limits the notifications to these events; empty: all of them.
+	Events []string `json:"events,omitempty"`
+}
+
+// Any reports whether a notification goes anywhere.
+func (n NotifyConfig) Any() bool {
+	return n.Desktop || n.Tmux || n.Webhook != "" || n.Command != ""
+}
+
+// Wants reports whether event is one to notify of.
+func (n NotifyConfig) Wants(event string) bool {
+	return n.Any() && (len(n.Events) == 0 || slices.Contains(n.Events, event))
+}
+
+// Channels names where notifications go, for status lines: "desktop, webhook".
+func (n NotifyConfig) Channels() []string {
+	var out []string
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{n.Desktop, "desktop"}, {n.Tmux, "tmux"}, {n.Webhook != "", "webhook"}, {n.Command != "", "command"}} {
+		if c.on {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// NotifyUsage is the --notify flag's help.
+const NotifyUsage = "notify of loop events (repeatable): desktop, tmux, webhook=URL, command=CMD, " +
+	"events=done,failed,... or off (none, whatever the config files say)"
+
+// ApplyNotifySpec changes n by one --notify value.
+func ApplyNotifySpec(n *NotifyConfig, spec string) error {
+	key, value, hasValue := strings.Cut(strings.TrimSpace(spec), "=")
+	switch {
+	case key == "desktop" && !hasValue:
+		n.Desktop = true
+	case key == "tmux" && !hasValue:
+		n.Tmux = true
+	case key == "off" && !hasValue:
+		*n = NotifyConfig{}
+	case key == "webhook" && hasValue:
+		n.Webhook = value
+	case key == "command" && hasValue:
+		n.Command = value
+	case key == "events" && hasValue:
+		n.Events = splitList(value)
+	case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
+		n.Webhook = spec
+	default:
+		return fmt.Errorf("invalid --notify '%s' (expected desktop, tmux, webhook=URL, command=CMD, events=LIST or off)", spec)
+	}
+	return nil
+}
+
+// check rejects settings that cannot work, wherever they came from.
+func (n NotifyConfig) check() error {
+	if n.Webhook != "" && !strings.HasPrefix(n.Webhook, "http://") && !strings.HasPrefix(n.Webhook, "https://") {
+		return fmt.Errorf("invalid notify webhook '%s' (expected an http:// or https:// URL)", n.Webhook)
+	}
+	if strings.TrimSpace(n.Command) == "" && n.Command != "" {
+		return fmt.Errorf("notify command is empty")
+	}
+	for _, e := range n.Events {
+		if !slices.Contains(NotifyEvents, e) {
+			return fmt.Errorf("unknown notify event '%s' (known: %s)", e, strings.Join(NotifyEvents, ", "))
+		}
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ResolveNotify is where a loop started in dir notifies: the [notify] tables of the user's
+// config.toml and the project's swarm.toml (see ConfigFiles; the project's overrides setting
+// by setting), then the --notify values in order.
+func ResolveNotify(dir string, specs []string) (NotifyConfig, error) {
+	var n NotifyConfig
+	for _, path := range ConfigFiles(dir) {
+		if err := notifyFromFile(path, &n); err != nil {
+			return NotifyConfig{}, err
+		}
+	}
+	for _, s := range specs {
+		if err := ApplyNotifySpec(&n, s); err != nil {
+			return NotifyConfig{}, err
+		}
+	}
+	if err := n.check(); err != nil {
+		return NotifyConfig{}, err
+	}
+	return n, nil
+}

@@ -1,0 +1,101 @@
+package ralph
+
+import (
+	"reflect"
+	"testing"
+)
+
+// One decision in, the notices out: each test is one kind of moment.
+
+func wantNotices(t *testing.T, got []Notice, want ...Notice) {
+	t.Helper()
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("notices %+v, want %+v", got, want)
+	}
+}
+
+func TestNoticeLoopDoneByDoneFile(t *testing.T) {
+	var d Decision
+	d.event("DONE", "DONE file present at /x/DONE")
+	d.stop(StatusStopped, "done_file", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "the DONE file appeared (done_file)"})
+}
+
+func TestNoticeLoopCompleteAfterCheckers(t *testing.T) {
+	var d Decision
+	d.stop(StatusStopped, "complete", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "the completion checkers passed (complete)"})
+}
+
+func TestNoticeIterationLimitIsDone(t *testing.T) {
+	var d Decision
+	d.stop(StatusStopped, "max_iterations", "loop complete after 3 iterations")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "iteration limit reached (max_iterations)"})
+}
+
+func TestNoticeChainStepWithMoreStepsIsNotDone(t *testing.T) {
+	var d Decision
+	d.stop(StatusStopped, "done_file", "")
+	wantNotices(t, Notices(d, NoticeFacts{MoreSteps: true}))
+}
+
+func TestNoticeUserStopIsNotNotified(t *testing.T) {
+	wantNotices(t, Notices(Killed(&State{Status: StatusRunning}), NoticeFacts{}))
+}
+
+func TestNoticeFailedCarriesTheEscalation(t *testing.T) {
+	var d Decision
+	d.stop(StatusFailed, "consecutive_failures", "3 consecutive failures")
+	d.Escalate = "3 consecutive failures (last exit: 1)"
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyFailed, "3 consecutive failures (last exit: 1)"})
+}
+
+func TestNoticeFailedWithoutEscalationNamesTheReason(t *testing.T) {
+	var d Decision
+	d.stop(StatusFailed, "prompt_unreadable", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyFailed, "prompt_unreadable"})
+}
+
+func TestNoticeStagnated(t *testing.T) {
+	var d Decision
+	d.event("STAGNATED", "no git changes in 3 iterations")
+	d.stop(StatusStopped, "stagnated", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyStagnated, "no git changes in 3 iterations"})
+}
+
+func TestNoticeBudget(t *testing.T) {
+	var d Decision
+	d.stop(StatusStopped, "budget_exceeded", "")
+	d.Escalate = "budget exceeded: $1.2000 of $1.00"
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyBudget, "budget exceeded: $1.2000 of $1.00"})
+}
+
+func TestNoticeUsageLimitWait(t *testing.T) {
+	var d Decision
+	d.event("LIMIT", "iteration 4 usage limit reached; waiting until 2026-11-25T19:30:00Z")
+	wantNotices(t, Notices(d, NoticeFacts{}),
+		Notice{NotifyUsageLimit, "iteration 4 usage limit reached; waiting until 2026-11-25T19:30:00Z"})
+}
+
+func TestNoticeResurrection(t *testing.T) {
+	var d Decision
+	d.event("RESURRECT", "monitor pid 42 died; resurrected at iteration 2 (#1)")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyResurrected, "monitor pid 42 died; resurrected at iteration 2 (#1)"})
+}
+
+func TestNoticeRollbackIsOneForAllReverts(t *testing.T) {
+	var d Decision
+	d.event("ROLLBACK", "reverted abc1234")
+	d.event("ROLLBACK", "reverted def5678")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyRollback, "tests failed; reverted abc1234, def5678"})
+}
+
+func TestNoticeOrdinaryIterationIsQuiet(t *testing.T) {
+	var d Decision
+	d.event("END", "iteration 2 exit=0 duration=3s")
+	d.say("starting iteration 3/10")
+	wantNotices(t, Notices(d, NoticeFacts{}))
+}

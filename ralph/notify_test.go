@@ -1,0 +1,136 @@
+package ralph
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The user's [notify] table, overridden by the project's per key, then by --notify values.
+func TestResolveNotifyLayered(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write(t, filepath.Join(home, ".config", "swarm", "config.toml"),
+		"[notify]\ndesktop = true\nwebhook = \"https://user.example/hook\"\nevents = [\"done\", \"failed\"]\n")
+	write(t, filepath.Join(project, ProjectConfigName), "[notify]\nwebhook = \"https://project.example/hook\"\n")
+	got, err := ResolveNotify(project, []string{"tmux", "command=./tell.sh"})
+	want := NotifyConfig{Desktop: true, Tmux: true, Webhook: "https://project.example/hook", Command: "./tell.sh",
+		Events: []string{"done", "failed"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ResolveNotify = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := ResolveNotify(project, []string{"off", "https://flag.example/x"}); err != nil ||
+		!reflect.DeepEqual(got, NotifyConfig{Webhook: "https://flag.example/x"}) {
+		t.Errorf("off then a URL = %+v, %v; want only the URL's webhook", got, err)
+	}
+}
+
+func TestNotifySpecErrors(t *testing.T) {
+	for spec, want := range map[string]string{
+		"email":             "invalid --notify 'email' (expected desktop, tmux, webhook=URL, command=CMD, events=LIST or off)",
+		"webhook=ftp://x":   "invalid notify webhook 'ftp://x' (expected an http:// or https:// URL)",
+		"events=done,later": "unknown notify event 'later' (known: done, failed, stagnated, blocked, usage_limit, budget, resurrected, rollback)",
+	} {
+		if _, err := ResolveNotify(t.TempDir(), []string{spec}); err == nil || err.Error() != want {
+			t.Errorf("--notify %s: error %v; want %q", spec, err, want)
+		}
+	}
+}
+
+func TestNotifyTableErrorsNameFileAndKey(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	path := filepath.Join(dir, ProjectConfigName)
+	for text, want := range map[string]string{
+		"[notify]\ndesktop = \"yes\"\n": `[notify]: desktop: expected true or false, got "yes"`,
+		"[notify]\nslack = true\n":      `[notify]: unknown key "slack" (known: desktop, tmux, webhook, command, events)`,
+		"[notify]\nevents = \"done\"\n": `[notify]: events: expected an array of event names, got "done"`,
+	} {
+		write(t, path, text)
+		_, err := ResolveNotify(dir, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%q: error %v; want %s: ...%s", text, err, path, want)
+		}
+	}
+}
+
+func TestNotifyWantsOnlyItsEvents(t *testing.T) {
+	n := NotifyConfig{Tmux: true, Events: []string{NotifyDone}}
+	if !n.Wants(NotifyDone) || n.Wants(NotifyFailed) {
+		t.Errorf("events [done]: Wants(done)=%v Wants(failed)=%v", n.Wants(NotifyDone), n.Wants(NotifyFailed))
+	}
+	if (NotifyConfig{Events: []string{NotifyDone}}).Wants(NotifyDone) {
+		t.Error("no channel: nothing is wanted")
+	}
+}
+
+// A slow channel holds up neither the loop (add returns at once) nor the notifications'
+// order: they go out one after another as they came.
+func TestNotifierDeliversInOrderWithoutBlocking(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var got []string
+	q := &notifier{failed: func(string, Notification, error) {}}
+	slow := channel{name: "webhook", send: func(n Notification) error {
+		<-release
+		mu.Lock()
+		got = append(got, n.Event)
+		mu.Unlock()
+		return nil
+	}}
+	start := time.Now()
+	for _, ev := range []string{NotifyRollback, NotifyFailed} {
+		q.add(delivery{note: Notification{Event: ev}, channels: []channel{slow}})
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("add took %v with the channel stuck; it must not wait for it", d)
+	}
+	if q.wait(50 * time.Millisecond) {
+		t.Fatal("wait reported everything sent while the channel was stuck")
+	}
+	close(release)
+	if !q.wait(5 * time.Second) {
+		t.Fatal("notifications not sent 5s after the channel came back")
+	}
+	if !reflect.DeepEqual(got, []string{NotifyRollback, NotifyFailed}) {
+		t.Errorf("delivered %v, want rollback then failed", got)
+	}
+}
+
+// Behind a dead endpoint the queue is bounded: what does not fit is dropped, and said.
+func TestNotifierDropsBeyondItsQueue(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var mu sync.Mutex
+	dropped := 0
+	q := &notifier{failed: func(ch string, _ Notification, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ch == "all" && strings.Contains(err.Error(), "dropped") {
+			dropped++
+		}
+	}}
+	started := make(chan struct{}, maxQueued+3)
+	stuck := channel{name: "webhook", send: func(Notification) error {
+		started <- struct{}{}
+		<-release
+		return errors.New("gone")
+	}}
+	note := delivery{note: Notification{Event: NotifyBlocked}, channels: []channel{stuck}}
+	q.add(note)
+	<-started
+	for range maxQueued + 2 {
+		q.add(note)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// One is being delivered, maxQueued wait: the rest are dropped.
+	if dropped != 2 {
+		t.Errorf("%d dropped, want 2", dropped)
+	}
+}
