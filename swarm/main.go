@@ -118,6 +118,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		spawnCommand(),
 		lsCommand(),
+		dashboardCommand(),
 		statusCommand(),
 		peekCommand(),
 		sendCommand(),

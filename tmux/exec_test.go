@@ -14,7 +14,7 @@ import (
 // tmux shows up here, not only in the CLI scenarios against a real server.
 
 // format is the pane listing format; parsePane reads exactly these fields in this order.
-const format = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}"
+const format = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}|#{window_activity}"
 
 // newExec returns an Exec on socket "sw" whose calls go to a fresh stub.
 func newExec(t *testing.T) (*tmux.Exec, *tmuxtest.Stub) {

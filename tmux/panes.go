@@ -10,7 +10,7 @@ import (
 
 // Fields are joined with "|", which tmux prints as is (it rewrites tabs) and which swarm never
 // allows in session or window names.
-const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}"
+const paneFormat = "#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{session_name}|#{window_index}|#{window_name}|#{pane_dead_signal}|#{@swarm_id}|#{window_activity}"
 
 func parsePane(line string) (Pane, bool) {
 	f := strings.Split(strings.TrimRight(line, "\r\n"), "|")
@@ -26,6 +26,11 @@ func parsePane(line string) (Pane, bool) {
 	}
 	if len(f) > 8 {
 		p.SwarmID = f[8]
+	}
+	if len(f) > 9 {
+		if secs, err := strconv.ParseInt(f[9], 10, 64); err == nil && secs > 0 {
+			p.Activity = time.Unix(secs, 0)
+		}
 	}
 	if p.Dead && !p.HasStatus && len(f) > 7 && f[7] != "" {
 		// Killed by a signal: report it the way shells do.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"time"
 )
 
 // ErrNoServer means the private tmux server is not running (so no pane exists).
@@ -41,6 +42,8 @@ type Pane struct {
 	// SwarmID is the identity of the worker the pane was started for (its @swarm_id option):
 	// pane IDs start again at %0 when the server restarts, so an ID alone names no worker.
 	SwarmID string
+	// Activity is when the pane's window last printed something (to the second).
+	Activity time.Time
 }
 
 // Spec describes a program to start in a new window or in a respawned pane.

@@ -1,0 +1,107 @@
+package swarm
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+)
+
+// dashboardOptions are the flags of `swarm dashboard`.
+type dashboardOptions struct {
+	Once     bool
+	Interval time.Duration
+	Filter   string
+	// Terminal: standard input and output are a terminal (the live dashboard needs one).
+	Terminal bool
+}
+
+func (o dashboardOptions) check() error {
+	if o.Interval < 100*time.Millisecond {
+		return fail("--interval must be at least 100ms")
+	}
+	return nil
+}
+
+func dashboardCommand() *cli.Command {
+	return &cli.Command{
+		Name:    "dashboard",
+		Aliases: []string{"top"},
+		Usage:   "a live view of every worker and loop",
+		Description: `Shows every worker in a full-screen view that follows what they do: kind, state in words
+(working, idle, blocked: <dialog>, waiting: limit until 19:30, backoff 8s, paused, failed,
+done), iteration, last screen change, failures and cost; below, the selected worker's
+screen and its loop's recent events (the Regent's lines among them).
+
+Keys: ↑/↓ select, enter attach (detach to come back), p pause, r resume, k kill (asks
+first), s send a line, l log instead of screen, / filter, ? help, q quit.
+
+--once prints one frame and exits, for scripts; without colour when NO_COLOR is set or the
+output is no terminal.
+
+Examples:
+   swarm dashboard
+   swarm top --filter loop
+   swarm dashboard --once`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "once", Usage: "print one frame and exit"},
+			&cli.DurationFlag{Name: "interval", Usage: "how often the view is refreshed", Value: time.Second},
+			&cli.StringFlag{Name: "filter", Usage: "show only workers with this text in their name, kind, state or tags"},
+		},
+		Action: func(c *cli.Context) error {
+			o := dashboardOptions{Once: c.Bool("once"), Interval: c.Duration("interval"), Filter: c.String("filter"),
+				Terminal: isTerminal(os.Stdin) && isTerminal(os.Stdout)}
+			return withEnv(c, o.check, func(e *env) error { return runDashboard(e, o) })
+		},
+	}
+}
+
+func runDashboard(e *env, o dashboardOptions) error {
+	data := swarmData{e: e}
+	if o.Once {
+		return printDashboardOnce(e, data, o)
+	}
+	if !o.Terminal {
+		return fail("the dashboard needs a terminal; use 'swarm dashboard --once' (one frame) or 'swarm ls' instead")
+	}
+	m := newDashModel(data, newDashStyles(os.Stdout, os.Getenv("NO_COLOR") == ""), o.Interval)
+	m.view.Filter = o.Filter
+	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+		return fail("dashboard: %v", err)
+	}
+	return nil
+}
+
+// printDashboardOnce prints one frame as tall as its content, the first worker selected.
+func printDashboardOnce(e *env, data dashData, o dashboardOptions) error {
+	v := dashView{Snap: data.snapshot(), Width: onceWidth(), Filter: o.Filter}
+	for _, r := range v.Snap.Rows {
+		if matches(r, o.Filter) {
+			v.Rows = append(v.Rows, r)
+		}
+	}
+	if len(v.Rows) > 0 {
+		v.Screen = trimBlankTail(data.screen(v.Rows[0], onceScreenLines, false))
+		v.Events = data.events(v.Rows[0], onceEventLines)
+	}
+	fmt.Fprintln(e.stdout, renderDashboard(v, newDashStyles(e.stdout, colorFor(e.stdout))))
+	return nil
+}
+
+// How much of the first worker a frame printed once shows.
+const onceScreenLines, onceEventLines = 10, 5
+
+// onceWidth is the width of a frame printed once: the terminal's, else $COLUMNS, else 100.
+func onceWidth() int {
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+		return w
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
+		return n
+	}
+	return 100
+}

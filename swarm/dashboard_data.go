@@ -1,0 +1,162 @@
+package swarm
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// What the dashboard reads and does: the state directory, tmux and swarm's own commands.
+// Its model (dashboard_model.go) asks through dashData, so it can be driven without either.
+
+// dashData is the dashboard's outside world.
+type dashData interface {
+	// snapshot reads every worker's row.
+	snapshot() dashSnapshot
+	// screen is the last n lines of a worker's screen (logs: of its log).
+	screen(r dashRow, n int, logs bool) []string
+	// events are a loop's last n events, Regent lines shown as such.
+	events(r dashRow, n int) []string
+	// run runs a swarm command (ralph pause w1, kill w1, ...) and says how it went.
+	run(args ...string) (string, error)
+	// attach is the command that attaches the terminal to a worker's window.
+	attach(name string) *exec.Cmd
+}
+
+// swarmData is dashData on a real state directory.
+type swarmData struct{ e *env }
+
+func (d swarmData) snapshot() dashSnapshot {
+	now := time.Now()
+	list, lv, err := d.e.loadAll()
+	if err != nil {
+		return dashSnapshot{Now: now, Err: err.Error()}
+	}
+	rows := make([]dashRow, 0, len(list))
+	for _, w := range list {
+		var activity time.Time
+		if w.Tmux != nil && w.Status == state.StatusRunning {
+			if p, ok := lv.pane(w); ok {
+				activity = p.Activity
+			}
+		}
+		st, lf := d.loop(w)
+		r := rowFor(w, st, lf, activity, now)
+		r.worker = w
+		rows = append(rows, r)
+	}
+	return dashSnapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now}
+}
+
+// loop is a loop worker's state and what kind of loop it is; nil for a worker that is no loop.
+func (d swarmData) loop(w *state.Worker) (*ralph.State, loopFacts) {
+	if w.Metadata["ralph"] != true {
+		return nil, loopFacts{}
+	}
+	ld := ralph.DirFor(d.e.dir, w.Name)
+	st, err := ld.Load()
+	if err != nil {
+		return nil, loopFacts{}
+	}
+	return st, loopFacts{chain: exists(ld.ChainPath()), agent: exists(ld.AgentModePath())}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// screenHistory is how far back the log view of a tmux worker reaches.
+const screenHistory = 500
+
+func (d swarmData) screen(r dashRow, n int, logs bool) []string {
+	w := r.worker
+	if w == nil {
+		return nil
+	}
+	history := 0
+	if logs {
+		if r.Loop {
+			return d.tail(ralph.DirFor(d.e.dir, w.Name).MonitorLog(), n)
+		}
+		history = screenHistory
+	}
+	if w.Tmux != nil && w.Status == state.StatusRunning {
+		if out, err := d.e.tmuxFor(w).Capture(w.Tmux.PaneID, history); err == nil {
+			return lastN(paneOutput(out), n)
+		}
+	}
+	lines, err := screenLines(d.e, w, history, "stdout")
+	if err != nil {
+		return []string{errText(err)}
+	}
+	return lastN(lines, n)
+}
+
+func (d swarmData) events(r dashRow, n int) []string {
+	if !r.Loop {
+		return nil
+	}
+	return d.tail(ralph.DirFor(d.e.dir, r.Name).IterationsLog(), n)
+}
+
+// tailBytes bounds how much of a log is read for its last lines.
+const tailBytes = 64 << 10
+
+// tail is the last n lines of a log, Regent lines shown as such.
+func (d swarmData) tail(path string, n int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > tailBytes {
+		_, _ = f.Seek(-tailBytes, io.SeekEnd)
+	}
+	data, _ := io.ReadAll(f)
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	out := make([]string, 0, n)
+	for _, l := range lastN(lines, n) {
+		out = append(out, displayLogLine(l, false))
+	}
+	return out
+}
+
+func (d swarmData) run(args ...string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(exe, args...)
+	// A kill under way when the dashboard quits (and its terminal goes) is seen through.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	text := strings.TrimSpace(out.String())
+	if err != nil && text != "" {
+		return "", errors.New(lastLine(text))
+	}
+	return lastLine(text), err
+}
+
+func (d swarmData) attach(name string) *exec.Cmd {
+	exe, _ := os.Executable()
+	return exec.Command(exe, "attach", name)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimPrefix(lines[len(lines)-1], "swarm: error: ")
+}
+
+// errText is an error in one line, without swarm's prefix.
+func errText(err error) string { return lastLine(err.Error()) }

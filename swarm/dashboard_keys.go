@@ -1,0 +1,150 @@
+package swarm
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The dashboard's keys: see helpLines in dashboard_view.go.
+
+func (m *dashModel) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	switch m.mode {
+	case modeFilter:
+		return m.typeFilter(k)
+	case modeSend:
+		return m.typeLine(k)
+	case modeConfirm:
+		m.mode = modeKeys
+		if k.String() == "y" || k.String() == "Y" {
+			return m.act("killing "+m.target, "killed "+m.target, "kill", m.target)
+		}
+		m.view.Message = "not killed"
+		return nil
+	}
+	m.view.Message = ""
+	return m.command(k.String())
+}
+
+// command carries out a key typed as a command.
+func (m *dashModel) command(key string) tea.Cmd {
+	switch key {
+	case "q":
+		return tea.Quit
+	case "up":
+		return m.choose(m.view.Selected - 1)
+	case "down":
+		return m.choose(m.view.Selected + 1)
+	case "home":
+		return m.choose(0)
+	case "end":
+		return m.choose(len(m.view.Rows) - 1)
+	case "?":
+		m.view.Help = !m.view.Help
+		return nil
+	case "/":
+		m.mode, m.input = modeFilter, m.view.Filter
+		return nil
+	case "l":
+		m.view.Logs = !m.view.Logs
+		m.view.Screen = nil
+		return m.refresh()
+	}
+	r, ok := m.current()
+	if !ok {
+		return nil
+	}
+	return m.workerCommand(key, r)
+}
+
+// workerCommand carries out a key that acts on the selected worker.
+func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
+	switch key {
+	case "enter":
+		if !r.Tmux {
+			m.view.Message = r.Name + " has no tmux window; l shows its output"
+			return nil
+		}
+		return tea.ExecProcess(m.data.attach(r.Name), func(err error) tea.Msg {
+			return actionMsg{text: "back from " + r.Name, err: err}
+		})
+	case "p", "r":
+		if !r.Loop {
+			m.view.Message = r.Name + " is not a loop: nothing to pause or resume"
+			return nil
+		}
+		if key == "p" {
+			return m.act("pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
+		}
+		return m.act("resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
+	case "k":
+		m.mode, m.target = modeConfirm, r.Name
+	case "s":
+		m.mode, m.target, m.input = modeSend, r.Name, ""
+	}
+	return nil
+}
+
+func (m *dashModel) current() (dashRow, bool) {
+	if m.view.Selected < 0 || m.view.Selected >= len(m.view.Rows) {
+		return dashRow{}, false
+	}
+	return m.view.Rows[m.view.Selected], true
+}
+
+// act runs a swarm command beside the model; doing is shown meanwhile, done after.
+func (m *dashModel) act(doing, done string, args ...string) tea.Cmd {
+	m.view.Message = doing + "…"
+	data := m.data
+	return func() tea.Msg {
+		if _, err := data.run(args...); err != nil {
+			return actionMsg{err: err}
+		}
+		return actionMsg{text: done}
+	}
+}
+
+func (m *dashModel) typeFilter(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.mode, m.view.Filter = modeKeys, ""
+	case tea.KeyEnter:
+		m.mode = modeKeys
+		return nil
+	default:
+		m.input = edit(m.input, k)
+		m.view.Filter = m.input
+	}
+	return m.applyFilter()
+}
+
+func (m *dashModel) typeLine(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.mode = modeKeys
+		m.view.Message = "nothing sent"
+	case tea.KeyEnter:
+		m.mode = modeKeys
+		return m.act("sending to "+m.target, "sent to "+m.target, "send", m.target, "--", m.input)
+	default:
+		m.input = edit(m.input, k)
+	}
+	return nil
+}
+
+// edit applies a key to a line being typed.
+func edit(line string, k tea.KeyMsg) string {
+	switch k.Type {
+	case tea.KeyBackspace:
+		if r := []rune(line); len(r) > 0 {
+			return string(r[:len(r)-1])
+		}
+		return line
+	case tea.KeyCtrlU:
+		return ""
+	case tea.KeyRunes, tea.KeySpace:
+		return line + string(k.Runes)
+	}
+	return line
+}

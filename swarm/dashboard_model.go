@@ -1,0 +1,178 @@
+package swarm
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The dashboard as a Bubble Tea model: what it shows follows from the messages it gets (a
+// fresh look at the workers, a key, the terminal's size, an action's result). Reading and
+// acting go through dashData, in commands that run beside the model.
+
+// inputMode is what keys are being typed for.
+type inputMode int
+
+const (
+	modeKeys    inputMode = iota // keys are commands
+	modeFilter                   // typing the filter
+	modeSend                     // typing a line to send
+	modeConfirm                  // answering "kill NAME? (y/n)"
+)
+
+// dashModel is the dashboard's state.
+type dashModel struct {
+	data     dashData
+	styles   dashStyles
+	interval time.Duration
+	view     dashView
+	selected string // the selected worker's name, kept across refreshes
+	mode     inputMode
+	input    string
+	target   string // the worker a prompt is about
+	loading  bool   // a refresh is under way
+	again    bool   // and another is wanted when it is done
+}
+
+// Messages.
+type (
+	tickMsg    struct{}
+	refreshMsg struct {
+		snap           dashSnapshot
+		screen, events []string
+		selected       string
+	}
+	actionMsg struct {
+		text string
+		err  error
+	}
+)
+
+func newDashModel(data dashData, styles dashStyles, interval time.Duration) *dashModel {
+	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24}}
+}
+
+func (m *dashModel) Init() tea.Cmd { return m.refresh() }
+
+// refresh reads the workers and the selected one's screen, beside the model.
+func (m *dashModel) refresh() tea.Cmd {
+	if m.loading {
+		m.again = true
+		return nil
+	}
+	m.loading = true
+	data, selected, logs, height := m.data, m.selected, m.view.Logs, max(m.view.Height, 24)
+	return func() tea.Msg {
+		snap := data.snapshot()
+		msg := refreshMsg{snap: snap, selected: selected}
+		for _, r := range snap.Rows {
+			if r.Name == selected || selected == "" {
+				msg.selected = r.Name
+				msg.screen = data.screen(r, height, logs)
+				msg.events = data.events(r, height/3)
+				break
+			}
+		}
+		return msg
+	}
+}
+
+func (m *dashModel) tick() tea.Cmd {
+	return tea.Tick(m.interval, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.view.Width, m.view.Height = msg.Width, msg.Height
+		return m, nil
+	case tickMsg:
+		return m, m.refresh()
+	case refreshMsg:
+		return m, m.refreshed(msg)
+	case actionMsg:
+		m.view.Message = msg.text
+		if msg.err != nil {
+			m.view.Message = "error: " + errText(msg.err)
+		}
+		return m, m.refresh()
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// refreshed takes a fresh look in; the screen shown is the selected worker's only if the
+// selection did not move while it was read.
+func (m *dashModel) refreshed(msg refreshMsg) tea.Cmd {
+	m.loading = false
+	m.view.Snap = msg.snap
+	if m.selected == "" || m.selected == msg.selected {
+		m.selected = msg.selected
+		m.view.Screen, m.view.Events = msg.screen, msg.events
+	}
+	cmd := m.applyFilter()
+	if m.again {
+		m.again = false
+		return tea.Batch(cmd, m.refresh())
+	}
+	return tea.Batch(cmd, m.tick())
+}
+
+// applyFilter picks the rows the filter lets through and keeps the selection on its worker
+// (or the nearest row when it is gone).
+func (m *dashModel) applyFilter() tea.Cmd {
+	m.view.Rows = m.view.Rows[:0]
+	for _, r := range m.view.Snap.Rows {
+		if matches(r, m.view.Filter) {
+			m.view.Rows = append(m.view.Rows, r)
+		}
+	}
+	if i := slices.IndexFunc(m.view.Rows, func(r dashRow) bool { return r.Name == m.selected }); i >= 0 {
+		m.view.Selected = i
+		return nil
+	}
+	return m.choose(min(m.view.Selected, max(0, len(m.view.Rows)-1)))
+}
+
+// matches reports whether a row has filter in its name, kind, state or tags.
+func matches(r dashRow, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	f := strings.ToLower(filter)
+	hay := strings.ToLower(strings.Join(append([]string{r.Name, r.Kind, r.State}, r.Tags...), " "))
+	return strings.Contains(hay, f)
+}
+
+// choose selects row i; its screen is read at once.
+func (m *dashModel) choose(i int) tea.Cmd {
+	if i < 0 || i >= len(m.view.Rows) {
+		return nil
+	}
+	m.view.Selected = i
+	if name := m.view.Rows[i].Name; name != m.selected {
+		m.selected = name
+		m.view.Screen, m.view.Events = nil, nil
+		return m.refresh()
+	}
+	return nil
+}
+
+func (m *dashModel) View() string { return renderDashboard(m.frame(), m.styles) }
+
+// frame is the view with the prompt being typed.
+func (m *dashModel) frame() dashView {
+	v := m.view
+	switch m.mode {
+	case modeFilter:
+		v.Prompt = "filter: " + m.input + "▏ (enter keeps it, esc clears it)"
+	case modeSend:
+		v.Prompt = "send to " + m.target + ": " + m.input + "▏ (enter sends, esc cancels)"
+	case modeConfirm:
+		v.Prompt = "kill " + m.target + "? (y/n)"
+	}
+	return v
+}

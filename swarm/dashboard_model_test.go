@@ -1,0 +1,234 @@
+package swarm
+
+import (
+	"io"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// fakeData is the dashboard's outside world in a test: fixed rows, and the commands it was
+// asked to run.
+type fakeData struct {
+	mu   sync.Mutex
+	rows []dashRow
+	ran  [][]string
+}
+
+func (f *fakeData) snapshot() dashSnapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return dashSnapshot{Rows: append([]dashRow{}, f.rows...), Now: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)}
+}
+
+func (f *fakeData) screen(r dashRow, n int, logs bool) []string {
+	if logs {
+		return []string{"log of " + r.Name}
+	}
+	return []string{"screen of " + r.Name}
+}
+
+func (f *fakeData) events(r dashRow, n int) []string {
+	if !r.Loop {
+		return nil
+	}
+	return []string{"events of " + r.Name}
+}
+
+func (f *fakeData) run(args ...string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ran = append(f.ran, args)
+	return "", nil
+}
+
+func (f *fakeData) attach(name string) *exec.Cmd { return exec.Command("true") }
+
+func (f *fakeData) commands() [][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]string{}, f.ran...)
+}
+
+// dashHarness drives a model as Bubble Tea would: messages in, commands run, their messages
+// fed back, until nothing but the refresh timer is left.
+type dashHarness struct {
+	t    *testing.T
+	data *fakeData
+	m    *dashModel
+}
+
+func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
+	data := &fakeData{rows: rows}
+	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(io.Discard, false), time.Hour)}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(h.m.Init())
+	return h
+}
+
+func (h *dashHarness) send(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+// run carries a command out; the refresh timer (an hour here) is left alone.
+func (h *dashHarness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(100 * time.Millisecond):
+		return // the timer
+	}
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+	case nil:
+	default:
+		h.send(msg)
+	}
+}
+
+func (h *dashHarness) keys(keys ...string) {
+	for _, k := range keys {
+		switch k {
+		case "enter":
+			h.send(tea.KeyMsg{Type: tea.KeyEnter})
+		case "esc":
+			h.send(tea.KeyMsg{Type: tea.KeyEsc})
+		case "up":
+			h.send(tea.KeyMsg{Type: tea.KeyUp})
+		case "down":
+			h.send(tea.KeyMsg{Type: tea.KeyDown})
+		case " ":
+			h.send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+		default:
+			for _, r := range k {
+				h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+			}
+		}
+	}
+}
+
+func (h *dashHarness) frame() string { return h.m.View() }
+
+func (h *dashHarness) wantFrame(parts ...string) {
+	h.t.Helper()
+	f := h.frame()
+	for _, p := range parts {
+		if !strings.Contains(f, p) {
+			h.t.Errorf("frame lacks %q:\n%s", p, f)
+		}
+	}
+}
+
+func testRows() []dashRow {
+	return []dashRow{
+		{Name: "builder", Kind: "loop", State: "working", Iteration: "3/20", Failures: 0, Tmux: true, Loop: true},
+		{Name: "sh1", Kind: "plain", State: "idle", Iteration: "-", Failures: -1, Tmux: true},
+		{Name: "planner", Kind: "chain", State: "done", Iteration: "5/5", Failures: 1, Tmux: true, Loop: true},
+	}
+}
+
+func TestDashboardFrameFillsTheTerminal(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	if n := strings.Count(h.frame(), "\n") + 1; n != 30 {
+		t.Errorf("frame of %d lines on a terminal of 30:\n%s", n, h.frame())
+	}
+	h.wantFrame("▸ builder", "── builder · screen", "screen of builder", "── builder · events", "events of builder")
+}
+
+func TestDashboardPreviewFollowsTheSelection(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("down")
+	h.wantFrame("▸ sh1", "── sh1 · screen", "screen of sh1")
+	if strings.Contains(h.frame(), "events of") {
+		t.Errorf("a plain worker has no events to show:\n%s", h.frame())
+	}
+	h.keys("up")
+	h.wantFrame("▸ builder", "screen of builder")
+}
+
+func TestDashboardPauseAndResumeALoop(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("p", "r")
+	want := [][]string{{"ralph", "pause", "builder"}, {"ralph", "resume", "builder"}}
+	if got := h.data.commands(); !reflect.DeepEqual(got, want) {
+		t.Errorf("ran %q, want %q", got, want)
+	}
+	h.wantFrame("resumed builder")
+}
+
+func TestDashboardPauseIsForLoopsOnly(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("down", "p")
+	if got := h.data.commands(); len(got) != 0 {
+		t.Errorf("ran %q for a plain worker", got)
+	}
+	h.wantFrame("sh1 is not a loop")
+}
+
+func TestDashboardKillAsksFirst(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("k")
+	h.wantFrame("kill builder? (y/n)")
+	h.keys("n")
+	if got := h.data.commands(); len(got) != 0 {
+		t.Errorf("ran %q after a no", got)
+	}
+	h.keys("k", "y")
+	if got, want := h.data.commands(), [][]string{{"kill", "builder"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ran %q, want %q", got, want)
+	}
+}
+
+func TestDashboardSendsALine(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("down", "s", "echo", " ", "hi", "enter")
+	if got, want := h.data.commands(), [][]string{{"send", "sh1", "--", "echo hi"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ran %q, want %q", got, want)
+	}
+}
+
+func TestDashboardFilter(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("/", "chain")
+	h.wantFrame("filter: chain", "▸ planner")
+	if strings.Contains(h.frame(), "builder") {
+		t.Errorf("the filter let builder through:\n%s", h.frame())
+	}
+	h.keys("enter")
+	h.wantFrame("filter: chain ·")
+	h.keys("/", "esc")
+	h.wantFrame("builder", "planner", "sh1")
+}
+
+func TestDashboardHelpAndLogs(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.keys("?")
+	h.wantFrame("── keys", "pause / resume its loop")
+	h.keys("?", "l")
+	h.wantFrame("── builder · log", "log of builder")
+}
+
+func TestDashboardQuits(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	_, cmd := h.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	if cmd == nil {
+		t.Fatal("q gave no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q does not quit")
+	}
+}

@@ -1,0 +1,310 @@
+package swarm
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// Drawing one frame of the dashboard: a function of what is shown (dashView), so a frame can
+// be compared with a golden one and timed in a benchmark. Nothing here reads the state.
+
+// dashSnapshot is what the dashboard read in one look: every worker's row.
+type dashSnapshot struct {
+	Rows   []dashRow
+	Regent int       // the Regent's pid; 0 when none runs
+	Now    time.Time // when it was read, in the zone times are shown in
+	Err    string    // why the workers could not be read, when they could not
+}
+
+// dashView is everything one frame shows.
+type dashView struct {
+	Snap     dashSnapshot
+	Rows     []dashRow // the rows the filter lets through
+	Selected int       // index into Rows
+	Screen   []string  // the selected worker's screen (or, in the logs view, its log)
+	Events   []string  // the selected loop's recent events
+	Width    int
+	Height   int    // 0: as tall as the content (a frame printed once)
+	Filter   string // the filter in force
+	Prompt   string // a question being answered or a line being typed
+	Message  string // what the last action did
+	Help     bool   // the keys are shown instead of the screen
+	Logs     bool   // the lower panel shows the log, not the screen
+}
+
+// dashStyles are the frame's colours; all plain without colour.
+type dashStyles struct {
+	title, header, selected, dim, rule, regent lipgloss.Style
+	tones                                      map[tone]lipgloss.Style
+}
+
+func newDashStyles(out io.Writer, color bool) dashStyles {
+	r := lipgloss.NewRenderer(out)
+	if !color {
+		r.SetColorProfile(termenv.Ascii)
+	} else {
+		r.SetColorProfile(termenv.ANSI256)
+	}
+	st := r.NewStyle
+	return dashStyles{
+		title: st().Bold(true), header: st().Bold(true).Foreground(lipgloss.Color("245")),
+		selected: st().Reverse(true), dim: st().Foreground(lipgloss.Color("245")),
+		rule: st().Foreground(lipgloss.Color("240")), regent: st().Foreground(lipgloss.Color("208")),
+		tones: map[tone]lipgloss.Style{
+			toneQuiet: st().Foreground(lipgloss.Color("245")), toneBusy: st().Foreground(lipgloss.Color("39")),
+			toneGood: st().Foreground(lipgloss.Color("42")), toneWarn: st().Foreground(lipgloss.Color("214")),
+			toneBad: st().Foreground(lipgloss.Color("196")),
+		},
+	}
+}
+
+// columns are the table's columns and their widths (the name's grows with the names).
+var columns = []struct {
+	title string
+	width int
+}{{"NAME", 8}, {"KIND", 5}, {"STATE", 26}, {"ITER", 7}, {"CHANGED", 9}, {"FAIL", 4}, {"COST", 8}}
+
+// maxNameWidth bounds the name column; longer names are cut.
+const maxNameWidth = 24
+
+// widths are the columns' widths for these rows.
+func widths(rows []dashRow) []int {
+	out := make([]int, len(columns))
+	for i, c := range columns {
+		out[i] = c.width
+	}
+	for _, r := range rows {
+		out[0] = min(maxNameWidth, max(out[0], ansi.StringWidth(r.Name)))
+	}
+	return out
+}
+
+// renderDashboard draws the frame.
+func renderDashboard(v dashView, s dashStyles) string {
+	var b strings.Builder
+	b.WriteString(s.title.Render(fit(headline(v.Snap), clock(v.Snap.Now), v.Width)) + "\n")
+	table := tableLines(v, s)
+	b.WriteString(strings.Join(table, "\n") + "\n")
+	panel := v.Height - 2 - len(table) // all but the headline, the table and the footer
+	if v.Height == 0 && len(v.Rows) > 0 {
+		panel = len(v.Screen) + len(v.Events) + 2
+	} else if v.Height == 0 {
+		panel = 0
+	}
+	for _, l := range lowerPanel(v, s, panel) {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(footer(v, s))
+	return b.String()
+}
+
+// headline sums the workers up: "swarm · 4 workers · 2 working · 1 blocked · Regent pid 77".
+func headline(snap dashSnapshot) string {
+	parts := []string{"swarm", pluralWord(len(snap.Rows), "worker")}
+	counts := map[string]int{}
+	var order []string
+	for _, r := range snap.Rows {
+		word, _, _ := strings.Cut(r.State, " ")
+		word = strings.TrimSuffix(word, ":")
+		if counts[word] == 0 {
+			order = append(order, word)
+		}
+		counts[word]++
+	}
+	for _, w := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[w], w))
+	}
+	var total float64
+	for _, r := range snap.Rows {
+		if r.Cost != nil {
+			total += *r.Cost
+		}
+	}
+	if total > 0 {
+		parts = append(parts, fmt.Sprintf("$%.2f", total))
+	}
+	if snap.Regent != 0 {
+		parts = append(parts, fmt.Sprintf("Regent pid %d", snap.Regent))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func clock(now time.Time) string {
+	if now.IsZero() {
+		return ""
+	}
+	return now.Format("15:04:05")
+}
+
+// tableLines are the column titles and the rows that fit, scrolled to keep the selection in.
+func tableLines(v dashView, s dashStyles) []string {
+	ws := widths(v.Rows)
+	var head []string
+	for i, c := range columns {
+		head = append(head, pad(c.title, ws[i]))
+	}
+	lines := []string{s.header.Render(cut(strings.TrimRight("  "+strings.Join(head, " "), " "), v.Width))}
+	if v.Snap.Err != "" {
+		return append(lines, s.tones[toneBad].Render(cut("  "+v.Snap.Err, v.Width)))
+	}
+	if len(v.Rows) == 0 {
+		empty := "  no workers: start one with 'swarm spawn'"
+		if v.Filter != "" {
+			empty = "  no worker matches '" + v.Filter + "'"
+		}
+		return append(lines, s.dim.Render(cut(empty, v.Width)))
+	}
+	first, last := visibleRows(len(v.Rows), v.Selected, v.Height)
+	for i := first; i < last; i++ {
+		lines = append(lines, rowLine(v.Rows[i], i == v.Selected, ws, v, s))
+	}
+	return lines
+}
+
+// visibleRows is the window of rows shown: all of them in a frame printed once, otherwise at
+// most half the screen, around the selection.
+func visibleRows(n, selected, height int) (first, last int) {
+	if height == 0 {
+		return 0, n
+	}
+	room := max(3, (height-4)/2)
+	if n <= room {
+		return 0, n
+	}
+	first = min(max(0, selected-room/2), n-room)
+	return first, first + room
+}
+
+// rowLine is one worker's row; the selected one is marked (and, in colour, reversed).
+func rowLine(r dashRow, selected bool, ws []int, v dashView, s dashStyles) string {
+	cells := []string{r.Name, r.Kind, r.State, r.Iteration, ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
+	for i := range cells {
+		cells[i] = pad(cells[i], ws[i])
+	}
+	if selected {
+		return s.selected.Render(cut(strings.TrimRight("▸ "+strings.Join(cells, " "), " "), v.Width))
+	}
+	line := cut(strings.TrimRight("  "+strings.Join(cells, " "), " "), v.Width)
+	// The state is coloured after the line was cut to the width, which it always fits in.
+	return strings.Replace(line, cells[2], s.tones[r.Tone].Render(cells[2]), 1)
+}
+
+func failures(n int) string {
+	if n < 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
+
+// lowerPanel is the selected worker's screen (or log) and its loop's events, in height lines.
+func lowerPanel(v dashView, s dashStyles, height int) []string {
+	if v.Help {
+		return fill(append([]string{rule("keys", v.Width, s)}, helpLines...), height)
+	}
+	if len(v.Rows) == 0 || height < 2 {
+		return fill(nil, height)
+	}
+	r := v.Rows[v.Selected]
+	events := 0
+	if r.Loop && !v.Logs && v.Height > 0 {
+		events = min(len(v.Events), max(0, height/3-1))
+	} else if r.Loop && !v.Logs {
+		events = len(v.Events)
+	}
+	what := "screen"
+	if v.Logs {
+		what = "log"
+	}
+	out := []string{rule(r.Name+" · "+what, v.Width, s)}
+	screenRoom := height - 1
+	if events > 0 {
+		screenRoom -= events + 1
+	}
+	for _, l := range lastN(v.Screen, screenRoom) {
+		out = append(out, cut(" "+l, v.Width))
+	}
+	out = fill(out, 1+screenRoom)
+	if events > 0 {
+		out = append(out, rule(r.Name+" · events", v.Width, s))
+		for _, l := range lastN(v.Events, events) {
+			line := cut(" "+l, v.Width)
+			if strings.Contains(l, regentMark) {
+				line = s.regent.Render(line)
+			}
+			out = append(out, line)
+		}
+	}
+	return fill(out, height)
+}
+
+var helpLines = []string{
+	" ↑/↓      select a worker",
+	" enter    attach to its tmux window (detach to come back)",
+	" p / r    pause / resume its loop",
+	" k        kill it (asks first)",
+	" s        send it a line of text",
+	" l        its log instead of its screen",
+	" /        filter by name, kind, state or tag (esc clears)",
+	" ?        this help",
+	" q        quit",
+}
+
+// footer is the line being typed, what the last action did, or the keys.
+func footer(v dashView, s dashStyles) string {
+	switch {
+	case v.Prompt != "":
+		return cut(v.Prompt, v.Width)
+	case v.Message != "":
+		return cut(v.Message, v.Width)
+	}
+	keys := "enter attach · p pause · r resume · k kill · s send · l logs · / filter · ? help · q quit"
+	if v.Filter != "" {
+		keys = "filter: " + v.Filter + " · " + keys
+	}
+	return s.dim.Render(cut(keys, v.Width))
+}
+
+func rule(title string, width int, s dashStyles) string {
+	head := "── " + title + " "
+	return s.rule.Render(head + strings.Repeat("─", max(0, width-ansi.StringWidth(head))))
+}
+
+// fit puts right at the end of a line of width that starts with left (cut to make room).
+func fit(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if width <= rw+1 {
+		return cut(left, width)
+	}
+	left = cut(left, width-rw-1)
+	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
+}
+
+// cut shortens a line to width cells.
+func cut(s string, width int) string {
+	if width <= 0 || ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width-1, "") + "…"
+}
+
+// pad makes s exactly width cells: cut with "…" or filled with spaces.
+func pad(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width-1, "") + "…"
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+func fill(lines []string, height int) []string {
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return lines
+}
