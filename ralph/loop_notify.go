@@ -24,6 +24,9 @@ func (l *Loop) announce(cur *State, a agent, dec Decision) {
 	if escalation != nil && !hasEndNotice(notices) {
 		notices = append(notices, Notice{NotifyFailed, dec.Escalate})
 	}
+	if escalation == nil && (cur.Notify == nil || !cur.Notify.Any()) {
+		return // nowhere to send them: the screen need not be read
+	}
 	last := l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
 	for _, n := range notices {
 		var extra *channel

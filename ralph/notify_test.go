@@ -2,6 +2,8 @@ package ralph
 
 import (
 	"errors"
+	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -132,5 +134,30 @@ func TestNotifierDropsBeyondItsQueue(t *testing.T) {
 	// One is being delivered, maxQueued wait: the rest are dropped.
 	if dropped != 2 {
 		t.Errorf("%d dropped, want 2", dropped)
+	}
+}
+
+// A loop that gives up tells the tmux clients and the Regent's webhook, each once, with the
+// failed event; an endpoint that answers 500 is reported in the log, not retried.
+func TestLoopNotifiesItsEnd(t *testing.T) {
+	hook := newRegentWebhook(t, http.StatusInternalServerError)
+	rc := RegentConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300}
+	h := regentHarness(t, setup{max: 10}, agentScript{submit: regentFailingWithLastWords}, rc, func(st *State) {
+		st.Notify = &NotifyConfig{Tmux: true, Webhook: hook.srv.URL, Events: []string{NotifyFailed}}
+	})
+	if code := h.run(h.config()); code != 1 {
+		t.Fatalf("Run = %d, want 1", code)
+	}
+	want := "swarm: " + loopName + " failed: 2 consecutive failures (last exit: 1) (iteration 2)"
+	if got := h.fake.Messages(); !reflect.DeepEqual(got, []string{want}) {
+		t.Errorf("tmux messages %q, want %q", got, want)
+	}
+	posts := hook.received()
+	if len(posts) != 1 || !strings.Contains(string(posts[0].body), `"event":"failed"`) {
+		t.Fatalf("webhook posts %d (%s), want one failed event", len(posts), posts)
+	}
+	logged, _ := os.ReadFile(h.dir.IterationsLog())
+	if !strings.Contains(string(logged), "[NOTIFY] notification failed to webhook failed: webhook answered 500") {
+		t.Errorf("the failed delivery is not in the event log:\n%s", logged)
 	}
 }
