@@ -188,7 +188,7 @@ func (l *Loop) unfollowPane() {
 
 // feedSafety is how long a followed pane goes unlooked at while it prints nothing: the look
 // that catches a copying that stopped without a word.
-const feedSafety = 30 * time.Second
+const feedSafety = 60 * time.Second
 
 // screenFed looks at a followed pane only when it printed something since the last look (at
 // most every minScreenPoll) or feedSafety after it; an agent that printed nothing is ended the

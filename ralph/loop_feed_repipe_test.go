@@ -25,7 +25,8 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 		{"screen changed with nothing copied", "> something new", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, setup{max: 3, phase: PhaseWorking}, agentScript{})
+			// An inactivity timeout longer than feedSafety: the look is about piping, not quiet.
+			h := newHarness(t, setup{max: 3, phase: PhaseWorking, inactivity: 10 * int(feedSafety.Seconds())}, agentScript{})
 			piper := &countingPiper{}
 			cfg := h.config()
 			cfg.Output = piper

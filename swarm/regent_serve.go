@@ -24,7 +24,7 @@ import (
 
 // rescanEvery bounds how long a loop can go without a monitor when the command that should
 // have woken the Regent did not (it died first).
-const rescanEvery = 30 * time.Second
+const rescanEvery = 60 * time.Second
 
 // retryAfter is how long a loop whose monitor ended while it still needed one waits before
 // the Regent drives it again, so a loop that cannot be driven does not spin.
