@@ -216,9 +216,9 @@ type loopDrive struct {
 }
 
 // The Regent's polls: of an agent's process (its end is reported by the kernel; this is the
-// safety net) and of a loop's files (inotify reports their changes), every relaxedPoll, once a
-// minute, so that an idle loop wakes its Regent once a minute and no more; of a screen that stays still, at most
-// every relaxedScreenPoll (one that moves is looked at within moments, see ralph's watch).
+// safety net) and of a loop's files (inotify reports their changes), every relaxedPoll, so
+// an idle loop wakes its Regent once a minute; of a screen that stays still, at most every
+// relaxedScreenPoll (one that moves is looked at within moments, see ralph's watch).
 const (
 	relaxedPoll       = 60 * time.Second
 	relaxedScreenPoll = 10 * time.Second
