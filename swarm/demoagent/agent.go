@@ -14,6 +14,10 @@
 //	@touch PATH    create a file
 //	@fork N        start N grandchild processes that sleep until killed
 //	@sh CMD        run CMD with /bin/sh -c and show its output
+//	@stamp PATH    append the time (seconds.nanoseconds since the epoch, as date +%s.%N) to PATH
+//
+// With --stamp PATH it appends the time it started to PATH, the same way (benchmarks time
+// restarts with it, without a process of their own per stamp).
 //
 // With --ignore-enters N the Enter of the first N messages is missed, as a busy TUI can miss
 // it: nothing changes on screen until Enter comes again.
@@ -41,11 +45,11 @@ const (
 
 // options are the agent's command-line flags.
 type options struct {
-	prompt, banner, dialog, record string
-	startDelay                     time.Duration
-	ignoreTerm                     bool
-	exitCode                       int
-	ignoreEnters                   int
+	prompt, banner, dialog, record, stamp string
+	startDelay                            time.Duration
+	ignoreTerm                            bool
+	exitCode                              int
+	ignoreEnters                          int
 }
 
 func parseFlags(args []string) (options, error) {
@@ -58,6 +62,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.dialog, "dialog", "", "show a first-run dialog before the prompt: trust-folder or bypass-permissions")
 	fs.IntVar(&o.exitCode, "exit", -1, "exit with this code right after starting")
 	fs.StringVar(&o.record, "record", "", "append every message received, exactly as received, to this file")
+	fs.StringVar(&o.stamp, "stamp", "", "append the time it started to this file")
 	fs.IntVar(&o.ignoreEnters, "ignore-enters", 0, "miss the Enter of the first N messages (the text stays in the input line until the next Enter)")
 	return o, fs.Parse(args)
 }
@@ -67,6 +72,9 @@ func Main(args []string) int {
 	o, err := parseFlags(args)
 	if err != nil {
 		return 2
+	}
+	if o.stamp != "" {
+		appendStamp(o.stamp)
 	}
 	if o.ignoreTerm {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
@@ -263,6 +271,8 @@ func handle(msg string) (code int, exit bool) {
 			if f, err := os.Create(arg); err == nil {
 				f.Close()
 			}
+		case "stamp":
+			appendStamp(arg)
 		case "fork":
 			n, _ := strconv.Atoi(arg)
 			for i := 0; i < n; i++ {
@@ -327,4 +337,15 @@ func noEcho(f *os.File) func() {
 	return func() {
 		syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(&old)))
 	}
+}
+
+// appendStamp appends the time now to path as date +%s.%N prints it.
+func appendStamp(path string) {
+	now := time.Now()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(f, "%d.%09d\n", now.Unix(), now.Nanosecond())
+	f.Close()
 }
