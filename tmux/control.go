@@ -24,6 +24,11 @@ type Control struct {
 	stdin io.WriteCloser
 	done  chan struct{}
 
+	// wmu orders the writes (commands are answered in the order written); mu guards the
+	// queue of commands waiting for their answer. They are apart so that the reader, which
+	// needs mu to hand an answer over, is never held up by a write that waits for the client
+	// to read its input.
+	wmu     sync.Mutex
 	mu      sync.Mutex
 	waiting []chan controlReply // commands sent, oldest first: tmux answers in order
 	closed  bool
@@ -127,23 +132,14 @@ func (c *Control) run(command string) (string, error) {
 // command's own failure is in its reply.
 func (c *Control) runAll(commands ...string) ([]controlReply, error) {
 	chans := make([]chan controlReply, len(commands))
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, ErrControlGone
-	}
 	for i := range chans {
 		chans[i] = make(chan controlReply, 1)
 	}
-	c.waiting = append(c.waiting, chans...)
-	_, err := io.WriteString(c.stdin, strings.Join(commands, "\n")+"\n")
-	c.mu.Unlock()
-	if err != nil {
-		// The reader fails every waiting command once the client is gone.
-		_ = c.stdin.Close()
-	}
 	t := time.NewTimer(controlTimeout)
 	defer t.Stop()
+	if err := c.send(chans, strings.Join(commands, "\n")+"\n", t.C); err != nil {
+		return nil, err
+	}
 	replies := make([]controlReply, len(chans))
 	for i, ch := range chans {
 		select {
@@ -221,11 +217,50 @@ func (c *Control) reply(br *bufio.Reader, header string) error {
 // Done is closed when the client has ended.
 func (c *Control) Done() <-chan struct{} { return c.done }
 
-// Close detaches the client (closing its input ends it) and waits for it.
+// send queues the answers awaited and writes the commands, in that order for every caller. A
+// client that does not take its input before timeout is not answering: ErrNoAnswer.
+func (c *Control) send(chans []chan controlReply, text string, timeout <-chan time.Time) error {
+	written := make(chan error, 1)
+	go func() {
+		c.wmu.Lock()
+		defer c.wmu.Unlock()
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			written <- ErrControlGone
+			return
+		}
+		c.waiting = append(c.waiting, chans...)
+		c.mu.Unlock()
+		_, err := io.WriteString(c.stdin, text)
+		if err != nil {
+			// The reader fails every waiting command once the client is gone.
+			_ = c.stdin.Close()
+		}
+		written <- nil
+	}()
+	select {
+	case err := <-written:
+		return err
+	case <-timeout:
+		return fmt.Errorf("%w: it does not take its input", ErrNoAnswer)
+	}
+}
+
+// closeWait is how long Close waits for the client to leave once its input is closed, before
+// it is killed.
+const closeWait = 2 * time.Second
+
+// Close detaches the client (closing its input ends it) and waits for it; a client that does
+// not leave is killed, so that closing never hangs.
 func (c *Control) Close() {
-	c.mu.Lock()
 	_ = c.stdin.Close()
-	c.mu.Unlock()
+	select {
+	case <-c.done:
+		return
+	case <-time.After(closeWait):
+	}
+	_ = c.cmd.Process.Kill()
 	<-c.done
 }
 

@@ -105,3 +105,45 @@ func TestControlEndsWithTheServer(t *testing.T) {
 	}
 	c.Close()
 }
+
+// A client that stops taking its input (tmux stuck, a server gone quiet) gives ErrNoAnswer in
+// time instead of holding its callers forever, and Close ends it even then.
+func TestControlThatDoesNotReadIsNotWaitedForForever(t *testing.T) {
+	cmd := exec.Command("sleep", "60") // reads nothing, answers nothing
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	go c.read(stdout)
+	// More than a pipe holds: the write itself cannot finish.
+	big := "display-message " + strings.Repeat("x", 1<<20)
+	start := time.Now()
+	if _, err := c.runAll(big); !errors.Is(err, ErrNoAnswer) {
+		t.Errorf("runAll = %v, want ErrNoAnswer", err)
+	}
+	// Another caller is not stuck behind the first one's write either.
+	if _, err := c.run("list-panes"); !errors.Is(err, ErrNoAnswer) {
+		t.Errorf("second command = %v, want ErrNoAnswer", err)
+	}
+	if d := time.Since(start); d > 2*controlTimeout+time.Second {
+		t.Errorf("the commands took %v", d)
+	}
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(closeWait + 5*time.Second):
+		t.Fatal("Close still waiting for a client that does not leave")
+	}
+	if cmd.ProcessState == nil {
+		t.Error("the client was not reaped")
+	}
+}
