@@ -2,13 +2,13 @@ package ralph
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -165,33 +165,36 @@ func runNotifyCommand(command, dir string, n Notification) error {
 	env := append(os.Environ(), "SWARM_EVENT="+n.Event, "SWARM_WORKER="+n.Worker,
 		fmt.Sprintf("SWARM_ITERATION=%d", n.Iteration), "SWARM_REASON="+n.Reason, "SWARM_STATUS="+n.Status,
 		"SWARM_TIME="+n.Time, "SWARM_LAST_LINES="+strings.Join(n.LastLines, "\n"), "SWARM_NOTIFICATION="+string(body))
-	res := runShell(shellRun{Dir: dir, Argv: []string{"sh", "-c", command}, Env: env, Timeout: commandTimeout})
-	switch {
-	case res.Err != nil:
-		return res.Err
-	case res.TimedOut:
-		return fmt.Errorf("timed out after %s, ended", commandTimeout)
-	case res.Code != 0:
-		return fmt.Errorf("exit %d: %s", res.Code, OneLine(res.Output))
-	}
-	return nil
+	return runBounded(shellRun{Dir: dir, Argv: []string{"sh", "-c", command}, Env: env, Timeout: commandTimeout})
 }
 
 // desktopNotify shows n on the desktop: notify-send (Linux, BSD) or osascript (macOS).
 func desktopNotify(n Notification) error {
-	ctx, cancel := context.WithTimeout(context.Background(), localTimeout)
-	defer cancel()
-	var cmd *exec.Cmd
+	var argv []string
 	if p, err := exec.LookPath("notify-send"); err == nil {
-		cmd = exec.CommandContext(ctx, p, "--app-name=swarm", n.Title(), n.Body())
+		argv = []string{p, "--app-name=swarm", n.Title(), n.Body()}
 	} else if p, err := exec.LookPath("osascript"); err == nil {
-		script := fmt.Sprintf("display notification %s with title %s", appleString(n.Body()), appleString(n.Title()))
-		cmd = exec.CommandContext(ctx, p, "-e", script)
+		argv = []string{p, "-e", fmt.Sprintf("display notification %s with title %s", appleString(n.Body()), appleString(n.Title()))}
 	} else {
 		return errors.New("neither notify-send nor osascript is installed")
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v %s", cmd.Args[0], err, OneLine(string(out)))
+	if err := runBounded(shellRun{Argv: argv, Timeout: localTimeout}); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
+	}
+	return nil
+}
+
+// runBounded runs a channel's program as the loop runs the user's steps (its own process
+// group, ended at its time limit) and says how it went.
+func runBounded(r shellRun) error {
+	res := runShell(r)
+	switch {
+	case res.Err != nil:
+		return res.Err
+	case res.TimedOut:
+		return fmt.Errorf("timed out after %s, ended", r.Timeout)
+	case res.Code != 0:
+		return fmt.Errorf("exit %d: %s", res.Code, OneLine(res.Output))
 	}
 	return nil
 }
