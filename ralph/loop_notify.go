@@ -16,16 +16,16 @@ const lastLinesSent = 20
 
 // announce sends a decision's notifications, cur being the state it left.
 func (l *Loop) announce(cur *State, a agent, dec Decision) {
-	notices := Notices(dec, NoticeFacts{MoreSteps: dec.Ended && l.chainGoesOn(cur)})
 	escalation := l.escalation(cur, dec.Escalate)
-	if len(notices) == 0 && escalation == nil {
-		return
+	if escalation == nil && (cur.Notify == nil || !cur.Notify.Any()) {
+		return // nowhere to send them: neither the chain nor the screen need be read
 	}
+	notices := Notices(dec, NoticeFacts{MoreSteps: dec.Ended && l.chainGoesOn(cur)})
 	if escalation != nil && !hasEndNotice(notices) {
 		notices = append(notices, Notice{NotifyFailed, dec.Escalate})
 	}
-	if escalation == nil && (cur.Notify == nil || !cur.Notify.Any()) {
-		return // nowhere to send them: the screen need not be read
+	if len(notices) == 0 {
+		return
 	}
 	last := l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
 	for _, n := range notices {
