@@ -211,11 +211,12 @@ func lowerPanel(v dashView, s dashStyles, height int) []string {
 		return fill(nil, height)
 	}
 	r := v.Rows[v.Selected]
-	events := 0
-	if r.Loop && !v.Logs && v.Height > 0 {
-		events = min(len(v.Events), max(0, height/3-1))
-	} else if r.Loop && !v.Logs {
+	events := 0 // a loop's events below its screen: a third of the panel at most, all in a printed frame
+	if r.Loop && !v.Logs {
 		events = len(v.Events)
+		if v.Height > 0 {
+			events = min(events, max(0, height/3-1))
+		}
 	}
 	what := "screen"
 	if v.Logs {

@@ -80,7 +80,7 @@ func TestDashboardGoldenFrames(t *testing.T) {
 				}
 			}
 			for i, line := range strings.Split(got, "\n") {
-				if w := displayWidth(line); w > v.Width {
+				if w := ansi.StringWidth(line); w > v.Width {
 					t.Errorf("line %d is %d cells on a terminal of %d: %q", i+1, w, v.Width, line)
 				}
 			}
@@ -175,4 +175,3 @@ func TestDashboardWorkerWords(t *testing.T) {
 	}
 }
 
-func displayWidth(s string) int { return ansi.StringWidth(s) }
