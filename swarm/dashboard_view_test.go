@@ -174,4 +174,3 @@ func TestDashboardWorkerWords(t *testing.T) {
 		}
 	}
 }
-
