@@ -25,8 +25,8 @@ type dashData interface {
 	screen(r dashRow, n int, logs bool) []string
 	// events are a loop's last n events, Regent lines shown as such.
 	events(r dashRow, n int) []string
-	// run runs a swarm command (ralph pause w1, kill w1, ...) and says how it went.
-	run(args ...string) (string, error)
+	// run runs a swarm command (ralph pause w1, kill w1, ...): its error is what it said last.
+	run(args ...string) error
 	// attach is the command that attaches the terminal to a worker's window.
 	attach(name string) *exec.Cmd
 }
@@ -130,22 +130,23 @@ func (d swarmData) tail(path string, n int) []string {
 	return out
 }
 
-func (d swarmData) run(args ...string) (string, error) {
+func (d swarmData) run(args ...string) error {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", err
+		return err
 	}
 	cmd := exec.Command(exe, args...)
 	// A kill under way when the dashboard quits (and its terminal goes) is seen through.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	text := strings.TrimSpace(out.String())
-	if err != nil && text != "" {
-		return "", errors.New(lastLine(text))
+	if err := cmd.Run(); err != nil {
+		if text := strings.TrimSpace(out.String()); text != "" {
+			return errors.New(lastLine(text))
+		}
+		return err
 	}
-	return lastLine(text), err
+	return nil
 }
 
 func (d swarmData) attach(name string) *exec.Cmd {

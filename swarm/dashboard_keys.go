@@ -98,7 +98,7 @@ func (m *dashModel) act(doing, done string, args ...string) tea.Cmd {
 	m.view.Message = doing + "…"
 	data := m.data
 	return func() tea.Msg {
-		if _, err := data.run(args...); err != nil {
+		if err := data.run(args...); err != nil {
 			return actionMsg{err: err}
 		}
 		return actionMsg{text: done}

@@ -40,11 +40,11 @@ func (f *fakeData) events(r dashRow, n int) []string {
 	return []string{"events of " + r.Name}
 }
 
-func (f *fakeData) run(args ...string) (string, error) {
+func (f *fakeData) run(args ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ran = append(f.ran, args)
-	return "", nil
+	return nil
 }
 
 func (f *fakeData) attach(name string) *exec.Cmd { return exec.Command("true") }
