@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// ErrUnquotable means a command holds an argument a control-mode command line cannot carry
-// (a single quote or a line break); a tmux process takes such commands instead.
+// ErrUnquotable means a command holds an argument a control-mode command line cannot carry (a
+// NUL byte); a tmux process takes such commands instead.
 var ErrUnquotable = errors.New("an argument cannot be put on a tmux command line")
 
 // Respawn is Exec.Respawn through the control client: a loop restarts its agent at every
@@ -50,17 +50,45 @@ func (c *Control) Respawn(paneID string, s Spec) (Pane, error) {
 	return p, nil
 }
 
-// commandLine is a tmux command with every argument in single quotes, between which tmux's
-// parser takes everything as it is ($, ~, #, ;, braces, backslashes). Only a single quote
-// itself, or a line break (the end of a control-mode command), cannot be carried: ok is false.
+// commandLine is a tmux command with every argument quoted so that tmux's parser takes it as
+// it is ($, ~, #, ;, braces, backslashes: see quoteArg). Only a NUL byte, which ends a string
+// inside tmux, cannot be carried: ok is false.
 func commandLine(name string, args ...string) (string, bool) {
 	var b strings.Builder
 	b.WriteString(name)
 	for _, a := range args {
-		if strings.ContainsAny(a, "'\r\n") {
+		q, ok := quoteArg(a)
+		if !ok {
 			return "", false
 		}
-		b.WriteString(" '" + a + "'")
+		b.WriteString(" " + q)
 	}
+	return b.String(), true
+}
+
+// quoteArg puts a in single quotes, between which tmux's parser takes everything as it is. The
+// three characters that cannot be there go in double quotes, escaped, right beside: a single
+// quote (which would end the quotes) and the line breaks (which end a control-mode command).
+// tmux joins quoted pieces without space between them into one argument.
+func quoteArg(a string) (string, bool) {
+	if strings.IndexByte(a, 0) >= 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(a) + 2)
+	b.WriteByte('\'')
+	for i := 0; i < len(a); i++ {
+		switch c := a[i]; c {
+		case '\'':
+			b.WriteString(`'"'"'`)
+		case '\n':
+			b.WriteString(`'"\n"'`)
+		case '\r':
+			b.WriteString(`'"\r"'`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
 	return b.String(), true
 }

@@ -33,7 +33,8 @@ func TestControlRespawnsAsExecDoes(t *testing.T) {
 	}
 	defer c.Close()
 	dir := t.TempDir()
-	args := []string{"a b", "$HOME", "~", "#{pane_id}", "semi;", ";", "{", "}", `back\slash`, `"dq"`, "%0", "", "end"}
+	args := []string{"a b", "$HOME", "~", "#{pane_id}", "semi;", ";", "{", "}", `back\slash`, `"dq"`, "%0", "",
+		"it's", "'", `'"'`, "two\nlines", "cr\r", "\\n", "end"}
 	script := `printf "%s\n" "$(pwd)" "$@" > "$0.tmp" && mv "$0.tmp" "$0"; exec sleep 30`
 	spec := func(out string) Spec {
 		return Spec{Cwd: dir, Argv: append([]string{"sh", "-c", script, out}, args...), ID: "w-2", ClearHistory: true}
@@ -58,8 +59,8 @@ func TestControlRespawnsAsExecDoes(t *testing.T) {
 		t.Errorf("through a tmux process the program got\n%q\nthrough control mode\n%q", fromExec, got)
 	}
 
-	if _, err := c.Respawn("%0", Spec{Argv: []string{"echo", "it's"}}); !errors.Is(err, ErrUnquotable) {
-		t.Errorf("an argument with a single quote: %v, want ErrUnquotable", err)
+	if _, err := c.Respawn("%0", Spec{Argv: []string{"echo", "nul\x00"}}); !errors.Is(err, ErrUnquotable) {
+		t.Errorf("an argument with a NUL byte: %v, want ErrUnquotable", err)
 	}
 	if _, err := c.Respawn("%999", Spec{Argv: []string{"true"}}); !errors.Is(err, ErrNoPane) {
 		t.Errorf("missing pane: %v", err)
