@@ -222,6 +222,48 @@ func (c controlCapture) Respawn(paneID string, s tmux.Spec) (tmux.Pane, error) {
 	return c.Client.Respawn(paneID, s)
 }
 
+// Paste types a prompt through the control client too (a loop does at every iteration); a
+// text it cannot carry, or no client, goes to a tmux process. A client that failed on the way
+// may have typed it already: that is an error, not a second paste.
+func (c controlCapture) Paste(paneID, text string, bracketed bool) error {
+	ctl := c.conn.ctl.Load()
+	if ctl == nil {
+		return c.Client.Paste(paneID, text, bracketed)
+	}
+	err := ctl.Paste(paneID, text, bracketed)
+	if errors.Is(err, tmux.ErrUnquotable) {
+		return c.Client.Paste(paneID, text, bracketed)
+	}
+	if done, aerr := c.answered(ctl, err); done {
+		return aerr
+	}
+	return err
+}
+
+// SendKeys presses keys through the control client too (the Enter after each prompt), one
+// at a time, each through a tmux process when there is no client.
+func (c controlCapture) SendKeys(paneID string, keys ...string) error {
+	for _, k := range keys {
+		ctl := c.conn.ctl.Load()
+		if ctl == nil {
+			if err := c.Client.SendKeys(paneID, k); err != nil {
+				return err
+			}
+			continue
+		}
+		err := ctl.SendKeys(paneID, k)
+		if errors.Is(err, tmux.ErrUnquotable) {
+			err = c.Client.SendKeys(paneID, k)
+		} else if done, aerr := c.answered(ctl, err); done {
+			err = aerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // answered reports whether the control client's answer stands (err is what to return with
 // it); one that did not answer is closed, and the question goes to a tmux process instead.
 func (c controlCapture) answered(ctl *tmux.Control, err error) (bool, error) {

@@ -1,0 +1,64 @@
+package tmux
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// waitBytes returns the content of path once it holds n bytes (or what it holds at the
+// deadline).
+func waitBytes(t *testing.T, path string, n int) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var data []byte
+	for time.Now().Before(deadline) {
+		data, _ = os.ReadFile(path)
+		if len(data) >= n {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return string(data)
+}
+
+// A paste through the control client reaches the program byte for byte, whatever tmux's
+// parser would make of the text; the keys after it arrive as keys.
+func TestControlPastesExactly(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "got")
+	// A raw terminal hands the program every byte as typed: nothing is cooked on the way.
+	e := realServer(t, "stty raw -echo; exec cat > "+out)
+	c, err := e.Control("w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	text := "-starts like a flag\n'single' \"double\" `back` $HOME ~ ~/x #{pane_id} #(echo no) ;\n" +
+		"{ braces } \\ \\n \\047 tab\there cr\rthere \x1b[31mred\x1b[0m é ✓ %begin 1 2 1\n%end 1 2 1\nlast"
+	if err := c.Paste("%0", text, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendKeys("%0", "Enter", "Tab"); err != nil {
+		t.Fatal(err)
+	}
+	want := text + "\r\t"
+	if got := waitBytes(t, out, len(want)); got != want {
+		t.Errorf("the program got\n%q\nwant\n%q", got, want)
+	}
+	if err := c.Paste("%0", "nul\x00", false); !errors.Is(err, ErrUnquotable) {
+		t.Errorf("a text with a NUL byte: %v, want ErrUnquotable", err)
+	}
+	if err := c.Paste("%999", "x", false); !errors.Is(err, ErrNoPane) {
+		t.Errorf("missing pane: %v, want ErrNoPane", err)
+	}
+	if err := c.SendKeys("%0; kill-server", "Enter"); err == nil {
+		t.Error("an id that is not a pane was sent")
+	}
+	// Nothing is left behind: the buffer of the failed paste is gone too.
+	if bufs, err := e.run(nil, "list-buffers", "-F", "#{buffer_name}"); err != nil || bufs != "" {
+		t.Errorf("buffers left: %q (%v)", bufs, err)
+	}
+}
