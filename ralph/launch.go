@@ -99,7 +99,9 @@ func (l Launch) script(env []string) (string, bool) {
 	if l.Stdin != "" {
 		b.WriteString(" < " + shQuote(l.Stdin))
 	}
-	b.WriteString("\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
+	// The usual end writes its one line straight to the exit file, which a reader takes only
+	// once its line is whole: a mv (a process) at every agent's end is a cost fifty loops feel.
+	fmt.Fprintf(&b, "\ncode=$?\nprintf '%%s\\n' \"$code\" > %s\nexit \"$code\"\n", exit)
 	return b.String(), true
 }
 

@@ -131,13 +131,17 @@ func (d *Dir) ExitPath(name string) string {
 }
 
 // ExitCode reads the exit code the worker's wrapper recorded when its program ended (the
-// file's first line; a second line may say why the program could not start).
+// file's first line; a second line may say why the program could not start). A first line
+// without its line feed is still being written (the start script writes the file in place).
 func (d *Dir) ExitCode(name string) (int, bool) {
 	data, err := os.ReadFile(d.ExitPath(name))
 	if err != nil {
 		return 0, false
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+	first, _, whole := strings.Cut(string(data), "\n")
+	if !whole {
+		return 0, false
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(first))
 	return n, err == nil
 }
