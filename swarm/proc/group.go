@@ -15,10 +15,20 @@ func GroupAlive(pgid int) bool { return (&groupWatch{pgid: pgid}).alive() }
 // looks through /proc only when what it knows cannot tell: while its leader, or a member seen
 // running at the last look, still runs, the group does. Only a look through /proc that finds
 // none says it is gone (a member may have started another before it ended).
+//
+// A watch that is asked again (patient) also waits a moment for a leader that has ended to be
+// collected by its parent: until then the kernel counts the group as there, and once it is
+// collected the kernel alone says whether anything is left, without the look through /proc
+// (hundreds of files with fifty loops' agents about).
 type groupWatch struct {
 	pgid    int
 	members []int
+	patient bool
+	zombie  time.Time // when the leader was first seen ended but not yet collected
 }
+
+// reapWait is how long a patient watch waits for an ended leader to be collected.
+const reapWait = 100 * time.Millisecond
 
 func (g *groupWatch) alive() bool {
 	if g.pgid <= 0 {
@@ -30,13 +40,29 @@ func (g *groupWatch) alive() bool {
 	if g.runs(g.pgid) || slices.ContainsFunc(g.members, g.runs) {
 		return true
 	}
+	if g.patient && g.leaderUncollected() {
+		return true
+	}
 	g.members = g.members[:0]
-	for _, pid := range pids() {
+	for _, pid := range listPIDs() {
 		if g.runs(pid) {
 			g.members = append(g.members, pid)
 		}
 	}
 	return len(g.members) > 0
+}
+
+// leaderUncollected reports a leader that has ended but is still a zombie, for up to
+// reapWait from when it was first seen so.
+func (g *groupWatch) leaderUncollected() bool {
+	letter, pg, _, ok := Stat(g.pgid)
+	if !ok || pg != g.pgid || letter != 'Z' {
+		return false
+	}
+	if g.zombie.IsZero() {
+		g.zombie = time.Now()
+	}
+	return time.Since(g.zombie) < reapWait
 }
 
 // runs reports a process of the group that is not a zombie.
@@ -74,7 +100,7 @@ func WaitGroupGone(pgid int, d time.Duration) bool { return waitGroupGone(pgid, 
 func waitGroupGone(pgid int, d time.Duration, leaderExit <-chan struct{}) bool {
 	deadline := time.Now().Add(d)
 	delay := 5 * time.Millisecond
-	g := &groupWatch{pgid: pgid}
+	g := &groupWatch{pgid: pgid, patient: true}
 	for {
 		if !g.alive() {
 			return true

@@ -3,7 +3,6 @@ package proc
 import (
 	"bytes"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -68,7 +67,11 @@ func Tagged(tag string) []int {
 }
 
 var readEnviron = func(pid int) ([]byte, error) {
-	return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	data, ok := readProcFile(procPath(pid, "environ"), make([]byte, 4096))
+	if !ok {
+		return nil, os.ErrNotExist
+	}
+	return data, nil
 }
 
 // swarmEntries keeps the SWARM_ entries of an environment.
