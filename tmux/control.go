@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // without a tmux process each: a capture costs the server's work only.
 type Control struct {
 	cmd   *exec.Cmd
-	stdin io.WriteCloser
+	stdin *os.File // a pipe the runtime polls: a write to it can have a deadline
 	done  chan struct{}
 
 	// wmu orders the writes (commands are answered in the order written); mu guards the
@@ -59,15 +60,24 @@ func (t *Exec) Control(session string) (*Control, error) {
 	cmd := exec.Command(t.bin(), argv...)
 	cmd.Env = childEnv()
 	cmd.Dir = "/"
-	stdin, err := cmd.StdinPipe()
+	return startControl(cmd)
+}
+
+// startControl starts cmd as a control client: commands go to its input, answers are read
+// from its output.
+func startControl(cmd *exec.Cmd) (*Control, error) {
+	in, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = in
 	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	in.Close() // the client's now (or no one's)
+	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
 	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
@@ -135,11 +145,12 @@ func (c *Control) runAll(commands ...string) ([]controlReply, error) {
 	for i := range chans {
 		chans[i] = make(chan controlReply, 1)
 	}
-	t := time.NewTimer(controlTimeout)
-	defer t.Stop()
-	if err := c.send(chans, strings.Join(commands, "\n")+"\n", t.C); err != nil {
+	deadline := time.Now().Add(controlTimeout)
+	if err := c.send(chans, strings.Join(commands, "\n")+"\n", deadline); err != nil {
 		return nil, err
 	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
 	replies := make([]controlReply, len(chans))
 	for i, ch := range chans {
 		select {
@@ -218,33 +229,26 @@ func (c *Control) reply(br *bufio.Reader, header string) error {
 func (c *Control) Done() <-chan struct{} { return c.done }
 
 // send queues the answers awaited and writes the commands, in that order for every caller. A
-// client that does not take its input before timeout is not answering: ErrNoAnswer.
-func (c *Control) send(chans []chan controlReply, text string, timeout <-chan time.Time) error {
-	written := make(chan error, 1)
-	go func() {
-		c.wmu.Lock()
-		defer c.wmu.Unlock()
-		c.mu.Lock()
-		if c.closed {
-			c.mu.Unlock()
-			written <- ErrControlGone
-			return
-		}
-		c.waiting = append(c.waiting, chans...)
+// client that does not take its input by deadline is not answering: ErrNoAnswer.
+func (c *Control) send(chans []chan controlReply, text string, deadline time.Time) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.mu.Lock()
+	if c.closed {
 		c.mu.Unlock()
-		_, err := io.WriteString(c.stdin, text)
-		if err != nil {
-			// The reader fails every waiting command once the client is gone.
-			_ = c.stdin.Close()
-		}
-		written <- nil
-	}()
-	select {
-	case err := <-written:
-		return err
-	case <-timeout:
-		return fmt.Errorf("%w: it does not take its input", ErrNoAnswer)
+		return ErrControlGone
 	}
+	c.waiting = append(c.waiting, chans...)
+	c.mu.Unlock()
+	_ = c.stdin.SetWriteDeadline(deadline)
+	if _, err := io.WriteString(c.stdin, text); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("%w: it does not take its input", ErrNoAnswer)
+		}
+		// The reader fails every waiting command once the client is gone.
+		_ = c.stdin.Close()
+	}
+	return nil
 }
 
 // closeWait is how long Close waits for the client to leave once its input is closed, before

@@ -110,19 +110,10 @@ func TestControlEndsWithTheServer(t *testing.T) {
 // time instead of holding its callers forever, and Close ends it even then.
 func TestControlThatDoesNotReadIsNotWaitedForForever(t *testing.T) {
 	cmd := exec.Command("sleep", "60") // reads nothing, answers nothing
-	stdin, err := cmd.StdinPipe()
+	c, err := startControl(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
-	go c.read(stdout)
 	// More than a pipe holds: the write itself cannot finish.
 	big := "display-message " + strings.Repeat("x", 1<<20)
 	start := time.Now()
