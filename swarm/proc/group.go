@@ -27,14 +27,15 @@ type groupWatch struct {
 	zombie  time.Time // when the leader was first seen ended but not yet collected
 }
 
-// reapWait is how long a patient watch waits for an ended leader to be collected.
-const reapWait = 100 * time.Millisecond
+// reapWait is how long a patient watch waits for an ended leader to be collected: a tmux
+// server busy with fifty loops can take a few hundred milliseconds to collect a pane's process.
+const reapWait = 300 * time.Millisecond
 
 func (g *groupWatch) alive() bool {
 	if g.pgid <= 0 {
 		return false
 	}
-	if err := syscall.Kill(-g.pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+	if !g.exists() {
 		return false
 	}
 	if g.runs(g.pgid) || slices.ContainsFunc(g.members, g.runs) {
@@ -43,6 +44,10 @@ func (g *groupWatch) alive() bool {
 	if g.patient && g.leaderUncollected() {
 		return true
 	}
+	// The leader may have been collected a moment ago: the kernel is asked again first.
+	if !g.exists() {
+		return false
+	}
 	g.members = g.members[:0]
 	for _, pid := range listPIDs() {
 		if g.runs(pid) {
@@ -50,6 +55,12 @@ func (g *groupWatch) alive() bool {
 		}
 	}
 	return len(g.members) > 0
+}
+
+// exists asks the kernel whether any process (a zombie too) is in the group.
+func (g *groupWatch) exists() bool {
+	err := syscall.Kill(-g.pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // leaderUncollected reports a leader that has ended but is still a zombie, for up to
@@ -75,7 +86,7 @@ func (g *groupWatch) runs(pid int) bool {
 // returns once no process of the group is left (or a short while after SIGKILL), reporting
 // whether SIGKILL was needed.
 func KillGroup(pgid int, grace time.Duration) bool {
-	if pgid <= 1 || !GroupAlive(pgid) {
+	if pgid <= 1 || !(&groupWatch{pgid: pgid, patient: true}).alive() {
 		return false
 	}
 	// The leader's end is told by the kernel: the group is looked at again at once then.
