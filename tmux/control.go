@@ -47,8 +47,11 @@ var (
 	ErrNoAnswer    = errors.New("the tmux control client did not answer")
 )
 
-// controlTimeout is how long a command may wait for its answer.
-const controlTimeout = 3 * time.Second
+// controlTimeout is how long a command may wait for its answer. It tells a client that is
+// stuck from a server that is slow: fifty loops restarting at once on two cores have seen a
+// respawn answered after two seconds, and a client given up on is replaced by tmux processes,
+// which load the machine more.
+var controlTimeout = 10 * time.Second
 
 // Control attaches a control-mode client to session, with its output off: the server then
 // keeps nothing about the panes it would report (tmux, to 3.6a at least, can crash when a pane

@@ -109,6 +109,8 @@ func TestControlEndsWithTheServer(t *testing.T) {
 // A client that stops taking its input (tmux stuck, a server gone quiet) gives ErrNoAnswer in
 // time instead of holding its callers forever, and Close ends it even then.
 func TestControlThatDoesNotReadIsNotWaitedForForever(t *testing.T) {
+	defer func(d time.Duration) { controlTimeout = d }(controlTimeout)
+	controlTimeout = 2 * time.Second
 	cmd := exec.Command("sleep", "60") // reads nothing, answers nothing
 	c, err := startControl(cmd)
 	if err != nil {
