@@ -30,7 +30,7 @@ func (l *Loop) deliver(st *State) error {
 	}
 	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	if st.PromptMode == PromptStdin {
-		l.update(func(s *State) error {
+		l.note(func(s *State) error {
 			s.Phase = PhaseWorking
 			s.DoneBaseline = 0
 			return nil
@@ -48,7 +48,7 @@ func (l *Loop) deliver(st *State) error {
 		}
 	}
 	// Recorded before the paste: a monitor that dies from here on must not paste it again.
-	l.update(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
+	l.note(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
 	l.submit(st, a, lines, string(prompt))
 	l.delivered(base)
 	return nil
@@ -56,7 +56,7 @@ func (l *Loop) deliver(st *State) error {
 
 // delivered records that the agent has its prompt and is now watched.
 func (l *Loop) delivered(base int) {
-	l.update(func(s *State) error {
+	l.note(func(s *State) error {
 		s.Phase = PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
@@ -154,7 +154,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 		l.say("could not type the prompt: %v", err)
 	}
 	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
-	l.update(func(s *State) error { s.Phase = PhaseSubmitting; return nil })
+	l.note(func(s *State) error { s.Phase = PhaseSubmitting; return nil })
 	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
 	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
 	// for the agent taking the prompt.

@@ -33,6 +33,12 @@ func (l *Loop) update(fn func(*State) error) {
 	l.recorded(err)
 }
 
+// note changes what the state says about the running agent only (see Dir.Note).
+func (l *Loop) note(fn func(*State) error) {
+	_, err := l.cfg.Dir.Note(fn)
+	l.recorded(err)
+}
+
 func (l *Loop) updateRegent(fn func(*RegentState)) { l.recorded(l.cfg.Dir.UpdateRegent(fn)) }
 
 func (l *Loop) logEvent(kind, text string) {

@@ -216,7 +216,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 			if now.Sub(w.savedChange) >= saveScreenChange {
 				w.savedChange = now
 				at := w.facts.LastChange.Format(TimeFormat)
-				l.update(func(s *State) error { s.LastScreenChange = at; return nil })
+				l.note(func(s *State) error { s.LastScreenChange = at; return nil })
 			}
 		}
 		w.lastHash = h

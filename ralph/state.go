@@ -200,12 +200,24 @@ func (d Dir) Create(st *State) error {
 // Everyone who changes a loop (monitor, pause, resume, kill) goes through here or Transition,
 // so no writer overwrites another's change with a stale copy.
 func (d Dir) Update(fn func(*State) error) (*State, error) {
+	return d.change(fn, state.WriteJSON)
+}
+
+// Note is Update for what only describes the running agent (how far its prompt got, when its
+// screen last moved): written without waiting for the disk, several times an iteration. A
+// crash of the machine that loses it ends that agent too; a crash of swarm loses nothing.
+func (d Dir) Note(fn func(*State) error) (*State, error) {
+	return d.change(fn, state.ReplaceJSON)
+}
+
+// change applies fn to the state under the loop lock and saves the result with write.
+func (d Dir) change(fn func(*State) error, write func(string, any) error) (*State, error) {
 	return d.locked(func(st *State) error {
 		before, _ := json.Marshal(st)
 		if err := fn(st); err != nil {
 			return err
 		}
-		return writeChanged(d.statePath(), before, st, state.WriteJSON)
+		return writeChanged(d.statePath(), before, st, write)
 	})
 }
 

@@ -50,4 +50,19 @@ func TestUpdatesThatChangeNothingAreNotWritten(t *testing.T) {
 	if err := d.UpdateRegent(func(rs *RegentState) { rs.Iteration = 4 }); err != nil || d.LoadRegent().Iteration != 4 {
 		t.Errorf("a Regent change was not written (%v)", err)
 	}
+
+	// A note about the running agent follows the same rules, without waiting for the disk.
+	before = inode(t, d.statePath())
+	if _, err := d.Note(func(s *State) error { s.Phase = ""; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if inode(t, d.statePath()) != before {
+		t.Error("a note that changed nothing rewrote the state file")
+	}
+	if _, err := d.Note(func(s *State) error { s.Phase = PhaseWorking; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Load(); err != nil || st.Phase != PhaseWorking || st.Checks[0] != "go test" {
+		t.Errorf("a note was not written whole: %+v, %v", st, err)
+	}
 }
