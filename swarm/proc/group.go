@@ -27,9 +27,10 @@ type groupWatch struct {
 	zombie  time.Time // when the leader was first seen ended but not yet collected
 }
 
-// reapWait is how long a patient watch waits for an ended leader to be collected: a tmux
-// server busy with fifty loops can take a few hundred milliseconds to collect a pane's process.
-const reapWait = 300 * time.Millisecond
+// reapWait is how long a patient watch waits for an ended leader to be collected. It is
+// short: tmux (3.3a at least) can miss the end of a pane's process for as long as the pane
+// waits for its next respawn, when the end comes while it runs its utmp helper.
+const reapWait = 25 * time.Millisecond
 
 func (g *groupWatch) alive() bool {
 	if g.pgid <= 0 {
