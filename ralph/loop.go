@@ -132,6 +132,9 @@ type Loop struct {
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
 	swept bool
+	// ended: the process group whose end was last seen through (an iteration's end and the next
+	// start need one wait for it, not two); 0 once another agent started.
+	ended int
 	files *fileWatch // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool

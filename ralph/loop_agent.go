@@ -140,8 +140,9 @@ func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
 // identity outside it (a setsid grandchild, an agent whose window or tmux server was killed).
 // Nothing of one iteration may outlive it into the next.
 func (l *Loop) endAgent(a agent, grace time.Duration) {
-	if !a.dead && a.pid > 0 {
+	if !a.dead && a.pid > 0 && a.pid != l.ended {
 		l.cfg.Procs.KillGroup(a.pid, grace)
+		l.ended = a.pid
 	}
 	if l.swept {
 		return // nothing carrying the identity was started since the last look for it

@@ -171,7 +171,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	if err == nil {
 		// The previous agent, or anything it left behind.
 		l.endAgent(agent{pid: p.PID}, l.cfg.KillGrace)
-		l.swept = false
+		l.swept, l.ended = false, 0
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 		if err != nil {
 			return err
@@ -184,7 +184,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 			return errServerGone
 		}
 		// The window was closed by hand: open a new one and point the worker at it.
-		l.swept = false
+		l.swept, l.ended = false, 0
 		p, err = l.cfg.Tmux.NewWindow(spec)
 		if err != nil {
 			return err

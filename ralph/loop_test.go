@@ -285,6 +285,19 @@ func (p *fakeProcs) KillGroup(pgid int, grace time.Duration) {
 	p.kills = append(p.kills, killRec{pid: pgid, grace: grace, alive: alive, at: p.clock.Now()})
 }
 
+// killsOf counts the kills of pid's group, live or not.
+func (p *fakeProcs) killsOf(pid int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, k := range p.kills {
+		if k.pid == pid {
+			n++
+		}
+	}
+	return n
+}
+
 // liveKills are the kills that ended a running agent.
 func (p *fakeProcs) liveKills() []killRec {
 	p.mu.Lock()
@@ -873,6 +886,10 @@ func TestLoopInactivityRestarts(t *testing.T) {
 			}
 			if kills[0].at.After(starts[1].at) {
 				t.Error("next iteration started before the quiet agent was killed")
+			}
+			// Its group is waited for once: the next start does not wait for it again.
+			if n := h.procs.killsOf(starts[0].pid); n != 1 {
+				t.Errorf("iteration 1's agent was ended %d times, want once", n)
 			}
 			st := h.state()
 			h.wantState(st, StatusStopped, "max_iterations", 2)
