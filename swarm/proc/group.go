@@ -28,8 +28,8 @@ type groupWatch struct {
 }
 
 // reapWait is how long a patient watch waits for an ended leader to be collected. It is
-// short: tmux (3.3a at least) can miss the end of a pane's process for as long as the pane
-// waits for its next respawn, when the end comes while it runs its utmp helper.
+// short: tmux (3.3a at least) has been seen to leave a pane's ended process uncollected until
+// the pane's next respawn.
 const reapWait = 25 * time.Millisecond
 
 func (g *groupWatch) alive() bool {
