@@ -132,21 +132,21 @@ func findInput(lines []string) inputArea {
 
 var bannerAgents = []struct {
 	name string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 }{
 	// The banner scrolls away in long sessions; the turn summary ("✻ Baked for 0s"), the
 	// spinner and the retry line stay recognisable.
-	{"claude", regexp.MustCompile(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
-	{"codex", regexp.MustCompile(`OpenAI Codex|Ask Codex to do anything`)},
-	{"gemini", regexp.MustCompile(`Type your message or @|\bgemini-\d`)},
-	{"aider", regexp.MustCompile(`(?m)^Aider v\d`)},
-	{"opencode", regexp.MustCompile(`(?i)\bopencode\b`)},
+	{"claude", compiled(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
+	{"codex", compiled(`OpenAI Codex|Ask Codex to do anything`)},
+	{"gemini", compiled(`Type your message or @|\bgemini-\d`)},
+	{"aider", compiled(`(?m)^Aider v\d`)},
+	{"opencode", compiled(`(?i)\bopencode\b`)},
 }
 
 func bannerAgent(lines []string) string {
 	text := strings.Join(lines, "\n")
 	for _, b := range bannerAgents {
-		if b.re.MatchString(text) {
+		if b.re().MatchString(text) {
 			return b.name
 		}
 	}
@@ -155,10 +155,10 @@ func bannerAgent(lines []string) string {
 
 var (
 	// Claude's input line: `❯` padded with NBSP when empty, or followed by typed text.
-	claudePromptRe = regexp.MustCompile(`^❯(?:[ \x{a0}].*)?$`)
+	claudePromptRe = compiled(`^❯(?:[ \x{a0}].*)?$`)
 	// A dialog's menu cursor (`❯ 1. Yes`) also starts with `❯`, with a plain space where
 	// the input line has NBSP; it must never pass for an input box, even under a rule.
-	menuOptionRe = regexp.MustCompile(`^❯ \d+\.[ \x{a0}]`)
+	menuOptionRe = compiled(`^❯ \d+\.[ \x{a0}]`)
 )
 
 type claudeBox struct{ top, prompt, bottom int }
@@ -168,7 +168,7 @@ type claudeBox struct{ top, prompt, bottom int }
 // and only if nothing was written below it after Claude exited.
 func findClaudeBox(lines []string) (claudeBox, bool) {
 	for i := len(lines) - 1; i >= 1; i-- {
-		if !claudePromptRe.MatchString(lines[i]) || menuOptionRe.MatchString(lines[i]) || !isRule(lines[i-1]) {
+		if !claudePromptRe().MatchString(lines[i]) || menuOptionRe().MatchString(lines[i]) || !isRule(lines[i-1]) {
 			continue
 		}
 		for j := i + 1; j < len(lines) && j <= i+maxInputLines; j++ {
@@ -202,10 +202,10 @@ func tailIsLive(lines []string, from int) bool {
 }
 
 var (
-	codexPromptRe = regexp.MustCompile(`^›(?:[ \x{a0}].*)?$`)
+	codexPromptRe = compiled(`^›(?:[ \x{a0}].*)?$`)
 	// Codex's footer and busy line; `›` alone is also a common zsh prompt, so a `›` line
 	// only counts as Codex's composer next to one of these.
-	codexMarkRe = regexp.MustCompile(`Ask Codex|\? for shortcuts|esc to interrupt|Working \(`)
+	codexMarkRe = compiled(`Ask Codex|\? for shortcuts|esc to interrupt|Working \(`)
 )
 
 // findCodexComposer finds Codex's composer line. Submitted messages are shown with the
@@ -217,11 +217,11 @@ func findCodexComposer(lines []string, agent string) (int, bool) {
 		if lines[i] == "" {
 			continue
 		}
-		if codexPromptRe.MatchString(lines[i]) {
+		if codexPromptRe().MatchString(lines[i]) {
 			if !tailIsLive(lines, i+1) {
 				return -1, false
 			}
-			if agent != "codex" && !codexMarkRe.MatchString(strings.Join(lines[i:], "\n")) {
+			if agent != "codex" && !codexMarkRe().MatchString(strings.Join(lines[i:], "\n")) {
 				return -1, false
 			}
 			return i, true
@@ -235,10 +235,10 @@ func findCodexComposer(lines []string, agent string) (int, bool) {
 }
 
 var (
-	retryingRe = regexp.MustCompile(`Retrying in \d+(?:\.\d+)?\s*s\b`)
+	retryingRe = compiled(`Retrying in \d+(?:\.\d+)?\s*s\b`)
 	// "Working (12s", "Working...": the bare word would also match a reply such as
 	// "● Working through the list, …" left above an idle prompt.
-	workingRe = regexp.MustCompile(`^[^\w]{0,3}Working(?: \(|\.\.\.|…)`)
+	workingRe = compiled(`^[^\w]{0,3}Working(?: \(|\.\.\.|…)`)
 )
 
 // busyIn looks for the markers every supported agent shows while a turn runs. The
@@ -248,10 +248,10 @@ func busyIn(lines []string) bool {
 		if l == "" {
 			continue
 		}
-		if claudeSpinnerRe.MatchString(l) ||
-			brailleSpinnerRe.MatchString(l) ||
-			workingRe.MatchString(l) ||
-			retryingRe.MatchString(l) ||
+		if claudeSpinnerRe().MatchString(l) ||
+			brailleSpinnerRe().MatchString(l) ||
+			workingRe().MatchString(l) ||
+			retryingRe().MatchString(l) ||
 			strings.Contains(l, "esc to interrupt") ||
 			strings.Contains(l, "esc to cancel") {
 			return true
@@ -264,9 +264,9 @@ var (
 	// Conventional shell prompts ending in $, # or %: bare, user@host:path, [user@host dir],
 	// bash-5.2, with an optional (venv) prefix. Kept narrow so progress output like
 	// "Downloading 50%" is not mistaken for a prompt.
-	shellPromptRe = regexp.MustCompile(`^(?:\([\w.\-]+\) )?(?:[\w.\-]+@[\w.\-]+(?::\S*| \S+)?|\[[\w.\-]+@[\w.\-]+(?: [^\]]*)?\]|[\w.\-]+-\d[\d.]*)? ?[$#%]$`)
+	shellPromptRe = compiled(`^(?:\([\w.\-]+\) )?(?:[\w.\-]+@[\w.\-]+(?::\S*| \S+)?|\[[\w.\-]+@[\w.\-]+(?: [^\]]*)?\]|[\w.\-]+-\d[\d.]*)? ?[$#%]$`)
 	// REPL prompts: python, node/aider `>`, aider's mode prompts (`ask>`), IPython.
-	replPromptRe = regexp.MustCompile(`^(?:>>>|>|In \[\d+\]:|[A-Za-z][\w-]*>)$`)
+	replPromptRe = compiled(`^(?:>>>|>|In \[\d+\]:|[A-Za-z][\w-]*>)$`)
 )
 
 // shellReady reports a shell or REPL waiting at a prompt on the very last line. Anything
@@ -275,9 +275,9 @@ var (
 func shellReady(lines []string, banner string) (string, bool) {
 	last := trimBlank(lastNonBlank(lines, 1)[0])
 	switch {
-	case shellPromptRe.MatchString(last):
+	case shellPromptRe().MatchString(last):
 		return "shell", true
-	case replPromptRe.MatchString(last):
+	case replPromptRe().MatchString(last):
 		if banner == "aider" {
 			return "aider", true
 		}
@@ -287,9 +287,9 @@ func shellReady(lines []string, banner string) (string, bool) {
 }
 
 var (
-	glyphPromptRe = regexp.MustCompile(`^[❯›>]$`)
+	glyphPromptRe = compiled(`^[❯›>]$`)
 	// A prompt drawn inside a box (Gemini CLI, opencode): `│ >   Type your message … │`.
-	boxPromptRe = regexp.MustCompile(`^[│┃║]?[ \x{a0}]*>(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
+	boxPromptRe = compiled(`^[│┃║]?[ \x{a0}]*>(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
 )
 
 // tuiReady recognises full-screen agents without captures of their own, conservatively:
@@ -298,7 +298,7 @@ func tuiReady(lines []string, banner string) (string, bool) {
 	tail := lastNonBlank(lines, genericBusyWindow)
 	for i := len(tail) - 1; i >= 0; i-- {
 		l := trimBlank(tail[i])
-		m := boxPromptRe.FindStringSubmatch(l)
+		m := boxPromptRe().FindStringSubmatch(l)
 		if m != nil && (m[1] != "" || strings.ContainsAny(l, "│┃║")) {
 			if m[1] != "" && banner == "" {
 				return "gemini", true
@@ -307,7 +307,7 @@ func tuiReady(lines []string, banner string) (string, bool) {
 		}
 		// A bare glyph prompt may sit above a footer, but only a footer: indented hint
 		// lines or rules, never flush-left output.
-		if glyphPromptRe.MatchString(l) && footerOnly(tail[i+1:]) && len(tail)-i <= 3 {
+		if glyphPromptRe().MatchString(l) && footerOnly(tail[i+1:]) && len(tail)-i <= 3 {
 			if banner == "" {
 				banner = "shell"
 			}

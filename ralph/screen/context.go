@@ -11,13 +11,13 @@ import (
 // ("38% context left"), other tools how much is used ("context: 62%").
 
 var (
-	contextLeft = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)context left until auto-compact:?\s*(\d{1,3})\s*%`),
-		regexp.MustCompile(`(?i)(\d{1,3})\s*%\s*(?:of\s+)?context left`),
+	contextLeft = []func() *regexp.Regexp{
+		compiled(`(?i)context left until auto-compact:?\s*(\d{1,3})\s*%`),
+		compiled(`(?i)(\d{1,3})\s*%\s*(?:of\s+)?context left`),
 	}
-	contextUsed = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)(\d{1,3})\s*%\s*(?:of\s+)?context used`),
-		regexp.MustCompile(`(?i)\b(?:context|ctx)(?:\s+used)?\s*[:=]\s*(\d{1,3})\s*%`),
+	contextUsed = []func() *regexp.Regexp{
+		compiled(`(?i)(\d{1,3})\s*%\s*(?:of\s+)?context used`),
+		compiled(`(?i)\b(?:context|ctx)(?:\s+used)?\s*[:=]\s*(\d{1,3})\s*%`),
 	}
 )
 
@@ -45,9 +45,9 @@ func ContextUsed(lines []string) (pct int, ok bool) {
 	return 0, false
 }
 
-func firstPercent(res []*regexp.Regexp, line string) (int, bool) {
+func firstPercent(res []func() *regexp.Regexp, line string) (int, bool) {
 	for _, re := range res {
-		if m := re.FindStringSubmatch(line); m != nil {
+		if m := re().FindStringSubmatch(line); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil && n <= 100 {
 				return n, true
 			}

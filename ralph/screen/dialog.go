@@ -1,9 +1,6 @@
 package screen
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // dialogRule recognises one dialog by the text it shows.
 type dialogRule struct {
@@ -40,14 +37,14 @@ var dialogRules = []dialogRule{
 }
 
 // A selection menu always shows its cursor on one numbered option.
-var menuCursorRe = regexp.MustCompile(`(?m)^[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S`)
+var menuCursorRe = compiled(`(?m)^[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S`)
 
 func findDialog(lines []string) (name, agent string) {
 	text := strings.Join(lines, "\n")
 	if strings.TrimSpace(text) == "" {
 		return "", ""
 	}
-	hasMenu := menuCursorRe.MatchString(text)
+	hasMenu := menuCursorRe().MatchString(text)
 	for _, r := range dialogRules {
 		hay := text
 		if r.tail > 0 {

@@ -3,7 +3,6 @@ package screen
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"regexp"
 	"strings"
 )
 
@@ -38,34 +37,34 @@ func SubstantiveHash(text string) string {
 var (
 	// Claude's spinner: a glyph, a present-tense verb with U+2026, and optional counters.
 	// The finished form ("✻ Sautéed for 9s") has no ellipsis.
-	claudeSpinnerRe = regexp.MustCompile(`^[·✢✳✶✻✽*][ \x{a0}]\S+…`)
+	claudeSpinnerRe = compiled(`^[·✢✳✶✻✽*][ \x{a0}]\S+…`)
 	// Braille spinners (Gemini and friends) pair with rotating witty phrases, so the whole
 	// line is animation. Only near column 0, so Codex's indented braille logo is left alone.
-	brailleSpinnerRe = regexp.MustCompile(`^ {0,2}(?:[│┃] ?)?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏][ \x{a0}]\S`)
+	brailleSpinnerRe = compiled(`^ {0,2}(?:[│┃] ?)?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏][ \x{a0}]\S`)
 	// Glyphs that blink or rotate at line start: Claude's spinner set and its tool bullet
 	// (● alternates with a blank while a tool runs), Codex's ◦/• working bullet.
-	leadingGlyphRe = regexp.MustCompile(`^(\s*)[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏◦•●](?:[ \x{a0}]|$)`)
-	retryInRe      = regexp.MustCompile(`(Retrying in )\d+(?:\.\d+)?\s*(?:s|secs?|seconds?)\b`)
-	durationRe     = regexp.MustCompile(`<?\b\d+(?:\.\d+)?[hms]\b(?:\s\d+(?:\.\d+)?[ms]\b)*`)
-	tokensRe       = regexp.MustCompile(`[↓↑]?\s*\d[\d.,]*\s*[kKmM]?\s+tokens\b`)
-	tokensUsedRe   = regexp.MustCompile(`(?i)(tokens used:?\s*)\d[\d.,]*[kKmM]?`)
+	leadingGlyphRe = compiled(`^(\s*)[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏◦•●](?:[ \x{a0}]|$)`)
+	retryInRe      = compiled(`(Retrying in )\d+(?:\.\d+)?\s*(?:s|secs?|seconds?)\b`)
+	durationRe     = compiled(`<?\b\d+(?:\.\d+)?[hms]\b(?:\s\d+(?:\.\d+)?[ms]\b)*`)
+	tokensRe       = compiled(`[↓↑]?\s*\d[\d.,]*\s*[kKmM]?\s+tokens\b`)
+	tokensUsedRe   = compiled(`(?i)(tokens used:?\s*)\d[\d.,]*[kKmM]?`)
 )
 
 const spinnerToken = "<spinner>"
 
 func maskAnimation(l string) string {
-	if claudeSpinnerRe.MatchString(l) || brailleSpinnerRe.MatchString(l) {
+	if claudeSpinnerRe().MatchString(l) || brailleSpinnerRe().MatchString(l) {
 		return spinnerToken
 	}
 	// The blank that replaces a blinking bullet is two columns wide, so map the glyph
 	// to two spaces to make both phases of the blink identical.
-	l = leadingGlyphRe.ReplaceAllString(l, "${1}  ")
+	l = leadingGlyphRe().ReplaceAllString(l, "${1}  ")
 	// The countdown is animation; the attempt number next to it is kept because a new
 	// attempt is progress worth noticing.
-	l = retryInRe.ReplaceAllString(l, "${1}<t>")
-	l = durationRe.ReplaceAllString(l, "<t>")
-	l = tokensRe.ReplaceAllString(l, " <n> tokens")
-	l = tokensUsedRe.ReplaceAllString(l, "${1}<n>")
+	l = retryInRe().ReplaceAllString(l, "${1}<t>")
+	l = durationRe().ReplaceAllString(l, "<t>")
+	l = tokensRe().ReplaceAllString(l, " <n> tokens")
+	l = tokensUsedRe().ReplaceAllString(l, "${1}<n>")
 	return strings.TrimRightFunc(l, isBlankRune)
 }
 

@@ -1,7 +1,6 @@
 package screen
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,20 +18,20 @@ import (
 // starts with the agent's bullet, and it must be the last thing the agent said.
 
 var (
-	limitLineRe  = regexp.MustCompile(`^\s{0,2}(?:⎿|[●■•])[\s\x{a0}]+((?:You've|You’ve) hit your .*|Claude AI usage limit reached.*|.*\blimit reached\b.*(?:resets|reset at).*)$`)
-	replyStartRe = regexp.MustCompile(`^\s{0,2}(?:❯|›|>|⎿|[●■•])(?:[\s\x{a0}]|$)`)
+	limitLineRe  = compiled(`^\s{0,2}(?:⎿|[●■•])[\s\x{a0}]+((?:You've|You’ve) hit your .*|Claude AI usage limit reached.*|.*\blimit reached\b.*(?:resets|reset at).*)$`)
+	replyStartRe = compiled(`^\s{0,2}(?:❯|›|>|⎿|[●■•])(?:[\s\x{a0}]|$)`)
 	// A menu's selected option ("❯ 1. Stop and wait for limit to reset") is no reply.
-	selectedOptionRe = regexp.MustCompile(`^\s*(?:❯|›|>)[\s\x{a0}]+\d+\.\s`)
+	selectedOptionRe = compiled(`^\s*(?:❯|›|>)[\s\x{a0}]+\d+\.\s`)
 )
 
 // UsageLimit returns the agent's usage-limit message when that is the last thing it said.
 func UsageLimit(lines []string) (string, bool) {
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimRightFunc(lines[i], isBlankRune)
-		if !replyStartRe.MatchString(l) || isInputLine(l) || selectedOptionRe.MatchString(l) {
+		if !replyStartRe().MatchString(l) || isInputLine(l) || selectedOptionRe().MatchString(l) {
 			continue
 		}
-		m := limitLineRe.FindStringSubmatch(l)
+		m := limitLineRe().FindStringSubmatch(l)
 		if m == nil {
 			return "", false
 		}
@@ -67,35 +66,35 @@ func underUserMessage(above []string) bool {
 }
 
 var (
-	legacyResetRe = regexp.MustCompile(`usage limit reached\|(\d{9,11})`)
-	claudeResetRe = regexp.MustCompile(`resets (?:at )?(?:([A-Z][a-z]{2}) (\d{1,2}), )?(\d{1,2})(?::(\d\d))?\s*([ap]m)\s*\(([^)]+)\)`)
-	codexAtRe     = regexp.MustCompile(`(?i)try again at (\d{1,2}):(\d\d)\s*([ap]m)`)
-	codexInRe     = regexp.MustCompile(`(?i)try again in ((?:\d+\s*(?:days?|hours?|minutes?|seconds?)[\s,]*(?:and\s+)?)+)`)
-	codexPartRe   = regexp.MustCompile(`(?i)(\d+)\s*(day|hour|minute|second)`)
+	legacyResetRe = compiled(`usage limit reached\|(\d{9,11})`)
+	claudeResetRe = compiled(`resets (?:at )?(?:([A-Z][a-z]{2}) (\d{1,2}), )?(\d{1,2})(?::(\d\d))?\s*([ap]m)\s*\(([^)]+)\)`)
+	codexAtRe     = compiled(`(?i)try again at (\d{1,2}):(\d\d)\s*([ap]m)`)
+	codexInRe     = compiled(`(?i)try again in ((?:\d+\s*(?:days?|hours?|minutes?|seconds?)[\s,]*(?:and\s+)?)+)`)
+	codexPartRe   = compiled(`(?i)(\d+)\s*(day|hour|minute|second)`)
 )
 
 // LimitReset reads when a usage limit resets from its message; ok is false when it does not
 // say, or not in a form known here. A clock time is shown to the minute, rounded down, so the
 // reset is taken as the end of that minute; without a date it is the next such time.
 func LimitReset(text string, now time.Time) (time.Time, bool) {
-	if m := legacyResetRe.FindStringSubmatch(text); m != nil {
+	if m := legacyResetRe().FindStringSubmatch(text); m != nil {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return time.Unix(n, 0), true
 	}
-	if m := claudeResetRe.FindStringSubmatch(text); m != nil {
+	if m := claudeResetRe().FindStringSubmatch(text); m != nil {
 		loc, err := time.LoadLocation(m[6])
 		if err != nil {
 			return time.Time{}, false
 		}
 		return clockTime(now.In(loc), m[1], m[2], m[3], m[4], m[5])
 	}
-	if m := codexAtRe.FindStringSubmatch(text); m != nil {
+	if m := codexAtRe().FindStringSubmatch(text); m != nil {
 		return clockTime(now, "", "", m[1], m[2], strings.ToLower(m[3]))
 	}
-	if m := codexInRe.FindStringSubmatch(text); m != nil {
+	if m := codexInRe().FindStringSubmatch(text); m != nil {
 		var d time.Duration
 		unit := map[string]time.Duration{"day": 24 * time.Hour, "hour": time.Hour, "minute": time.Minute, "second": time.Second}
-		for _, p := range codexPartRe.FindAllStringSubmatch(m[1], -1) {
+		for _, p := range codexPartRe().FindAllStringSubmatch(m[1], -1) {
 			n, _ := strconv.Atoi(p[1])
 			d += time.Duration(n) * unit[strings.ToLower(p[2])]
 		}
