@@ -8,15 +8,15 @@ import (
 	"time"
 )
 
-// waitBytes returns the content of path once it holds n bytes (or what it holds at the
-// deadline).
+// waitBytes returns the content of path once it exists and holds n bytes (or what it holds
+// at the deadline).
 func waitBytes(t *testing.T, path string, n int) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	var data []byte
 	for time.Now().Before(deadline) {
-		data, _ = os.ReadFile(path)
-		if len(data) >= n {
+		var err error
+		if data, err = os.ReadFile(path); err == nil && len(data) >= n {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -29,13 +29,19 @@ func waitBytes(t *testing.T, path string, n int) string {
 func TestControlPastesExactly(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "got")
-	// A raw terminal hands the program every byte as typed: nothing is cooked on the way.
-	e := realServer(t, "stty raw -echo; exec cat > "+out)
+	// A raw terminal hands the program every byte as typed: nothing is cooked on the way. The
+	// text goes in once the terminal is raw (before, a carriage return would become a line feed).
+	ready := filepath.Join(dir, "ready")
+	e := realServer(t, "stty raw -echo; touch "+ready+"; exec cat > "+out)
 	c, err := e.Control("w")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	waitBytes(t, ready, 0)
+	if _, err := os.Stat(ready); err != nil {
+		t.Fatal("the terminal was not made raw")
+	}
 	text := "-starts like a flag\n'single' \"double\" `back` $HOME ~ ~/x #{pane_id} #(echo no) ;\n" +
 		"{ braces } \\ \\n \\047 tab\there cr\rthere \x1b[31mred\x1b[0m é ✓ %begin 1 2 1\n%end 1 2 1\nlast"
 	if err := c.Paste("%0", text, false); err != nil {
