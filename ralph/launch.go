@@ -71,9 +71,10 @@ func (l Launch) script(env []string) (string, bool) {
 		}
 		fmt.Fprintf(&b, "export %s=%s\n", k, shQuote(v))
 	}
-	exit, tmp := shQuote(l.ExitFile), shQuote(l.ExitFile+".tmp")
-	// record CODE [REASON]: the exit file, written whole or not at all.
-	fmt.Fprintf(&b, "record() { printf '%%s\\n' \"$@\" > %s && mv -f %s %s; }\n", tmp, tmp, exit)
+	// record CODE [REASON]: the exit file, one line each, written in place by the shell itself
+	// (a mv at every agent's end is a process fifty loops feel); readers take a line only once
+	// it is whole.
+	fmt.Fprintf(&b, "record() { printf '%%s\\n' \"$@\" > %s; }\n", shQuote(l.ExitFile))
 	prog := shQuote(l.Argv[0])
 	if strings.Contains(l.Argv[0], "/") {
 		fmt.Fprintf(&b, "if [ ! -e %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
@@ -99,9 +100,7 @@ func (l Launch) script(env []string) (string, bool) {
 	if l.Stdin != "" {
 		b.WriteString(" < " + shQuote(l.Stdin))
 	}
-	// The usual end writes its one line straight to the exit file, which a reader takes only
-	// once its line is whole: a mv (a process) at every agent's end is a cost fifty loops feel.
-	fmt.Fprintf(&b, "\ncode=$?\nprintf '%%s\\n' \"$code\" > %s\nexit \"$code\"\n", exit)
+	b.WriteString("\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
 	return b.String(), true
 }
 

@@ -203,12 +203,13 @@ func pruneScreens(d Dir, n int, sweep bool) {
 }
 
 // fatalReason names the problem behind exit 126/127: the wrapper writes it on the exit file's
-// second line when it cannot start the agent; a shell reports the same codes.
+// second line when it cannot start the agent; a shell reports the same codes. A reason still
+// being written (its line not yet ended) is not taken.
 func fatalReason(exitFile string, code int) string {
 	data, _ := os.ReadFile(exitFile)
-	lines := strings.SplitN(strings.TrimSpace(string(data)), "\n", 2)
-	if len(lines) == 2 && strings.TrimSpace(lines[1]) != "" {
-		return strings.TrimSpace(lines[1])
+	_, rest, _ := strings.Cut(strings.TrimLeft(string(data), " \t\r\n"), "\n")
+	if reason, whole := strings.CutSuffix(rest, "\n"); whole && strings.TrimSpace(reason) != "" {
+		return strings.TrimSpace(reason)
 	}
 	if code == 127 {
 		return "executable not found (exit 127)"

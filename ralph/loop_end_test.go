@@ -71,3 +71,27 @@ func TestEndedNowReadsTheExitFileFirst(t *testing.T) {
 		t.Errorf("without the exit file: %+v, want tmux's word on %s", a, h.paneID)
 	}
 }
+
+// The reason on the exit file's second line is taken once its line is whole: the start
+// script writes the file in place, and a half-written reason is not shown.
+func TestFatalReasonTakesAWholeLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exit")
+	cases := []struct {
+		file string
+		code int
+		want string
+	}{
+		{"127\nexecutable not found: foo\n", 127, "executable not found: foo"},
+		{"126\npermission denied: /x\n", 126, "permission denied: /x"},
+		{"127\nexecutable not fo", 127, "executable not found (exit 127)"},
+		{"126\n", 126, "permission denied (exit 126)"},
+	}
+	for _, c := range cases {
+		if err := os.WriteFile(path, []byte(c.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := fatalReason(path, c.code); got != c.want {
+			t.Errorf("%q: %q, want %q", c.file, got, c.want)
+		}
+	}
+}
