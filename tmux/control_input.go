@@ -1,10 +1,6 @@
 package tmux
 
-import (
-	"fmt"
-
-	"github.com/google/uuid"
-)
+import "fmt"
 
 // Typing into a pane through the control client: a loop gives every iteration's agent its
 // prompt (a paste and an Enter), and three tmux processes a restart were, with fifty loops, a
@@ -20,14 +16,11 @@ func (c *Control) Paste(paneID, text string, bracketed bool) error {
 	if text == "" {
 		return nil
 	}
-	buf := "swarm-" + uuid.NewString()
+	buf, pasteArgv := pasteArgs(paneID, bracketed)
 	set, ok := commandLine("set-buffer", "-b", buf, "--", text)
-	if !ok {
+	paste, pok := commandLine(pasteArgv[0], pasteArgv[1:]...)
+	if !ok || !pok {
 		return ErrUnquotable
-	}
-	paste := "paste-buffer -r -d -b " + buf + " -t " + paneID
-	if bracketed {
-		paste += " -p"
 	}
 	replies, err := c.runAll(set, paste)
 	if err != nil {

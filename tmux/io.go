@@ -25,19 +25,26 @@ func (t *Exec) Paste(paneID, text string, bracketed bool) error {
 	if text == "" {
 		return nil
 	}
-	buf := "swarm-" + uuid.NewString()
+	buf, paste := pasteArgs(paneID, bracketed)
 	if _, err := t.run([]byte(text), "load-buffer", "-b", buf, "-"); err != nil {
 		return err
 	}
-	args := []string{"paste-buffer", "-r", "-d", "-b", buf, "-t", paneID}
-	if bracketed {
-		args = append(args, "-p")
-	}
-	if _, err := t.run(nil, args...); err != nil {
+	if _, err := t.run(nil, paste...); err != nil {
 		_, _ = t.run(nil, "delete-buffer", "-b", buf)
 		return err
 	}
 	return nil
+}
+
+// pasteArgs names a new buffer for a paste and is the paste-buffer command that types it into
+// the pane and deletes it: line feeds kept as line feeds (-r), bracketed when asked (-p).
+func pasteArgs(paneID string, bracketed bool) (buf string, paste []string) {
+	buf = "swarm-" + uuid.NewString()
+	paste = []string{"paste-buffer", "-r", "-d", "-b", buf, "-t", paneID}
+	if bracketed {
+		paste = append(paste, "-p")
+	}
+	return buf, paste
 }
 
 // SendKeys sends key names (Enter, C-c, Escape, ...), one tmux call per key: some programs
