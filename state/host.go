@@ -1,0 +1,54 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// A loop's agents can run under a long-lived shell in the worker's pane (its host) instead of
+// a new pane process each: the pane's process is then the host, and the agent is found
+// through the file its start script writes as it begins.
+
+// HostPath is the named pipe a worker's host takes the next agent's start script from.
+func (d *Dir) HostPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".host")
+}
+
+// AgentPIDPath is where the start script notes its process id and its parent's, as it begins.
+func (d *Dir) AgentPIDPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".pid")
+}
+
+// HostedAgent returns the process of the agent started by the host whose process is hostPID
+// (the pane's): the start script that last began, when its parent is that host. The script
+// leads the agent's process group. ok is false when the pane's process runs its agent itself
+// (or runs none yet).
+func (d *Dir) HostedAgent(name string, hostPID int) (pid int, ok bool) {
+	pid, parent, ok := d.AgentNote(name)
+	if !ok || hostPID <= 0 || parent != hostPID {
+		return 0, false
+	}
+	return pid, true
+}
+
+// AgentNote reads what the last start script noted as it began: its process id and its
+// parent's. The script writes it in place, so a line is taken only once it is whole.
+func (d *Dir) AgentNote(name string) (pid, parent int, ok bool) {
+	data, err := os.ReadFile(d.AgentPIDPath(name))
+	if err != nil {
+		return 0, 0, false
+	}
+	line, _, whole := strings.Cut(string(data), "\n")
+	own, up, two := strings.Cut(line, " ")
+	if !whole || !two {
+		return 0, 0, false
+	}
+	pid, err1 := strconv.Atoi(own)
+	parent, err2 := strconv.Atoi(up)
+	if err1 != nil || err2 != nil || pid <= 0 || parent <= 0 {
+		return 0, 0, false
+	}
+	return pid, parent, true
+}
