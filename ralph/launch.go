@@ -23,6 +23,7 @@ type Launch struct {
 	ExitFile string   // where its exit code goes
 	Stdin    string   // a file to give it on stdin; "" leaves it the terminal
 	Script   string   // where the script is written
+	PIDFile  string   // where the script notes its pid and its parent's ("" for nowhere)
 	// Wrapper is swarm's own wrapper (swarm __run), for an environment sh cannot carry.
 	Wrapper []string
 }
@@ -30,21 +31,27 @@ type Launch struct {
 // Command writes the script and returns what the pane runs: the shell, on an empty
 // environment (the script sets the saved one), reading the script.
 func (l Launch) Command() ([]string, error) {
+	argv, _, err := l.Start()
+	return argv, err
+}
+
+// Start is Command, and whether the agent starts under the script (not swarm's wrapper).
+func (l Launch) Start() (argv []string, scripted bool, err error) {
 	var env []string
 	if err := state.ReadJSON(l.EnvFile, &env); err != nil {
 		// No saved environment (a record from before they were saved), or a damaged one,
 		// which swarm's wrapper reports as the agent's failure to start.
-		return l.wrapped(), nil
+		return l.wrapped(), false, nil
 	}
 	script, ok := l.script(append(env, l.Extra...))
 	if !ok {
-		return l.wrapped(), nil
+		return l.wrapped(), false, nil
 	}
 	// Written before each start and run at once: a crash of the machine loses nothing of it.
 	if err := state.ReplaceFile(l.Script, []byte(script), 0o600); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return []string{"env", "-i", "/bin/sh", l.Script}, nil
+	return []string{"env", "-i", "/bin/sh", l.Script}, true, nil
 }
 
 // wrapped is the agent under swarm's own wrapper (or bare, when there is none).
@@ -64,6 +71,10 @@ func (l Launch) wrapped() []string {
 func (l Launch) script(env []string) (string, bool) {
 	var b strings.Builder
 	b.WriteString("# Written by swarm to start one agent. It holds the worker's environment: keep it private.\n")
+	if l.PIDFile != "" {
+		// First, so that whoever waits for the agent learns its process (and group) at once.
+		fmt.Fprintf(&b, "echo \"$$ $PPID\" > %s\n", shQuote(l.PIDFile))
+	}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		if !shellName(k) {

@@ -63,6 +63,9 @@ type Config struct {
 	Output OutputPiper
 	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
 	ExtraEnv []string
+	// Host starts the agents after the first through a long-lived shell in the pane instead
+	// of a new pane process each (see host.go).
+	Host bool
 
 	// Intervals; zero means the default.
 	ExitPoll     time.Duration // how often the agent's process is checked (default 200ms)
@@ -135,6 +138,7 @@ type Loop struct {
 	// ended: the process group whose end was last seen through (an iteration's end and the next
 	// start need one wait for it, not two); 0 once another agent started.
 	ended int
+	host  hostView   // the agent the pane's host last started
 	files *fileWatch // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
@@ -206,6 +210,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (Status, error) {
 	defer l.unfollowPane()
+	defer l.dismissHost()
 	l.files = l.watchOwnFiles()
 	defer l.files.close()
 	l.agentResumed()

@@ -30,11 +30,15 @@ func (l *Loop) agentNow() agent {
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
-	a := agent{paneID: p.ID, pid: p.PID, dead: p.Dead}
+	pid, hosted := l.agentPID(p)
+	a := agent{paneID: p.ID, pid: pid, dead: p.Dead}
 	// The wrapper writes the exit file as the agent ends, often before tmux notices.
 	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
 		a.code = &c
 		a.dead = true
+	} else if hosted {
+		// The pane lives on with its host: the agent's end is its process's.
+		a.dead = !l.cfg.Procs.Alive(pid)
 	} else if p.Dead {
 		if p.HasStatus {
 			c := p.ExitStatus

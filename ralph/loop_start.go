@@ -146,7 +146,8 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 		stdin = d.PromptCopy()
 	}
 	return Launch{Argv: argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
-		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), Wrapper: wrapper}
+		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
+		Wrapper: wrapper}
 }
 
 // WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus
@@ -162,40 +163,25 @@ func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
 
 func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
-	argv, err := l.agentLaunch(w, st, n, session).Command()
+	lc := l.agentLaunch(w, st, n, session)
+	argv, scripted, err := lc.Start()
 	if err != nil {
 		return err
 	}
-	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
-	p, err := l.ownPane(w)
-	if err == nil {
-		// The previous agent, or anything it left behind.
-		l.endAgent(agent{pid: p.PID}, l.cfg.KillGrace)
-		l.swept, l.ended = false, 0
-		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
-		if err != nil {
-			return err
-		}
-	} else {
-		// An agent whose window or server is gone may still run: never two at once.
-		l.endAgent(agent{dead: true}, l.cfg.KillGrace)
-		// With no tmux server left (someone ran kill-server) the loop must not start one again.
-		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
-			return errServerGone
-		}
-		// The window was closed by hand: open a new one and point the worker at it.
-		l.swept, l.ended = false, 0
-		p, err = l.cfg.Tmux.NewWindow(spec)
-		if err != nil {
-			return err
-		}
+	hosted := l.cfg.Host && scripted && makeHostPipe(l.hostPipe()) == nil
+	if hosted {
+		argv = HostArgv(l.hostPipe(), lc.Script)
+	}
+	p, err := l.startAgent(w, tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}, hosted, lc.Script)
+	if err != nil {
+		return err
 	}
 	return l.cfg.Workers.NoteWorkerStart(w.Name, func(cur *state.Worker) error {
 		if cur.Tmux == nil {
 			return nil
 		}
 		cur.Tmux.PaneID = p.ID
-		cur.PID = p.PID
+		cur.PID = p.PID // the agent's, also under a host
 		cur.Status = state.StatusRunning
 		cur.ExitCode = nil
 		if cur.Metadata == nil {
@@ -205,4 +191,41 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 		cur.Metadata["ralph_iteration"] = n
 		return nil
 	})
+}
+
+// startAgent starts the iteration's agent in the worker's pane: through the pane's host when
+// there is one, else as a new pane process (spec; a host when hosted), in a new window when
+// the pane is gone. The pane returned carries the agent's process.
+func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
+	p, err := l.ownPane(w)
+	if err == nil {
+		// The previous agent, or anything it left behind.
+		pid, _ := l.agentPID(p)
+		l.endAgent(agent{pid: pid}, l.cfg.KillGrace)
+		l.swept, l.ended = false, 0
+		// Whatever the next script notes is the next agent.
+		_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
+		if hosted && !p.Dead {
+			if pid, ok := l.startHosted(p, script); ok {
+				p.PID = pid
+				return p, nil
+			}
+		}
+		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
+	} else {
+		// An agent whose window or server is gone may still run: never two at once.
+		l.endAgent(agent{dead: true}, l.cfg.KillGrace)
+		_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
+		// With no tmux server left (someone ran kill-server) the loop must not start one again.
+		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
+			return p, errServerGone
+		}
+		// The window was closed by hand: open a new one and point the worker at it.
+		l.swept, l.ended = false, 0
+		p, err = l.cfg.Tmux.NewWindow(spec)
+	}
+	if err == nil && hosted {
+		p.PID = l.waitAgent(p.PID)
+	}
+	return p, err
 }

@@ -1,0 +1,76 @@
+package ralph
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// A loop's pane keeps one long-lived shell, its host, which starts each iteration's agent
+// itself. A respawned pane costs the tmux server a fork and two runs of its utmp helper, and
+// fifty loops restarting every few seconds spend most of the machine on that; a write to the
+// host's named pipe costs a shell's fork.
+//
+// The host runs each agent as a job of its own (job control: the agent leads its own process
+// group and has the terminal), so that ending the agent's group leaves the host. Before each
+// agent it leaves the alternate screen, resets the terminal and clears the scrollback (what a
+// new pane would be) and puts back the terminal modes the pane began with. The start script
+// notes its process id and the host's as it begins (see state.HostedAgent). Told "exit", or
+// when its pipe is gone, the host ends with the last agent's exit status, as the pane would
+// have with no host. Without job control (no terminal) it runs its first agent as the pane's
+// process, and the next iteration respawns the pane.
+const hostScript = `set -m 2>/dev/null
+case $- in *m*) ;; *) exec /bin/sh "$2" ;; esac
+exec 3<>"$1"
+tty=$(stty -g 2>/dev/null)
+s=$2
+while :; do
+	printf '\033[?1049l\033c\033[3J'
+	[ -z "$tty" ] || stty "$tty" 2>/dev/null
+	/bin/sh "$s" 3<&-
+	code=$?
+	IFS= read -r s <&3 || exit "$code"
+	[ "$s" != exit ] || exit "$code"
+done`
+
+// hostExit is what tells a host to end once its agent has.
+const hostExit = "exit"
+
+// HostArgv is the pane command of a host that takes its start scripts from pipe and begins
+// with script first. Like a start script's own command, it runs on an empty environment.
+func HostArgv(pipe, first string) []string {
+	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", pipe, first}
+}
+
+// makeHostPipe makes the named pipe a host reads (replacing anything else in its place).
+func makeHostPipe(path string) error {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeNamedPipe != 0 {
+			return nil
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+	}
+	err := syscall.Mkfifo(path, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// tellHost writes one line to the host reading pipe, and reports whether one read it: the
+// open fails at once when no host holds the pipe open. A line is shorter than the pipe's
+// atomic write size, so it arrives whole.
+func tellHost(pipe, line string) bool {
+	f, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return false
+	}
+	_, err = f.WriteString(line + "\n")
+	return err == nil
+}

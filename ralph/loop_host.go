@@ -1,0 +1,74 @@
+package ralph
+
+import (
+	"time"
+
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// Starting agents through the pane's host (see host.go), and finding the agent it started.
+
+// hostView is the agent the loop last found under a host.
+type hostView struct {
+	host, agent int // the pane's process, and the agent it started
+}
+
+// hostAnswer bounds the wait for a host's agent to note its process: a host that does not
+// answer in time is replaced by a new pane process.
+const hostAnswer = 10 * time.Second
+
+// agentPID is the process (and process group) of the agent in pane p: the pane's own
+// process, or the agent its host started.
+func (l *Loop) agentPID(p tmux.Pane) (pid int, hosted bool) {
+	if p.Dead {
+		return p.PID, false
+	}
+	if l.host.host == p.PID && l.host.agent > 0 {
+		return l.host.agent, true
+	}
+	if pid, ok := l.cfg.Workers.HostedAgent(l.cfg.Name, p.PID); ok {
+		l.host = hostView{host: p.PID, agent: pid}
+		return pid, true
+	}
+	return p.PID, false
+}
+
+// hostPipe is the named pipe the loop's host reads.
+func (l *Loop) hostPipe() string { return l.cfg.Workers.HostPath(l.cfg.Name) }
+
+// startHosted has the host in pane p start the agent's script, and returns the agent's
+// process; ok is false when no host took it (the pane runs none, or it has just ended).
+func (l *Loop) startHosted(p tmux.Pane, script string) (pid int, ok bool) {
+	if !tellHost(l.hostPipe(), script) {
+		return 0, false
+	}
+	pid = l.waitAgent(p.PID)
+	return pid, pid != p.PID
+}
+
+// waitAgent waits for the start script that pane process panePID began (as a host, or as the
+// pane's process itself when a host could not start agents) to note its process, and returns
+// it: the pane's process when none did in time or the pane's process ended first.
+func (l *Loop) waitAgent(panePID int) int {
+	deadline := l.cfg.Clock.Now().Add(hostAnswer)
+	for {
+		if pid, parent, ok := l.cfg.Workers.AgentNote(l.cfg.Name); ok && (parent == panePID || pid == panePID) {
+			if pid != panePID {
+				l.host = hostView{host: panePID, agent: pid}
+			}
+			return pid
+		}
+		if !l.cfg.Procs.Alive(panePID) || l.cfg.Clock.Now().After(deadline) {
+			return panePID
+		}
+		l.cfg.Clock.Sleep(2 * time.Millisecond)
+	}
+}
+
+// dismissHost tells the pane's host to end once its agent has: with no loop driving it, the
+// pane ends with its agent, as it would without a host.
+func (l *Loop) dismissHost() {
+	if l.cfg.Host {
+		tellHost(l.hostPipe(), hostExit)
+	}
+}
