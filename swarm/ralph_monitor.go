@@ -233,6 +233,7 @@ func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
 	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(e.dir, d.name), Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs},
 		Out: d.out, Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
 	cfg.Output = outputPiperFor(e.tm)
+	cfg.Host = true
 	if d.relaxed {
 		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
 	}

@@ -19,6 +19,10 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 	var exit *int
 	if p, ok := e.ownPane(w); ok {
 		if !p.Dead {
+			// A loop's agent under a host first, with its grace; then the pane's process.
+			if agent := e.paneAgent(w, p); agent != p.PID {
+				e.procs.KillGroup(agent, grace)
+			}
 			e.procs.KillGroup(p.PID, grace)
 		}
 		p2, _ := e.ownPane(w)

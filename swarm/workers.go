@@ -69,7 +69,7 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 			w.ExitCode = e.exitCode(w.Name, p)
 		default:
 			w.Status = state.StatusRunning
-			w.PID = p.PID
+			w.PID = e.paneAgent(w, p)
 			return
 		}
 	} else if code, ok := e.dir.ExitCode(w.Name); ok {
@@ -209,4 +209,13 @@ func (e *env) ownPane(w *state.Worker) (tmux.Pane, bool) {
 		return tmux.Pane{}, false
 	}
 	return p, true
+}
+
+// paneAgent is the process (and process group) of the agent in w's live pane: the pane's own,
+// or, where the pane's process is a loop's host, the agent it started.
+func (e *env) paneAgent(w *state.Worker, p tmux.Pane) int {
+	if pid, ok := e.dir.HostedAgent(w.Name, p.PID); ok {
+		return pid
+	}
+	return p.PID
 }
