@@ -42,21 +42,14 @@ func HostArgv(pipe, first string) []string {
 	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", pipe, first}
 }
 
-// makeHostPipe makes the named pipe a host reads (replacing anything else in its place).
-func makeHostPipe(path string) error {
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeNamedPipe != 0 {
-			return nil
-		}
-		if err := os.Remove(path); err != nil {
-			return err
-		}
+// newHostPipe makes a new named pipe for a new host, in place of whatever was there: a host
+// that is ending may still hold the old one open with lines unread, and the new host must not
+// read them.
+func newHostPipe(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
-	err := syscall.Mkfifo(path, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return nil
-	}
-	return err
+	return syscall.Mkfifo(path, 0o600)
 }
 
 // tellHost writes one line to the host reading pipe, and reports whether one read it: the

@@ -16,7 +16,7 @@ func TestTellHostWithoutAHost(t *testing.T) {
 	if tellHost(pipe, "x") {
 		t.Error("told a host that does not exist (no pipe)")
 	}
-	if err := makeHostPipe(pipe); err != nil {
+	if err := newHostPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
 	if tellHost(pipe, "x") {
@@ -24,8 +24,9 @@ func TestTellHostWithoutAHost(t *testing.T) {
 	}
 }
 
-// Something else where the pipe goes is replaced by a pipe, and never written to.
-func TestMakeHostPipeReplacesAFile(t *testing.T) {
+// A new host gets a new pipe, in place of a file or of an older host's pipe with a line its
+// host left unread; nothing is ever written into a plain file.
+func TestNewHostPipeReplacesWhatWasThere(t *testing.T) {
 	pipe := filepath.Join(t.TempDir(), "w.host")
 	if err := os.WriteFile(pipe, []byte("kept?\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -36,15 +37,32 @@ func TestMakeHostPipeReplacesAFile(t *testing.T) {
 	if data, _ := os.ReadFile(pipe); string(data) != "kept?\n" {
 		t.Errorf("the file became %q", data)
 	}
-	if err := makeHostPipe(pipe); err != nil {
+	if err := newHostPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(pipe)
 	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("not a private named pipe: %v %v", fi.Mode(), err)
 	}
-	if err := makeHostPipe(pipe); err != nil {
-		t.Errorf("a pipe already there: %v", err)
+	// An ending host still holds the pipe, with a line in it.
+	old, err := os.OpenFile(pipe, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if !tellHost(pipe, "stale") {
+		t.Fatal("the old host's pipe took no line")
+	}
+	if err := newHostPipe(pipe); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := os.OpenFile(pipe, os.O_RDWR|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if n, _ := fresh.Read(make([]byte, 16)); n > 0 {
+		t.Error("the new pipe holds the old host's line")
 	}
 }
 
@@ -57,7 +75,7 @@ func TestHostWithoutATerminalRunsTheAgentItself(t *testing.T) {
 	if err := os.WriteFile(script, []byte("echo \"$$ $PPID\" > "+shQuote(note)+"\nexit 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := makeHostPipe(pipe); err != nil {
+	if err := newHostPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
 	argv := HostArgv(pipe, script)

@@ -36,6 +36,16 @@ func (l *Loop) agentPID(p tmux.Pane) (pid int, hosted bool) {
 // hostPipe is the named pipe the loop's host reads.
 func (l *Loop) hostPipe() string { return l.cfg.Workers.HostPath(l.cfg.Name) }
 
+// hostFor makes spec's program a new host that starts with script, on a new pipe, when hosted
+// (and the pipe can be made); it reports whether it did.
+func (l *Loop) hostFor(spec *tmux.Spec, hosted bool, script string) bool {
+	if !hosted || newHostPipe(l.hostPipe()) != nil {
+		return false
+	}
+	spec.Argv = HostArgv(l.hostPipe(), script)
+	return true
+}
+
 // startHosted has the host in pane p start the agent's script, and returns the agent's
 // process; ok is false when no host took it (the pane runs none, or it has just ended).
 func (l *Loop) startHosted(p tmux.Pane, script string) (pid int, ok bool) {

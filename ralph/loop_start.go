@@ -168,11 +168,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 	if err != nil {
 		return err
 	}
-	hosted := l.cfg.Host && scripted && makeHostPipe(l.hostPipe()) == nil
-	if hosted {
-		argv = HostArgv(l.hostPipe(), lc.Script)
-	}
-	p, err := l.startAgent(w, tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}, hosted, lc.Script)
+	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
+	p, err := l.startAgent(w, spec, l.cfg.Host && scripted, lc.Script)
 	if err != nil {
 		return err
 	}
@@ -194,8 +191,8 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 }
 
 // startAgent starts the iteration's agent in the worker's pane: through the pane's host when
-// there is one, else as a new pane process (spec; a host when hosted), in a new window when
-// the pane is gone. The pane returned carries the agent's process.
+// there is one, else as a new pane process (spec's, under a new host when hosted), in a new
+// window when the pane is gone. The pane returned carries the agent's process.
 func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
 	p, err := l.ownPane(w)
 	if err == nil {
@@ -211,6 +208,7 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 				return p, nil
 			}
 		}
+		hosted = l.hostFor(&spec, hosted, script)
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 	} else {
 		// An agent whose window or server is gone may still run: never two at once.
@@ -222,6 +220,7 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 		}
 		// The window was closed by hand: open a new one and point the worker at it.
 		l.swept, l.ended = false, 0
+		hosted = l.hostFor(&spec, hosted, script)
 		p, err = l.cfg.Tmux.NewWindow(spec)
 	}
 	if err == nil && hosted {
