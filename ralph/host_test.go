@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // No host reads the pipe: nothing is written, and the caller knows it at once.
@@ -61,8 +63,10 @@ func TestNewHostPipeReplacesWhatWasThere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fresh.Close()
-	if n, _ := fresh.Read(make([]byte, 16)); n > 0 {
-		t.Error("the new pipe holds the old host's line")
+	// An empty pipe has nothing to read: the read waits until its deadline.
+	_ = fresh.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := fresh.Read(make([]byte, 16)); n > 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the new pipe holds %d bytes (%v): the old host's line", n, err)
 	}
 }
 
