@@ -11,26 +11,27 @@ import (
 // fifty loops restarting every few seconds spend most of the machine on that; a write to the
 // host's named pipe costs a shell's fork.
 //
-// The host runs each agent as a job of its own (job control: the agent leads its own process
-// group and has the terminal), so that ending the agent's group leaves the host. Before each
-// agent it leaves the alternate screen, resets the terminal and clears the scrollback (what a
-// new pane would be) and puts back the terminal modes the pane began with. The start script
-// notes its process id and the host's as it begins (see state.HostedAgent). Told "exit", or
-// when its pipe is gone, the host ends with the last agent's exit status, as the pane would
-// have with no host. Without job control (no terminal) it runs its first agent as the pane's
-// process, and the next iteration respawns the pane.
+// The host runs each agent's script in a subshell of its own, a job (job control: the agent
+// leads its own process group and has the terminal), so that ending the agent's group leaves
+// the host; a subshell is a fork of the host, not a new shell to start. Once an agent has
+// ended the host puts back the terminal modes the pane began with; before the next it leaves
+// the alternate screen, resets the terminal and clears the scrollback (what a new pane would
+// be), not before: the loop keeps the last agent's screen. Told "exit", or when its pipe is
+// gone, the host ends with the last agent's exit status, as the pane would have with no host.
+// Without job control (no terminal) it runs its first agent as the pane's process, and the
+// next iteration respawns the pane.
 const hostScript = `set -m 2>/dev/null
 case $- in *m*) ;; *) exec /bin/sh "$2" ;; esac
 exec 3<>"$1"
 tty=$(stty -g 2>/dev/null)
 s=$2
 while :; do
-	printf '\033[?1049l\033c\033[3J'
-	[ -z "$tty" ] || stty "$tty" 2>/dev/null
-	/bin/sh "$s" 3<&-
+	(. "$s") 3<&-
 	code=$?
+	[ -z "$tty" ] || stty "$tty" 2>/dev/null
 	IFS= read -r s <&3 || exit "$code"
 	[ "$s" != exit ] || exit "$code"
+	printf '\033[?1049l\033c\033[3J'
 done`
 
 // hostExit is what tells a host to end once its agent has.

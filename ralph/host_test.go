@@ -114,7 +114,7 @@ func TestLaunchNotesItsProcess(t *testing.T) {
 		t.Errorf("note %q, want %q", data, want)
 	}
 	data, _ := os.ReadFile(l.Script)
-	if lines := strings.SplitN(string(data), "\n", 3); !strings.HasPrefix(lines[1], "echo ") {
+	if lines := strings.SplitN(string(data), "\n", 3); !strings.HasPrefix(lines[1], "read -r me ") {
 		t.Errorf("the note is not the script's first command: %q", lines[1])
 	}
 }

@@ -73,7 +73,10 @@ func (l Launch) script(env []string) (string, bool) {
 	b.WriteString("# Written by swarm to start one agent. It holds the worker's environment: keep it private.\n")
 	if l.PIDFile != "" {
 		// First, so that whoever waits for the agent learns its process (and group) at once.
-		fmt.Fprintf(&b, "echo \"$$ $PPID\" > %s\n", shQuote(l.PIDFile))
+		// Run by a host, the script is a subshell of it: $$ is the host's, the subshell's own
+		// process is /proc/self's.
+		fmt.Fprintf(&b, "read -r me _ < /proc/self/stat 2>/dev/null || me=$$\n"+
+			"if [ \"$me\" = \"$$\" ]; then up=$PPID; else up=$$; fi\necho \"$me $up\" > %s\n", shQuote(l.PIDFile))
 	}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
