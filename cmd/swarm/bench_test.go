@@ -45,8 +45,10 @@ func benchBuildSwarm() ([]byte, error) {
 		}
 		defer os.RemoveAll(dir)
 		bin := filepath.Join(dir, "swarm")
-		build := exec.Command("go", "build", "-o", bin, "github.com/swarm-dev/swarm/cmd/swarm")
+		// Built as `make build` builds it.
+		build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "github.com/swarm-dev/swarm/cmd/swarm")
 		build.Dir = filepath.Dir(gomod)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			benchBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
 			return
