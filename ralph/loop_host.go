@@ -75,10 +75,11 @@ func (l *Loop) waitAgent(panePID int) int {
 	}
 }
 
-// dismissHost tells the pane's host to end once its agent has: with no loop driving it, the
-// pane ends with its agent, as it would without a host.
+// dismissHost tells the pane's host to end once its agent has, when the loop is no longer
+// running: with no loop to drive it, the pane ends with its agent, as it would without a host.
+// A running loop left to the next monitor (a Regent handing over) keeps its host.
 func (l *Loop) dismissHost() {
-	if l.cfg.Host {
+	if l.cfg.Host && l.statusNow() != StatusRunning {
 		tellHost(l.hostPipe(), hostExit)
 	}
 }
