@@ -116,7 +116,9 @@ func TestLaunchOutlivesTheGroupsSignal(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && !hasChild(cmd.Process.Pid) {
+	// Signalled once the agent runs: a child that has not yet become it (between fork and exec)
+	// still has the shell's handler, and would take the signal for the shell.
+	for time.Now().Before(deadline) && !hasChild(cmd.Process.Pid, "sleep") {
 		time.Sleep(10 * time.Millisecond)
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
@@ -126,10 +128,16 @@ func TestLaunchOutlivesTheGroupsSignal(t *testing.T) {
 	}
 }
 
-func hasChild(pid int) bool {
+// hasChild reports whether pid has a child running the program named comm.
+func hasChild(pid int, comm string) bool {
 	p := strconv.Itoa(pid)
 	data, _ := os.ReadFile(filepath.Join("/proc", p, "task", p, "children"))
-	return strings.TrimSpace(string(data)) != ""
+	for _, child := range strings.Fields(string(data)) {
+		if name, _ := os.ReadFile(filepath.Join("/proc", child, "comm")); strings.TrimSpace(string(name)) == comm {
+			return true
+		}
+	}
+	return false
 }
 
 func TestLaunchFallsBackToTheWrapper(t *testing.T) {
