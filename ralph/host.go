@@ -2,8 +2,11 @@ package ralph
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // A loop's pane keeps one long-lived shell, its host, which starts each iteration's agent
@@ -67,4 +70,32 @@ func tellHost(pipe, line string) bool {
 	}
 	_, err = f.WriteString(line + "\n")
 	return err == nil
+}
+
+// dropTypedInput discards what was typed into the terminal of the pane whose process is
+// hostPID and never read: the rest of a prompt an ended agent did not take in, keys meant for
+// it. A new pane's terminal had none; the next agent must not read them as its own. The host's
+// standard error is the terminal even while it waits (its input is then the pipe).
+func dropTypedInput(hostPID int) {
+	for _, fd := range []int{2, 1, 0} {
+		if flushTerminal(fmt.Sprintf("/proc/%d/fd/%d", hostPID, fd)) {
+			return
+		}
+	}
+}
+
+// flushTerminal discards the unread input of the terminal at path; false when it is none.
+func flushTerminal(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	flushed := false
+	_ = rc.Control(func(fd uintptr) { flushed = unix.IoctlSetInt(int(fd), unix.TCFLSH, unix.TCIFLUSH) == nil })
+	return flushed
 }

@@ -49,6 +49,7 @@ func (l *Loop) hostFor(spec *tmux.Spec, hosted bool, script string) bool {
 // startHosted has the host in pane p start the agent's script, and returns the agent's
 // process; ok is false when no host took it (the pane runs none, or it has just ended).
 func (l *Loop) startHosted(p tmux.Pane, script string) (pid int, ok bool) {
+	dropTypedInput(p.PID)
 	if !tellHost(l.hostPipe(), script) {
 		return 0, false
 	}
