@@ -195,33 +195,35 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 // window when the pane is gone. The pane returned carries the agent's process.
 func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
 	p, err := l.ownPane(w)
-	if err == nil {
-		// The previous agent, or anything it left behind.
-		pid, _ := l.agentPID(p)
-		l.endAgent(agent{pid: pid}, l.cfg.KillGrace)
-		l.swept, l.ended = false, 0
-		// Whatever the next script notes is the next agent.
-		_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
-		if hosted && !p.Dead {
-			if pid, ok := l.startHosted(p, script); ok {
-				p.PID = pid
-				return p, nil
-			}
-		}
-		hosted = l.hostFor(&spec, hosted, script)
-		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
-	} else {
+	gone := err != nil
+	if gone {
 		// An agent whose window or server is gone may still run: never two at once.
 		l.endAgent(agent{dead: true}, l.cfg.KillGrace)
-		_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
 		// With no tmux server left (someone ran kill-server) the loop must not start one again.
 		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
 			return p, errServerGone
 		}
+	} else {
+		// The previous agent, or anything it left behind.
+		pid, _ := l.agentPID(p)
+		l.endAgent(agent{pid: pid}, l.cfg.KillGrace)
+	}
+	// Whatever starts from here is the next agent: nothing of it was looked for or seen to
+	// end yet, and what the next script notes is its process.
+	l.swept, l.ended = false, 0
+	_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
+	if hosted && !gone && !p.Dead {
+		if pid, ok := l.startHosted(p, script); ok {
+			p.PID = pid
+			return p, nil
+		}
+	}
+	hosted = l.hostFor(&spec, hosted, script)
+	if gone {
 		// The window was closed by hand: open a new one and point the worker at it.
-		l.swept, l.ended = false, 0
-		hosted = l.hostFor(&spec, hosted, script)
 		p, err = l.cfg.Tmux.NewWindow(spec)
+	} else {
+		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 	}
 	if err == nil && hosted {
 		p.PID = l.waitAgent(p.PID)
