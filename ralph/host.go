@@ -2,11 +2,8 @@ package ralph
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // A loop's pane keeps one long-lived shell, its host, which starts each iteration's agent
@@ -16,34 +13,45 @@ import (
 //
 // The host runs each agent's script in a subshell of its own, a job (job control: the agent
 // leads its own process group and has the terminal), so that ending the agent's group leaves
-// the host; a subshell is a fork of the host, not a new shell to start. Once an agent has
-// ended the host puts back the terminal modes the pane began with; before the next it leaves
-// the alternate screen, resets the terminal and clears the scrollback (what a new pane would
-// be), not before: the loop keeps the last agent's screen. Told "exit", or when its pipe is
-// gone, the host ends with the last agent's exit status, as the pane would have with no host.
-// Without job control (no terminal) it runs its first agent as the pane's process, and the
-// next iteration respawns the pane.
+// the host; a subshell is a fork of the host, not a new shell to start. Before the next agent
+// it leaves the alternate screen, resets the terminal and clears the scrollback (what a new
+// pane would be), not before: the loop keeps the last agent's screen. Told "exit", or when its
+// pipe is gone, the host ends with the last agent's exit status, as the pane would have with
+// no host. Without job control (no terminal) it runs its first agent as the pane's process,
+// and the next iteration respawns the pane.
+//
+// The terminal modes the pane began with (an agent may leave it raw) are put back by the loop,
+// from what the host noted as it began (stty -g, in a file of its own): an stty per agent is a
+// process fifty loops feel. Told "modes" first, the host puts them back itself.
 const hostScript = `set -m 2>/dev/null
 case $- in *m*) ;; *) exec /bin/sh "$2" ;; esac
 exec 3<>"$1"
-tty=$(stty -g 2>/dev/null)
+tty=$(stty -g 2>/dev/null) && printf '%s\n' "$tty" > "$3"
 s=$2
 while :; do
 	(. "$s") 3<&-
 	code=$?
-	[ -z "$tty" ] || stty "$tty" 2>/dev/null
 	IFS= read -r s <&3 || exit "$code"
 	[ "$s" != exit ] || exit "$code"
+	if [ "$s" = modes ]; then
+		[ -z "$tty" ] || stty "$tty" 2>/dev/null
+		IFS= read -r s <&3 || exit "$code"
+	fi
 	printf '\033[?1049l\033c\033[3J'
 done`
 
-// hostExit is what tells a host to end once its agent has.
-const hostExit = "exit"
+// hostExit is what tells a host to end once its agent has; hostModes, to put back the
+// terminal modes itself before the next.
+const (
+	hostExit  = "exit"
+	hostModes = "modes"
+)
 
-// HostArgv is the pane command of a host that takes its start scripts from pipe and begins
-// with script first. Like a start script's own command, it runs on an empty environment.
-func HostArgv(pipe, first string) []string {
-	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", pipe, first}
+// HostArgv is the pane command of a host that takes its start scripts from pipe, begins with
+// script first, and notes the terminal's modes in modes. Like a start script's own command,
+// it runs on an empty environment.
+func HostArgv(pipe, first, modes string) []string {
+	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", pipe, first, modes}
 }
 
 // newHostPipe makes a new named pipe for a new host, in place of whatever was there: a host
@@ -70,32 +78,4 @@ func tellHost(pipe, line string) bool {
 	}
 	_, err = f.WriteString(line + "\n")
 	return err == nil
-}
-
-// dropTypedInput discards what was typed into the terminal of the pane whose process is
-// hostPID and never read: the rest of a prompt an ended agent did not take in, keys meant for
-// it. A new pane's terminal had none; the next agent must not read them as its own. The host's
-// standard error is the terminal even while it waits (its input is then the pipe).
-func dropTypedInput(hostPID int) {
-	for _, fd := range []int{2, 1, 0} {
-		if flushTerminal(fmt.Sprintf("/proc/%d/fd/%d", hostPID, fd)) {
-			return
-		}
-	}
-}
-
-// flushTerminal discards the unread input of the terminal at path; false when it is none.
-func flushTerminal(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	flushed := false
-	_ = rc.Control(func(fd uintptr) { flushed = unix.IoctlSetInt(int(fd), unix.TCFLSH, unix.TCIFLUSH) == nil })
-	return flushed
 }

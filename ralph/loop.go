@@ -138,8 +138,9 @@ type Loop struct {
 	// ended: the process group whose end was last seen through (an iteration's end and the next
 	// start need one wait for it, not two); 0 once another agent started.
 	ended int
-	host  hostView   // the agent the pane's host last started
-	files *fileWatch // tells when the loop's files change, where the system can
+	host  hostView     // the agent the pane's host last started
+	modes hostTerminal // the terminal modes the pane's host began with
+	files *fileWatch   // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
 	// screensPruned: the saved screens were looked through once; from then on each save

@@ -1,7 +1,10 @@
 package ralph
 
 import (
+	"os"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -11,6 +14,12 @@ import (
 // hostView is the agent the loop last found under a host.
 type hostView struct {
 	host, agent int // the pane's process, and the agent it started
+}
+
+// hostTerminal is the terminal modes a host noted as it began, as the loop read them.
+type hostTerminal struct {
+	host  int
+	modes unix.Termios
 }
 
 // hostAnswer bounds the wait for a host's agent to note its process: a host that does not
@@ -42,19 +51,39 @@ func (l *Loop) hostFor(spec *tmux.Spec, hosted bool, script string) bool {
 	if !hosted || newHostPipe(l.hostPipe()) != nil {
 		return false
 	}
-	spec.Argv = HostArgv(l.hostPipe(), script)
+	// The new host notes its own terminal's modes: none of an old host's may stand for them.
+	modes := l.cfg.Workers.HostModesPath(l.cfg.Name)
+	_ = os.Remove(modes)
+	spec.Argv = HostArgv(l.hostPipe(), script, modes)
 	return true
 }
 
 // startHosted has the host in pane p start the agent's script, and returns the agent's
 // process; ok is false when no host took it (the pane runs none, or it has just ended).
 func (l *Loop) startHosted(p tmux.Pane, script string) (pid int, ok bool) {
-	dropTypedInput(p.PID)
-	if !tellHost(l.hostPipe(), script) {
+	line := script
+	if !resetTerminal(p.PID, l.hostModes(p.PID)) {
+		line = hostModes + "\n" + script
+	}
+	if !tellHost(l.hostPipe(), line) {
 		return 0, false
 	}
 	pid = l.waitAgent(p.PID)
 	return pid, pid != p.PID
+}
+
+// hostModes is the terminal modes the host whose process is hostPID noted as it began; nil
+// when it noted none (yet). What was read stands for as long as that host does.
+func (l *Loop) hostModes(hostPID int) *unix.Termios {
+	if l.modes.host == hostPID {
+		return &l.modes.modes
+	}
+	m, ok := readModes(l.cfg.Workers.HostModesPath(l.cfg.Name))
+	if !ok {
+		return nil
+	}
+	l.modes = hostTerminal{host: hostPID, modes: m}
+	return &l.modes.modes
 }
 
 // waitAgent waits for the start script that pane process panePID began (as a host, or as the

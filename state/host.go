@@ -16,6 +16,11 @@ func (d *Dir) HostPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".host")
 }
 
+// HostModesPath is where a worker's host notes the terminal modes its pane began with.
+func (d *Dir) HostModesPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".tty")
+}
+
 // AgentPIDPath is where the start script notes its process id and its parent's, as it begins.
 func (d *Dir) AgentPIDPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".pid")
