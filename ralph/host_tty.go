@@ -1,11 +1,12 @@
 package ralph
 
 import (
-	"os"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/swarm-dev/swarm/state"
 )
 
 // Readying a host's terminal for its next agent, from the loop: the agent before may have
@@ -15,7 +16,7 @@ import (
 // input, output, control and local flags, then the control characters, in hex, separated by
 // colons. ok is false when there are none, or not in that form (another stty's).
 func readModes(path string) (modes unix.Termios, ok bool) {
-	data, err := os.ReadFile(path)
+	data, err := state.ReadFile(path)
 	if err != nil {
 		return modes, false
 	}

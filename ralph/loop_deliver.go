@@ -2,11 +2,11 @@ package ralph
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // Delivering the prompt: wait for the agent's input prompt (naming any dialog in the way),
@@ -19,7 +19,7 @@ func (l *Loop) deliver(st *State) error {
 		l.end(st, l.settled(), EndExited)
 		return nil
 	}
-	prompt, err := os.ReadFile(l.cfg.Dir.PromptCopy())
+	prompt, err := state.ReadFile(l.cfg.Dir.PromptCopy())
 	if err != nil {
 		// The copy is written before the agent starts; without it, read the file again.
 		p, perr := ReadPrompt(st.PromptFile)
@@ -175,7 +175,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 // did not deliver the prompt itself (it took over a running iteration).
 func (l *Loop) ensureMatcher() {
 	if l.matcher == nil {
-		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
 		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	}
 }

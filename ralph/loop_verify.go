@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/git"
 )
 
@@ -69,7 +70,7 @@ func (l *Loop) verify(st *State, signals []string, code *int) Verdict {
 	checks := ParseChecks(st.Checks, "/")
 	l.say("iteration %d claims to be done (%s): running %s", st.CurrentIteration, strings.Join(signals, ", "),
 		plural(len(checks), "check"))
-	prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+	prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
 	results := RunChecks(checks, CheckContext{WorkDir: l.workDir(st), Iteration: st.CurrentIteration, ExitCode: code,
 		OutputFile: l.cfg.Dir.ScreenPath(st.CurrentIteration), Prompt: string(prompt), Timeout: st.checkTimeout(),
 		Out: l.cfg.Detail})

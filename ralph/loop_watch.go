@@ -2,11 +2,11 @@ package ralph
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // Watching a working agent: the driver samples the process, the screen and the stop files,
@@ -253,7 +253,7 @@ func (l *Loop) watchContext(st *State, a agent, lines []string) bool {
 	}
 	used, seen := screen.ContextUsed(lines)
 	if l.compaction == nil {
-		prompt, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
 		l.compaction = screen.NewDoneMatcher(screen.CompactionPattern, string(prompt))
 	}
 	act, ending, dec := ContextCheck(ContextFacts{Iteration: st.CurrentIteration, Max: st.MaxContext, Used: used,

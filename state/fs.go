@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"golang.org/x/sys/unix"
 )
 
 // WriteFileAtomic replaces path with data so that readers see either the old or the new content,
@@ -30,50 +31,51 @@ func ReplaceFile(path string, data []byte, perm os.FileMode) error {
 
 func replaceFile(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	fd, tmp, err := createTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err
 	}
-	tmpName := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmpName)
-		}
-	}()
-	if err := tmp.Chmod(perm); err != nil {
+	if err := fillTemp(fd, tmp, data, perm, durable); err != nil {
+		_ = unix.Unlink(tmp)
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
+		_ = unix.Unlink(tmp)
 		return err
 	}
-	if durable {
-		if err := tmp.Sync(); err != nil {
-			return err
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return err
-	}
-	ok = true
 	if !durable {
 		return nil
 	}
 	return syncDir(dir)
 }
 
+// fillTemp gives the new file fd (named name) its mode and data, waits for the disk when
+// durable, and closes it.
+func fillTemp(fd int, name string, data []byte, perm os.FileMode, durable bool) error {
+	err := unix.Fchmod(fd, uint32(perm.Perm()))
+	if err != nil {
+		err = &os.PathError{Op: "chmod", Path: name, Err: err}
+	}
+	if err == nil {
+		err = writeAll(fd, data, name)
+	}
+	if err == nil && durable {
+		err = fsyncFile(fd, name)
+	}
+	if cerr := unix.Close(fd); err == nil && cerr != nil {
+		err = &os.PathError{Op: "close", Path: name, Err: cerr}
+	}
+	return err
+}
+
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	fd, err := openFile(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer unix.Close(fd)
 	// Some filesystems refuse fsync on directories; the rename is still atomic there.
-	_ = d.Sync()
+	_ = fsyncFile(fd, dir)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -41,7 +40,7 @@ func (d *Dir) HostedAgent(name string, hostPID int) (pid int, ok bool) {
 // AgentNote reads what the last start script noted as it began: its process id and its
 // parent's. The script writes it in place, so a line is taken only once it is whole.
 func (d *Dir) AgentNote(name string) (pid, parent int, ok bool) {
-	data, err := os.ReadFile(d.AgentPIDPath(name))
+	data, err := ReadFile(d.AgentPIDPath(name))
 	if err != nil {
 		return 0, 0, false
 	}

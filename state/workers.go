@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Worker statuses as stored and as reported after reconciliation with tmux and the OS.
@@ -134,7 +136,7 @@ func (d *Dir) ExitPath(name string) string {
 // file's first line; a second line may say why the program could not start). A first line
 // without its line feed is still being written (the start script writes the file in place).
 func (d *Dir) ExitCode(name string) (int, bool) {
-	data, err := os.ReadFile(d.ExitPath(name))
+	data, err := ReadFile(d.ExitPath(name))
 	if err != nil {
 		return 0, false
 	}
@@ -201,7 +203,7 @@ func (d *Dir) LoadWorkers(warn func(error)) (*Workers, error) {
 }
 
 func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
-	data, err := os.ReadFile(d.statePath())
+	data, err := ReadFile(d.statePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return &Workers{byName: map[string]*Worker{}}, nil
 	}
@@ -214,7 +216,7 @@ func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
 // PeekWorkers reads the worker records and changes nothing, not even a corrupt file (which
 // LoadWorkers sets aside): for readers that must have no effect, such as shell completion.
 func (d *Dir) PeekWorkers() (*Workers, error) {
-	data, err := os.ReadFile(d.statePath())
+	data, err := ReadFile(d.statePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return &Workers{byName: map[string]*Worker{}}, nil
 	}
@@ -291,7 +293,7 @@ func (d *Dir) saveWorkers(ws *Workers, durable bool) error {
 // as a CorruptError; JSON that does not fit v is an error and stays in place; a missing file is
 // os.ErrNotExist.
 func ReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -331,37 +333,36 @@ func ReplaceJSON(path string, v any) error {
 // AppendLine appends one line to a log file in a single write, so concurrent writers never
 // interleave within a line.
 func AppendLine(path, line string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	fd, err := openFile(path, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT, 0o600)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer unix.Close(fd)
 	// Appenders take turns, so the look at the last byte below never sees a line that
 	// another appender is still writing.
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return err
+	for err = unix.Flock(fd, unix.LOCK_EX); errors.Is(err, unix.EINTR); err = unix.Flock(fd, unix.LOCK_EX) {
+	}
+	if err != nil {
+		return &os.PathError{Op: "flock", Path: path, Err: err}
 	}
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line += "\n"
 	}
 	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
 	// the torn line stays alone and this entry stays whole.
-	if torn, err := endsMidLine(f); err == nil && torn {
+	if endsMidLine(fd) {
 		line = "\n" + line
 	}
-	_, err = f.WriteString(line)
-	return err
+	return writeAll(fd, []byte(line), path)
 }
 
-// endsMidLine reports whether the file's last byte is something other than a newline.
-func endsMidLine(f *os.File) (bool, error) {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
-		return false, err
+// endsMidLine reports whether the file open at fd ends in something other than a newline.
+func endsMidLine(fd int) bool {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Size == 0 {
+		return false
 	}
 	last := make([]byte, 1)
-	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
-		return false, err
-	}
-	return last[0] != '\n', nil
+	n, err := unix.Pread(fd, last, st.Size-1)
+	return err == nil && n == 1 && last[0] != '\n'
 }

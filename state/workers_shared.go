@@ -31,7 +31,7 @@ type sharedWorkers struct {
 // shared: it must not be changed.
 func (d *Dir) SharedWorker(name string) (*Worker, error) {
 	path := d.statePath()
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -81,7 +81,7 @@ func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 		return err
 	}
 	defer l.Unlock()
-	data, err := os.ReadFile(d.statePath())
+	data, err := ReadFile(d.statePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
