@@ -20,6 +20,10 @@ import (
 // no host. Without job control (no terminal) it runs its first agent as the pane's process,
 // and the next iteration respawns the pane.
 //
+// An agent's script gives way to the agent (exec), and the host records the agent's exit code
+// in the exit file, unless the script did (it could not start the agent); the host empties the
+// file before each agent, so that no code recorded late stands for the next one.
+//
 // The terminal modes the pane began with (an agent may leave it raw) are put back by the loop,
 // from what the host noted as it began (stty -g, in a file of its own): an stty per agent is a
 // process fifty loops feel. Told "modes" first, the host puts them back itself.
@@ -29,8 +33,10 @@ exec 3<>"$1"
 tty=$(stty -g 2>/dev/null) && printf '%s\n' "$tty" > "$3"
 s=$2
 while :; do
+	: > "$4"
 	(. "$s") 3<&-
 	code=$?
+	[ -s "$4" ] || printf '%s\n' "$code" > "$4"
 	IFS= read -r s <&3 || exit "$code"
 	[ "$s" != exit ] || exit "$code"
 	if [ "$s" = modes ]; then
@@ -47,11 +53,17 @@ const (
 	hostModes = "modes"
 )
 
-// HostArgv is the pane command of a host that takes its start scripts from pipe, begins with
-// script first, and notes the terminal's modes in modes. Like a start script's own command,
-// it runs on an empty environment.
-func HostArgv(pipe, first, modes string) []string {
-	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", pipe, first, modes}
+// HostFiles are the files a host works with.
+type HostFiles struct {
+	Pipe  string // the named pipe it reads the next start script from
+	Modes string // where it notes the terminal modes it began with
+	Exit  string // where it records how each agent ended (the worker's exit file)
+}
+
+// HostArgv is the pane command of a host that begins with script first. Like a start script's
+// own command, it runs on an empty environment.
+func HostArgv(f HostFiles, first string) []string {
+	return []string{"env", "-i", "/bin/sh", "-c", hostScript, "swarm-host", f.Pipe, first, f.Modes, f.Exit}
 }
 
 // newHostPipe makes a new named pipe for a new host, in place of whatever was there: a host

@@ -82,7 +82,7 @@ func TestHostWithoutATerminalRunsTheAgentItself(t *testing.T) {
 	if err := newHostPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
-	argv := HostArgv(pipe, script, filepath.Join(dir, "w.tty"))
+	argv := HostArgv(HostFiles{Pipe: pipe, Modes: filepath.Join(dir, "w.tty"), Exit: filepath.Join(dir, "w.exit")}, script)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	// No terminal at all: a session of its own, /dev/null for its input and output.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -99,22 +99,25 @@ func (l Launch) script(env []string) (string, bool) {
 		fmt.Fprintf(&b, "if ! command -v %s >/dev/null 2>&1; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
 			shQuote("swarm: error: executable not found: "+l.Argv[0]), shQuote("executable not found: "+l.Argv[0]))
 	}
-	// Signals meant for the agent's group reach the agent; the shell notes them and stays to
-	// record how the agent ended (a trap, unlike ignoring, is not passed on to the agent).
-	b.WriteString("trap : HUP INT QUIT TERM\n")
 	quoted := make([]string, len(l.Argv))
 	for i, a := range l.Argv {
 		quoted[i] = shQuote(a)
 	}
+	run := strings.Join(quoted, " ")
 	if l.Stdin != "" {
 		fmt.Fprintf(&b, "if [ ! -r %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", shQuote(l.Stdin),
 			shQuote("swarm: error: cannot read "+l.Stdin), shQuote("cannot read "+l.Stdin))
+		run += " < " + shQuote(l.Stdin)
 	}
-	b.WriteString(strings.Join(quoted, " "))
-	if l.Stdin != "" {
-		b.WriteString(" < " + shQuote(l.Stdin))
+	if l.PIDFile != "" {
+		// Run by a host (a subshell of it), the script gives way to the agent: the host records
+		// how it ended, and the agent's process group holds no shell to wait for as well.
+		fmt.Fprintf(&b, "if [ \"$me\" != \"$$\" ]; then exec %s; fi\n", run)
 	}
-	b.WriteString("\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
+	// Signals meant for the agent's group reach the agent; the shell notes them and stays to
+	// record how the agent ended (a trap, unlike ignoring, is not passed on to the agent).
+	b.WriteString("trap : HUP INT QUIT TERM\n")
+	b.WriteString(run + "\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
 	return b.String(), true
 }
 

@@ -54,7 +54,7 @@ func (l *Loop) hostFor(spec *tmux.Spec, hosted bool, script string) bool {
 	// The new host notes its own terminal's modes: none of an old host's may stand for them.
 	modes := l.cfg.Workers.HostModesPath(l.cfg.Name)
 	_ = os.Remove(modes)
-	spec.Argv = HostArgv(l.hostPipe(), script, modes)
+	spec.Argv = HostArgv(HostFiles{Pipe: l.hostPipe(), Modes: modes, Exit: l.cfg.Workers.ExitPath(l.cfg.Name)}, script)
 	return true
 }
 
