@@ -37,9 +37,11 @@ type Procs interface {
 	Alive(pid int) bool
 	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
 	KillGroup(pgid int, grace time.Duration)
-	// KillTagged ends every process whose environment holds tag (KEY=VALUE), and says how
-	// many there were.
-	KillTagged(tag string, grace time.Duration) int
+	// KillTagged ends every process started after mark (0: any) whose environment holds tag
+	// (KEY=VALUE), and says how many there were.
+	KillTagged(tag string, mark int, grace time.Duration) int
+	// Mark is a mark of the processes started so far, for KillTagged (0 when there is none).
+	Mark() int
 }
 
 // Config is everything a monitor needs to drive one loop.
@@ -138,6 +140,9 @@ type Loop struct {
 	// ended: the process group whose end was last seen through (an iteration's end and the next
 	// start need one wait for it, not two); 0 once another agent started.
 	ended int
+	// since: the mark of the processes started before the agent (0: none taken, every process
+	// counts), for the look for what it left outside its group.
+	since int
 	host  hostView     // the agent the pane's host last started
 	modes hostTerminal // the terminal modes the pane's host began with
 	files *fileWatch   // tells when the loop's files change, where the system can

@@ -142,7 +142,9 @@ func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
 
 // endAgent ends the iteration's agent: its process group, and whatever carries the worker's
 // identity outside it (a setsid grandchild, an agent whose window or tmux server was killed).
-// Nothing of one iteration may outlive it into the next.
+// Nothing of one iteration may outlive it into the next. What carries the identity started
+// after the agent did (the last look ended all that started before): only the processes
+// started since are looked at.
 func (l *Loop) endAgent(a agent, grace time.Duration) {
 	if !a.dead && a.pid > 0 && a.pid != l.ended {
 		l.cfg.Procs.KillGroup(a.pid, grace)
@@ -152,7 +154,7 @@ func (l *Loop) endAgent(a agent, grace time.Duration) {
 		return // nothing carrying the identity was started since the last look for it
 	}
 	if w, err := l.worker(); err == nil && w.ID != "" {
-		if n := l.cfg.Procs.KillTagged(w.IDTag(), grace); n > 0 {
+		if n := l.cfg.Procs.KillTagged(w.IDTag(), l.since, grace); n > 0 {
 			l.say("ended %d process(es) of the agent left outside its window", n)
 		}
 		l.swept = true

@@ -210,7 +210,7 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 	}
 	// Whatever starts from here is the next agent: nothing of it was looked for or seen to
 	// end yet, and what the next script notes is its process.
-	l.swept, l.ended = false, 0
+	l.swept, l.ended, l.since = false, 0, l.cfg.Procs.Mark()
 	_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
 	if hosted && !gone && !p.Dead {
 		if pid, ok := l.startHosted(p, script); ok {

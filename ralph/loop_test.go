@@ -275,7 +275,10 @@ type killRec struct {
 func (p *fakeProcs) Alive(pid int) bool { return p.tmux.Alive(pid) }
 
 // KillTagged finds nothing: the fake agents never leave their pane.
-func (p *fakeProcs) KillTagged(string, time.Duration) int { return 0 }
+func (p *fakeProcs) KillTagged(string, int, time.Duration) int { return 0 }
+
+// Mark stands for every process.
+func (p *fakeProcs) Mark() int { return 0 }
 
 // KillGroup ends the pane program like SIGTERM does (128+15).
 func (p *fakeProcs) KillGroup(pgid int, grace time.Duration) {

@@ -38,7 +38,10 @@ func (p *fakeProcesses) Tagged(tag string) []int {
 	return append([]int(nil), p.tagged[tag]...)
 }
 
-func (p *fakeProcesses) KillTagged(tag string, _ time.Duration) int {
+// Mark stands for every process: the fake's processes carry no start order.
+func (p *fakeProcesses) Mark() int { return 0 }
+
+func (p *fakeProcesses) KillTagged(tag string, _ int, _ time.Duration) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := len(p.tagged[tag])

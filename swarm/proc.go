@@ -17,10 +17,12 @@ type processTable interface {
 	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL. It reports whether the
 	// group had to be SIGKILLed.
 	KillGroup(pgid int, grace time.Duration) bool
-	// KillTagged ends every process whose environment holds tag (KEY=VALUE) and says how
-	// many there were: a worker's processes that left its group (setsid, double fork) or
-	// outlived its window.
-	KillTagged(tag string, grace time.Duration) int
+	// KillTagged ends every process started after mark (0: any) whose environment holds tag
+	// (KEY=VALUE) and says how many there were: a worker's processes that left its group
+	// (setsid, double fork) or outlived its window.
+	KillTagged(tag string, mark int, grace time.Duration) int
+	// Mark is a mark of the processes started so far (0 when there is none).
+	Mark() int
 	// Tagged lists the live processes carrying tag.
 	Tagged(tag string) []int
 }
@@ -30,9 +32,10 @@ type osProcesses struct{}
 
 func (osProcesses) Alive(pid int, start uint64) bool             { return proc.Alive(pid, start) }
 func (osProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
-func (osProcesses) KillTagged(tag string, grace time.Duration) int {
-	return proc.KillTagged(tag, grace)
+func (osProcesses) KillTagged(tag string, mark int, grace time.Duration) int {
+	return proc.KillTaggedSince(tag, mark, grace)
 }
+func (osProcesses) Mark() int               { return proc.Mark() }
 func (osProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }
 
 // startProcess runs argv detached, in its own session and process group, under swarm's small

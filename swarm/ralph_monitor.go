@@ -134,9 +134,11 @@ func (p loopProcs) Exited(pid int) (<-chan struct{}, func()) {
 	return nil, func() {}
 }
 
-func (p loopProcs) KillTagged(tag string, grace time.Duration) int {
-	return p.t.KillTagged(tag, grace)
+func (p loopProcs) KillTagged(tag string, mark int, grace time.Duration) int {
+	return p.t.KillTagged(tag, mark, grace)
 }
+
+func (p loopProcs) Mark() int { return p.t.Mark() }
 
 // monitorOptions is one run of a loop's monitor.
 type monitorOptions struct {

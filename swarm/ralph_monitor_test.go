@@ -194,7 +194,7 @@ func TestLoopProcsUseTheCommandsProcessTable(t *testing.T) {
 	w := te.spawn("w", "")
 	te.procs.tagged = map[string][]int{"T=1": {7, 8}}
 	lp := loopProcs{te.procs}
-	if !lp.Alive(w.PID) || lp.KillTagged("T=1", time.Second) != 2 {
+	if !lp.Alive(w.PID) || lp.KillTagged("T=1", 0, time.Second) != 2 {
 		t.Error("alive or tagged")
 	}
 	lp.KillGroup(w.PID, time.Second)

@@ -86,7 +86,7 @@ func (e *env) endTagged(w *state.Worker, grace time.Duration) {
 	if w.ID == "" {
 		return
 	}
-	if n := e.procs.KillTagged(w.IDTag(), grace); n > 0 {
+	if n := e.procs.KillTagged(w.IDTag(), 0, grace); n > 0 {
 		e.warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, w.Name)
 	}
 }

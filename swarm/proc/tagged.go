@@ -34,7 +34,11 @@ const swarmPrefix = "SWARM_"
 
 // Tagged lists the live processes whose environment holds the entry tag (KEY=VALUE), this
 // process excepted. Only the user's own processes can be read, which is what is wanted.
-func Tagged(tag string) []int {
+func Tagged(tag string) []int { return TaggedSince(tag, 0) }
+
+// TaggedSince is Tagged among the processes started after mark was taken (see Mark); a mark
+// of 0 stands for every process.
+func TaggedSince(tag string, mark int) []int {
 	want := []byte(tag)
 	keep := strings.HasPrefix(tag, swarmPrefix)
 	self, now := os.Getpid(), time.Now()
@@ -42,11 +46,19 @@ func Tagged(tag string) []int {
 	defer environs.Unlock()
 	seen := make(map[int]environ, len(environs.seen))
 	var out []int
-	for _, pid := range pids() {
+	all := pids()
+	newer := startedAfter(mark)
+	for _, pid := range all {
+		env, ok := environs.seen[pid]
+		if !newer(pid) {
+			if ok {
+				seen[pid] = env // not looked at: what was read of it stands
+			}
+			continue
+		}
 		if pid == self {
 			continue
 		}
-		env, ok := environs.seen[pid]
 		if !ok || !keep || now.Sub(env.read) >= environsFor {
 			data, err := readEnviron(pid)
 			if err != nil || len(data) > 0 {
@@ -96,8 +108,11 @@ func hasEntry(environ, entry []byte) bool {
 
 // KillTagged ends every process carrying tag: SIGTERM, up to grace, then SIGKILL. It returns
 // how many there were.
-func KillTagged(tag string, grace time.Duration) int {
-	found := Tagged(tag)
+func KillTagged(tag string, grace time.Duration) int { return KillTaggedSince(tag, 0, grace) }
+
+// KillTaggedSince is KillTagged for the processes started after mark was taken (0: any).
+func KillTaggedSince(tag string, mark int, grace time.Duration) int {
+	found := TaggedSince(tag, mark)
 	if len(found) == 0 {
 		return 0 // the usual case: one look through /proc, not three
 	}
@@ -106,10 +121,10 @@ func KillTagged(tag string, grace time.Duration) int {
 		_ = syscall.Kill(pid, syscall.SIGCONT)
 	}
 	deadline := time.Now().Add(grace)
-	for len(Tagged(tag)) > 0 && time.Now().Before(deadline) {
+	for len(TaggedSince(tag, mark)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	for _, pid := range Tagged(tag) {
+	for _, pid := range TaggedSince(tag, mark) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	return len(found)
