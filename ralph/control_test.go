@@ -2,6 +2,8 @@ package ralph
 
 import (
 	"errors"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,5 +121,47 @@ func TestTransitionAppliesUnderTheLock(t *testing.T) {
 	}
 	if got, _ := dir.Load(); got.Status != StatusRunning {
 		t.Errorf("a refused transition was applied: %q", got.Status)
+	}
+}
+
+// A decision that changes nothing of the state writes nothing (a durable write waits for the
+// disk twice), and its events are still logged; one that changes something is written.
+func TestTransitionWritesOnlyAChange(t *testing.T) {
+	dir := Dir{Path: t.TempDir()}
+	if err := dir.Create(&State{Status: StatusRunning, CurrentIteration: 2}); err != nil {
+		t.Fatal(err)
+	}
+	// The file is dated long ago: a write, which replaces it, would date it now.
+	long := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(dir.statePath(), long, long); err != nil {
+		t.Fatal(err)
+	}
+	written := func() bool {
+		fi, err := os.Stat(dir.statePath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !fi.ModTime().Equal(long)
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var only Decision
+	only.event("TESTS", "passed at %s", "abc1234")
+	if _, err := dir.Apply(now, only); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.Apply(now, Decision{}); err != nil {
+		t.Fatal(err)
+	}
+	if written() {
+		t.Error("a decision that changes nothing replaced the state file")
+	}
+	if data, _ := os.ReadFile(dir.IterationsLog()); !strings.Contains(string(data), "[TESTS] passed at abc1234") {
+		t.Errorf("event not logged: %q", data)
+	}
+	if _, err := dir.Apply(now, Decision{Status: StatusPaused}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := dir.Load(); got.Status != StatusPaused || !written() {
+		t.Errorf("a change was not written: status %q", got.Status)
 	}
 }

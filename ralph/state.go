@@ -269,7 +269,8 @@ func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
 
 // Transition decides on the state as it is under the loop lock and applies the decision, for
 // changes that depend on the current state (a pause, a resume). A decision that fails is not
-// applied; its error is returned.
+// applied; its error is returned. A decision that changes nothing of the state (one that only
+// logs, or none at all) costs no write.
 func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*State, Decision, error) {
 	var dec Decision
 	st, err := d.locked(func(st *State) error {
@@ -277,8 +278,9 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 		if dec, err = decide(st); err != nil {
 			return err
 		}
+		before, _ := json.Marshal(st)
 		dec.applyTo(st, now)
-		werr := state.WriteJSON(d.statePath(), st)
+		werr := writeChanged(d.statePath(), before, st, state.WriteJSON)
 		for _, e := range dec.Events {
 			if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
 				werr = err
