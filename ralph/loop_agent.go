@@ -65,11 +65,27 @@ func (l *Loop) settled() agent {
 	deadline := l.cfg.Clock.Now().Add(2 * time.Second)
 	for {
 		a := l.agentNow()
+		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == l.host.agent {
+			a = l.hostRecorded(a)
+		}
 		if a.gone || (a.dead && a.code != nil) || l.cfg.Clock.Now().After(deadline) {
 			return a
 		}
 		l.cfg.Clock.Sleep(20 * time.Millisecond)
 	}
+}
+
+// hostRecorded waits briefly for the pane's host to record how its agent a ended: it does so
+// as it collects the agent, a moment after the agent's end can be seen.
+func (l *Loop) hostRecorded(a agent) agent {
+	for pause := time.Millisecond; pause <= 32*time.Millisecond; pause *= 2 {
+		if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+			a.code = &c
+			return a
+		}
+		l.cfg.Clock.Sleep(pause)
+	}
+	return a
 }
 
 func (l *Loop) capture(a agent, history int) ([]string, error) {
