@@ -33,7 +33,7 @@ type osProcesses struct{}
 func (osProcesses) Alive(pid int, start uint64) bool             { return proc.Alive(pid, start) }
 func (osProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
 func (osProcesses) KillTagged(tag string, mark int, grace time.Duration) int {
-	return proc.KillTaggedSince(tag, mark, grace)
+	return proc.KillTagged(tag, mark, grace)
 }
 func (osProcesses) Mark() int               { return proc.Mark() }
 func (osProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }

@@ -55,8 +55,8 @@ func TestTaggedSinceLooksOnlyAtProcessesStartedAfterTheMark(t *testing.T) {
 	if !slices.Equal(got, []int{after.Process.Pid}) {
 		t.Errorf("TaggedSince = %v, want only %d (started after the mark), not %d", got, after.Process.Pid, before.Process.Pid)
 	}
-	if n := KillTaggedSince(tag, mark, time.Second); n != 1 {
-		t.Errorf("KillTaggedSince ended %d, want 1", n)
+	if n := KillTagged(tag, mark, time.Second); n != 1 {
+		t.Errorf("KillTagged ended %d, want 1", n)
 	}
 	waitGone(t, after.Process.Pid)
 	if !Alive(before.Process.Pid, 0) {

@@ -51,7 +51,7 @@ func TestTaggedFindsAndKillTaggedEnds(t *testing.T) {
 	if got := Tagged(tag); len(got) != 2 {
 		t.Fatalf("Tagged = %v, want the two processes %d and %d", got, a.Process.Pid, b.Process.Pid)
 	}
-	if n := KillTagged(tag, time.Second); n != 2 {
+	if n := KillTagged(tag, 0, time.Second); n != 2 {
 		t.Errorf("KillTagged ended %d, want 2", n)
 	}
 	waitGone(t, a.Process.Pid)

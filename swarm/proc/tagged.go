@@ -106,12 +106,9 @@ func hasEntry(environ, entry []byte) bool {
 	return false
 }
 
-// KillTagged ends every process carrying tag: SIGTERM, up to grace, then SIGKILL. It returns
-// how many there were.
-func KillTagged(tag string, grace time.Duration) int { return KillTaggedSince(tag, 0, grace) }
-
-// KillTaggedSince is KillTagged for the processes started after mark was taken (0: any).
-func KillTaggedSince(tag string, mark int, grace time.Duration) int {
+// KillTagged ends every process carrying tag among those started after mark was taken (0:
+// any): SIGTERM, up to grace, then SIGKILL. It returns how many there were.
+func KillTagged(tag string, mark int, grace time.Duration) int {
 	found := TaggedSince(tag, mark)
 	if len(found) == 0 {
 		return 0 // the usual case: one look through /proc, not three
