@@ -76,14 +76,15 @@ func (l *Loop) settled() agent {
 }
 
 // hostRecorded waits briefly for the pane's host to record how its agent a ended: it does so
-// as it collects the agent, a moment after the agent's end can be seen.
+// as it collects the agent, a moment after the agent's end can be seen (agentNow has just
+// looked for the record).
 func (l *Loop) hostRecorded(a agent) agent {
 	for pause := time.Millisecond; pause <= 32*time.Millisecond; pause *= 2 {
+		l.cfg.Clock.Sleep(pause)
 		if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
 			a.code = &c
 			return a
 		}
-		l.cfg.Clock.Sleep(pause)
 	}
 	return a
 }
