@@ -46,7 +46,7 @@ func TaggedSince(tag string, mark int) []int {
 	defer environs.Unlock()
 	seen := make(map[int]environ, len(environs.seen))
 	var out []int
-	all := pids()
+	all := pids() // listed before the mark's other bound is read (see startedAfter)
 	newer := startedAfter(mark)
 	for _, pid := range all {
 		env, ok := environs.seen[pid]
