@@ -10,6 +10,15 @@ func (m *dashModel) key(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
 		return tea.Quit
 	}
+	// Keys typed in quick succession can be read together and come as one message of several
+	// runes ("/lp"): each is a key of its own, and the first may change how the next is taken.
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	switch m.mode {
 	case modeFilter:
 		return m.typeFilter(k)

@@ -214,6 +214,19 @@ func TestDashboardFilter(t *testing.T) {
 	h.wantFrame("builder", "planner", "sh1")
 }
 
+// Keys read together come as one message of several runes: each still counts, so "/" starts
+// the filter and Enter then ends it instead of attaching.
+func TestDashboardKeysReadTogether(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/chain")})
+	h.wantFrame("filter: chain", "▸ planner")
+	h.keys("enter")
+	h.wantFrame("filter: chain ·")
+	if got := h.data.commands(); len(got) != 0 {
+		t.Errorf("ran %q, want nothing", got)
+	}
+}
+
 func TestDashboardHelpAndLogs(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
 	h.keys("?")
