@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -63,6 +64,12 @@ func (t *Exec) Control(session string) (*Control, error) {
 	cmd := exec.Command(t.bin(), argv...)
 	cmd.Env = childEnv()
 	cmd.Dir = "/"
+	// The client dies with the process that reads it. tmux (3.3a at least) writes a client's
+	// output itself, and output written once its reader is gone is never delivered: the server
+	// then waits for it forever, so neither the client nor the server would ever end, not even
+	// on kill-server. A killed Regent must not leave that behind. (Pdeathsig follows the thread
+	// that started the client: Go ends a thread only when a goroutine locked to it ends.)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return startControl(cmd)
 }
 
