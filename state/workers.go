@@ -275,18 +275,11 @@ func (d *Dir) writeWorkers(ws *Workers) error { return d.saveWorkers(ws, true) }
 
 // saveWorkers writes the records, waiting for the disk when durable.
 func (d *Dir) saveWorkers(ws *Workers, durable bool) error {
-	records := make([]any, 0, len(ws.byName)+len(ws.unreadable))
-	for _, w := range ws.List() {
-		records = append(records, w)
-	}
-	for _, raw := range ws.unreadable {
-		records = append(records, raw)
-	}
-	data, err := json.MarshalIndent(map[string]any{"workers": records}, "", "  ")
+	data, _, err := ws.encode(nil)
 	if err != nil {
 		return err
 	}
-	return replaceFile(d.statePath(), append(data, '\n'), 0o600, durable)
+	return replaceFile(d.statePath(), data, 0o600, durable)
 }
 
 // ReadJSON loads a JSON file into v. A file that is not JSON at all is moved aside and reported

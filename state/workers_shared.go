@@ -23,6 +23,9 @@ type sharedWorkers struct {
 	data  []byte
 	ws    *Workers
 	byRaw map[string]*Worker // each record by the bytes it was decoded from
+	// Records as NoteWorkerStart last wrote them: written again from these bytes while they
+	// do not change (see workers_encode.go).
+	encoded map[*Worker]string
 }
 
 // SharedWorker returns the named worker's record (nil when there is none) as last decoded by
@@ -58,7 +61,7 @@ func (d *Dir) SharedWorker(name string) (*Worker, error) {
 	if shared.byPath == nil {
 		shared.byPath = map[string]sharedWorkers{}
 	}
-	shared.byPath[path] = sharedWorkers{data: data, ws: ws, byRaw: byRaw}
+	shared.byPath[path] = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
 	shared.Unlock()
 	return ws.Get(name), nil
 }
@@ -72,29 +75,92 @@ func sharedFor(path string) sharedWorkers {
 // NoteWorkerStart runs fn on the named worker's record under the state lock and saves it when
 // fn returns nil; a worker that is gone is no error (fn is not run). It is UpdateWorkers for
 // one record, for what changes each time an agent starts (its pane's process, the iteration
-// shown): the other records are written back as decoded before, not decoded again, and the
-// file is replaced without waiting for the disk (a crash of the machine ends those processes
-// too), so loops starting agents at once do not queue on the lock for the disk.
+// shown): the other records are neither decoded nor encoded again, and the file is replaced
+// without waiting for the disk (a crash of the machine ends those processes too), so loops
+// starting agents at once do not queue on the lock.
 func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 	l, err := AcquireLock(d.lockPath())
 	if err != nil {
 		return err
 	}
 	defer l.Unlock()
-	data, err := ReadFile(d.statePath())
+	path := d.statePath()
+	data, err := ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if !json.Valid(data) {
-		return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
+	c := sharedFor(path)
+	if c.ws == nil || !bytes.Equal(c.data, data) {
+		if !json.Valid(data) {
+			return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
+		}
+		ws, byRaw, err := decodeReusing(data, nil, c.byRaw)
+		if err != nil {
+			return fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
+		}
+		// The encodings of the records taken as decoded before still hold.
+		c = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
 	}
-	return d.updateOne(name, fn, func() (*Workers, error) {
-		ws, _, err := decodeReusing(data, nil, sharedFor(d.statePath()).byRaw)
-		return ws, err
-	})
+	return d.noteOne(c, name, fn)
+}
+
+// noteOne changes a copy of the named record in the records of c, saves them, and shares
+// what it wrote (the next look, by any loop, decodes nothing).
+func (d *Dir) noteOne(c sharedWorkers, name string, fn func(*Worker) error) error {
+	w := c.ws.Get(name)
+	if w == nil {
+		return nil
+	}
+	own, err := ownCopy(w, c.encoded[w])
+	if err != nil {
+		return err
+	}
+	if err := fn(own); err != nil {
+		return err
+	}
+	ws := &Workers{byName: make(map[string]*Worker, len(c.ws.byName)), unreadable: c.ws.unreadable}
+	for n, r := range c.ws.byName {
+		ws.byName[n] = r
+	}
+	ws.Put(own)
+	data, encoded, err := ws.encode(c.encoded)
+	if err != nil {
+		return err
+	}
+	if err := replaceFile(d.statePath(), data, 0o600, false); err != nil {
+		return err
+	}
+	byRaw := make(map[string]*Worker, len(encoded))
+	for r, s := range encoded {
+		byRaw[s] = r // as the file now holds each record
+	}
+	shared.Lock()
+	if shared.byPath == nil {
+		shared.byPath = map[string]sharedWorkers{}
+	}
+	shared.byPath[d.statePath()] = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: encoded}
+	shared.Unlock()
+	return nil
+}
+
+// ownCopy is a copy of a shared record that can be changed, decoded from its encoding when
+// there is one.
+func ownCopy(w *Worker, encoded string) (*Worker, error) {
+	raw := []byte(encoded)
+	if encoded == "" {
+		var err error
+		if raw, err = json.Marshal(w); err != nil {
+			return nil, err
+		}
+	}
+	own := new(Worker)
+	if err := json.Unmarshal(raw, own); err != nil {
+		return nil, err
+	}
+	return own, nil
 }
 
 // updateOne changes a fresh copy of the named record (the decoded ones may be shared).
