@@ -79,3 +79,18 @@ func TestRunPrintsErrorsOnOneLine(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// The demo agent answers the same whether it is started first thing (as a loop starts it) or
+// after swarm's own flags.
+func TestRunStartsTheDemoAgent(t *testing.T) {
+	var out, errb strings.Builder
+	if code := Run([]string{"swarm", "demo-agent", "--banner", "", "--exit", "3"}, &out, &errb); code != 3 {
+		t.Errorf("demo-agent --exit 3: exit %d, stderr %q", code, errb.String())
+	}
+	if code := Run([]string{"swarm", "--swarm-dir", t.TempDir(), "demo-agent", "--banner", "", "--exit", "4"}, &out, &errb); code != 4 {
+		t.Errorf("after --swarm-dir: exit %d, stderr %q", code, errb.String())
+	}
+	if code := Run([]string{"swarm", "demo-agent", "--no-such-flag"}, &out, &errb); code != 2 {
+		t.Errorf("a wrong flag: exit %d", code)
+	}
+}
