@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -103,6 +104,13 @@ func (l *Loop) waitAgent(panePID int) int {
 		}
 		l.cfg.Clock.Sleep(2 * time.Millisecond)
 	}
+}
+
+// DismissHost tells the host in the named loop's pane, if one is there, to end once its agent
+// has, and reports whether one took it. A monitor does so as its loop stops; one killed in
+// between leaves the host waiting, with nothing to drive it, until the next Regent looks.
+func DismissHost(workers *state.Dir, name string) bool {
+	return tellHost(workers.HostPath(name), hostExit)
 }
 
 // dismissHost tells the pane's host to end once its agent has, when the loop is no longer

@@ -167,7 +167,12 @@ func (r *regent) scan() {
 			continue
 		}
 		ld := ralph.DirFor(r.e.dir, name)
-		if !needsRegent(ld) {
+		st, err := ld.Load()
+		if err != nil {
+			continue
+		}
+		if !ralph.EffectiveRegent(st.Regent).Enabled || !needsMonitor(ld, st) {
+			r.dismissLeftHost(ld, name, st.Status)
 			continue
 		}
 		lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -175,6 +180,26 @@ func (r *regent) scan() {
 			continue // a monitor of its own drives it
 		}
 		r.start(name, lock)
+	}
+}
+
+// dismissLeftHost ends the shell left in a finished loop's pane by a monitor that was killed
+// between recording the end and dismissing it (see ralph.DismissHost), when no monitor drives
+// the loop: the pane then ends as it does when its loop stops.
+func (r *regent) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
+	if status != ralph.StatusStopped && status != ralph.StatusFailed {
+		return
+	}
+	if _, err := os.Stat(r.e.dir.HostPath(name)); err != nil {
+		return
+	}
+	lock, ok, err := state.TryLock(ld.MonitorLockPath())
+	if err != nil || !ok {
+		return
+	}
+	defer lock.Unlock()
+	if ralph.DismissHost(r.e.dir, name) {
+		r.say("loop %s: told the shell left in its pane to end", name)
 	}
 }
 
