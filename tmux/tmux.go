@@ -20,13 +20,18 @@ var ErrNotInstalled = errors.New("tmux is not installed (install it, e.g. apt-ge
 var ErrNoPane = errors.New("no such tmux pane")
 
 // Config is what swarm's private server starts with. remain-on-exit keeps a finished pane so
-// its exit status and last screen can be read before swarm removes it.
+// its exit status and last screen can be read before swarm removes it. The status line is
+// drawn when something changes, not every 15 s: the Regent's control client counts as an
+// attached client, so the timer would wake the server four times a minute for as long as any
+// loop runs, idle or not; its clock, which only that timer keeps current, is left out.
 const Config = `set -g remain-on-exit on
 set -g history-limit 50000
 set -g exit-empty on
 set -g focus-events on
 set -g allow-rename off
 set -g automatic-rename off
+set -g status-interval 0
+set -g status-right "#{=21:pane_title}"
 `
 
 // Pane is a live or dead pane as tmux reports it.
