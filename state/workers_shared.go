@@ -41,35 +41,55 @@ func (d *Dir) SharedWorker(name string) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := sharedFor(path)
-	if c.ws != nil && bytes.Equal(c.data, data) {
-		return c.ws.Get(name), nil
+	c, ok, err := sharedOf(path, data)
+	if err != nil {
+		return nil, err
 	}
-	if !json.Valid(data) {
+	if !ok {
 		ws, err := d.workersFrom(data, nil) // sets a corrupt file aside
 		if err != nil {
 			return nil, err
 		}
 		return ws.Get(name), nil
 	}
-	// A write changes one record or a few: the others are taken as decoded before.
+	return c.ws.Get(name), nil
+}
+
+// sharedOf is the records the state file at path holds as data, as shared: decoded again
+// (and shared) only when data is not what was shared before. ok is false when data is not
+// JSON at all.
+func sharedOf(path string, data []byte) (c sharedWorkers, ok bool, err error) {
+	c = sharedFor(path)
+	if c.ws != nil && bytes.Equal(c.data, data) {
+		return c, true, nil
+	}
+	if !json.Valid(data) {
+		return c, false, nil
+	}
+	// A write changes one record or a few: the others are taken as decoded before, and
+	// so are their encodings.
 	ws, byRaw, err := decodeReusing(data, nil, c.byRaw)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
+		return c, true, fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
 	}
-	shared.Lock()
-	if shared.byPath == nil {
-		shared.byPath = map[string]sharedWorkers{}
-	}
-	shared.byPath[path] = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
-	shared.Unlock()
-	return ws.Get(name), nil
+	c = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
+	share(path, c)
+	return c, true, nil
 }
 
 func sharedFor(path string) sharedWorkers {
 	shared.Lock()
 	defer shared.Unlock()
 	return shared.byPath[path]
+}
+
+func share(path string, c sharedWorkers) {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.byPath == nil {
+		shared.byPath = map[string]sharedWorkers{}
+	}
+	shared.byPath[path] = c
 }
 
 // NoteWorkerStart runs fn on the named worker's record under the state lock and saves it when
@@ -92,24 +112,19 @@ func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 	if err != nil {
 		return err
 	}
-	c := sharedFor(path)
-	if c.ws == nil || !bytes.Equal(c.data, data) {
-		if !json.Valid(data) {
-			return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
-		}
-		ws, byRaw, err := decodeReusing(data, nil, c.byRaw)
-		if err != nil {
-			return fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
-		}
-		// The encodings of the records taken as decoded before still hold.
-		c = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
+	c, ok, err := sharedOf(path, data)
+	if err != nil {
+		return err
 	}
-	return d.noteOne(c, name, fn)
+	if !ok {
+		return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
+	}
+	return d.noteOne(path, c, name, fn)
 }
 
 // noteOne changes a copy of the named record in the records of c, saves them, and shares
 // what it wrote (the next look, by any loop, decodes nothing).
-func (d *Dir) noteOne(c sharedWorkers, name string, fn func(*Worker) error) error {
+func (d *Dir) noteOne(path string, c sharedWorkers, name string, fn func(*Worker) error) error {
 	w := c.ws.Get(name)
 	if w == nil {
 		return nil
@@ -130,19 +145,14 @@ func (d *Dir) noteOne(c sharedWorkers, name string, fn func(*Worker) error) erro
 	if err != nil {
 		return err
 	}
-	if err := replaceFile(d.statePath(), data, 0o600, false); err != nil {
+	if err := replaceFile(path, data, 0o600, false); err != nil {
 		return err
 	}
 	byRaw := make(map[string]*Worker, len(encoded))
 	for r, s := range encoded {
 		byRaw[s] = r // as the file now holds each record
 	}
-	shared.Lock()
-	if shared.byPath == nil {
-		shared.byPath = map[string]sharedWorkers{}
-	}
-	shared.byPath[d.statePath()] = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: encoded}
-	shared.Unlock()
+	share(path, sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: encoded})
 	return nil
 }
 
