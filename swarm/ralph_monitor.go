@@ -340,7 +340,12 @@ func needsMonitor(ld ralph.Dir, st *ralph.State) bool {
 // of a monitor.
 func needsRegent(ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && ralph.EffectiveRegent(st.Regent).Enabled && needsMonitor(ld, st)
+	return err == nil && regentDrives(ld, st)
+}
+
+// regentDrives is needsRegent for a loop whose state st is already read.
+func regentDrives(ld ralph.Dir, st *ralph.State) bool {
+	return ralph.EffectiveRegent(st.Regent).Enabled && needsMonitor(ld, st)
 }
 
 // runKeptChild runs a kept process until it ends, and reports whether it ended on purpose

@@ -171,7 +171,7 @@ func (r *regent) scan() {
 		if err != nil {
 			continue
 		}
-		if !ralph.EffectiveRegent(st.Regent).Enabled || !needsMonitor(ld, st) {
+		if !regentDrives(ld, st) {
 			r.dismissLeftHost(ld, name, st.Status)
 			continue
 		}
