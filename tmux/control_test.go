@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,14 +13,25 @@ import (
 
 // realServer starts a tmux server of its own with one session running sh -c script, and
 // removes it when the test ends.
-func realServer(t *testing.T, script string) *Exec {
+func realServer(t *testing.T, script string) *Exec { return configuredServer(t, "", script) }
+
+// configuredServer is realServer started from the configuration text config ("": tmux's
+// own).
+func configuredServer(t *testing.T, config, script string) *Exec {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	// The server's socket goes in the test's own temporary directory, and away with it.
-	t.Setenv("TMUX_TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	t.Setenv("TMUX_TMPDIR", dir)
 	e := &Exec{SocketName: fmt.Sprintf("swarm-ctl-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	if config != "" {
+		e.ConfigPath = filepath.Join(dir, "tmux.conf")
+		if err := os.WriteFile(e.ConfigPath, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Cleanup(func() { _ = e.KillServer() })
 	if _, err := e.run(nil, "new-session", "-d", "-s", "w", "-x", "80", "-y", "10", "sh", "-c", script); err != nil {
 		t.Fatal(err)
