@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
@@ -68,9 +68,9 @@ func runDashboard(e *env, o dashboardOptions) error {
 	if !o.Terminal {
 		return fail("the dashboard needs a terminal; use 'swarm dashboard --once' (one frame) or 'swarm ls' instead")
 	}
-	m := newDashModel(data, newDashStyles(os.Stdout, os.Getenv("NO_COLOR") == ""), o.Interval)
+	m := newDashModel(data, newDashStyles(os.Getenv("NO_COLOR") == ""), o.Interval)
 	m.view.Filter = o.Filter
-	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+	if _, err := tea.NewProgram(m).Run(); err != nil {
 		return fail("dashboard: %v", err)
 	}
 	return nil
@@ -88,7 +88,7 @@ func printDashboardOnce(e *env, data dashData, o dashboardOptions) error {
 		v.Screen = trimBlankTail(data.screen(v.Rows[0], onceScreenLines, false))
 		v.Events = data.events(v.Rows[0], onceEventLines)
 	}
-	fmt.Fprintln(e.stdout, renderDashboard(v, newDashStyles(e.stdout, colorFor(e.stdout))))
+	fmt.Fprintln(e.stdout, renderDashboard(v, newDashStyles(colorFor(e.stdout))))
 	return nil
 }
 

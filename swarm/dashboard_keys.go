@@ -1,21 +1,23 @@
 package swarm
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // The dashboard's keys: see helpLines in dashboard_view.go.
 
-func (m *dashModel) key(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyCtrlC {
+func (m *dashModel) key(k tea.KeyPressMsg) tea.Cmd {
+	if k.Keystroke() == "ctrl+c" {
 		return tea.Quit
 	}
 	// Keys typed in quick succession can be read together and come as one message of several
 	// runes ("/lp"): each is a key of its own, and the first may change how the next is taken.
-	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
-		cmds := make([]tea.Cmd, 0, len(k.Runes))
-		for _, r := range k.Runes {
-			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+	if runes := []rune(k.Text); len(runes) > 1 {
+		cmds := make([]tea.Cmd, 0, len(runes))
+		for _, r := range runes {
+			cmds = append(cmds, m.key(tea.KeyPressMsg{Code: r, Text: string(r), Mod: k.Mod}))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -114,9 +116,9 @@ func (m *dashModel) act(doing, done string, args ...string) tea.Cmd {
 	}
 }
 
-func (m *dashModel) typeFilter(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyEsc:
+func (m *dashModel) typeFilter(k tea.KeyPressMsg) tea.Cmd {
+	switch k.Code {
+	case tea.KeyEscape:
 		m.mode, m.view.Filter = modeKeys, ""
 	case tea.KeyEnter:
 		m.mode = modeKeys
@@ -128,9 +130,9 @@ func (m *dashModel) typeFilter(k tea.KeyMsg) tea.Cmd {
 	return m.applyFilter()
 }
 
-func (m *dashModel) typeLine(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyEsc:
+func (m *dashModel) typeLine(k tea.KeyPressMsg) tea.Cmd {
+	switch k.Code {
+	case tea.KeyEscape:
 		m.mode = modeKeys
 		m.view.Message = "nothing sent"
 	case tea.KeyEnter:
@@ -143,17 +145,31 @@ func (m *dashModel) typeLine(k tea.KeyMsg) tea.Cmd {
 }
 
 // edit applies a key to a line being typed.
-func edit(line string, k tea.KeyMsg) string {
-	switch k.Type {
-	case tea.KeyBackspace:
+func edit(line string, k tea.KeyPressMsg) string {
+	switch {
+	case k.Code == tea.KeyBackspace:
 		if r := []rune(line); len(r) > 0 {
 			return string(r[:len(r)-1])
 		}
 		return line
-	case tea.KeyCtrlU:
+	case k.Keystroke() == "ctrl+u":
 		return ""
-	case tea.KeyRunes, tea.KeySpace:
-		return line + string(k.Runes)
+	case k.Text != "" && k.Mod&^tea.ModShift == 0:
+		return line + k.Text
 	}
 	return line
+}
+
+// paste adds pasted text to a line being typed; pasted outside a line, it is no command.
+func (m *dashModel) paste(p tea.PasteMsg) tea.Cmd {
+	text := strings.Join(strings.Fields(p.Content), " ")
+	switch m.mode {
+	case modeFilter:
+		m.input += text
+		m.view.Filter = m.input
+		return m.applyFilter()
+	case modeSend:
+		m.input += text
+	}
+	return nil
 }

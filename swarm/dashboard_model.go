@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // The dashboard as a Bubble Tea model: what it shows follows from the messages it gets (a
@@ -98,8 +98,10 @@ func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.view.Message = "error: " + errText(msg.err)
 		}
 		return m, m.refresh()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.key(msg)
+	case tea.PasteMsg:
+		return m, m.paste(msg)
 	}
 	return m, nil
 }
@@ -161,7 +163,11 @@ func (m *dashModel) choose(i int) tea.Cmd {
 	return nil
 }
 
-func (m *dashModel) View() string { return renderDashboard(m.frame(), m.styles) }
+func (m *dashModel) View() tea.View {
+	v := tea.NewView(renderDashboard(m.frame(), m.styles))
+	v.AltScreen = true
+	return v
+}
 
 // frame is the view with the prompt being typed.
 func (m *dashModel) frame() dashView {

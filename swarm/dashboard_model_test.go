@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"io"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -9,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // fakeData is the dashboard's outside world in a test: fixed rows, and the commands it was
@@ -65,7 +64,7 @@ type dashHarness struct {
 
 func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
 	data := &fakeData{rows: rows}
-	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(io.Discard, false), time.Hour)}
+	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(false), time.Hour)}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(h.m.Init())
 	return h
@@ -104,24 +103,24 @@ func (h *dashHarness) keys(keys ...string) {
 	for _, k := range keys {
 		switch k {
 		case "enter":
-			h.send(tea.KeyMsg{Type: tea.KeyEnter})
+			h.send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		case "esc":
-			h.send(tea.KeyMsg{Type: tea.KeyEsc})
+			h.send(tea.KeyPressMsg{Code: tea.KeyEscape})
 		case "up":
-			h.send(tea.KeyMsg{Type: tea.KeyUp})
+			h.send(tea.KeyPressMsg{Code: tea.KeyUp})
 		case "down":
-			h.send(tea.KeyMsg{Type: tea.KeyDown})
+			h.send(tea.KeyPressMsg{Code: tea.KeyDown})
 		case " ":
-			h.send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+			h.send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 		default:
 			for _, r := range k {
-				h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+				h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 			}
 		}
 	}
 }
 
-func (h *dashHarness) frame() string { return h.m.View() }
+func (h *dashHarness) frame() string { return h.m.View().Content }
 
 func (h *dashHarness) wantFrame(parts ...string) {
 	h.t.Helper()
@@ -218,7 +217,7 @@ func TestDashboardFilter(t *testing.T) {
 // the filter and Enter then ends it instead of attaching.
 func TestDashboardKeysReadTogether(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
-	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/chain")})
+	h.send(tea.KeyPressMsg{Code: '/', Text: "/chain"})
 	h.wantFrame("filter: chain", "▸ planner")
 	h.keys("enter")
 	h.wantFrame("filter: chain ·")
@@ -237,7 +236,7 @@ func TestDashboardHelpAndLogs(t *testing.T) {
 
 func TestDashboardQuits(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
-	_, cmd := h.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	_, cmd := h.m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	if cmd == nil {
 		t.Fatal("q gave no command")
 	}

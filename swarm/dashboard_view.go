@@ -2,13 +2,11 @@ package swarm
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 // Drawing one frame of the dashboard: a function of what is shown (dashView), so a frame can
@@ -44,14 +42,15 @@ type dashStyles struct {
 	tones                                      map[tone]lipgloss.Style
 }
 
-func newDashStyles(out io.Writer, color bool) dashStyles {
-	r := lipgloss.NewRenderer(out)
+// newDashStyles builds them without asking the terminal anything: the colours are the 256
+// palette's, written as they are (the live dashboard's terminal adapts them to what it shows).
+func newDashStyles(color bool) dashStyles {
+	st := lipgloss.NewStyle
 	if !color {
-		r.SetColorProfile(termenv.Ascii)
-	} else {
-		r.SetColorProfile(termenv.ANSI256)
+		plain := st()
+		return dashStyles{title: plain, header: plain, selected: plain, dim: plain, rule: plain, regent: plain,
+			tones: map[tone]lipgloss.Style{toneQuiet: plain, toneBusy: plain, toneGood: plain, toneWarn: plain, toneBad: plain}}
 	}
-	st := r.NewStyle
 	return dashStyles{
 		title: st().Bold(true), header: st().Bold(true).Foreground(lipgloss.Color("245")),
 		selected: st().Reverse(true), dim: st().Foreground(lipgloss.Color("245")),

@@ -3,7 +3,6 @@ package swarm
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +56,7 @@ func TestDashboardGoldenFrames(t *testing.T) {
 		"selection": func() dashView { v := goldenView(24); v.Selected = 4; v.Events = nil; return v }(),
 	} {
 		t.Run(name, func(t *testing.T) {
-			got := renderDashboard(v, newDashStyles(io.Discard, false))
+			got := renderDashboard(v, newDashStyles(false))
 			path := filepath.Join("testdata", "dashboard", name+".golden")
 			if *updateGolden {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -90,7 +89,7 @@ func TestDashboardGoldenFrames(t *testing.T) {
 
 // In colour the state is coloured by what it means, the selection reversed, Regent lines orange.
 func TestDashboardColours(t *testing.T) {
-	got := renderDashboard(goldenView(24), newDashStyles(io.Discard, true))
+	got := renderDashboard(goldenView(24), newDashStyles(true))
 	for what, want := range map[string]string{
 		"failed in red":       "\x1b[38;5;196mexited 1",
 		"blocked in amber":    "\x1b[38;5;214mblocked: trust-folder",
@@ -118,7 +117,7 @@ func BenchmarkDashboardFrame(b *testing.B) {
 	for i := range v.Screen {
 		v.Screen[i] = strings.Repeat("output of the agent ", 8)
 	}
-	styles := newDashStyles(io.Discard, true)
+	styles := newDashStyles(true)
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {

@@ -149,5 +149,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"waitexec": cmdWaitExec,
 		// tmpfs DIR SIZE: mount a file system of SIZE (e.g. 256k) at DIR until the script ends.
 		"tmpfs": cmdTmpfs,
+		// pty [-within SEC] PROGRAM [ARGS...]: run PROGRAM on a terminal that never answers; it must
+		// end within SEC (1) and ask the terminal nothing.
+		"pty": cmdPty,
 	}
 }

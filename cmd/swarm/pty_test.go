@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
+)
+
+// cmdPty runs a program on a fresh pseudo-terminal that never answers what is asked of it,
+// as a script driving swarm through a pty would: the program must end within the bound and
+// must not have asked the terminal anything (a query waits for an answer that never comes).
+// What it wrote goes to stdout.
+//
+//	pty [-within SEC] PROGRAM [ARGS...]
+func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
+	within := 1 * time.Second
+	if len(args) > 1 && args[0] == "-within" {
+		secs, err := strconv.ParseFloat(args[1], 64)
+		if err != nil {
+			ts.Fatalf("bad -within %q", args[1])
+		}
+		within, args = time.Duration(secs*float64(time.Second)), args[2:]
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: pty [-within SEC] PROGRAM [ARGS...]")
+	}
+	out, took, err := runOnPty(ts, within, args)
+	fmt.Fprint(ts.Stdout(), out)
+	if took >= within {
+		ts.Fatalf("%s took %v on a silent terminal (bound %v); it wrote %q", args[0], took.Round(time.Millisecond), within, out)
+	}
+	for _, query := range []string{"\x1b]", "\x1b[6n", "\x1b[c", "\x1b[>"} {
+		if strings.Contains(out, query) {
+			ts.Fatalf("%s asked the terminal something (%q): %q", args[0], query, out)
+		}
+	}
+	if neg != (err != nil) {
+		ts.Fatalf("%s: unexpected result %v; it wrote %q", args[0], err, out)
+	}
+}
+
+// runOnPty starts the program as the leader of a new session whose controlling terminal is a
+// new pty, reads all it writes, and kills it when it outlasts the bound twice over.
+func runOnPty(ts *testscript.TestScript, within time.Duration, args []string) (string, time.Duration, error) {
+	master, slave, err := openPty()
+	if err != nil {
+		ts.Fatalf("pty: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")
+	cmd.Dir = ts.Getenv("WORK")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		ts.Fatalf("pty: %v", err)
+	}
+	slave.Close()
+	var out bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		// Ends with EIO once the program and every holder of the terminal are gone.
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				close(read)
+				return
+			}
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(2 * within):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	took := time.Since(start)
+	select {
+	case <-read:
+	case <-time.After(time.Second):
+	}
+	master.Close()
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), took, err
+}
+
+// openPty opens a new pseudo-terminal pair: the master, and the slave with echo off.
+func openPty() (*os.File, *os.File, error) {
+	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	master := os.NewFile(uintptr(fd), "/dev/ptmx")
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	if t, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS); err == nil {
+		t.Lflag &^= unix.ECHO
+		_ = unix.IoctlSetTermios(int(slave.Fd()), unix.TCSETS, t)
+	}
+	return master, slave, nil
+}
