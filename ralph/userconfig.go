@@ -11,17 +11,24 @@ import (
 // setting by setting, and flags override both.
 
 // UserConfigPath is where the user's defaults are read from ("" without a home directory).
-// Not os.UserConfigDir: on macOS that is ~/Library/Application Support, and command-line
-// tools' users look in ~/.config there too.
-func UserConfigPath() string {
+func UserConfigPath() string { return userConfigFile("config.toml") }
+
+// UserTmuxConfigPath is the user's own lines for swarm's tmux server (prefix, keys, colours),
+// read after swarm's when the server starts ("" without a home directory).
+func UserTmuxConfigPath() string { return userConfigFile("tmux.conf") }
+
+// userConfigFile is a file of $XDG_CONFIG_HOME/swarm (~/.config/swarm). Not os.UserConfigDir:
+// on macOS that is ~/Library/Application Support, and command-line tools' users look in
+// ~/.config there too.
+func userConfigFile(name string) string {
 	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "swarm", "config.toml")
+		return filepath.Join(dir, "swarm", name)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		return ""
 	}
-	return filepath.Join(home, ".config", "swarm", "config.toml")
+	return filepath.Join(home, ".config", "swarm", name)
 }
 
 // ConfigFiles are the files whose settings apply to a loop or worker started in dir, in the

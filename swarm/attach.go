@@ -28,7 +28,13 @@ func attachCommand() *cli.Command {
 		Usage:     "open a worker's tmux window in this terminal",
 		ArgsUsage: "NAME",
 		Description: `Attaches this terminal to the worker's window on swarm's private tmux server (or switches to
-it when this terminal is already a client of that server). Detach with the tmux prefix, then d.
+it when this terminal is already a client of that server). Detach with the tmux prefix, then d
+(C-b d unless ~/.config/swarm/tmux.conf sets another prefix).
+
+From inside your own tmux, both servers share the prefix and the outer one takes it: press it
+twice, then d (C-b C-b d), or give swarm's server a prefix of its own in
+~/.config/swarm/tmux.conf (set -g prefix C-a). That file ($XDG_CONFIG_HOME/swarm/tmux.conf)
+is read after swarm's own lines when swarm's server starts.
 
 Examples:
    swarm attach w1`,

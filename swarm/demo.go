@@ -108,9 +108,9 @@ func demoEnv(e *env, work, root string) (*env, error) {
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	conf := filepath.Join(sdir.Root, "tmux.conf")
-	if err := state.WriteFileAtomic(conf, []byte(tmux.Config), 0o600); err != nil {
-		return nil, fail("%v", err)
+	conf, err := writeTmuxConfig(sdir.Root)
+	if err != nil {
+		return nil, err
 	}
 	de := &env{dir: sdir, tm: e.tm, procs: e.procs, stdout: e.stdout, stderr: e.stderr}
 	// The demo's own server, unless the caller brought one (the tests' fake).

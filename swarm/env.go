@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -65,11 +66,9 @@ func openEnv(c *cli.Context) (*env, error) {
 	if strings.ContainsAny(socket, "/ \t\n") {
 		return nil, fail("invalid tmux socket name '%s' (no '/' or spaces)", socket)
 	}
-	conf := filepath.Join(dir.Root, "tmux.conf")
-	if cur, err := os.ReadFile(conf); err != nil || string(cur) != tmux.Config {
-		if err := state.WriteFileAtomic(conf, []byte(tmux.Config), 0o600); err != nil {
-			return nil, fail("cannot write %s: %v", conf, err)
-		}
+	conf, err := writeTmuxConfig(dir.Root)
+	if err != nil {
+		return nil, err
 	}
 	app := c.App
 	return &env{
@@ -128,4 +127,20 @@ func (e *env) onServerOf(name string) *env {
 	on := *e
 	on.tm = e.tmuxFor(w)
 	return &on
+}
+
+// writeTmuxConfig writes the configuration swarm's tmux server starts from into the state
+// directory, swarm's lines and the user's own file (see tmux.ConfigWith), unless it already
+// holds exactly that: every command opens the environment, and a rewrite each time would
+// change the file under anyone reading it.
+func writeTmuxConfig(root string) (string, error) {
+	conf := filepath.Join(root, "tmux.conf")
+	want := tmux.ConfigWith(ralph.UserTmuxConfigPath())
+	if cur, err := os.ReadFile(conf); err == nil && string(cur) == want {
+		return conf, nil
+	}
+	if err := state.WriteFileAtomic(conf, []byte(want), 0o600); err != nil {
+		return "", fail("cannot write %s: %v", conf, err)
+	}
+	return conf, nil
 }

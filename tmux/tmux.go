@@ -34,6 +34,36 @@ set -g status-interval 0
 set -g status-right "#{=21:pane_title}"
 `
 
+// relied is what swarm cannot work without, set again after the user's file: finished panes
+// stay (exit codes, last screens), scrollback is deep enough to capture, sessions and the
+// server outlive their clients, windows keep the workers' names, and no timer wakes the server.
+const relied = `set -g remain-on-exit on
+set -g history-limit 50000
+set -g exit-empty on
+set -g exit-unattached off
+set -g destroy-unattached off
+set -g allow-rename off
+set -g automatic-rename off
+set -g status-interval 0
+`
+
+// ConfigWith is Config followed by the user's own file (prefix, keys, colours...), read when
+// the server starts if it exists then, and by the options swarm relies on, so the user's
+// file cannot undo them. An empty userFile is Config alone.
+func ConfigWith(userFile string) string {
+	if userFile == "" {
+		return Config
+	}
+	return Config + "source-file -q " + quote(userFile) + "\n" + relied
+}
+
+// quote writes s as one word of tmux's configuration language (in double quotes, where only
+// a backslash, a double quote and a dollar sign are special).
+func quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`)
+	return `"` + r.Replace(s) + `"`
+}
+
 // Pane is a live or dead pane as tmux reports it.
 type Pane struct {
 	ID         string
