@@ -85,6 +85,12 @@ func runLogs(e *env, o logsOptions) error {
 	if o.Follow && w.Tmux == nil {
 		return followFile(e, w, stream, o.Lines)
 	}
+	if o.Follow {
+		// A live pane is followed from its first look; an ended one is printed as logs shows it.
+		if p, own := e.ownPane(w); own && !p.Dead {
+			return followPane(e, w, history, o.Lines)
+		}
+	}
 	lines, err := screenLines(e, w, history, stream)
 	if err != nil {
 		return err
@@ -92,9 +98,6 @@ func runLogs(e *env, o logsOptions) error {
 	lines = lastN(lines, o.Lines)
 	for _, l := range lines {
 		fmt.Fprintln(e.stdout, l)
-	}
-	if o.Follow {
-		return followPane(e, w, history)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,11 +18,13 @@ import (
 // Following a worker's output as it grows: the pane of a tmux worker, the log file of a
 // process worker.
 
-// followPane prints lines as they are added to the pane. A line is printed once a later line
-// exists (the last line may still be being typed), and everything left when the pane dies.
-func followPane(e *env, w *state.Worker, history int) error {
-	printed := 0
-	first := true
+// followPane prints the last n lines of the pane, then its lines as they come and change. A
+// line is printed once a later line exists (the last one may still be being typed), and
+// everything left when the pane dies; a line printed before that changed since (a prompt the
+// text arrived after) is printed again.
+func followPane(e *env, w *state.Worker, history, n int) error {
+	var prev []string
+	printed := -1 // nothing looked at yet
 	for {
 		// Whether it ended is asked first: a screen captured after that holds all it printed.
 		p, perr := e.tmuxFor(w).Pane(w.Tmux.PaneID)
@@ -30,27 +33,77 @@ func followPane(e *env, w *state.Worker, history int) error {
 		if err != nil {
 			return nil
 		}
-		lines := trimBlankTail(splitLines(out))
-		if first {
-			// What was already on screen has been printed by the caller.
-			printed = len(lines)
-			first = false
+		lines := paneOutput(out)
+		if printed < 0 {
+			// What is on screen at first is printed as it is, the last line too.
+			for _, l := range lastN(lines, n) {
+				fmt.Fprintln(e.stdout, l)
+			}
+			prev, printed = lines, len(lines)
 		}
-		limit := len(lines) - 1
-		if dead {
-			limit = len(lines)
+		var show []string
+		show, printed = followStep(prev, lines, printed, dead)
+		for _, l := range show {
+			fmt.Fprintln(e.stdout, l)
 		}
-		if printed > len(lines) {
-			printed = len(lines)
-		}
-		for ; printed < limit; printed++ {
-			fmt.Fprintln(e.stdout, lines[printed])
-		}
+		prev = lines
 		if dead {
 			return nil
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// followStep compares the pane's lines now (cur) with those of the last look (prev), whose
+// first printed lines were printed as they are, and returns the lines to print and how many of
+// cur's first lines are then printed. Lines are compared by content, not counted: a printed
+// line that changed is printed again with all below it, and when the scrollback is full and
+// its oldest lines drop off, the rest moves up unchanged and is not printed twice.
+func followStep(prev, cur []string, printed int, dead bool) ([]string, int) {
+	printed = min(printed, len(prev))
+	same := commonPrefix(prev[:printed], cur)
+	if same < printed && same < printed/2 {
+		if d, ok := scrolledBy(prev[:printed], cur); ok {
+			prev, printed = prev[d:], printed-d
+			same = commonPrefix(prev[:printed], cur)
+		}
+	}
+	printed = same
+	limit := len(cur) - 1
+	if dead {
+		limit = len(cur)
+	}
+	if printed >= limit {
+		return nil, printed
+	}
+	return cur[printed:limit], limit
+}
+
+func commonPrefix(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// scrolledBy finds how many lines dropped off the top of a full scrollback between two looks:
+// the smallest d for which the printed lines, less their first d, begin cur. The last printed
+// line is left out (it may have grown meanwhile), and only the last lines before it are
+// compared: enough to tell a scroll from output that repeats.
+func scrolledBy(printed, cur []string) (int, bool) {
+	const maxDrop, checked = 5000, 200
+	for d := 1; d+1 < len(printed) && d <= maxDrop; d++ {
+		kept := printed[d : len(printed)-1]
+		if len(kept) > len(cur) || cur[len(kept)-1] != kept[len(kept)-1] {
+			continue
+		}
+		from := max(0, len(kept)-checked)
+		if slices.Equal(kept[from:], cur[from:len(kept)]) {
+			return d, true
+		}
+	}
+	return 0, false
 }
 
 // followFile prints a process worker's log as it grows, until the worker stops.
