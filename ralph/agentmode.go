@@ -52,7 +52,7 @@ type AgentMode struct {
 	OnFailure     string   `json:"on_failure"`
 	MaxIterations int      `json:"max_iterations"` // of each spec's CONSTRUCT loop
 	Checks        []string `json:"checks,omitempty"`
-	Log           string   `json:"log"` // build/ralph-logs/agent-<timestamp>.log
+	Log           string   `json:"log"` // $SWARM_DIR/ralph/NAME/agent-<timestamp>.log
 
 	Stage         string   `json:"stage"` // "": the agent has ended
 	RunID         string   `json:"run_id"`

@@ -15,11 +15,12 @@ import (
 	"github.com/swarm-dev/swarm/templates"
 )
 
-// Agent mode's files: the worker's agent.json, and in the project the session, the plan, the
-// prompt overrides and the agent log.
+// Agent mode's files: the worker's agent.json and agent log, and in the project the session,
+// the plan and the prompt overrides.
 
 // AgentKeep are the project's paths that a spec's commit or set-aside never touches: the
-// queue and its specs, the plan, the session and the logs are the agent's, not the spec's.
+// queue and its specs, the plan and the session are the agent's, not the spec's (and so are
+// the lock and the logs that earlier versions kept in the project).
 var AgentKeep = []string{"ralph/inbox.jsonl", "ralph/.inbox.lock", "ralph/plan.jsonl", "ralph/.agent-session",
 	"ralph/specs", "build/ralph-logs"}
 
@@ -149,9 +150,11 @@ func SpecName(spec string) string {
 	return strings.TrimSuffix(filepath.Base(spec), filepath.Ext(spec))
 }
 
-// AgentLogPath is a new agent log of the project: build/ralph-logs/agent-<timestamp>.log.
-func AgentLogPath(project string, now time.Time) string {
-	return filepath.Join(project, "build", "ralph-logs", "agent-"+now.UTC().Format("20060102-150405")+".log")
+// AgentLogPath is a new agent log, in the agent worker's own directory of the state
+// directory ($SWARM_DIR/ralph/NAME/agent-<timestamp>.log), beside its other logs: never in the
+// project, where it would be one more untracked file. A dry run's plans are kept beside it.
+func (d Dir) AgentLogPath(now time.Time) string {
+	return filepath.Join(d.Path, "agent-"+now.UTC().Format("20060102-150405")+".log")
 }
 
 // AgentLog appends a line to the agent log: "[2025-01-20T10:00:00Z] FETCH: q-a1b2 x.md".

@@ -154,7 +154,7 @@ func (l *Loop) failSpec(am *AgentMode, why string) {
 func (l *Loop) planned(am *AgentMode, tasks int) {
 	keep := filepath.Join(filepath.Dir(am.Log), "plan-"+SpecName(am.Spec)+".jsonl")
 	if data, err := os.ReadFile(PlanPath(am.Project)); err == nil && os.WriteFile(keep, data, 0o644) == nil {
-		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", plural(tasks, "task"), RelTo(am.Project, keep))
+		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", plural(tasks, "task"), keep)
 	}
 	l.requeue(am)
 	am.Planned = append(am.Planned, am.SpecID)

@@ -29,10 +29,12 @@ duration and cost). A spec that fails has its changes stashed ("ralph: failed NA
 the agent goes on; it stops when the inbox is empty or a limit is reached.
 
 The prompts are ralph/PLAN_PROMPT.md and ralph/BUILD_PROMPT.md of the project, or swarm's
-own (swarm ralph template --plan / --build). The agent log is build/ralph-logs/agent-*.log;
-swarm ralph status NAME shows the spec, the inbox and the session. SIGINT or swarm ralph
-pause NAME: the current iteration completes and the spec goes back to pending; swarm ralph
-resume NAME, or a new swarm agent after swarm kill NAME, goes on with it (ralph/.agent-session).
+own (swarm ralph template --plan / --build). The agent log is
+$SWARM_DIR/ralph/NAME/agent-*.log: in the project, the agent writes only the inbox, the plan,
+the session and the spec's own changes. swarm ralph status NAME shows the spec, the inbox
+and the session. SIGINT or swarm ralph pause NAME: the current iteration completes and the
+spec goes back to pending; swarm ralph resume NAME, or a new swarm agent after swarm kill
+NAME, goes on with it (ralph/.agent-session).
 
 Examples:
    swarm inbox add feature-x.md && swarm agent --name builder -- claude --dangerously-skip-permissions
@@ -72,7 +74,7 @@ func agentFlags() []cli.Flag {
 	return append(flags,
 		&cli.IntFlag{Name: "max-specs", Usage: "stop after completing this many specs (default: no limit)"},
 		&cli.IntFlag{Name: "max-failures", Value: 3, Usage: "stop after this many specs failed in a row (0: never)"},
-		&cli.BoolFlag{Name: "dry-run", Usage: "plan each spec (plans kept in build/ralph-logs/) and execute nothing"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "plan each spec (plans kept beside the agent log, $SWARM_DIR/ralph/NAME/) and execute nothing"},
 		&cli.StringFlag{Name: "on-failure", Value: ralph.OnFailureStash, Usage: "a failed spec's changes: stash (git stash, 'ralph: failed NAME') or reset (discarded)"},
 	)
 }
@@ -156,7 +158,7 @@ func startAgent(e *env, o agentOptions) error {
 		return err
 	}
 	now := time.Now()
-	say := beginSession(e, am, prev, name, now)
+	say, startLog := beginSession(e, am, prev, name, now)
 	prompt, stop, err := ralph.NextSpec(am, now, 0, say)
 	if err != nil {
 		return fail("%v", err)
@@ -170,7 +172,7 @@ func startAgent(e *env, o agentOptions) error {
 		say("CONSTRUCT: starting iteration 1")
 	}
 	am.RunID = uuid.NewString()
-	o.spawn.agent, o.spawn.agentPrompt = am, prompt
+	o.spawn.agent, o.spawn.agentPrompt, o.spawn.agentLog = am, prompt, startLog
 	if am.MaxCost > 0 {
 		o.spawn.settings.MaxCost = max(am.MaxCost-am.CostBase, 0.01)
 	}
@@ -182,12 +184,20 @@ func startAgent(e *env, o agentOptions) error {
 }
 
 // beginSession starts the agent's session, or takes up the interrupted one, and returns how
-// the agent says things before its monitor runs: to the agent log and the terminal.
-func beginSession(e *env, am *ralph.AgentMode, prev *ralph.AgentSession, name string, now time.Time) func(string, ...any) {
-	am.Log = ralph.AgentLogPath(am.Project, now)
-	say := func(format string, args ...any) {
-		_ = ralph.AgentLog(am.Log, now, format, args...)
+// the agent says things before its monitor runs (to the terminal, and to the agent log once
+// it starts: an agent that finds nothing to do leaves no log) and what starts the log.
+func beginSession(e *env, am *ralph.AgentMode, prev *ralph.AgentSession, name string, now time.Time) (say func(string, ...any), startLog func()) {
+	am.Log = ralph.DirFor(e.dir, name).AgentLogPath(now)
+	var said []string
+	say = func(format string, args ...any) {
+		said = append(said, fmt.Sprintf(format, args...))
 		fmt.Fprintf(e.stdout, format+"\n", args...)
+	}
+	startLog = func() {
+		for _, line := range said {
+			_ = ralph.AgentLog(am.Log, now, "%s", line)
+		}
+		fmt.Fprintf(e.stdout, "Agent log: %s\n", homeRelative(am.Log))
 	}
 	if prev == nil {
 		am.Session = ralph.AgentSession{StartedAt: inbox.Now(now), Worker: name}
@@ -198,8 +208,7 @@ func beginSession(e *env, am *ralph.AgentMode, prev *ralph.AgentSession, name st
 		say("Agent resumed the session of %s (%s completed, %d failed, $%.2f spent)",
 			prev.StartedAt, pluralWord(prev.SpecsCompleted, "spec"), prev.SpecsFailed, prev.TotalCost)
 	}
-	say("Agent log: %s", ralph.RelTo(am.Project, am.Log))
-	return say
+	return say, startLog
 }
 
 // checkSessionFree refuses a second agent on an inbox while the session's agent still holds

@@ -162,6 +162,8 @@ type ralphSpawnOptions struct {
 	// swarm agent: the agent's state, and the prompt of its first stage
 	agent       *ralph.AgentMode
 	agentPrompt string
+	// agentLog starts the agent log with what the agent said before its loop had a directory
+	agentLog func()
 }
 
 // runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
@@ -217,6 +219,9 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if o.agent != nil {
 		if err := writeAgentPrompt(ld, o.agentPrompt); err != nil {
 			return err
+		}
+		if o.agentLog != nil {
+			o.agentLog()
 		}
 		o.loop.promptFile = ld.AgentPromptPath()
 	}

@@ -53,5 +53,5 @@ func printAgentStatus(out io.Writer, v *agentView, st *ralph.State, now time.Tim
 	}
 	fmt.Fprintf(out, "Session: %s completed, $%.2f spent, %s elapsed\n",
 		pluralWord(v.Session.SpecsCompleted, "spec"), v.CostBase+st.CostUSD, v.Elapsed(now))
-	fmt.Fprintf(out, "Agent log: %s\n\n", v.Log)
+	fmt.Fprintf(out, "Agent log: %s\n\n", homeRelative(v.Log))
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
@@ -62,7 +63,6 @@ func Open(dir string, topLevel func(string) (string, error)) (Inbox, error) {
 // Path is the inbox file; SpecsDir where specs live.
 func (ib Inbox) Path() string     { return filepath.Join(ib.Root, "ralph", "inbox.jsonl") }
 func (ib Inbox) SpecsDir() string { return filepath.Join(ib.Root, "ralph", "specs") }
-func (ib Inbox) lockPath() string { return filepath.Join(ib.Root, "ralph", ".inbox.lock") }
 
 // rel is the inbox file as messages name it, relative to the project.
 func (ib Inbox) rel() string { return filepath.Join("ralph", "inbox.jsonl") }
@@ -112,22 +112,36 @@ func (r Record) check() error {
 }
 
 // Update changes the records under the inbox lock and writes them back atomically when fn
-// returns nil. A corrupt inbox is reported and left as it is.
+// returns nil. A corrupt inbox is reported and left as it is. A change that fails, or that
+// leaves a project without an inbox with none, creates nothing: without one, fn is first asked
+// without the lock (there is nothing to lock yet), and again under it once ralph/ exists, so it
+// must be a function of the records it is given.
 func (ib Inbox) Update(fn func([]Record) ([]Record, error)) error {
-	if err := os.MkdirAll(filepath.Dir(ib.Path()), 0o755); err != nil {
-		return err
+	dir := filepath.Dir(ib.Path())
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		recs, err := fn(nil)
+		if err != nil || len(recs) == 0 {
+			return err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 	}
-	l, err := state.AcquireLock(ib.lockPath())
+	unlock, err := lockDir(dir)
 	if err != nil {
 		return err
 	}
-	defer l.Unlock()
+	defer unlock()
+	_, statErr := os.Stat(ib.Path())
 	recs, err := ib.Load()
 	if err != nil {
 		return err
 	}
 	if recs, err = fn(recs); err != nil {
 		return err
+	}
+	if len(recs) == 0 && errors.Is(statErr, os.ErrNotExist) {
+		return nil
 	}
 	var b strings.Builder
 	for _, r := range recs {
@@ -139,6 +153,26 @@ func (ib Inbox) Update(fn func([]Record) ([]Record, error)) error {
 		b.WriteByte('\n')
 	}
 	return state.WriteFileAtomic(ib.Path(), []byte(b.String()), 0o644)
+}
+
+// lockDir takes the inbox lock: an exclusive flock on the ralph/ directory itself, so no lock
+// file is left in the project. It is released when the returned function is called.
+func lockDir(dir string) (func(), error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // NewID is a queue id not taken yet.

@@ -110,3 +110,43 @@ func TestAgentModesChanges(t *testing.T) {
 		t.Errorf("only an active spec goes back to pending: %+v", recs[1])
 	}
 }
+
+// A change that fails, or finds no inbox and leaves none, creates nothing in the project: no
+// ralph/ directory, no inbox, no lock file. A change under way holds the lock on ralph/.
+func TestUpdateCreatesNothingItDoesNotWrite(t *testing.T) {
+	root := t.TempDir()
+	ib := Inbox{Root: root}
+	if err := ib.Update(func(r []Record) ([]Record, error) { return nil, errors.New("no such spec") }); err == nil {
+		t.Error("the failure was lost")
+	}
+	if err := ib.Update(func(r []Record) ([]Record, error) { r, _ = Clear(r); return r, nil }); err != nil {
+		t.Error(err)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("created %v", entries)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "ralph", "specs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ib.Update(func(r []Record) ([]Record, error) { return r, nil }); err != nil {
+		t.Error(err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "ralph")); len(entries) != 1 {
+		t.Errorf("ralph/ holds %v, want specs/ only", entries)
+	}
+	// Two changes at once both land.
+	done := make(chan error, 2)
+	for _, spec := range []string{"a.md", "b.md"} {
+		go func() {
+			done <- ib.Update(func(r []Record) ([]Record, error) { r, _ = Add(r, spec, time.Now()); return r, nil })
+		}()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if recs, err := ib.Load(); err != nil || len(recs) != 2 {
+		t.Errorf("after two adds at once: %v %v", recs, err)
+	}
+}
