@@ -162,7 +162,8 @@ func edit(line string, k tea.KeyPressMsg) string {
 
 // paste adds pasted text to a line being typed; pasted outside a line, it is no command.
 func (m *dashModel) paste(p tea.PasteMsg) tea.Cmd {
-	text := strings.Join(strings.Fields(p.Content), " ")
+	// A line being typed is one line: pasted line breaks become spaces.
+	text := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(p.Content)
 	switch m.mode {
 	case modeFilter:
 		m.input += text

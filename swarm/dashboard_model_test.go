@@ -226,6 +226,22 @@ func TestDashboardKeysReadTogether(t *testing.T) {
 	}
 }
 
+// Text pasted while a line is typed goes into it, line breaks as spaces; pasted while no
+// line is typed, it is no command.
+func TestDashboardPaste(t *testing.T) {
+	h := newDashHarness(t, testRows()...)
+	h.send(tea.PasteMsg{Content: "kq"})
+	if got := h.data.commands(); len(got) != 0 || h.m.mode != modeKeys {
+		t.Errorf("a paste was taken as keys: ran %q, mode %v", got, h.m.mode)
+	}
+	h.keys("s")
+	h.send(tea.PasteMsg{Content: "run  the\ntests"})
+	h.keys("enter")
+	if got := h.data.commands(); len(got) != 1 || got[0][len(got[0])-1] != "run  the tests" {
+		t.Errorf("ran %q, want the pasted line sent", got)
+	}
+}
+
 func TestDashboardHelpAndLogs(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
 	h.keys("?")
