@@ -37,7 +37,7 @@ Examples:
    swarm clean loop1 --purge           # the loop's history too
    swarm clean w2 --no-rm-worktree     # keep its worktree`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every stopped worker"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every stopped worker (not one whose ralph loop is not finished)"},
 			&cli.BoolFlag{Name: "rm-worktree", Usage: "remove the worker's git worktree", Value: true},
 			&cli.BoolFlag{Name: "no-rm-worktree", Usage: "keep the worker's git worktree"},
 			&cli.BoolFlag{Name: "force-dirty", Usage: "remove the worktree even with uncommitted changes"},

@@ -31,11 +31,12 @@ func killCommand() *cli.Command {
 waits for the grace period, then SIGKILLs what is left and removes the tmux window. The record
 stays (see it in 'swarm ls') until 'swarm clean'. A ralph loop on the worker stops for good,
 also between two agents (in backoff, waiting for a usage limit, paused), and also when its
-worker record is gone. A worker that is not running is left as it is: kill says so.
+worker record is gone. Of a worker that is not running, kill only closes what is left (a dead
+window, a process that escaped it) and says it was not running ("w1: not running (stopped)").
 
 Examples:
    swarm kill w1
-   swarm kill --all
+   swarm kill --all                  # also loops in backoff or waiting for a usage limit
    swarm kill w1 --rm-worktree`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker and every ralph loop that is not finished"},
