@@ -116,7 +116,12 @@ func (l Launch) script(env []string) (string, bool) {
 	}
 	// Signals meant for the agent's group reach the agent; the shell notes them and stays to
 	// record how the agent ended (a trap, unlike ignoring, is not passed on to the agent).
-	b.WriteString("trap : HUP INT QUIT TERM\n")
+	// Not HUP: when the window, session or server is closed, only the shell (the session's
+	// leader) is told, and a shell that stayed would keep an agent that never touches its
+	// terminal (a sleep, a quiet build) running without a window. Ending, the shell passes the
+	// hangup on to the agent, as plain tmux would. No loop needs more: a loop's agent under a
+	// host gave way to it above, and a loop ends an agent by its process group, never by HUP.
+	b.WriteString("trap : INT QUIT TERM\n")
 	b.WriteString(run + "\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
 	return b.String(), true
 }

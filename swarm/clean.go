@@ -28,7 +28,8 @@ func cleanCommand() *cli.Command {
 the session when it is empty) and, unless --no-rm-worktree, the git worktree when it has no
 uncommitted changes. A ralph loop's history ($SWARM_DIR/ralph/NAME: iterations.log, state,
 screens) is kept for looking back unless --purge is given ('swarm ralph clean' removes it too).
-Running workers are refused.
+Running workers are refused, and so are workers whose ralph loop is not finished (in backoff,
+waiting for a usage limit, paused): 'swarm kill' stops the loop first. --all passes over them.
 
 Examples:
    swarm clean w1
@@ -36,7 +37,7 @@ Examples:
    swarm clean loop1 --purge           # the loop's history too
    swarm clean w2 --no-rm-worktree     # keep its worktree`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every stopped worker"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every stopped worker (not one whose ralph loop is not finished)"},
 			&cli.BoolFlag{Name: "rm-worktree", Usage: "remove the worker's git worktree", Value: true},
 			&cli.BoolFlag{Name: "no-rm-worktree", Usage: "keep the worker's git worktree"},
 			&cli.BoolFlag{Name: "force-dirty", Usage: "remove the worktree even with uncommitted changes"},
@@ -55,6 +56,10 @@ func runClean(e *env, o cleanOptions) error {
 	if err != nil {
 		return err
 	}
+	ws, err = keepUnfinishedLoops(e, ws, o.All)
+	if err != nil {
+		return err
+	}
 	for _, w := range ws {
 		if w.Status == state.StatusRunning {
 			return fail("cannot clean running worker '%s'", w.Name)
@@ -70,6 +75,26 @@ func runClean(e *env, o cleanOptions) error {
 		fmt.Fprintln(e.stdout, "nothing to clean")
 	}
 	return nil
+}
+
+// keepUnfinishedLoops leaves out the workers whose ralph loop is not finished: between two
+// agents the record looks stopped, but the loop starts the next agent in it, and without the
+// record nothing but the loop's name would be left to stop it by. Named, such a worker is
+// refused; --all passes it over and says so.
+func keepUnfinishedLoops(e *env, ws []*state.Worker, all bool) ([]*state.Worker, error) {
+	out := ws[:0:0]
+	for _, w := range ws {
+		st := loopState(e, w.Name)
+		if !loopUnfinished(st) || w.Status == state.StatusRunning {
+			out = append(out, w)
+			continue
+		}
+		if !all {
+			return nil, fail("cannot clean '%s': its ralph loop is %s, not finished (stop it first: swarm kill %s)", w.Name, loopStanding(st), w.Name)
+		}
+		e.warnf("kept '%s': its ralph loop is %s, not finished (stop it first: swarm kill %s)", w.Name, loopStanding(st), w.Name)
+	}
+	return out, nil
 }
 
 // cleanWhat says what cleaning a worker removes besides its record, window and files.

@@ -29,14 +29,17 @@ func killCommand() *cli.Command {
 		ArgsUsage: "NAME...",
 		Description: `Sends SIGTERM to the worker's process group (agent, shells and everything they started),
 waits for the grace period, then SIGKILLs what is left and removes the tmux window. The record
-stays (see it in 'swarm ls') until 'swarm clean'. A ralph loop on the worker stops for good.
+stays (see it in 'swarm ls') until 'swarm clean'. A ralph loop on the worker stops for good,
+also between two agents (in backoff, waiting for a usage limit, paused), and also when its
+worker record is gone. Of a worker that is not running, kill only closes what is left (a dead
+window, a process that escaped it) and says it was not running ("w1: not running (stopped)").
 
 Examples:
    swarm kill w1
-   swarm kill --all
+   swarm kill --all                  # also loops in backoff or waiting for a usage limit
    swarm kill w1 --rm-worktree`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker and every ralph loop that is not finished"},
 			&cli.BoolFlag{Name: "rm-worktree", Usage: "also remove the worker's git worktree (kept if it has uncommitted changes)"},
 			&cli.BoolFlag{Name: "force-dirty", Usage: "with --rm-worktree: remove it even with uncommitted changes"},
 			&cli.Float64Flag{Name: "grace", Usage: "seconds between SIGTERM and SIGKILL", Value: 10},
@@ -50,35 +53,47 @@ Examples:
 }
 
 func runKill(e *env, o killOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, func(w *state.Worker) bool { return running(w) || w.Status == state.StatusOrphaned })
+	ts, err := killTargets(e, o.Names, o.All)
 	if err != nil {
 		return err
 	}
 	grace := time.Duration(o.Grace * float64(time.Second))
 	var failed error
-	for _, w := range ws {
-		// The loop first, so it does not start the next iteration in the window being closed.
-		if err := stopLoopOnKill(e, w.Name); err != nil {
-			failed = err
-		}
-		if err := stopWorker(e, w, grace); err != nil {
+	for _, t := range ts {
+		report := killReport(t)
+		if err := killOne(e, t, grace, o); err != nil {
 			// Every worker asked for is still ended; the failure is reported at the end.
 			failed = err
 		}
-		stopHeartbeat(e, w.Name)
-		waitMonitorGone(e, w.Name, 5*time.Second)
-		if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
-			_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
-				if cur := all.Get(w.Name); cur != nil {
-					cur.Worktree = nil
-				}
-				return nil
-			})
-		}
-		fmt.Fprintf(e.stdout, "killed %s\n", w.Name)
+		fmt.Fprintln(e.stdout, report)
 	}
-	if len(ws) > 0 {
+	if len(ts) > 0 {
 		regentSettled(e)
+	}
+	return failed
+}
+
+// killOne stops t's loop for good, then its processes, and removes its worktree when asked.
+func killOne(e *env, t killTarget, grace time.Duration, o killOptions) error {
+	// The loop first, so it does not start the next iteration in the window being closed.
+	failed := stopLoopOnKill(e, t.name)
+	w := t.w
+	if w == nil {
+		waitMonitorGone(e, t.name, 5*time.Second)
+		return failed
+	}
+	if err := stopWorker(e, w, grace); err != nil {
+		failed = err
+	}
+	stopHeartbeat(e, w.Name)
+	waitMonitorGone(e, w.Name, 5*time.Second)
+	if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
+		_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
+			if cur := all.Get(w.Name); cur != nil {
+				cur.Worktree = nil
+			}
+			return nil
+		})
 	}
 	return failed
 }

@@ -36,6 +36,10 @@ func (o ralphPauseOptions) check() error { return exactlyOneName(o.Args, "swarm 
 func runRalphPause(e *env, o ralphPauseOptions) error {
 	name := o.Args[0]
 	_, ld, _, err := loadLoop(e, name)
+	if isNotFound(err) {
+		// A loop whose worker record is gone is still paused by its name.
+		_, ld, _, err = loadLoopHistory(e, name, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package swarm
 import (
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"time"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // waitReady polls the worker's screen until the agent shows an input prompt. On a terminal
-// it shows what it waits for (see readyProgress).
-func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.Regexp) error {
+// it shows what it waits for (see readyProgress). A signal on sigs ends the wait: the error
+// says which.
+func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.Regexp, sigs <-chan os.Signal) error {
 	if w.Tmux == nil {
 		return fail("--ready-wait needs a tmux worker (add --tmux)")
 	}
@@ -44,7 +46,11 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 			}
 			return fail("worker '%s' not ready after %s (no input prompt seen; use --ready-pattern if the agent's prompt is unusual)", w.Name, timeout)
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case sig := <-sigs:
+			return interrupted(sig, "interrupted (%s) before '%s' was ready", signalName(sig), w.Name)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
 

@@ -72,7 +72,12 @@ func runWrapped(o wrapperOptions) int {
 		defer f.Close()
 		cmd.Stdin = f
 	}
-	err = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		code, reason := startFailure(o.Argv[0], err)
+		return recordExit(o.ExitFile, code, reason)
+	}
+	go passHangup(sigs, cmd.Process)
+	err = cmd.Wait()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -83,8 +88,19 @@ func runWrapped(o wrapperOptions) int {
 		}
 		return recordExit(o.ExitFile, ee.ExitCode(), "")
 	}
-	code, reason := startFailure(o.Argv[0], err)
-	return recordExit(o.ExitFile, code, reason)
+	return recordExit(o.ExitFile, ExitError, fmt.Sprintf("waiting for %s: %v", o.Argv[0], err))
+}
+
+// passHangup hands a hangup on to the program. The wrapper stays to record how the program
+// ended, but when its window, session or tmux server is closed only the wrapper (the leader of
+// the pane's session) is told: a program that never touches its terminal would run on without
+// a window.
+func passHangup(sigs <-chan os.Signal, p *os.Process) {
+	for s := range sigs {
+		if s == syscall.SIGHUP {
+			_ = p.Signal(syscall.SIGHUP)
+		}
+	}
 }
 
 // recordExit writes the exit file and returns code; a reason is also said on stderr, where

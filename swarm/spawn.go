@@ -3,8 +3,10 @@ package swarm
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -165,23 +167,49 @@ func plainSpawnFromFlags(c *cli.Context) (plainSpawn, error) {
 }
 
 // runSpawn starts a worker. With --ready-wait it is all or nothing: an agent that never gets
-// ready is stopped and removed again, and the error says so.
+// ready is stopped and removed again, and the error says so. So is one whose spawn is
+// interrupted (Ctrl-C, a closed terminal, a kill) before it was ready: nobody is left to wait
+// for it, and a worker half-spawned is not what the user asked for.
 func runSpawn(e *env, p plainSpawn) error {
+	var sigs chan os.Signal
+	if p.ReadyWait {
+		// Caught before anything is made, so that nothing is left when one comes early.
+		sigs = make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(sigs)
+	}
 	w, err := spawnWorker(e, p.spawnOptions)
 	if err != nil {
 		return err
 	}
 	if p.ReadyWait {
-		if err := waitReady(e, w, p.ReadyTimeout, p.ReadyRE); err != nil {
-			stopWorker(e, w, 2*time.Second)
-			if cerr := cleanWorker(e, w, everything); cerr != nil {
-				return fail("%v; stopping it failed too: %v", err, cerr)
-			}
-			return fail("%v; the worker was stopped and removed", err)
+		if err := waitReady(e, w, p.ReadyTimeout, p.ReadyRE, sigs); err != nil {
+			return undoSpawn(e, w, err)
 		}
 	}
 	printSpawned(e, "spawned", w)
 	return startSpawnHeartbeat(e, w.Name, p.Heartbeat)
+}
+
+// undoSpawn stops a worker whose spawn failed after it started and removes all of it (window,
+// processes, worktree, record); the error is why, with its exit code.
+func undoSpawn(e *env, w *state.Worker, why error) error {
+	_ = stopWorker(e, w, 2*time.Second)
+	code, msg, _ := codeOf(why)
+	if err := cleanWorker(e, w, everything); err != nil {
+		return &exitError{code: code, msg: fmt.Sprintf("%s; stopping it failed too: %v", msg, err)}
+	}
+	return &exitError{code: code, msg: msg + "; the worker was stopped and removed"}
+}
+
+// interrupted is the failure of a command ended by signal sig: its exit code is the shell's
+// for a program the signal ended (130 for Ctrl-C).
+func interrupted(sig os.Signal, format string, args ...any) error {
+	code := ExitError
+	if s, ok := sig.(syscall.Signal); ok {
+		code = 128 + int(s)
+	}
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
 // printSpawned says where a started worker runs: "spawned w1 (tmux: swarm:w1)".
