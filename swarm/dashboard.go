@@ -38,7 +38,8 @@ done), iteration, last screen change, failures and cost; below, the selected wor
 screen and its loop's recent events (the Regent's lines among them).
 
 Keys: ↑/↓ select, enter attach (detach to come back), p pause, r resume, k kill (asks
-first), s send a line, l log instead of screen, / filter, ? help, q quit.
+first), s send a line, l log instead of screen, / filter, ? help, q quit. When a key's
+action fails, the bottom line says why until the next key.
 
 --once prints one frame and exits, for scripts; without colour when NO_COLOR is set or the
 output is no terminal.

@@ -27,12 +27,13 @@ func (m *dashModel) key(k tea.KeyMsg) tea.Cmd {
 	case modeConfirm:
 		m.mode = modeKeys
 		if k.String() == "y" || k.String() == "Y" {
-			return m.act("killing "+m.target, "killed "+m.target, "kill", m.target)
+			return m.act("kill "+m.target, "killing "+m.target, "killed "+m.target, "kill", m.target)
 		}
 		m.view.Message = "not killed"
 		return nil
 	}
-	m.view.Message = ""
+	// What the last action did, or why it failed, stays until the next key.
+	m.view.Message, m.view.Error = "", ""
 	return m.command(k.String())
 }
 
@@ -75,8 +76,8 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 			m.view.Message = r.Name + " has no tmux window; l shows its output"
 			return nil
 		}
-		return tea.ExecProcess(m.data.attach(r.Name), func(err error) tea.Msg {
-			return actionMsg{text: "back from " + r.Name, err: err}
+		return m.exec(m.data.attach(r.Name), func(err error) tea.Msg {
+			return actionMsg{text: "back from " + r.Name, failed: "could not attach to " + r.Name, err: err}
 		})
 	case "p", "r":
 		if !r.Loop {
@@ -84,9 +85,9 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 			return nil
 		}
 		if key == "p" {
-			return m.act("pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
+			return m.act("pause "+r.Name, "pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
 		}
-		return m.act("resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
+		return m.act("resume "+r.Name, "resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
 	case "k":
 		m.mode, m.target = modeConfirm, r.Name
 	case "s":
@@ -102,13 +103,14 @@ func (m *dashModel) current() (dashRow, bool) {
 	return m.view.Rows[m.view.Selected], true
 }
 
-// act runs a swarm command beside the model; doing is shown meanwhile, done after.
-func (m *dashModel) act(doing, done string, args ...string) tea.Cmd {
+// act runs a swarm command beside the model; doing is shown meanwhile, done after, or why
+// what could not be done.
+func (m *dashModel) act(what, doing, done string, args ...string) tea.Cmd {
 	m.view.Message = doing + "…"
 	data := m.data
 	return func() tea.Msg {
 		if err := data.run(args...); err != nil {
-			return actionMsg{err: err}
+			return actionMsg{failed: "could not " + what, err: err}
 		}
 		return actionMsg{text: done}
 	}
@@ -135,7 +137,7 @@ func (m *dashModel) typeLine(k tea.KeyMsg) tea.Cmd {
 		m.view.Message = "nothing sent"
 	case tea.KeyEnter:
 		m.mode = modeKeys
-		return m.act("sending to "+m.target, "sent to "+m.target, "send", m.target, "--", m.input)
+		return m.act("send to "+m.target, "sending to "+m.target, "sent to "+m.target, "send", m.target, "--", m.input)
 	default:
 		m.input = edit(m.input, k)
 	}

@@ -34,6 +34,8 @@ type dashModel struct {
 	target   string // the worker a prompt is about
 	loading  bool   // a refresh is under way
 	again    bool   // and another is wanted when it is done
+	// exec hands the terminal to a command (tea.Exec; a test runs the command at once).
+	exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
 }
 
 // Messages.
@@ -45,13 +47,15 @@ type (
 		selected       string
 	}
 	actionMsg struct {
-		text string
-		err  error
+		text   string // what was done
+		failed string // what could not be done, when err is set
+		err    error
 	}
 )
 
 func newDashModel(data dashData, styles dashStyles, interval time.Duration) *dashModel {
-	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24}}
+	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24},
+		exec: tea.Exec}
 }
 
 func (m *dashModel) Init() tea.Cmd { return m.refresh() }
@@ -93,9 +97,9 @@ func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshMsg:
 		return m, m.refreshed(msg)
 	case actionMsg:
-		m.view.Message = msg.text
+		m.view.Message, m.view.Error = msg.text, ""
 		if msg.err != nil {
-			m.view.Message = "error: " + errText(msg.err)
+			m.view.Message, m.view.Error = "", msg.failed+": "+errText(msg.err)
 		}
 		return m, m.refresh()
 	case tea.KeyMsg:

@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"io"
-	"os/exec"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,9 +14,11 @@ import (
 // fakeData is the dashboard's outside world in a test: fixed rows, and the commands it was
 // asked to run.
 type fakeData struct {
-	mu   sync.Mutex
-	rows []dashRow
-	ran  [][]string
+	mu        sync.Mutex
+	rows      []dashRow
+	ran       [][]string
+	failing   map[string]error // a command (its words joined) that fails, and what it says
+	attachErr error            // why attaching fails
 }
 
 func (f *fakeData) snapshot() dashSnapshot {
@@ -44,10 +45,23 @@ func (f *fakeData) run(args ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ran = append(f.ran, args)
-	return nil
+	return f.failing[strings.Join(args, " ")]
 }
 
-func (f *fakeData) attach(name string) *exec.Cmd { return exec.Command("true") }
+func (f *fakeData) attach(name string) tea.ExecCommand {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ran = append(f.ran, []string{"attach", name})
+	return fakeExec{err: f.attachErr}
+}
+
+// fakeExec stands for a command run on the terminal.
+type fakeExec struct{ err error }
+
+func (x fakeExec) Run() error          { return x.err }
+func (x fakeExec) SetStdin(io.Reader)  {}
+func (x fakeExec) SetStdout(io.Writer) {}
+func (x fakeExec) SetStderr(io.Writer) {}
 
 func (f *fakeData) commands() [][]string {
 	f.mu.Lock()
@@ -66,6 +80,9 @@ type dashHarness struct {
 func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
 	data := &fakeData{rows: rows}
 	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(io.Discard, false), time.Hour)}
+	h.m.exec = func(c tea.ExecCommand, done tea.ExecCallback) tea.Cmd {
+		return func() tea.Msg { return done(c.Run()) }
+	}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(h.m.Init())
 	return h

@@ -34,6 +34,7 @@ type dashView struct {
 	Filter   string // the filter in force
 	Prompt   string // a question being answered or a line being typed
 	Message  string // what the last action did
+	Error    string // why the last action failed; shown until the next key
 	Help     bool   // the keys are shown instead of the screen
 	Logs     bool   // the lower panel shows the log, not the screen
 }
@@ -205,7 +206,11 @@ func failures(n int) string {
 // lowerPanel is the selected worker's screen (or log) and its loop's events, in height lines.
 func lowerPanel(v dashView, s dashStyles, height int) []string {
 	if v.Help {
-		return fill(append([]string{rule("keys", v.Width, s)}, helpLines...), height)
+		out := []string{rule("keys", v.Width, s)}
+		for _, l := range helpLines {
+			out = append(out, cut(l, v.Width))
+		}
+		return fill(out, height)
 	}
 	if len(v.Rows) == 0 || height < 2 {
 		return fill(nil, height)
@@ -256,11 +261,13 @@ var helpLines = []string{
 	" q        quit",
 }
 
-// footer is the line being typed, what the last action did, or the keys.
+// footer is the line being typed, why the last action failed, what it did, or the keys.
 func footer(v dashView, s dashStyles) string {
 	switch {
 	case v.Prompt != "":
 		return cut(v.Prompt, v.Width)
+	case v.Error != "":
+		return s.tones[toneBad].Render(cut(v.Error, v.Width))
 	case v.Message != "":
 		return cut(v.Message, v.Width)
 	}
