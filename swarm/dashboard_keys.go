@@ -42,9 +42,9 @@ func (m *dashModel) command(key string) tea.Cmd {
 	switch key {
 	case "q":
 		return tea.Quit
-	case "up":
+	case "up", "k":
 		return m.choose(m.view.Selected - 1)
-	case "down":
+	case "down", "j":
 		return m.choose(m.view.Selected + 1)
 	case "home":
 		return m.choose(0)
@@ -56,6 +56,12 @@ func (m *dashModel) command(key string) tea.Cmd {
 	case "/":
 		m.mode, m.input = modeFilter, m.view.Filter
 		return nil
+	case "esc":
+		return m.escape()
+	case "o":
+		m.view.Sort = m.view.Sort.next()
+		m.view.Message = "sorted by " + m.view.Sort.String()
+		return m.applyFilter()
 	case "l":
 		m.view.Logs = !m.view.Logs
 		m.view.Screen = nil
@@ -88,7 +94,7 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 			return m.act("pause "+r.Name, "pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
 		}
 		return m.act("resume "+r.Name, "resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
-	case "k":
+	case "x":
 		m.mode, m.target = modeConfirm, r.Name
 	case "s":
 		m.mode, m.target, m.input = modeSend, r.Name, ""
@@ -101,6 +107,19 @@ func (m *dashModel) current() (dashRow, bool) {
 		return dashRow{}, false
 	}
 	return m.view.Rows[m.view.Selected], true
+}
+
+// escape backs out one step: the help closes, else the filter kept is cleared.
+func (m *dashModel) escape() tea.Cmd {
+	if m.view.Help {
+		m.view.Help = false
+		return nil
+	}
+	if m.view.Filter == "" {
+		return nil
+	}
+	m.view.Filter = ""
+	return m.applyFilter()
 }
 
 // act runs a swarm command beside the model; doing is shown meanwhile, done after, or why

@@ -68,10 +68,12 @@ func (m *dashModel) refresh() tea.Cmd {
 	}
 	m.loading = true
 	data, selected, logs, height := m.data, m.selected, m.view.Logs, max(m.view.Height, 24)
+	filter, order := m.view.Filter, m.view.Sort
 	return func() tea.Msg {
 		snap := data.snapshot()
 		msg := refreshMsg{snap: snap, selected: selected}
-		for _, r := range snap.Rows {
+		// Nothing selected yet: the first row shown is.
+		for _, r := range shownRows(snap.Rows, filter, order) {
 			if r.Name == selected || selected == "" {
 				msg.selected = r.Name
 				msg.screen = data.screen(r, height, logs)
@@ -125,15 +127,10 @@ func (m *dashModel) refreshed(msg refreshMsg) tea.Cmd {
 	return tea.Batch(cmd, m.tick())
 }
 
-// applyFilter picks the rows the filter lets through and keeps the selection on its worker
-// (or the nearest row when it is gone).
+// applyFilter picks the rows the filter lets through, in the order chosen, and keeps the
+// selection on its worker (or the nearest row when it is gone).
 func (m *dashModel) applyFilter() tea.Cmd {
-	m.view.Rows = m.view.Rows[:0]
-	for _, r := range m.view.Snap.Rows {
-		if matches(r, m.view.Filter) {
-			m.view.Rows = append(m.view.Rows, r)
-		}
-	}
+	m.view.Rows = shownRows(m.view.Snap.Rows, m.view.Filter, m.view.Sort)
 	if i := slices.IndexFunc(m.view.Rows, func(r dashRow) bool { return r.Name == m.selected }); i >= 0 {
 		m.view.Selected = i
 		return nil

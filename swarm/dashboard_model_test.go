@@ -198,13 +198,13 @@ func TestDashboardPauseIsForLoopsOnly(t *testing.T) {
 
 func TestDashboardKillAsksFirst(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
-	h.keys("k")
+	h.keys("x")
 	h.wantFrame("kill builder? (y/n)")
 	h.keys("n")
 	if got := h.data.commands(); len(got) != 0 {
 		t.Errorf("ran %q after a no", got)
 	}
-	h.keys("k", "y")
+	h.keys("x", "y")
 	if got, want := h.data.commands(), [][]string{{"kill", "builder"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ran %q, want %q", got, want)
 	}
@@ -226,7 +226,7 @@ func TestDashboardFilter(t *testing.T) {
 		t.Errorf("the filter let builder through:\n%s", h.frame())
 	}
 	h.keys("enter")
-	h.wantFrame("filter: chain ·")
+	h.wantFrame("filter: chain (esc clears) ·")
 	h.keys("/", "esc")
 	h.wantFrame("builder", "planner", "sh1")
 }
@@ -238,7 +238,7 @@ func TestDashboardKeysReadTogether(t *testing.T) {
 	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/chain")})
 	h.wantFrame("filter: chain", "▸ planner")
 	h.keys("enter")
-	h.wantFrame("filter: chain ·")
+	h.wantFrame("filter: chain (esc clears) ·")
 	if got := h.data.commands(); len(got) != 0 {
 		t.Errorf("ran %q, want nothing", got)
 	}

@@ -30,13 +30,14 @@ type dashView struct {
 	Screen   []string  // the selected worker's screen (or, in the logs view, its log)
 	Events   []string  // the selected loop's recent events
 	Width    int
-	Height   int    // 0: as tall as the content (a frame printed once)
-	Filter   string // the filter in force
-	Prompt   string // a question being answered or a line being typed
-	Message  string // what the last action did
-	Error    string // why the last action failed; shown until the next key
-	Help     bool   // the keys are shown instead of the screen
-	Logs     bool   // the lower panel shows the log, not the screen
+	Height   int      // 0: as tall as the content (a frame printed once)
+	Filter   string   // the filter in force
+	Sort     dashSort // the rows' order
+	Prompt   string   // a question being answered or a line being typed
+	Message  string   // what the last action did
+	Error    string   // why the last action failed; shown until the next key
+	Help     bool     // the keys are shown instead of the screen
+	Logs     bool     // the lower panel shows the log, not the screen
 }
 
 // dashStyles are the frame's colours; all plain without colour.
@@ -207,7 +208,7 @@ func failures(n int) string {
 func lowerPanel(v dashView, s dashStyles, height int) []string {
 	if v.Help {
 		out := []string{rule("keys", v.Width, s)}
-		for _, l := range helpLines {
+		for _, l := range helpLines(v.Sort) {
 			out = append(out, cut(l, v.Width))
 		}
 		return fill(out, height)
@@ -249,16 +250,22 @@ func lowerPanel(v dashView, s dashStyles, height int) []string {
 	return fill(out, height)
 }
 
-var helpLines = []string{
-	" ↑/↓      select a worker",
-	" enter    attach to its tmux window (detach to come back)",
-	" p / r    pause / resume its loop",
-	" k        kill it (asks first)",
-	" s        send it a line of text",
-	" l        its log instead of its screen",
-	" /        filter by name, kind, state or tag (esc clears)",
-	" ?        this help",
-	" q        quit",
+// helpLines are the keys, with the order in force.
+func helpLines(order dashSort) []string {
+	return []string{
+		" ↑/↓ j/k  select a worker",
+		" enter    attach to its tmux window (detach to come back)",
+		" p / r    pause / resume its loop",
+		" x        kill it (asks first)",
+		" s        send it a line of text",
+		" l        its log instead of its screen",
+		" o        order: attention (failed, then blocked or waiting, first) → name → started",
+		"          (now: " + order.String() + ")",
+		" /        filter by name, kind, state or tag",
+		" esc      clear the filter (while typing it too), close this help",
+		" ?        this help",
+		" q        quit",
+	}
 }
 
 // footer is the line being typed, why the last action failed, what it did, or the keys.
@@ -271,10 +278,12 @@ func footer(v dashView, s dashStyles) string {
 	case v.Message != "":
 		return cut(v.Message, v.Width)
 	}
-	keys := "enter attach · p pause · r resume · k kill · s send · l logs · / filter · ? help · q quit"
+	keys := "sort: " + v.Sort.String() + " · "
 	if v.Filter != "" {
-		keys = "filter: " + v.Filter + " · " + keys
+		keys += "filter: " + v.Filter + " (esc clears) · "
 	}
+	// The keys most needed first: a narrow terminal cuts the line's end.
+	keys += "? help · q quit · enter attach · p/r pause/resume · x kill · s send · o sort · / filter · l logs"
 	return s.dim.Render(cut(keys, v.Width))
 }
 
