@@ -16,6 +16,7 @@ type dashboardOptions struct {
 	Once     bool
 	Interval time.Duration
 	Filter   string
+	Sort     string
 	// Terminal: standard input and output are a terminal (the live dashboard needs one).
 	Terminal bool
 }
@@ -24,7 +25,8 @@ func (o dashboardOptions) check() error {
 	if o.Interval < 100*time.Millisecond {
 		return fail("--interval must be at least 100ms")
 	}
-	return nil
+	_, err := parseSort(o.Sort)
+	return err
 }
 
 func dashboardCommand() *cli.Command {
@@ -37,8 +39,14 @@ func dashboardCommand() *cli.Command {
 done), iteration, last screen change, failures and cost; below, the selected worker's
 screen and its loop's recent events (the Regent's lines among them).
 
-Keys: ↑/↓ select, enter attach (detach to come back), p pause, r resume, k kill (asks
-first), s send a line, l log instead of screen, / filter, ? help, q quit.
+Rows that need a person come first: failed, then blocked or waiting (for a limit, a
+backoff), then the rest; within each, by name. o turns the order to name, then to started
+(the oldest first), then back; --sort picks the order to start with.
+
+Keys: ↑/↓ or j/k select, enter attach (detach to come back), p pause, r resume, x kill
+(asks first), s send a line, l log instead of screen, o sort, / filter, esc clear the
+filter, ? help, q quit. When a key's action fails, the bottom line says why until the next
+key.
 
 --once prints one frame and exits, for scripts; without colour when NO_COLOR is set or the
 output is no terminal.
@@ -46,15 +54,16 @@ output is no terminal.
 Examples:
    swarm dashboard
    swarm top --filter loop
-   swarm dashboard --once`,
+   swarm dashboard --once --sort name`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "once", Usage: "print one frame and exit"},
 			&cli.DurationFlag{Name: "interval", Usage: "how often the view is refreshed", Value: time.Second},
 			&cli.StringFlag{Name: "filter", Usage: "show only workers with this text in their name, kind, state or tags"},
+			&cli.StringFlag{Name: "sort", Usage: "order of the rows: attention, name or started", Value: "attention"},
 		},
 		Action: func(c *cli.Context) error {
 			o := dashboardOptions{Once: c.Bool("once"), Interval: c.Duration("interval"), Filter: c.String("filter"),
-				Terminal: isTerminal(os.Stdin) && isTerminal(os.Stdout)}
+				Sort: c.String("sort"), Terminal: isTerminal(os.Stdin) && isTerminal(os.Stdout)}
 			return withEnv(c, o.check, func(e *env) error { return runDashboard(e, o) })
 		},
 	}
@@ -68,8 +77,9 @@ func runDashboard(e *env, o dashboardOptions) error {
 	if !o.Terminal {
 		return fail("the dashboard needs a terminal; use 'swarm dashboard --once' (one frame) or 'swarm ls' instead")
 	}
+	order, _ := parseSort(o.Sort)
 	m := newDashModel(data, newDashStyles(os.Getenv("NO_COLOR") == ""), o.Interval)
-	m.view.Filter = o.Filter
+	m.view.Filter, m.view.Sort = o.Filter, order
 	if _, err := tea.NewProgram(m).Run(); err != nil {
 		return fail("dashboard: %v", err)
 	}
@@ -78,12 +88,9 @@ func runDashboard(e *env, o dashboardOptions) error {
 
 // printDashboardOnce prints one frame as tall as its content, the first worker selected.
 func printDashboardOnce(e *env, data dashData, o dashboardOptions) error {
-	v := dashView{Snap: data.snapshot(), Width: onceWidth(), Filter: o.Filter}
-	for _, r := range v.Snap.Rows {
-		if matches(r, o.Filter) {
-			v.Rows = append(v.Rows, r)
-		}
-	}
+	order, _ := parseSort(o.Sort)
+	v := dashView{Snap: data.snapshot(), Width: onceWidth(), Filter: o.Filter, Sort: order}
+	v.Rows = shownRows(v.Snap.Rows, o.Filter, order)
 	if len(v.Rows) > 0 {
 		v.Screen = trimBlankTail(data.screen(v.Rows[0], onceScreenLines, false))
 		v.Events = data.events(v.Rows[0], onceEventLines)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -27,8 +29,8 @@ type dashData interface {
 	events(r dashRow, n int) []string
 	// run runs a swarm command (ralph pause w1, kill w1, ...): its error is what it said last.
 	run(args ...string) error
-	// attach is the command that attaches the terminal to a worker's window.
-	attach(name string) *exec.Cmd
+	// attach is what attaches the terminal to a worker's window; its error says why it could not.
+	attach(name string) tea.ExecCommand
 }
 
 // swarmData is dashData on a real state directory.
@@ -140,18 +142,40 @@ func (d swarmData) run(args ...string) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if text := strings.TrimSpace(out.String()); text != "" {
-			return errors.New(lastLine(text))
-		}
-		return err
-	}
-	return nil
+	return saidWhy(cmd.Run(), &out)
 }
 
-func (d swarmData) attach(name string) *exec.Cmd {
+func (d swarmData) attach(name string) tea.ExecCommand {
 	exe, _ := os.Executable()
-	return exec.Command(exe, "attach", name)
+	return &attachExec{cmd: exec.Command(exe, "attach", name)}
+}
+
+// attachExec runs swarm attach on the dashboard's terminal, all but its standard error: what
+// it writes there would be drawn over at once and seen only after the dashboard quits, so it
+// is kept for the error instead.
+type attachExec struct{ cmd *exec.Cmd }
+
+func (a *attachExec) SetStdin(r io.Reader)  { a.cmd.Stdin = r }
+func (a *attachExec) SetStdout(w io.Writer) { a.cmd.Stdout = w }
+func (a *attachExec) SetStderr(io.Writer)   {}
+
+func (a *attachExec) Run() error {
+	var errOut bytes.Buffer
+	a.cmd.Stderr = &errOut
+	// A process left holding standard error (none should) does not hold the dashboard up.
+	a.cmd.WaitDelay = time.Second
+	return saidWhy(a.cmd.Run(), &errOut)
+}
+
+// saidWhy is a command's error as the last line it printed, when it printed one.
+func saidWhy(err error, out *bytes.Buffer) error {
+	if err == nil {
+		return nil
+	}
+	if text := strings.TrimSpace(out.String()); text != "" {
+		return errors.New(lastLine(text))
+	}
+	return err
 }
 
 func lastLine(s string) string {

@@ -29,12 +29,13 @@ func (m *dashModel) key(k tea.KeyPressMsg) tea.Cmd {
 	case modeConfirm:
 		m.mode = modeKeys
 		if k.String() == "y" || k.String() == "Y" {
-			return m.act("killing "+m.target, "killed "+m.target, "kill", m.target)
+			return m.act("kill "+m.target, "killing "+m.target, "killed "+m.target, "kill", m.target)
 		}
 		m.view.Message = "not killed"
 		return nil
 	}
-	m.view.Message = ""
+	// What the last action did, or why it failed, stays until the next key.
+	m.view.Message, m.view.Error = "", ""
 	return m.command(k.String())
 }
 
@@ -43,9 +44,9 @@ func (m *dashModel) command(key string) tea.Cmd {
 	switch key {
 	case "q":
 		return tea.Quit
-	case "up":
+	case "up", "k":
 		return m.choose(m.view.Selected - 1)
-	case "down":
+	case "down", "j":
 		return m.choose(m.view.Selected + 1)
 	case "home":
 		return m.choose(0)
@@ -57,6 +58,12 @@ func (m *dashModel) command(key string) tea.Cmd {
 	case "/":
 		m.mode, m.input = modeFilter, m.view.Filter
 		return nil
+	case "esc":
+		return m.escape()
+	case "o":
+		m.view.Sort = m.view.Sort.next()
+		m.view.Message = "sorted by " + m.view.Sort.String()
+		return m.applyFilter()
 	case "l":
 		m.view.Logs = !m.view.Logs
 		m.view.Screen = nil
@@ -77,8 +84,8 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 			m.view.Message = r.Name + " has no tmux window; l shows its output"
 			return nil
 		}
-		return tea.ExecProcess(m.data.attach(r.Name), func(err error) tea.Msg {
-			return actionMsg{text: "back from " + r.Name, err: err}
+		return m.exec(m.data.attach(r.Name), func(err error) tea.Msg {
+			return actionMsg{text: "back from " + r.Name, failed: "could not attach to " + r.Name, err: err}
 		})
 	case "p", "r":
 		if !r.Loop {
@@ -86,10 +93,10 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 			return nil
 		}
 		if key == "p" {
-			return m.act("pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
+			return m.act("pause "+r.Name, "pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
 		}
-		return m.act("resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
-	case "k":
+		return m.act("resume "+r.Name, "resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
+	case "x":
 		m.mode, m.target = modeConfirm, r.Name
 	case "s":
 		m.mode, m.target, m.input = modeSend, r.Name, ""
@@ -104,13 +111,27 @@ func (m *dashModel) current() (dashRow, bool) {
 	return m.view.Rows[m.view.Selected], true
 }
 
-// act runs a swarm command beside the model; doing is shown meanwhile, done after.
-func (m *dashModel) act(doing, done string, args ...string) tea.Cmd {
+// escape backs out one step: the help closes, else the filter kept is cleared.
+func (m *dashModel) escape() tea.Cmd {
+	if m.view.Help {
+		m.view.Help = false
+		return nil
+	}
+	if m.view.Filter == "" {
+		return nil
+	}
+	m.view.Filter = ""
+	return m.applyFilter()
+}
+
+// act runs a swarm command beside the model; doing is shown meanwhile, done after, or why
+// what could not be done.
+func (m *dashModel) act(what, doing, done string, args ...string) tea.Cmd {
 	m.view.Message = doing + "…"
 	data := m.data
 	return func() tea.Msg {
 		if err := data.run(args...); err != nil {
-			return actionMsg{err: err}
+			return actionMsg{failed: "could not " + what, err: err}
 		}
 		return actionMsg{text: done}
 	}
@@ -137,7 +158,7 @@ func (m *dashModel) typeLine(k tea.KeyPressMsg) tea.Cmd {
 		m.view.Message = "nothing sent"
 	case tea.KeyEnter:
 		m.mode = modeKeys
-		return m.act("sending to "+m.target, "sent to "+m.target, "send", m.target, "--", m.input)
+		return m.act("send to "+m.target, "sending to "+m.target, "sent to "+m.target, "send", m.target, "--", m.input)
 	default:
 		m.input = edit(m.input, k)
 	}

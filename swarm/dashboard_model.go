@@ -34,6 +34,8 @@ type dashModel struct {
 	target   string // the worker a prompt is about
 	loading  bool   // a refresh is under way
 	again    bool   // and another is wanted when it is done
+	// exec hands the terminal to a command (tea.Exec; a test runs the command at once).
+	exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
 }
 
 // Messages.
@@ -45,13 +47,15 @@ type (
 		selected       string
 	}
 	actionMsg struct {
-		text string
-		err  error
+		text   string // what was done
+		failed string // what could not be done, when err is set
+		err    error
 	}
 )
 
 func newDashModel(data dashData, styles dashStyles, interval time.Duration) *dashModel {
-	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24}}
+	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24},
+		exec: tea.Exec}
 }
 
 func (m *dashModel) Init() tea.Cmd { return m.refresh() }
@@ -64,10 +68,12 @@ func (m *dashModel) refresh() tea.Cmd {
 	}
 	m.loading = true
 	data, selected, logs, height := m.data, m.selected, m.view.Logs, max(m.view.Height, 24)
+	filter, order := m.view.Filter, m.view.Sort
 	return func() tea.Msg {
 		snap := data.snapshot()
 		msg := refreshMsg{snap: snap, selected: selected}
-		for _, r := range snap.Rows {
+		// Nothing selected yet: the first row shown is.
+		for _, r := range shownRows(snap.Rows, filter, order) {
 			if r.Name == selected || selected == "" {
 				msg.selected = r.Name
 				msg.screen = data.screen(r, height, logs)
@@ -93,9 +99,9 @@ func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshMsg:
 		return m, m.refreshed(msg)
 	case actionMsg:
-		m.view.Message = msg.text
+		m.view.Message, m.view.Error = msg.text, ""
 		if msg.err != nil {
-			m.view.Message = "error: " + errText(msg.err)
+			m.view.Message, m.view.Error = "", msg.failed+": "+errText(msg.err)
 		}
 		return m, m.refresh()
 	case tea.KeyPressMsg:
@@ -123,15 +129,10 @@ func (m *dashModel) refreshed(msg refreshMsg) tea.Cmd {
 	return tea.Batch(cmd, m.tick())
 }
 
-// applyFilter picks the rows the filter lets through and keeps the selection on its worker
-// (or the nearest row when it is gone).
+// applyFilter picks the rows the filter lets through, in the order chosen, and keeps the
+// selection on its worker (or the nearest row when it is gone).
 func (m *dashModel) applyFilter() tea.Cmd {
-	m.view.Rows = m.view.Rows[:0]
-	for _, r := range m.view.Snap.Rows {
-		if matches(r, m.view.Filter) {
-			m.view.Rows = append(m.view.Rows, r)
-		}
-	}
+	m.view.Rows = shownRows(m.view.Snap.Rows, m.view.Filter, m.view.Sort)
 	if i := slices.IndexFunc(m.view.Rows, func(r dashRow) bool { return r.Name == m.selected }); i >= 0 {
 		m.view.Selected = i
 		return nil

@@ -1,7 +1,7 @@
 package swarm
 
 import (
-	"os/exec"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,9 +14,11 @@ import (
 // fakeData is the dashboard's outside world in a test: fixed rows, and the commands it was
 // asked to run.
 type fakeData struct {
-	mu   sync.Mutex
-	rows []dashRow
-	ran  [][]string
+	mu        sync.Mutex
+	rows      []dashRow
+	ran       [][]string
+	failing   map[string]error // a command (its words joined) that fails, and what it says
+	attachErr error            // why attaching fails
 }
 
 func (f *fakeData) snapshot() dashSnapshot {
@@ -43,10 +45,23 @@ func (f *fakeData) run(args ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ran = append(f.ran, args)
-	return nil
+	return f.failing[strings.Join(args, " ")]
 }
 
-func (f *fakeData) attach(name string) *exec.Cmd { return exec.Command("true") }
+func (f *fakeData) attach(name string) tea.ExecCommand {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ran = append(f.ran, []string{"attach", name})
+	return fakeExec{err: f.attachErr}
+}
+
+// fakeExec stands for a command run on the terminal.
+type fakeExec struct{ err error }
+
+func (x fakeExec) Run() error          { return x.err }
+func (x fakeExec) SetStdin(io.Reader)  {}
+func (x fakeExec) SetStdout(io.Writer) {}
+func (x fakeExec) SetStderr(io.Writer) {}
 
 func (f *fakeData) commands() [][]string {
 	f.mu.Lock()
@@ -65,6 +80,9 @@ type dashHarness struct {
 func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
 	data := &fakeData{rows: rows}
 	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(false), time.Hour)}
+	h.m.exec = func(c tea.ExecCommand, done tea.ExecCallback) tea.Cmd {
+		return func() tea.Msg { return done(c.Run()) }
+	}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(h.m.Init())
 	return h
@@ -180,13 +198,13 @@ func TestDashboardPauseIsForLoopsOnly(t *testing.T) {
 
 func TestDashboardKillAsksFirst(t *testing.T) {
 	h := newDashHarness(t, testRows()...)
-	h.keys("k")
+	h.keys("x")
 	h.wantFrame("kill builder? (y/n)")
 	h.keys("n")
 	if got := h.data.commands(); len(got) != 0 {
 		t.Errorf("ran %q after a no", got)
 	}
-	h.keys("k", "y")
+	h.keys("x", "y")
 	if got, want := h.data.commands(), [][]string{{"kill", "builder"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ran %q, want %q", got, want)
 	}
@@ -208,7 +226,7 @@ func TestDashboardFilter(t *testing.T) {
 		t.Errorf("the filter let builder through:\n%s", h.frame())
 	}
 	h.keys("enter")
-	h.wantFrame("filter: chain ·")
+	h.wantFrame("filter: chain (esc clears) ·")
 	h.keys("/", "esc")
 	h.wantFrame("builder", "planner", "sh1")
 }
@@ -220,7 +238,7 @@ func TestDashboardKeysReadTogether(t *testing.T) {
 	h.send(tea.KeyPressMsg{Code: '/', Text: "/chain"})
 	h.wantFrame("filter: chain", "▸ planner")
 	h.keys("enter")
-	h.wantFrame("filter: chain ·")
+	h.wantFrame("filter: chain (esc clears) ·")
 	if got := h.data.commands(); len(got) != 0 {
 		t.Errorf("ran %q, want nothing", got)
 	}

@@ -35,6 +35,7 @@ type dashRow struct {
 	Tmux      bool      // has a tmux window (a screen to preview, to attach to)
 	Loop      bool      // a ralph loop: pause, resume and events apply
 	Tags      []string
+	Started   time.Time // when the worker was started, for the order by start
 
 	worker *state.Worker // the record it was made from, for reading its screen
 }
@@ -51,7 +52,8 @@ type loopFacts struct {
 // rowFor makes a worker's row; st is its loop's state (nil for a worker that is no loop) and
 // activity when its tmux window last printed something.
 func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.Time) dashRow {
-	r := dashRow{Name: w.Name, Kind: "plain", Iteration: "-", Failures: -1, Tmux: w.Tmux != nil, Tags: w.Tags}
+	r := dashRow{Name: w.Name, Kind: "plain", Iteration: "-", Failures: -1, Tmux: w.Tmux != nil, Tags: w.Tags,
+		Started: w.Started}
 	if st == nil {
 		r.State, r.Tone = workerWords(w, activity, now)
 		r.Changed = activity

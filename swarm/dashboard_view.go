@@ -28,12 +28,14 @@ type dashView struct {
 	Screen   []string  // the selected worker's screen (or, in the logs view, its log)
 	Events   []string  // the selected loop's recent events
 	Width    int
-	Height   int    // 0: as tall as the content (a frame printed once)
-	Filter   string // the filter in force
-	Prompt   string // a question being answered or a line being typed
-	Message  string // what the last action did
-	Help     bool   // the keys are shown instead of the screen
-	Logs     bool   // the lower panel shows the log, not the screen
+	Height   int      // 0: as tall as the content (a frame printed once)
+	Filter   string   // the filter in force
+	Sort     dashSort // the rows' order
+	Prompt   string   // a question being answered or a line being typed
+	Message  string   // what the last action did
+	Error    string   // why the last action failed; shown until the next key
+	Help     bool     // the keys are shown instead of the screen
+	Logs     bool     // the lower panel shows the log, not the screen
 }
 
 // dashStyles are the frame's colours; all plain without colour.
@@ -204,7 +206,11 @@ func failures(n int) string {
 // lowerPanel is the selected worker's screen (or log) and its loop's events, in height lines.
 func lowerPanel(v dashView, s dashStyles, height int) []string {
 	if v.Help {
-		return fill(append([]string{rule("keys", v.Width, s)}, helpLines...), height)
+		out := []string{rule("keys", v.Width, s)}
+		for _, l := range helpLines(v.Sort) {
+			out = append(out, cut(l, v.Width))
+		}
+		return fill(out, height)
 	}
 	if len(v.Rows) == 0 || height < 2 {
 		return fill(nil, height)
@@ -243,30 +249,40 @@ func lowerPanel(v dashView, s dashStyles, height int) []string {
 	return fill(out, height)
 }
 
-var helpLines = []string{
-	" ↑/↓      select a worker",
-	" enter    attach to its tmux window (detach to come back)",
-	" p / r    pause / resume its loop",
-	" k        kill it (asks first)",
-	" s        send it a line of text",
-	" l        its log instead of its screen",
-	" /        filter by name, kind, state or tag (esc clears)",
-	" ?        this help",
-	" q        quit",
+// helpLines are the keys, with the order in force.
+func helpLines(order dashSort) []string {
+	return []string{
+		" ↑/↓ j/k  select a worker",
+		" enter    attach to its tmux window (detach to come back)",
+		" p / r    pause / resume its loop",
+		" x        kill it (asks first)",
+		" s        send it a line of text",
+		" l        its log instead of its screen",
+		" o        order: attention (failed, then blocked or waiting, first) → name → started",
+		"          (now: " + order.String() + ")",
+		" /        filter by name, kind, state or tag",
+		" esc      clear the filter (while typing it too), close this help",
+		" ?        this help",
+		" q        quit",
+	}
 }
 
-// footer is the line being typed, what the last action did, or the keys.
+// footer is the line being typed, why the last action failed, what it did, or the keys.
 func footer(v dashView, s dashStyles) string {
 	switch {
 	case v.Prompt != "":
 		return cut(v.Prompt, v.Width)
+	case v.Error != "":
+		return s.tones[toneBad].Render(cut(v.Error, v.Width))
 	case v.Message != "":
 		return cut(v.Message, v.Width)
 	}
-	keys := "enter attach · p pause · r resume · k kill · s send · l logs · / filter · ? help · q quit"
+	keys := "sort: " + v.Sort.String() + " · "
 	if v.Filter != "" {
-		keys = "filter: " + v.Filter + " · " + keys
+		keys += "filter: " + v.Filter + " (esc clears) · "
 	}
+	// The keys most needed first: a narrow terminal cuts the line's end.
+	keys += "? help · q quit · enter attach · p/r pause/resume · x kill · s send · o sort · / filter · l logs"
 	return s.dim.Render(cut(keys, v.Width))
 }
 

@@ -1,0 +1,107 @@
+package swarm
+
+import (
+	"slices"
+	"strings"
+)
+
+// The order of the dashboard's rows. By default what needs a person comes first: a failed
+// worker before one that is blocked or waiting, and those before the ones that just work, so
+// the rows to look at are the first seen however many workers run.
+
+// dashSort is an order of the rows.
+type dashSort int
+
+const (
+	sortAttention dashSort = iota // what needs a person first, then by name
+	sortName                      // by name
+	sortStarted                   // the oldest first, as swarm ls lists them
+)
+
+// sortNames are the orders as the footer, the help and --sort name them.
+var sortNames = []string{"attention", "name", "started"}
+
+func (s dashSort) String() string { return sortNames[s] }
+
+// next is the order the sort key turns to.
+func (s dashSort) next() dashSort { return (s + 1) % dashSort(len(sortNames)) }
+
+// parseSort reads --sort.
+func parseSort(name string) (dashSort, error) {
+	if i := slices.Index(sortNames, strings.ToLower(name)); i >= 0 {
+		return dashSort(i), nil
+	}
+	return 0, fail("--sort must be one of %s, not '%s'", strings.Join(sortNames, ", "), name)
+}
+
+// attention is how much a worker needs a person; the lower, the sooner it is shown.
+type attention int
+
+const (
+	attnFailed attention = iota // failed, exited non-zero, orphaned
+	attnNeeds                   // blocked on a dialog, waiting for a limit, backing off
+	attnActive                  // working, starting, idle, running
+	attnPaused                  // paused by a person
+	attnEnded                   // done, stopped, exited 0
+)
+
+// attentionOf classifies a row by the first word of its state; a word it does not know is
+// classified by the state's tone.
+func attentionOf(r dashRow) attention {
+	word, _, _ := strings.Cut(r.State, " ")
+	switch strings.TrimSuffix(word, ":") {
+	case "failed", "orphaned":
+		return attnFailed
+	case "exited":
+		if r.State == "exited 0" {
+			return attnEnded
+		}
+		return attnFailed
+	case "blocked", "waiting", "backoff":
+		return attnNeeds
+	case "working", "starting", "idle", "running":
+		return attnActive
+	case "paused":
+		return attnPaused
+	case "done", "stopped":
+		return attnEnded
+	}
+	switch r.Tone {
+	case toneBad:
+		return attnFailed
+	case toneWarn:
+		return attnNeeds
+	case toneGood:
+		return attnEnded
+	}
+	return attnActive
+}
+
+// sortRows puts rows (as read: the oldest first) in the order s, in place.
+func sortRows(rows []dashRow, s dashSort) {
+	switch s {
+	case sortAttention:
+		slices.SortStableFunc(rows, func(a, b dashRow) int {
+			if d := attentionOf(a) - attentionOf(b); d != 0 {
+				return int(d)
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
+	case sortName:
+		slices.SortStableFunc(rows, func(a, b dashRow) int { return strings.Compare(a.Name, b.Name) })
+	case sortStarted:
+		slices.SortStableFunc(rows, func(a, b dashRow) int { return a.Started.Compare(b.Started) })
+	}
+}
+
+// shownRows are the rows the filter lets through, in the order s.
+func shownRows(all []dashRow, filter string, s dashSort) []dashRow {
+	var out []dashRow
+	for _, r := range all {
+		if matches(r, filter) {
+			out = append(out, r)
+		}
+	}
+	sortRows(out, s)
+	return out
+}

@@ -1,0 +1,119 @@
+package swarm
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// How much a row needs a person, from its state's words (and its tone for words not known).
+func TestDashboardAttentionOf(t *testing.T) {
+	for _, c := range []struct {
+		state string
+		tone  tone
+		want  attention
+	}{
+		{"failed (consecutive_failures)", toneBad, attnFailed},
+		{"exited 1", toneBad, attnFailed},
+		{"orphaned", toneBad, attnFailed},
+		{"blocked: trust-folder", toneWarn, attnNeeds},
+		{"waiting: limit until 19:30", toneWarn, attnNeeds},
+		{"backoff 8s", toneWarn, attnNeeds},
+		{"working", toneBusy, attnActive},
+		{"starting", toneBusy, attnActive},
+		{"idle", toneQuiet, attnActive},
+		{"running", toneBusy, attnActive},
+		{"paused", toneQuiet, attnPaused},
+		{"done", toneGood, attnEnded},
+		{"stopped (max_iterations)", toneQuiet, attnEnded},
+		{"stopped", toneQuiet, attnEnded},
+		{"exited 0", toneQuiet, attnEnded},
+		// Words not known yet: the tone says how much it matters.
+		{"stuck: dialog", toneBad, attnFailed},
+		{"needs you", toneWarn, attnNeeds},
+		{"finished", toneGood, attnEnded},
+		{"thinking", toneBusy, attnActive},
+	} {
+		if got := attentionOf(dashRow{State: c.state, Tone: c.tone}); got != c.want {
+			t.Errorf("%q (tone %d): %d, want %d", c.state, c.tone, got, c.want)
+		}
+	}
+}
+
+func sortedNames(rows []dashRow, s dashSort) []string {
+	rows = append([]dashRow{}, rows...)
+	sortRows(rows, s)
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+// The golden rows are read in the order they were started.
+func startedRows() []dashRow {
+	rows := goldenRows()
+	for i := range rows {
+		rows[i].Started = frameNow.Add(time.Duration(i) * time.Minute)
+	}
+	return rows
+}
+
+func TestDashboardSortOrders(t *testing.T) {
+	for _, c := range []struct {
+		sort dashSort
+		want []string
+	}{
+		// Failed first, then blocked and waiting, then working; done last; by name within each.
+		{sortAttention, []string{"a-very-long-worker-name-that-is-cut", "fix-42", "inbox", "builder", "tests", "planner"}},
+		{sortName, []string{"a-very-long-worker-name-that-is-cut", "builder", "fix-42", "inbox", "planner", "tests"}},
+		{sortStarted, []string{"builder", "planner", "fix-42", "inbox", "tests", "a-very-long-worker-name-that-is-cut"}},
+	} {
+		// Rows read in another order end in the same one.
+		rows := startedRows()
+		reversed := append([]dashRow{}, rows...)
+		for i, j := 0, len(reversed)-1; i < j; i, j = i+1, j-1 {
+			reversed[i], reversed[j] = reversed[j], reversed[i]
+		}
+		for _, in := range [][]dashRow{rows, reversed} {
+			if got := sortedNames(in, c.sort); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("by %s: %q, want %q", c.sort, got, c.want)
+			}
+		}
+	}
+}
+
+func TestDashboardParseSort(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		want    dashSort
+		wantErr string
+	}{
+		{"attention", sortAttention, ""},
+		{"name", sortName, ""},
+		{"Started", sortStarted, ""},
+		{"size", 0, "--sort must be one of attention, name, started, not 'size'"},
+	} {
+		got, err := parseSort(c.in)
+		if c.wantErr != "" {
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+}
+
+// The sort key turns the order round: attention, name, started, attention.
+func TestDashboardSortNext(t *testing.T) {
+	for _, c := range []struct{ from, want dashSort }{
+		{sortAttention, sortName}, {sortName, sortStarted}, {sortStarted, sortAttention},
+	} {
+		if got := c.from.next(); got != c.want {
+			t.Errorf("after %s: %s, want %s", c.from, got, c.want)
+		}
+	}
+}
