@@ -91,7 +91,9 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 		d.say("the agent is compacting its conversation, ending iteration %d", n)
 		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
 	case EndDoneMarker:
-		d.say("done marker seen in iteration %d, ending the agent to verify", n)
+		if lim.Checks > 0 {
+			d.say("done marker seen in iteration %d, ending the agent to verify", n)
+		}
 	case EndBudget:
 		d.say("the loop's cost passed its budget of $%.2f (--max-cost), ending iteration %d", lim.MaxCost, n)
 	}
@@ -110,14 +112,25 @@ type RunFacts struct {
 	Stagnation  StagnationFacts
 	Signals     []string    // what the iteration offered as signs of being done (Signal*)
 	Verdict     Verdict     // the checkers' answer, when the signals called for them
+	Reverted    bool        // the test gate reverted the iteration's commits
 	Spent       float64     // USD the loop has cost so far, this iteration included
 	Limit       *LimitFacts // the agent hit its usage limit
 }
 
-// AfterRun decides what follows an ended iteration: verified completion, a stop rule, the
-// next iteration, a backoff before retrying, or giving up after too many failures.
+// AfterRun is the verdict on an ended iteration (see iteration_end.go for the order that
+// leads here): verified completion, a believed done marker, a claim voided by a rollback, a
+// stop rule, the next iteration, a backoff before retrying, or giving up after too many
+// failures.
 func AfterRun(f RunFacts, lim Limits) Decision {
-	if !f.Verdict.Ran {
+	claim := claimed(f.Signals, lim)
+	switch {
+	case f.Reverted && len(claim) > 0:
+		return voided(f, lim, claim)
+	case believedMarker(f, lim):
+		d := DonePatternSeen(f.Iteration)
+		d.Signals = f.Signals
+		return d
+	case !f.Verdict.Ran:
 		return afterRun(f, lim)
 	}
 	if f.Verdict.Passed() {
