@@ -18,7 +18,7 @@ type Counters struct {
 // iteration limit, and the stop files end it before an agent is started for nothing.
 func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	if c.Iteration >= lim.MaxIterations {
-		d := complete(c.Iteration, lim)
+		d := outOfIterations(c.Iteration, lim)
 		if c.Iteration > 0 && c.TotalFailures >= c.Iteration {
 			d = allFailed(c.Iteration)
 		}
@@ -31,11 +31,13 @@ func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	return Decision{}, true
 }
 
-// complete ends a loop that used all its iterations. With checkers configured that is not
-// completion: they never agreed that the work was done.
-func complete(n int, lim Limits) Decision {
+// outOfIterations ends a loop that used all its iterations. That is not completion, and with
+// checkers configured it says so: they never agreed that the work was done.
+func outOfIterations(n int, lim Limits) Decision {
 	var d Decision
-	msg := "loop complete after " + plural(n, "iteration")
+	// Running out of iterations says nothing about the work: "complete" is kept for a loop
+	// whose completion was verified.
+	msg := fmt.Sprintf("max iterations (%d) reached", n)
 	if lim.Checks > 0 {
 		msg = fmt.Sprintf("max iterations reached (%d) without completion: the checks never passed", n)
 	}
@@ -185,7 +187,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 	if f.Ending == EndInactive {
 		// Quiet is not a failure, and it says nothing about success either.
 		if n >= lim.MaxIterations && f.Running {
-			c := complete(n, lim)
+			c := outOfIterations(n, lim)
 			d.Lines, d.Events = c.Lines, c.Events
 			d.Status, d.ExitReason, d.Ended = c.Status, c.ExitReason, true
 		}

@@ -213,7 +213,7 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 		"iteration 1 failed (exit: hung), retrying in 1s (attempt 1/5)",
 		"starting iteration 2/2",
 		"iteration 2 completed (exit: 0, duration: 0s)",
-		"loop complete after 2 iterations",
+		"max iterations (2) reached",
 	)
 	regentWantOut(h, "Regent: agent hung (no progress on screen for 30s)")
 	st := h.state()
@@ -710,7 +710,7 @@ func TestRegentDisabled(t *testing.T) {
 		// Unsupervised, the animated agent runs until it exits by itself.
 		h.wantLines(
 			"iteration 1 completed (exit: 0, duration: 3m 0s)",
-			"loop complete after 1 iteration",
+			"max iterations (1) reached",
 		)
 		regentWantNotOut(h, "hung", "exceeded")
 		if k := h.procs.liveKills(); len(k) != 0 {
