@@ -219,8 +219,21 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	wait := RetryWait(d.ConsecutiveFailures, lim.Regent)
 	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
 		d.ConsecutiveFailures, lim.Regent.MaxFailures)
+	if lim.Regent.Enabled {
+		// The Regent's own word on its decision, as its display shows every one of them.
+		d.regent("agent %s — retrying in %ds (attempt %d/%d)", failedHow(f.Ending, exit), int(wait.Seconds()),
+			d.ConsecutiveFailures, lim.Regent.MaxFailures)
+	}
 	d.Phase, d.Backoff = PhaseBackoff, wait
 	return d
+}
+
+// failedHow is how a Regent line names a failed agent's end: "exited (exit 1)", "failed (hung)".
+func failedHow(e Ending, exit string) string {
+	if e == EndExited {
+		return fmt.Sprintf("exited (exit %s)", exit)
+	}
+	return fmt.Sprintf("failed (%s)", exit)
 }
 
 // RetryWait is the wait before retrying after the n-th consecutive failure: the Regent's

@@ -227,15 +227,19 @@ func fatalReason(exitFile string, code int) string {
 	return "permission denied (exit 126)"
 }
 
-// backoff waits out the retry delay; a pause or stop ends the wait at once.
+// backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran
+// its course is followed by the next iteration, which the Regent announces.
 func (l *Loop) backoff(st *State) {
 	until := ParseTime(st.BackoffUntil)
+	waited := true
 	for l.cfg.Clock.Now().Before(until) {
 		if l.abortRequested() {
 			l.abortNow(agent{dead: true})
+			waited = false
 			break
 		}
 		if s := l.statusNow(); s != StatusRunning {
+			waited = false
 			break
 		}
 		d := until.Sub(l.cfg.Clock.Now())
@@ -251,4 +255,7 @@ func (l *Loop) backoff(st *State) {
 		}
 		return nil
 	})
+	if waited && l.statusNow() == StatusRunning {
+		l.transition(st, agent{dead: true}, Restarting(st.CurrentIteration+1, limits(st)))
+	}
 }

@@ -639,7 +639,8 @@ func TestRegentEscalationWebhook(t *testing.T) {
 			t.Errorf("Run = %d, want 1", code)
 		}
 		h.wantState(h.state(), StatusFailed, "consecutive_failures", 2)
-		wantRegentLines(h, "2 consecutive failures (last exit: 1) — escalated to webhook")
+		wantRegentLines(h, "agent exited (exit 1) — retrying in 1s (attempt 1/2)", "Restarting the agent (iteration 2/10)...",
+			"2 consecutive failures (last exit: 1) — escalated to webhook")
 		posts := hook.received()
 		if len(posts) != 1 {
 			t.Fatalf("%d webhook posts, want 1", len(posts))
