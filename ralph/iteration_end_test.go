@@ -83,53 +83,55 @@ func runEnd(t *testing.T, c endCase) (steps []string, d Decision) {
 	return steps, AfterRun(f, lim)
 }
 
+// endCases: every combination, and what comes of it.
+var endCases = map[string]endCase{
+	// A done marker: believed without checkers, judged by them when there are some,
+	// void when its commits were reverted.
+	"marker":                             {byMarker, false, gateOff, noChecks, "", "done_pattern", false},
+	"marker, checks":                     {byMarker, false, gateOff, checksPass, "check", "complete", false},
+	"marker, gate, no commits":           {byMarker, false, gateRed, noChecks, "", "done_pattern", false},
+	"marker, gate, no commits, checks":   {byMarker, false, gateRed, checksPass, "check", "complete", false},
+	"marker, commits":                    {byMarker, true, gateOff, noChecks, "", "done_pattern", false},
+	"marker, commits, checks":            {byMarker, true, gateOff, checksPass, "check", "complete", false},
+	"marker, commits, red gate":          {byMarker, true, gateRed, noChecks, "gate", "", true},
+	"marker, commits, red gate, checks":  {byMarker, true, gateRed, checksPass, "gate", "", true},
+	"marker, commits, green gate":        {byMarker, true, gateGreen, noChecks, "gate", "done_pattern", false},
+	"marker, commits, green gate, check": {byMarker, true, gateGreen, checksPass, "gate,check", "complete", false},
+	"marker, failing checks":             {byMarker, false, gateOff, checksFail, "check", "", false},
+	// The DONE file: the same, and a voided one is taken away.
+	"DONE":                             {byDoneFile, false, gateOff, noChecks, "", "done_file", false},
+	"DONE, checks":                     {byDoneFile, false, gateOff, checksPass, "check", "complete", false},
+	"DONE, gate, no commits":           {byDoneFile, false, gateRed, noChecks, "", "done_file", false},
+	"DONE, gate, no commits, checks":   {byDoneFile, false, gateRed, checksPass, "check", "complete", false},
+	"DONE, commits":                    {byDoneFile, true, gateOff, noChecks, "", "done_file", false},
+	"DONE, commits, checks":            {byDoneFile, true, gateOff, checksPass, "check", "complete", false},
+	"DONE, commits, red gate":          {byDoneFile, true, gateRed, noChecks, "gate", "", true},
+	"DONE, commits, red gate, checks":  {byDoneFile, true, gateRed, checksPass, "gate", "", true},
+	"DONE, commits, green gate":        {byDoneFile, true, gateGreen, noChecks, "gate", "done_file", false},
+	"DONE, commits, green gate, check": {byDoneFile, true, gateGreen, checksPass, "gate,check", "complete", false},
+	"DONE, failing checks":             {byDoneFile, false, gateOff, checksFail, "check", "", false},
+	// A clean exit claims nothing without checkers; with them it is a claim to judge.
+	"exit 0":                            {byExit0, false, gateOff, noChecks, "", "", false},
+	"exit 0, checks":                    {byExit0, false, gateOff, checksPass, "check", "complete", false},
+	"exit 0, gate, no commits":          {byExit0, false, gateRed, noChecks, "", "", false},
+	"exit 0, gate, no commits, checks":  {byExit0, false, gateRed, checksPass, "check", "complete", false},
+	"exit 0, commits":                   {byExit0, true, gateOff, noChecks, "", "", false},
+	"exit 0, commits, checks":           {byExit0, true, gateOff, checksPass, "check", "complete", false},
+	"exit 0, commits, red gate":         {byExit0, true, gateRed, noChecks, "gate", "", false},
+	"exit 0, commits, red gate, checks": {byExit0, true, gateRed, checksPass, "gate", "", true},
+	// A failed exit claims nothing: the gate still looks at its commits.
+	"exit 1":                            {byExit1, false, gateOff, noChecks, "", "", false},
+	"exit 1, checks":                    {byExit1, false, gateOff, checksPass, "", "", false},
+	"exit 1, gate, no commits":          {byExit1, false, gateRed, noChecks, "", "", false},
+	"exit 1, gate, no commits, checks":  {byExit1, false, gateRed, checksPass, "", "", false},
+	"exit 1, commits":                   {byExit1, true, gateOff, noChecks, "", "", false},
+	"exit 1, commits, checks":           {byExit1, true, gateOff, checksPass, "", "", false},
+	"exit 1, commits, red gate":         {byExit1, true, gateRed, noChecks, "gate", "", false},
+	"exit 1, commits, red gate, checks": {byExit1, true, gateRed, checksPass, "gate", "", false},
+}
+
 func TestEndOfIteration(t *testing.T) {
-	cases := map[string]endCase{
-		// A done marker: believed without checkers, judged by them when there are some,
-		// void when its commits were reverted.
-		"marker":                             {byMarker, false, gateOff, noChecks, "", "done_pattern", false},
-		"marker, checks":                     {byMarker, false, gateOff, checksPass, "check", "complete", false},
-		"marker, gate, no commits":           {byMarker, false, gateRed, noChecks, "", "done_pattern", false},
-		"marker, gate, no commits, checks":   {byMarker, false, gateRed, checksPass, "check", "complete", false},
-		"marker, commits":                    {byMarker, true, gateOff, noChecks, "", "done_pattern", false},
-		"marker, commits, checks":            {byMarker, true, gateOff, checksPass, "check", "complete", false},
-		"marker, commits, red gate":          {byMarker, true, gateRed, noChecks, "gate", "", true},
-		"marker, commits, red gate, checks":  {byMarker, true, gateRed, checksPass, "gate", "", true},
-		"marker, commits, green gate":        {byMarker, true, gateGreen, noChecks, "gate", "done_pattern", false},
-		"marker, commits, green gate, check": {byMarker, true, gateGreen, checksPass, "gate,check", "complete", false},
-		"marker, failing checks":             {byMarker, false, gateOff, checksFail, "check", "", false},
-		// The DONE file: the same, and a voided one is taken away.
-		"DONE":                             {byDoneFile, false, gateOff, noChecks, "", "done_file", false},
-		"DONE, checks":                     {byDoneFile, false, gateOff, checksPass, "check", "complete", false},
-		"DONE, gate, no commits":           {byDoneFile, false, gateRed, noChecks, "", "done_file", false},
-		"DONE, gate, no commits, checks":   {byDoneFile, false, gateRed, checksPass, "check", "complete", false},
-		"DONE, commits":                    {byDoneFile, true, gateOff, noChecks, "", "done_file", false},
-		"DONE, commits, checks":            {byDoneFile, true, gateOff, checksPass, "check", "complete", false},
-		"DONE, commits, red gate":          {byDoneFile, true, gateRed, noChecks, "gate", "", true},
-		"DONE, commits, red gate, checks":  {byDoneFile, true, gateRed, checksPass, "gate", "", true},
-		"DONE, commits, green gate":        {byDoneFile, true, gateGreen, noChecks, "gate", "done_file", false},
-		"DONE, commits, green gate, check": {byDoneFile, true, gateGreen, checksPass, "gate,check", "complete", false},
-		"DONE, failing checks":             {byDoneFile, false, gateOff, checksFail, "check", "", false},
-		// A clean exit claims nothing without checkers; with them it is a claim to judge.
-		"exit 0":                            {byExit0, false, gateOff, noChecks, "", "", false},
-		"exit 0, checks":                    {byExit0, false, gateOff, checksPass, "check", "complete", false},
-		"exit 0, gate, no commits":          {byExit0, false, gateRed, noChecks, "", "", false},
-		"exit 0, gate, no commits, checks":  {byExit0, false, gateRed, checksPass, "check", "complete", false},
-		"exit 0, commits":                   {byExit0, true, gateOff, noChecks, "", "", false},
-		"exit 0, commits, checks":           {byExit0, true, gateOff, checksPass, "check", "complete", false},
-		"exit 0, commits, red gate":         {byExit0, true, gateRed, noChecks, "gate", "", false},
-		"exit 0, commits, red gate, checks": {byExit0, true, gateRed, checksPass, "gate", "", true},
-		// A failed exit claims nothing: the gate still looks at its commits.
-		"exit 1":                            {byExit1, false, gateOff, noChecks, "", "", false},
-		"exit 1, checks":                    {byExit1, false, gateOff, checksPass, "", "", false},
-		"exit 1, gate, no commits":          {byExit1, false, gateRed, noChecks, "", "", false},
-		"exit 1, gate, no commits, checks":  {byExit1, false, gateRed, checksPass, "", "", false},
-		"exit 1, commits":                   {byExit1, true, gateOff, noChecks, "", "", false},
-		"exit 1, commits, checks":           {byExit1, true, gateOff, checksPass, "", "", false},
-		"exit 1, commits, red gate":         {byExit1, true, gateRed, noChecks, "gate", "", false},
-		"exit 1, commits, red gate, checks": {byExit1, true, gateRed, checksPass, "gate", "", false},
-	}
-	for name, c := range cases {
+	for name, c := range endCases {
 		t.Run(name, func(t *testing.T) {
 			steps, d := runEnd(t, c)
 			if got := strings.Join(steps, ","); got != c.steps {
