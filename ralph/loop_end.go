@@ -13,7 +13,7 @@ import (
 )
 
 // Ending an iteration: the driver ends the agent, gathers what happened, and carries out what
-// the policy (decide.go) makes of it. Every way an iteration can end comes through end, so the
+// the policy (iteration_end.go for the order, decide.go for the verdict) makes of it. Every way an iteration can end comes through end, so the
 // stop rules, the test gate and failure counting apply to all of them alike.
 
 // end evaluates an iteration that has ended (or is ended here) and carries out what follows:
