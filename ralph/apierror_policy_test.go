@@ -9,7 +9,8 @@ func TestAnAPIErrorIsAFailureWithBackoff(t *testing.T) {
 	d := AfterRun(RunFacts{Counters: Counters{Iteration: 2, ConsecutiveFailures: 1, TotalFailures: 1}, Ending: EndAPIError,
 		Running: true, Duration: 90 * time.Second}, testLimits)
 	check(t, d, want{phase: PhaseBackoff, failures: [2]int{2, 2}, backoff: 2 * time.Second,
-		lines:  []string{"iteration 2 failed (exit: api_error), retrying in 2s (attempt 2/5)"},
+		lines: []string{"iteration 2 failed (exit: api_error), retrying in 2s (attempt 2/5)",
+			"Regent: agent failed (api_error) — retrying in 2s (attempt 2/5)"},
 		events: []string{"[FAIL] iteration 2 exit=api_error duration=1m30s"}})
 	if EndAPIError.Reason() != "api_error" {
 		t.Errorf("end reason %q", EndAPIError.Reason())

@@ -18,7 +18,7 @@ type Counters struct {
 // iteration limit, and the stop files end it before an agent is started for nothing.
 func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	if c.Iteration >= lim.MaxIterations {
-		d := complete(c.Iteration, lim)
+		d := outOfIterations(c.Iteration, lim)
 		if c.Iteration > 0 && c.TotalFailures >= c.Iteration {
 			d = allFailed(c.Iteration)
 		}
@@ -31,11 +31,13 @@ func BeforeIteration(c Counters, lim Limits, m Markers) (Decision, bool) {
 	return Decision{}, true
 }
 
-// complete ends a loop that used all its iterations. With checkers configured that is not
-// completion: they never agreed that the work was done.
-func complete(n int, lim Limits) Decision {
+// outOfIterations ends a loop that used all its iterations. That is not completion, and with
+// checkers configured it says so: they never agreed that the work was done.
+func outOfIterations(n int, lim Limits) Decision {
 	var d Decision
-	msg := "loop complete after " + plural(n, "iteration")
+	// Running out of iterations says nothing about the work: "complete" is kept for a loop
+	// whose completion was verified.
+	msg := fmt.Sprintf("max iterations (%d) reached", n)
 	if lim.Checks > 0 {
 		msg = fmt.Sprintf("max iterations reached (%d) without completion: the checks never passed", n)
 	}
@@ -91,7 +93,9 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 		d.say("the agent is compacting its conversation, ending iteration %d", n)
 		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
 	case EndDoneMarker:
-		d.say("done marker seen in iteration %d, ending the agent to verify", n)
+		if lim.Checks > 0 {
+			d.say("done marker seen in iteration %d, ending the agent to verify", n)
+		}
 	case EndBudget:
 		d.say("the loop's cost passed its budget of $%.2f (--max-cost), ending iteration %d", lim.MaxCost, n)
 	}
@@ -110,14 +114,25 @@ type RunFacts struct {
 	Stagnation  StagnationFacts
 	Signals     []string    // what the iteration offered as signs of being done (Signal*)
 	Verdict     Verdict     // the checkers' answer, when the signals called for them
+	Reverted    bool        // the test gate reverted the iteration's commits
 	Spent       float64     // USD the loop has cost so far, this iteration included
 	Limit       *LimitFacts // the agent hit its usage limit
 }
 
-// AfterRun decides what follows an ended iteration: verified completion, a stop rule, the
-// next iteration, a backoff before retrying, or giving up after too many failures.
+// AfterRun is the verdict on an ended iteration (see iteration_end.go for the order that
+// leads here): verified completion, a believed done marker, a claim voided by a rollback, a
+// stop rule, the next iteration, a backoff before retrying, or giving up after too many
+// failures.
 func AfterRun(f RunFacts, lim Limits) Decision {
-	if !f.Verdict.Ran {
+	claim := claimed(f.Signals, lim)
+	switch {
+	case f.Reverted && len(claim) > 0:
+		return voided(f, lim, claim)
+	case believedMarker(f, lim):
+		d := DonePatternSeen(f.Iteration)
+		d.Signals = f.Signals
+		return d
+	case !f.Verdict.Ran:
 		return afterRun(f, lim)
 	}
 	if f.Verdict.Passed() {
@@ -172,7 +187,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 	if f.Ending == EndInactive {
 		// Quiet is not a failure, and it says nothing about success either.
 		if n >= lim.MaxIterations && f.Running {
-			c := complete(n, lim)
+			c := outOfIterations(n, lim)
 			d.Lines, d.Events = c.Lines, c.Events
 			d.Status, d.ExitReason, d.Ended = c.Status, c.ExitReason, true
 		}
@@ -204,8 +219,21 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	wait := RetryWait(d.ConsecutiveFailures, lim.Regent)
 	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
 		d.ConsecutiveFailures, lim.Regent.MaxFailures)
+	if lim.Regent.Enabled {
+		// The Regent's own word on its decision, as its display shows every one of them.
+		d.regent("agent %s — retrying in %ds (attempt %d/%d)", failedHow(f.Ending, exit), int(wait.Seconds()),
+			d.ConsecutiveFailures, lim.Regent.MaxFailures)
+	}
 	d.Phase, d.Backoff = PhaseBackoff, wait
 	return d
+}
+
+// failedHow is how a Regent line names a failed agent's end: "exited (exit 1)", "failed (hung)".
+func failedHow(e Ending, exit string) string {
+	if e == EndExited {
+		return fmt.Sprintf("exited (exit %s)", exit)
+	}
+	return fmt.Sprintf("failed (%s)", exit)
 }
 
 // RetryWait is the wait before retrying after the n-th consecutive failure: the Regent's

@@ -79,7 +79,7 @@ func TestBeforeIteration(t *testing.T) {
 	}{
 		{"starts the next one", 3, Markers{}, true, want{}},
 		{"complete at the limit", 10, Markers{DoneFile: true}, false, want{status: StatusStopped, reason: "max_iterations", phase: PhaseEnded,
-			lines: []string{"loop complete after 10 iterations"}, events: []string{"[STOP] loop complete after 10 iterations"}}},
+			lines: []string{"max iterations (10) reached"}, events: []string{"[STOP] max iterations (10) reached"}}},
 		{"one iteration, singular", 1, Markers{}, false, want{}},
 		{"DONE file stops it as done", 3, Markers{DoneFile: true, DonePath: "/l/DONE"}, false, want{status: StatusStopped, reason: "done_file", phase: PhaseEnded,
 			lines: []string{"task completed (DONE marker present), stopping loop"}, events: []string{"[DONE] DONE file present at /l/DONE"}}},
@@ -96,7 +96,7 @@ func TestBeforeIteration(t *testing.T) {
 			if c.name == "one iteration, singular" {
 				lim.MaxIterations = 1
 				c.want = want{status: StatusStopped, reason: "max_iterations", phase: PhaseEnded,
-					lines: []string{"loop complete after 1 iteration"}, events: []string{"[STOP] loop complete after 1 iteration"}}
+					lines: []string{"max iterations (1) reached"}, events: []string{"[STOP] max iterations (1) reached"}}
 			}
 			d, start := BeforeIteration(Counters{Iteration: c.iter}, lim, c.markers)
 			if start != c.start {

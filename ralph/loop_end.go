@@ -13,11 +13,12 @@ import (
 )
 
 // Ending an iteration: the driver ends the agent, gathers what happened, and carries out what
-// the policy (decide.go) makes of it. Every way an iteration can end comes through end, so the
+// the policy (iteration_end.go for the order, decide.go for the verdict) makes of it. Every way an iteration can end comes through end, so the
 // stop rules, the test gate and failure counting apply to all of them alike.
 
 // end evaluates an iteration that has ended (or is ended here) and carries out what follows:
-// stop, back off, or start the next one.
+// stop, back off, or start the next one. The order of what happens is the policy's
+// (NextEndStep, then AfterRun); this gathers the facts and does the steps.
 func (l *Loop) end(st *State, a agent, kind Ending) {
 	if l.statusNow() == StatusStopped {
 		return
@@ -25,11 +26,10 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	n, lim := st.CurrentIteration, limits(st)
 	// The marker may be the last thing the agent printed before it exited.
 	marker := kind == EndDoneMarker || kind == EndExited && l.doneSeen(st, a)
-	if marker && lim.Checks == 0 {
-		l.done(st, a, kind)
-		return
-	}
 	rec := l.newRecord(st, kind)
+	if marker && lim.Checks == 0 {
+		rec.EndReason = EndDoneMarker.Reason()
+	}
 	if kind == EndAPIError {
 		rec.Error = l.apiError
 	}
@@ -52,28 +52,54 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Commits = l.commitsOf(st)
 	spent := l.costOf(st, &rec)
-	if lim.Regent.Enabled && l.gateCommits(st, lim.Regent) {
+	e := EndFacts{Signals: SignalsOf(kind, a.code, marker, l.markers().DoneFile), Gate: gateOn(st, lim.Regent),
+		Commits: len(rec.Commits) > 0, Checks: lim.Checks}
+	verdict, stop := l.endSteps(st, &e, rec.ExitCode)
+	if stop {
 		return
 	}
+	rec.Checks = verdict.Results
 	f := l.runFacts(st, a, kind, marker)
-	f.Spent = spent
-	rec.Signals = f.Signals
-	if lim.Checks > 0 && ClaimsDone(f.Signals) {
-		f.Verdict = l.verify(st, f.Signals, rec.ExitCode)
-		rec.Checks = f.Verdict.Results
-	}
+	f.Spent, f.Verdict, f.Reverted = spent, verdict, e.Reverted
 	dec := AfterRun(f, lim)
+	rec.Signals = f.Signals
 	if dec.Signals != nil {
 		rec.Signals = dec.Signals
 	}
-	if n >= lim.MaxIterations && dec.ExitReason != "complete" && !slices.Contains(rec.Signals, SignalMaxIterations) {
+	if n >= lim.MaxIterations && !doneReason(dec.ExitReason) && !slices.Contains(rec.Signals, SignalMaxIterations) {
 		rec.Signals = append(rec.Signals, SignalMaxIterations)
 	}
-	if dec.RemoveDoneFile {
-		l.removeDoneFile()
+	if dec.RemoveDoneFile && f.Reverted {
+		l.removeDoneFile("its iteration's commits were reverted")
+	} else if dec.RemoveDoneFile {
+		l.removeDoneFile(checksFailed)
 	}
 	l.noteInRegent(dec, l.transition(st, a, dec))
 }
+
+// endSteps does what the policy asks before its verdict: the test gate, then the checkers.
+// stop is true when the gate stopped the loop.
+func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool) {
+	for {
+		switch NextEndStep(*e) {
+		case EndGate:
+			stop, reverted := l.gateCommits(st, limits(st).Regent)
+			if stop {
+				return v, true
+			}
+			e.Gated, e.Reverted = true, reverted
+		case EndCheck:
+			v = l.verify(st, e.Signals, code)
+			e.Checked = true
+		default:
+			return v, false
+		}
+	}
+}
+
+// doneReason reports whether a loop that ended this way ended as done rather than at its
+// iteration limit.
+func doneReason(reason string) bool { return reason == "complete" || reason == "done_pattern" }
 
 // noteInRegent keeps the Regent's state in step with an iteration's outcome.
 func (l *Loop) noteInRegent(dec Decision, cur *State) {
@@ -148,22 +174,6 @@ func (l *Loop) doneSeen(st *State, a agent) bool {
 	return err == nil && l.matcher.Count(lines) > st.DoneBaseline
 }
 
-// done ends a loop whose agent printed a done marker, when no checkers are there to doubt it.
-func (l *Loop) done(st *State, a agent, kind Ending) {
-	rec := l.newRecord(st, EndDoneMarker)
-	if kind == EndExited {
-		rec.ExitCode = a.code
-	}
-	rec.Signals = SignalsOf(kind, rec.ExitCode, true, false)
-	l.saveScreen(a, st.CurrentIteration)
-	dec := DonePatternSeen(st.CurrentIteration)
-	dec.Signals = rec.Signals
-	l.transition(st, a, dec)
-	rec.Commits = l.commitsOf(st)
-	l.costOf(st, &rec)
-	l.finishIteration(&rec)
-}
-
 func (l *Loop) saveScreen(a agent, n int) {
 	if a.gone {
 		return
@@ -217,15 +227,19 @@ func fatalReason(exitFile string, code int) string {
 	return "permission denied (exit 126)"
 }
 
-// backoff waits out the retry delay; a pause or stop ends the wait at once.
+// backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran
+// its course is followed by the next iteration, which the Regent announces.
 func (l *Loop) backoff(st *State) {
 	until := ParseTime(st.BackoffUntil)
+	waited := true
 	for l.cfg.Clock.Now().Before(until) {
 		if l.abortRequested() {
 			l.abortNow(agent{dead: true})
+			waited = false
 			break
 		}
 		if s := l.statusNow(); s != StatusRunning {
+			waited = false
 			break
 		}
 		d := until.Sub(l.cfg.Clock.Now())
@@ -241,4 +255,7 @@ func (l *Loop) backoff(st *State) {
 		}
 		return nil
 	})
+	if waited && l.statusNow() == StatusRunning {
+		l.transition(st, agent{dead: true}, Restarting(st.CurrentIteration+1, limits(st)))
+	}
 }

@@ -17,11 +17,17 @@ import (
 // testTimeout bounds one run of the test command.
 const testTimeout = 30 * time.Minute
 
-// gateCommits runs the test gate after an iteration: it reports true when the loop must stop
-// (the test command cannot run at all).
-func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
-	f := GateFacts{Configured: rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != "",
-		StartCommit: short(st.IterationStartCommit)}
+// gateOn reports whether the test gate looks at the loop's iterations: the Regent is on, with
+// a test command and rollback, and the iteration's start commit is known.
+func gateOn(st *State, rc RegentConfig) bool {
+	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""
+}
+
+// gateCommits runs the test gate after an iteration. stop is true when the loop must stop (the
+// test command cannot run at all, or a revert failed); reverted when the iteration's commits
+// were reverted.
+func (l *Loop) gateCommits(st *State, rc RegentConfig) (stop, reverted bool) {
+	f := GateFacts{Configured: gateOn(st, rc), StartCommit: short(st.IterationStartCommit)}
 	cwd, commits := l.iterationCommits(st, f.Configured)
 	f.Commits = shorts(commits)
 	for {
@@ -29,9 +35,9 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 		l.transition(st, agent{}, dec)
 		switch step {
 		case GateDone:
-			return false
+			return false, false
 		case GateStop:
-			return true
+			return true, false
 		case GateRunTests:
 			l.updateRegent(func(rs *RegentState) { rs.LastCommit = short(commits[0]) })
 			_, terr := runTests(cwd, rc.TestCommand, testTimeout)
@@ -43,7 +49,8 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) bool {
 			already, err := testsFailedAt(cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)
 			f.BaselineTested, f.BaselineFailed = true, err == nil && already
 		case GateRevert:
-			return l.revert(st, cwd, commits, rc)
+			stop := l.revert(st, cwd, commits, rc)
+			return stop, !stop
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestLoopTakeoverPressesTheMissingEnter(t *testing.T) {
 	h.wantLines(
 		"taking over while the prompt was being delivered; pressing Enter",
 		"iteration 1 completed (exit: 0, duration: 5s)",
-		"loop complete after 1 iteration",
+		"max iterations (1) reached",
 	)
 	if p := h.fake.Pastes(h.paneID); len(p) != 0 {
 		t.Errorf("pasted again: %q", p)
@@ -51,7 +51,7 @@ func TestLoopTakeoverAfterEnterOnlyWatches(t *testing.T) {
 	if code := h.run(h.config()); code != 0 {
 		t.Errorf("Run = %d, want 0", code)
 	}
-	h.wantLines("iteration 1 completed (exit: 0, duration: 8s)", "loop complete after 1 iteration")
+	h.wantLines("iteration 1 completed (exit: 0, duration: 8s)", "max iterations (1) reached")
 	if n := len(h.fake.Inputs()); n != 0 {
 		t.Errorf("%d inputs sent to a busy agent, want none", n)
 	}
@@ -101,5 +101,5 @@ func TestLoopTakeoverBeforeThePasteDeliversAfresh(t *testing.T) {
 	if p := h.fake.Pastes(h.paneID); len(p) != 1 || p[0] != prompt {
 		t.Errorf("pastes %q, want the prompt once", p)
 	}
-	h.wantLines("iteration 1 completed (exit: 0, duration: 0s)", "loop complete after 1 iteration")
+	h.wantLines("iteration 1 completed (exit: 0, duration: 0s)", "max iterations (1) reached")
 }

@@ -682,7 +682,7 @@ func TestLoopRunsMaxIterations(t *testing.T) {
 		"iteration 2 completed (exit: 0, duration: 0s)",
 		"starting iteration 3/3",
 		"iteration 3 completed (exit: 0, duration: 0s)",
-		"loop complete after 3 iterations",
+		"max iterations (3) reached",
 	)
 	st := h.state()
 	h.wantState(st, StatusStopped, "max_iterations", 3)
@@ -830,7 +830,7 @@ func TestLoopSuccessResetsConsecutiveFailures(t *testing.T) {
 		"iteration 4 failed (exit: 1), retrying in 1s (attempt 1/5)",
 		"starting iteration 5/5",
 		"iteration 5 completed (exit: 0, duration: 0s)",
-		"loop complete after 5 iterations",
+		"max iterations (5) reached",
 	)
 	st := h.state()
 	h.wantState(st, StatusStopped, "max_iterations", 5)
@@ -870,7 +870,7 @@ func TestLoopInactivityRestarts(t *testing.T) {
 				fmt.Sprintf("inactivity timeout (%ds), restarting", int(c.want.Seconds())),
 				"starting iteration 2/2",
 				"iteration 2 completed (exit: 0, duration: 0s)",
-				"loop complete after 2 iterations",
+				"max iterations (2) reached",
 			)
 			starts, submits := h.startRecs(), h.submitRecs()
 			if len(starts) != 2 || len(submits) != 2 {
@@ -1153,7 +1153,7 @@ func TestLoopAdoptsWorkingIteration(t *testing.T) {
 		"iteration 2 completed (exit: 0, duration: 50s)",
 		"starting iteration 3/3",
 		"iteration 3 completed (exit: 0, duration: 0s)",
-		"loop complete after 3 iterations",
+		"max iterations (3) reached",
 	)
 	h.wantState(h.state(), StatusStopped, "max_iterations", 3)
 	if subs := h.submitRecs(); len(subs) != 1 || subs[0].iteration != 3 {
@@ -1230,7 +1230,7 @@ func TestLoopExitCodeFromWrapperFile(t *testing.T) {
 		"iteration 1 completed (exit: 0, duration: 0s)",
 		"starting iteration 2/2",
 		"iteration 2 failed (exit: unknown)",
-		"loop complete after 2 iterations",
+		"max iterations (2) reached",
 	)
 	if st := h.state(); st.TotalFailures != 1 {
 		t.Errorf("total failures %d, want 1", st.TotalFailures)
@@ -1248,7 +1248,7 @@ func TestLoopPressesEnterAgainWhenPromptNotTaken(t *testing.T) {
 	h.wantLines(
 		"agent did not react to the prompt; pressing Enter again",
 		"iteration 1 completed (exit: 0, duration: 3s)",
-		"loop complete after 1 iteration",
+		"max iterations (1) reached",
 	)
 	if got := h.fake.Keys(h.paneID); !reflect.DeepEqual(got, []string{"Enter", "Enter"}) {
 		t.Errorf("keys %v, want two Enters", got)
@@ -1295,7 +1295,7 @@ func TestLoopStdinMode(t *testing.T) {
 		"iteration 1 completed (exit: 0, duration: 5s)",
 		"starting iteration 2/2",
 		"iteration 2 completed (exit: 0, duration: 5s)",
-		"loop complete after 2 iterations",
+		"max iterations (2) reached",
 	)
 	if in := h.fake.Inputs(); len(in) != 0 {
 		t.Errorf("typed into a stdin-mode agent: %+v", in)

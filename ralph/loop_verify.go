@@ -77,12 +77,15 @@ func (l *Loop) verify(st *State, signals []string, code *int) Verdict {
 	return Verdict{Ran: true, Results: results}
 }
 
-// removeDoneFile takes away a DONE file whose claim the checkers disproved.
-func (l *Loop) removeDoneFile() {
+// removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
+func (l *Loop) removeDoneFile(why string) {
 	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.say("removed %s: the checks did not pass", l.cfg.Dir.DoneFile())
+		l.say("removed %s: %s", l.cfg.Dir.DoneFile(), why)
 	}
 }
+
+// checksFailed is why a DONE file the checkers disproved goes.
+const checksFailed = "the checks did not pass"
 
 // runHooks runs the loop's hooks of one type; one that fails or times out is logged.
 func (l *Loop) runHooks(st *State, typ string, n int, code *int) {
@@ -126,7 +129,7 @@ func (l *Loop) finish() {
 func (l *Loop) verifyDoneFile(st *State) bool {
 	dec := DoneFileChecked(st.CurrentIteration, l.verify(st, []string{SignalFile}, nil))
 	if dec.RemoveDoneFile {
-		l.removeDoneFile()
+		l.removeDoneFile(checksFailed)
 	}
 	l.transition(st, agent{dead: true}, dec)
 	return dec.Ended

@@ -32,7 +32,7 @@ func TestNoticeLoopCompleteAfterCheckers(t *testing.T) {
 
 func TestNoticeIterationLimitIsDone(t *testing.T) {
 	var d Decision
-	d.stop(StatusStopped, "max_iterations", "loop complete after 3 iterations")
+	d.stop(StatusStopped, "max_iterations", "max iterations (3) reached")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "iteration limit reached (max_iterations)"})
 }
 

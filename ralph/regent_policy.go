@@ -135,6 +135,16 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 	return d, true
 }
 
+// Restarting is the Regent's word when the wait after a failed agent is over and the next
+// iteration (next) starts; nothing when the Regent is off or no iteration is left.
+func Restarting(next int, lim Limits) Decision {
+	var d Decision
+	if lim.Regent.Enabled && next <= lim.MaxIterations {
+		d.regent("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
+	}
+	return d
+}
+
 // OneLine folds a tool's multi-line message into one log entry.
 func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")

@@ -200,3 +200,18 @@ func TestMonitorCrashed(t *testing.T) {
 		t.Errorf("lines %+v: want the Regent's line", d.Lines)
 	}
 }
+
+// The Regent announces the restart after a failed agent's wait, while iterations are left and
+// only when it supervises the loop.
+func TestRestarting(t *testing.T) {
+	lim := testLimitsMax(5)
+	check(t, Restarting(3, lim), want{lines: []string{"Regent: Restarting the agent (iteration 3/5)..."},
+		events: nil})
+	if d := Restarting(6, lim); len(d.Lines) != 0 {
+		t.Errorf("past the limit: %v", lineTexts(d))
+	}
+	lim.Regent.Enabled = false
+	if d := Restarting(3, lim); len(d.Lines) != 0 {
+		t.Errorf("without the Regent: %v", lineTexts(d))
+	}
+}

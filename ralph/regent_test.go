@@ -213,7 +213,7 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 		"iteration 1 failed (exit: hung), retrying in 1s (attempt 1/5)",
 		"starting iteration 2/2",
 		"iteration 2 completed (exit: 0, duration: 0s)",
-		"loop complete after 2 iterations",
+		"max iterations (2) reached",
 	)
 	regentWantOut(h, "Regent: agent hung (no progress on screen for 30s)")
 	st := h.state()
@@ -639,7 +639,8 @@ func TestRegentEscalationWebhook(t *testing.T) {
 			t.Errorf("Run = %d, want 1", code)
 		}
 		h.wantState(h.state(), StatusFailed, "consecutive_failures", 2)
-		wantRegentLines(h, "2 consecutive failures (last exit: 1) — escalated to webhook")
+		wantRegentLines(h, "agent exited (exit 1) — retrying in 1s (attempt 1/2)", "Restarting the agent (iteration 2/10)...",
+			"2 consecutive failures (last exit: 1) — escalated to webhook")
 		posts := hook.received()
 		if len(posts) != 1 {
 			t.Fatalf("%d webhook posts, want 1", len(posts))
@@ -710,7 +711,7 @@ func TestRegentDisabled(t *testing.T) {
 		// Unsupervised, the animated agent runs until it exits by itself.
 		h.wantLines(
 			"iteration 1 completed (exit: 0, duration: 3m 0s)",
-			"loop complete after 1 iteration",
+			"max iterations (1) reached",
 		)
 		regentWantNotOut(h, "hung", "exceeded")
 		if k := h.procs.liveKills(); len(k) != 0 {

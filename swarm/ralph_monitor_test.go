@@ -121,7 +121,7 @@ func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 	}
 	// What the loop said, then its summary.
 	said, summary, _ := strings.Cut(out.String(), "\n\n")
-	if said != "[ralph] m: loop complete after 2 iterations" || !strings.HasPrefix(summary, "# Loop summary: m\n") ||
+	if said != "[ralph] m: max iterations (2) reached" || !strings.HasPrefix(summary, "# Loop summary: m\n") ||
 		!strings.Contains(summary, "- **Status:** stopped (max_iterations)\n") {
 		t.Errorf("said %q", out.String())
 	}
@@ -155,7 +155,7 @@ func TestMonitorTakesOverFromADeadOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(ld.MonitorLog())
-	for _, want := range []string{"Regent: monitor (pid 1073741824) died", "[ralph] r: loop complete after 1 iteration"} {
+	for _, want := range []string{"Regent: monitor (pid 1073741824) died", "[ralph] r: max iterations (1) reached"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("monitor log lacks %q:\n%s", want, data)
 		}

@@ -196,7 +196,7 @@ func TestRalphSpawnInTheForeground(t *testing.T) {
 	}
 	out := te.output()
 	for _, want := range []string{"[ralph mode: iteration 1/1]\n[ralph] fg: starting iteration 1/1\n",
-		"[ralph] fg: iteration 1 completed (exit: 0", "[ralph] fg: loop complete after 1 iteration\n"} {
+		"[ralph] fg: iteration 1 completed (exit: 0", "[ralph] fg: max iterations (1) reached\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

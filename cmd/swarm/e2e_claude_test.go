@@ -223,8 +223,10 @@ func TestE2EClaudeAPIErrorStorm(t *testing.T) {
 		"[FAIL] iteration 1 exit=api_error", "[API_ERROR] iteration 2 API Error: 529", "[FAIL] 2 consecutive failures")
 	monitor := e.loopFile("storm", "monitor.log")
 	expectLog(t, "monitor log", monitor, "iteration 1 failed (exit: api_error), retrying in 1s (attempt 1/2)")
-	if strings.Contains(monitor, "loop complete") {
-		t.Errorf("a loop of failures reported complete:\n%s", monitor)
+	for _, done := range []string{"completion verified", "done pattern matched", "max iterations (4) reached"} {
+		if strings.Contains(monitor, done) {
+			t.Errorf("a loop of failures reported %q:\n%s", done, monitor)
+		}
 	}
 }
 
