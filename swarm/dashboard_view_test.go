@@ -166,7 +166,7 @@ func TestDashboardWorkerWords(t *testing.T) {
 		{state.Worker{Status: state.StatusRunning, Tmux: &state.TmuxInfo{}}, frameNow.Add(-time.Second), "working"},
 		{state.Worker{Status: state.StatusRunning, Tmux: &state.TmuxInfo{}}, frameNow.Add(-time.Hour), "idle"},
 		{state.Worker{Status: state.StatusRunning}, time.Time{}, "running"},
-		{state.Worker{Status: state.StatusStopped, ExitCode: &code}, time.Time{}, "exited 3"},
+		{state.Worker{Status: state.StatusStopped, ExitCode: &code}, time.Time{}, "stopped (exit 3)"},
 		{state.Worker{Status: state.StatusOrphaned}, time.Time{}, "orphaned"},
 	} {
 		if got, _ := workerWords(&c.w, c.activity, frameNow); got != c.want {
