@@ -59,3 +59,14 @@ func isNotFound(err error) bool {
 	var ee *exitError
 	return errors.As(err, &ee) && ee.code == ExitNotFound
 }
+
+// noneNamed is the answer when name names nothing a command could act on (what, say "no
+// heartbeat found for w1"): "no worker named 'x'" (exit 2) when no worker has that name
+// either, so that a script's typo reads the same in every command, else what.
+func noneNamed(e *env, name string, what error) error {
+	ws, err := e.dir.LoadWorkers(e.warnErr)
+	if err == nil && ws.Get(name) == nil {
+		return notFound(name)
+	}
+	return what
+}
