@@ -101,7 +101,8 @@ func waitCommand() *cli.Command {
 		Name:      "wait",
 		Usage:     "wait until workers exit",
 		ArgsUsage: "NAME...",
-		Description: `Blocks until each worker has exited, printing how as each one does: "NAME: exited 4"
+		Description: `Blocks until each worker has exited (a loop's worker: until its loop has ended or
+is paused; one parked on a usage limit is still waited for), printing how as each one does: "NAME: exited 4"
 (its exit code; "NAME: exited" when it is not known), or for a loop's worker how its loop
 ended, "NAME: exited (loop done)". With --timeout, prints "NAME: still running (timeout)" for
 the rest and exits 1.
@@ -193,6 +194,9 @@ func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string
 			e.reconcile(lv, cur)
 		}
 		if cur == nil || cur.Status != state.StatusRunning {
+			if loopGoesOn(e, cur) {
+				continue
+			}
 			if c := o.report(e, w.Name, cur, false); c != ExitOK {
 				codes = append(codes, c)
 			}
@@ -200,4 +204,18 @@ func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string
 		}
 	}
 	return codes, nil
+}
+
+// loopGoesOn reports whether a worker whose agent has ended belongs to a loop that will start
+// another: one parked on a usage limit, or between agents, with its monitor alive. Waiting
+// for such a worker waits for its loop.
+func loopGoesOn(e *env, w *state.Worker) bool {
+	if w == nil {
+		return false
+	}
+	loop := workerLoop(e, w)
+	if loop == nil || (loop.Status != ralph.StatusWaiting && loop.Status != ralph.StatusRunning) {
+		return false
+	}
+	return ralph.DirFor(e.dir, w.Name).MonitorAlive()
 }

@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"testing"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
@@ -31,5 +32,36 @@ func TestEndOfWait(t *testing.T) {
 				t.Errorf("endOfWait = %q, %d; want %q, %d", end.line, end.code, c.line, c.code)
 			}
 		})
+	}
+}
+
+// A loop parked on a usage limit has no agent running, but it goes on by itself: wait waits
+// for it; once it is paused, wait reports it with the loop's code.
+func TestWaitWaitsForALoopOnALimit(t *testing.T) {
+	te := newLoopEnv(t)
+	ld := te.loop("l", ralph.State{Status: ralph.StatusWaiting})
+	if err := te.dir.UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
+		ws.Get("l").Metadata = map[string]any{"ralph": true}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	holdMonitor(t, ld)
+	w, _, err := te.loadWorker("l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	te.exit(w, 143)
+	o := waitOptions{Names: []string{"l"}, Timeout: 0.05, Poll: 10 * time.Millisecond, ExitCode: true}
+	wantErr(t, runWait(te.env, o), 1, "")
+	if got := te.output(); got != "l: still running (timeout)\n" {
+		t.Errorf("printed %q", got)
+	}
+	if _, err := ld.Update(func(s *ralph.State) error { s.Status, s.ExitReason = ralph.StatusPaused, "paused"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, runWait(te.env, o), ExitInterrupted, "")
+	if got := te.output(); got != "l: exited (loop paused)\n" {
+		t.Errorf("printed %q", got)
 	}
 }
