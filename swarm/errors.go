@@ -60,9 +60,9 @@ func isNotFound(err error) bool {
 	return errors.As(err, &ee) && ee.code == ExitNotFound
 }
 
-// noneNamed is the answer when name names nothing a command could act on (what, say "no
-// heartbeat found for w1"): "no worker named 'x'" (exit 2) when no worker has that name
-// either, so that a script's typo reads the same in every command, else what.
+// noneNamed is the answer when name names nothing the command could act on: "no worker named
+// 'x'" (exit 2) when no worker has that name either, so that a typo reads the same in every
+// command; otherwise what (say, "No heartbeat found for w1", exit 1).
 func noneNamed(e *env, name string, what error) error {
 	ws, err := e.dir.LoadWorkers(e.warnErr)
 	if err == nil && ws.Get(name) == nil {
