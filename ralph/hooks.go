@@ -46,8 +46,8 @@ func ParseHook(spec string) (Hook, error) {
 	return Hook{Type: typ, Command: cmd}, nil
 }
 
-// Outcome is how a finished loop counts: what its end-of-loop hook and a foreground run's
-// exit code follow from.
+// Outcome is how a finished loop counts: what its end-of-loop hook (and, in swarm, a
+// foreground run's exit code) follow from.
 type Outcome int
 
 // Outcomes of a finished loop.
@@ -83,10 +83,4 @@ func OutcomeOf(st *State) Outcome {
 // FinalHook is the hook type that fires when a loop ends this way; "" when none does.
 func (o Outcome) FinalHook() string {
 	return [...]string{"", HookOnComplete, HookOnFailure, HookOnStagnation}[o]
-}
-
-// ExitCode is a foreground run's exit code: 0 complete (and anything without a verdict), 1
-// failure, 2 stagnated.
-func (o Outcome) ExitCode() int {
-	return [...]int{0, 0, 1, 2}[o]
 }

@@ -30,24 +30,23 @@ func TestOutcomeOfAFinishedLoop(t *testing.T) {
 		st   State
 		want Outcome
 		hook string
-		code int
 	}{
-		{State{Status: StatusStopped, ExitReason: "complete", Checks: []string{"exit-code"}}, OutcomeComplete, HookOnComplete, 0},
-		{State{Status: StatusStopped, ExitReason: "done_pattern"}, OutcomeComplete, HookOnComplete, 0},
-		{State{Status: StatusStopped, ExitReason: "done_file"}, OutcomeComplete, HookOnComplete, 0},
-		{State{Status: StatusStopped, ExitReason: "max_iterations"}, OutcomeComplete, HookOnComplete, 0},
-		{State{Status: StatusStopped, ExitReason: "max_iterations", Checks: []string{"exit-code"}}, OutcomeFailure, HookOnFailure, 1},
-		{State{Status: StatusFailed, ExitReason: "consecutive_failures"}, OutcomeFailure, HookOnFailure, 1},
-		{State{Status: StatusStopped, ExitReason: "stagnated"}, OutcomeStagnated, HookOnStagnation, 2},
-		{State{Status: StatusStopped, ExitReason: "killed"}, OutcomeOther, "", 0},
-		{State{Status: StatusStopped, ExitReason: "wait_without_restart"}, OutcomeOther, "", 0},
-		{State{Status: StatusPaused, ExitReason: "signal"}, OutcomeOther, "", 0},
+		{State{Status: StatusStopped, ExitReason: "complete", Checks: []string{"exit-code"}}, OutcomeComplete, HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "done_pattern"}, OutcomeComplete, HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "done_file"}, OutcomeComplete, HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "max_iterations"}, OutcomeComplete, HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "max_iterations", Checks: []string{"exit-code"}}, OutcomeFailure, HookOnFailure},
+		{State{Status: StatusFailed, ExitReason: "consecutive_failures"}, OutcomeFailure, HookOnFailure},
+		{State{Status: StatusStopped, ExitReason: "stagnated"}, OutcomeStagnated, HookOnStagnation},
+		{State{Status: StatusStopped, ExitReason: "killed"}, OutcomeOther, ""},
+		{State{Status: StatusStopped, ExitReason: "wait_without_restart"}, OutcomeOther, ""},
+		{State{Status: StatusPaused, ExitReason: "signal"}, OutcomeOther, ""},
 	}
 	for _, c := range cases {
 		o := OutcomeOf(&c.st)
-		if o != c.want || o.FinalHook() != c.hook || o.ExitCode() != c.code {
-			t.Errorf("%s/%s checks=%d: outcome %d hook %q exit %d; want %d %q %d", c.st.Status, c.st.ExitReason,
-				len(c.st.Checks), o, o.FinalHook(), o.ExitCode(), c.want, c.hook, c.code)
+		if o != c.want || o.FinalHook() != c.hook {
+			t.Errorf("%s/%s checks=%d: outcome %d hook %q; want %d %q", c.st.Status, c.st.ExitReason,
+				len(c.st.Checks), o, o.FinalHook(), c.want, c.hook)
 		}
 	}
 }

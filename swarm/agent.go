@@ -35,6 +35,8 @@ the session and the spec's own changes. swarm ralph status NAME shows the spec, 
 and the session. SIGINT or swarm ralph pause NAME: the current iteration completes and the
 spec goes back to pending; swarm ralph resume NAME, or a new swarm agent after swarm kill
 NAME, goes on with it (ralph/.agent-session).
+With --foreground it exits 0 when every spec it took was committed, 1 when any failed, 130
+when it was paused.
 
 Examples:
    swarm inbox add feature-x.md && swarm agent --name builder -- claude --dangerously-skip-permissions

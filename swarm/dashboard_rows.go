@@ -83,14 +83,11 @@ func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.T
 func workerWords(w *state.Worker, activity, now time.Time) (string, tone) {
 	switch {
 	case w.Status == state.StatusOrphaned:
-		return "orphaned", toneBad
-	case w.Status != state.StatusRunning && w.ExitCode != nil:
-		if *w.ExitCode == 0 {
-			return "exited 0", toneQuiet
-		}
-		return fmt.Sprintf("exited %d", *w.ExitCode), toneBad
+		return wordOrphaned, toneBad
+	case w.Status != state.StatusRunning && w.ExitCode != nil && *w.ExitCode != 0:
+		return stateOf(w.Status, w.ExitCode, nil).String(), toneBad
 	case w.Status != state.StatusRunning:
-		return "stopped", toneQuiet
+		return stateOf(w.Status, w.ExitCode, nil).String(), toneQuiet
 	case w.Tmux != nil && !activity.IsZero() && now.Sub(activity) >= idleAfter:
 		return "idle", toneQuiet
 	case w.Tmux != nil:
@@ -101,17 +98,15 @@ func workerWords(w *state.Worker, activity, now time.Time) (string, tone) {
 
 // loopWords is the state of a loop, as a person would say it.
 func loopWords(st *ralph.State, now time.Time) (string, tone) {
+	switch sw := loopStateWord("", st); sw.word {
+	case wordPaused, wordKilled, wordStopped:
+		return sw.String(), toneQuiet
+	case wordFailed:
+		return sw.String(), toneBad
+	case wordDone:
+		return sw.String(), toneGood
+	}
 	switch st.Status {
-	case ralph.StatusPaused:
-		return "paused", toneQuiet
-	case ralph.StatusFailed:
-		return "failed (" + st.ExitReason + ")", toneBad
-	case ralph.StatusStopped:
-		end, _ := describeLoopEnd(st.Status, st.ExitReason)
-		if end.reason == "" {
-			return "done", toneGood
-		}
-		return end.String(), toneQuiet
 	case ralph.StatusWaiting:
 		if until := ralph.ParseTime(st.WaitingUntil); !until.IsZero() {
 			return "waiting: limit until " + until.Local().Format("15:04"), toneWarn

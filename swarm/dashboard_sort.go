@@ -38,11 +38,11 @@ func parseSort(name string) (dashSort, error) {
 type attention int
 
 const (
-	attnFailed attention = iota // failed, exited non-zero, orphaned
+	attnFailed attention = iota // failed, ended with an error, orphaned
 	attnNeeds                   // blocked on a dialog, waiting for a limit, backing off
 	attnActive                  // working, starting, idle, running
 	attnPaused                  // paused by a person
-	attnEnded                   // done, stopped, exited 0
+	attnEnded                   // done, killed, stopped without an error
 )
 
 // attentionOf classifies a row by the first word of its state; a word it does not know is
@@ -52,18 +52,20 @@ func attentionOf(r dashRow) attention {
 	switch strings.TrimSuffix(word, ":") {
 	case "failed", "orphaned":
 		return attnFailed
-	case "exited":
-		if r.State == "exited 0" {
-			return attnEnded
+	case "stopped", "exited":
+		// A worker that ended with an error ("stopped (exit 1)") needs a look; a clean end or a
+		// loop's reason ("stopped (max_iterations)") does not.
+		if code, ok := exitOfState(r.State); ok && code != "0" {
+			return attnFailed
 		}
-		return attnFailed
+		return attnEnded
 	case "blocked", "waiting", "backoff":
 		return attnNeeds
 	case "working", "starting", "idle", "running":
 		return attnActive
 	case "paused":
 		return attnPaused
-	case "done", "stopped":
+	case "done", "killed", "gone":
 		return attnEnded
 	}
 	switch r.Tone {
@@ -75,6 +77,15 @@ func attentionOf(r dashRow) attention {
 		return attnEnded
 	}
 	return attnActive
+}
+
+// exitOfState is the exit code a state's words give: "stopped (exit 4)", "exited 4".
+func exitOfState(s string) (string, bool) {
+	if rest, ok := strings.CutPrefix(s, "exited "); ok {
+		return rest, true
+	}
+	rest, ok := strings.CutPrefix(s, "stopped (exit ")
+	return strings.TrimSuffix(rest, ")"), ok
 }
 
 // sortRows puts rows (as read: the oldest first) in the order s, in place.

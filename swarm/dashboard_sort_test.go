@@ -15,6 +15,8 @@ func TestDashboardAttentionOf(t *testing.T) {
 	}{
 		{"failed (consecutive_failures)", toneBad, attnFailed},
 		{"exited 1", toneBad, attnFailed},
+		{"stopped (exit 1)", toneBad, attnFailed},
+		{"stopped (exit 137)", toneBad, attnFailed},
 		{"orphaned", toneBad, attnFailed},
 		{"blocked: trust-folder", toneWarn, attnNeeds},
 		{"waiting: limit until 19:30", toneWarn, attnNeeds},
@@ -28,6 +30,8 @@ func TestDashboardAttentionOf(t *testing.T) {
 		{"stopped (max_iterations)", toneQuiet, attnEnded},
 		{"stopped", toneQuiet, attnEnded},
 		{"exited 0", toneQuiet, attnEnded},
+		{"stopped (exit 0)", toneQuiet, attnEnded},
+		{"killed", toneQuiet, attnEnded},
 		// Words not known yet: the tone says how much it matters.
 		{"stuck: dialog", toneBad, attnFailed},
 		{"needs you", toneWarn, attnNeeds},

@@ -29,7 +29,7 @@ func goldenRows() []dashRow {
 		{Name: "fix-42", Kind: "loop", State: "blocked: trust-folder", Tone: toneWarn, Iteration: "1/10", Changed: frameNow.Add(-70 * time.Second), Failures: 0, Tmux: true, Loop: true},
 		{Name: "inbox", Kind: "agent", State: "waiting: limit until 19:30", Tone: toneWarn, Iteration: "12/50", Changed: frameNow.Add(-40 * time.Minute), Failures: 1, Cost: cost(4.10), Tmux: true, Loop: true},
 		{Name: "tests", Kind: "plain", State: "running", Tone: toneBusy, Iteration: "-", Failures: -1},
-		{Name: "a-very-long-worker-name-that-is-cut", Kind: "plain", State: "exited 1", Tone: toneBad, Iteration: "-", Failures: -1, Tmux: true},
+		{Name: "a-very-long-worker-name-that-is-cut", Kind: "plain", State: "stopped (exit 1)", Tone: toneBad, Iteration: "-", Failures: -1, Tmux: true},
 	}
 }
 
@@ -91,7 +91,7 @@ func TestDashboardGoldenFrames(t *testing.T) {
 func TestDashboardColours(t *testing.T) {
 	got := renderDashboard(goldenView(24), newDashStyles(true))
 	for what, want := range map[string]string{
-		"failed in red":       "\x1b[38;5;196mexited 1",
+		"failed in red":       "\x1b[38;5;196mstopped (exit 1)",
 		"blocked in amber":    "\x1b[38;5;214mblocked: trust-folder",
 		"selection reversed":  "\x1b[7m▸ builder",
 		"Regent line orange":  "\x1b[38;5;208m [14:26:40]  🛡️  Regent: Tests passed",
@@ -165,7 +165,7 @@ func TestDashboardWorkerWords(t *testing.T) {
 		{state.Worker{Status: state.StatusRunning, Tmux: &state.TmuxInfo{}}, frameNow.Add(-time.Second), "working"},
 		{state.Worker{Status: state.StatusRunning, Tmux: &state.TmuxInfo{}}, frameNow.Add(-time.Hour), "idle"},
 		{state.Worker{Status: state.StatusRunning}, time.Time{}, "running"},
-		{state.Worker{Status: state.StatusStopped, ExitCode: &code}, time.Time{}, "exited 3"},
+		{state.Worker{Status: state.StatusStopped, ExitCode: &code}, time.Time{}, "stopped (exit 3)"},
 		{state.Worker{Status: state.StatusOrphaned}, time.Time{}, "orphaned"},
 	} {
 		if got, _ := workerWords(&c.w, c.activity, frameNow); got != c.want {

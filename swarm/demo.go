@@ -139,10 +139,10 @@ func reportDemo(de *env, work string) {
 		fmt.Fprintf(de.stdout, "tasks finished by the agent: %s", data)
 	}
 	if final, _ := ralph.DirFor(de.dir, "demo").Load(); final != nil {
-		ended, _ := describeLoopEnd(final.Status, final.ExitReason)
+		ended := loopStateWord(state.StatusStopped, final)
 		fmt.Fprintf(de.stdout, "loop %s after %d iterations", ended.word, final.CurrentIteration)
-		if ended.reason != "" {
-			fmt.Fprintf(de.stdout, " (%s)", ended.reason)
+		if ended.detail != "" {
+			fmt.Fprintf(de.stdout, " (%s)", ended.detail)
 		}
 		fmt.Fprintln(de.stdout)
 	}

@@ -6,10 +6,17 @@ import (
 )
 
 // Exit codes are part of swarm's scripting contract.
+// The table in README.md ("Exit codes") lists which command gives which.
 const (
 	ExitOK       = 0
-	ExitError    = 1 // any failure, including usage errors
-	ExitNotFound = 2 // no worker with the given name
+	ExitError    = 1 // any failure, including usage errors; a loop or agent that failed
+	ExitNotFound = 2 // no worker with the given name, and nothing else
+	// ExitStagnated: a loop run in this terminal stopped because its iterations changed
+	// nothing in git. It has a code of its own so that 2 keeps meaning "no such worker".
+	ExitStagnated = 3
+	// ExitInterrupted: a loop run in this terminal was paused (Ctrl-C, SIGTERM, swarm ralph
+	// pause) before it ended; 128 + SIGINT, as a shell reports an interrupted command.
+	ExitInterrupted = 130
 )
 
 // exitError carries the exit code a failure maps to; every command returns one of these (or a
@@ -51,4 +58,15 @@ func codeOf(err error) (int, string, bool) {
 func isNotFound(err error) bool {
 	var ee *exitError
 	return errors.As(err, &ee) && ee.code == ExitNotFound
+}
+
+// noneNamed is the answer when name names nothing the command could act on: "no worker named
+// 'x'" (exit 2) when no worker has that name either, so that a typo reads the same in every
+// command; otherwise what (say, "No heartbeat found for w1", exit 1).
+func noneNamed(e *env, name string, what error) error {
+	ws, err := e.dir.LoadWorkers(e.warnErr)
+	if err == nil && ws.Get(name) == nil {
+		return notFound(name)
+	}
+	return what
 }

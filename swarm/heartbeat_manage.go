@@ -52,11 +52,11 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 	if err := validateName(name); err != nil {
 		return err
 	}
-	var none bool
+	var none, missing bool
 	_, err := heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		switch {
 		case cur == nil:
-			none = true
+			none, missing = true, true
 			return nil, nil
 		case !slices.Contains(ch.from, cur.Status):
 			if ch.to == heartbeat.Stopped {
@@ -72,10 +72,15 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 	case err != nil:
 		return err
 	case none && ch.to == heartbeat.Stopped:
+		if missing {
+			if err := noneNamed(e, name, nil); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(e.stdout, "No active heartbeat for %s\n", name)
 		return nil
 	case none:
-		return fail("No heartbeat found for %s", name)
+		return noneNamed(e, name, fail("No heartbeat found for %s", name))
 	}
 	if ch.to == heartbeat.Active {
 		if err := ensureRunner(e); err != nil {

@@ -127,7 +127,7 @@ func runHeartbeatStatus(e *env, name, format string) error {
 	s := heartbeat.StoreFor(e.dir)
 	h, err := s.Load(name)
 	if err != nil {
-		return fail("No heartbeat found for %s", name)
+		return noneNamed(e, name, fail("No heartbeat found for %s", name))
 	}
 	if err := keepRunnerUp(e, s); err != nil {
 		return err

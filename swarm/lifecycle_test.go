@@ -54,7 +54,7 @@ func TestWaitReportsExitAndTimesOut(t *testing.T) {
 	te.exit(a, 0)
 	err := runWait(te.env, waitOptions{Names: []string{"a", "b"}, Timeout: 0.05, Poll: 10 * time.Millisecond})
 	wantErr(t, err, 1, "")
-	if got := te.output(); got != "a: exited\nb: still running (timeout)\n" {
+	if got := te.output(); got != "a: exited 0\nb: still running (timeout)\n" {
 		t.Errorf("printed %q", got)
 	}
 	wantErr(t, waitOptions{Timeout: -1}.check(), 1, "--timeout must not be negative")
@@ -158,11 +158,12 @@ func TestStatusExitCodes(t *testing.T) {
 	}
 	te.exit(w, 4)
 	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"w1"}, Format: "text"}), 1, "")
-	if got := te.output(); got != "w1: stopped (exit 4)\n" {
+	// A worker that ended still says where it ran (and for how long, when its end is known).
+	if got := te.output(); !regexp.MustCompile(`^w1: stopped \(exit 4, tmux window swarm:w1(, ran \d+s)?\)\n$`).MatchString(got) {
 		t.Errorf("status %q", got)
 	}
 	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"w1"}, Format: "json"}), 1, "")
-	if got := te.output(); !strings.Contains(got, `"exit_code": 4`) {
+	if got := te.output(); !strings.Contains(got, `"exit_code": 4`) || !strings.Contains(got, `"state": "stopped"`) {
 		t.Errorf("json %q", got)
 	}
 	wantErr(t, runStatus(te.env, statusOptions{Args: []string{"no"}, Format: "text"}), 2, "no worker named 'no'")

@@ -18,10 +18,10 @@ func (o lsOptions) check() error {
 		return err
 	}
 	switch o.Status {
-	case "running", "stopped", "all":
+	case "all", wordRunning, wordStopped, wordOrphaned, wordWaiting, wordPaused, wordDone, wordKilled, wordFailed:
 		return nil
 	}
-	return fail("invalid --status '%s' (expected running, stopped or all)", o.Status)
+	return fail("invalid --status '%s' (expected running, stopped, orphaned, waiting, paused, done, killed, failed or all)", o.Status)
 }
 
 func lsCommand() *cli.Command {
@@ -34,10 +34,11 @@ func lsCommand() *cli.Command {
 Examples:
    swarm ls
    swarm ls --status running --format names
+   swarm ls --status done          # loops that finished their work
    swarm ls --format json | jq '.[] | select(.metadata.ralph == true)'`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table, json or names", Value: "table"},
-			&cli.StringFlag{Name: "status", Usage: "running, stopped or all", Value: "all"},
+			&cli.StringFlag{Name: "status", Usage: "the worker's process (running, stopped, orphaned) or its state (waiting, paused, done, killed, failed), or all", Value: "all"},
 			&cli.StringFlag{Name: "tag", Usage: "only workers with this tag"},
 		},
 		Action: func(c *cli.Context) error {
@@ -54,7 +55,7 @@ func runLs(e *env, o lsOptions) error {
 	}
 	var shown []*state.Worker
 	for _, w := range list {
-		if o.Status != "all" && w.Status != o.Status {
+		if o.Status != "all" && w.Status != o.Status && workerState(e, w).word != o.Status {
 			continue
 		}
 		if o.Tag != "" && !w.HasTag(o.Tag) {

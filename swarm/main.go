@@ -67,7 +67,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 workers on a private tmux server (or as detached processes), lets you watch and drive them
 from any terminal or script, and can keep one working through a ralph loop.
 
-State lives in $SWARM_DIR (default ~/.swarm). Exit codes: 0 success, 1 error, 2 no such worker.
+State lives in $SWARM_DIR (default ~/.swarm). Exit codes: 0 success, 1 error (usage errors
+too), 2 no such worker; a loop run in the foreground also 3 (stagnated) and 130 (paused).
 
 Examples:
    swarm spawn --name w1 --tmux -- claude

@@ -66,7 +66,7 @@ func runRalphClean(e *env, o ralphCleanOptions) error {
 	for _, n := range names {
 		ld := ralph.DirFor(e.dir, n)
 		if !hasLoop(ld) {
-			return fail("no ralph loop for '%s'", n)
+			return noneNamed(e, n, fail("no ralph loop for '%s'", n))
 		}
 		if ld.MonitorAlive() {
 			return fail("cannot clean running ralph loop '%s' (pause or kill it first)", n)

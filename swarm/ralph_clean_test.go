@@ -15,7 +15,7 @@ func TestRalphCleanNamedLoops(t *testing.T) {
 	// One name refused: nothing is removed.
 	wantErr(t, runRalphClean(te.env, ralphCleanOptions{Names: []string{"a", "b"}}), 1,
 		"cannot clean running ralph loop 'b' (pause or kill it first)")
-	wantErr(t, runRalphClean(te.env, ralphCleanOptions{Names: []string{"a", "ghost"}}), 1, "no ralph loop for 'ghost'")
+	wantErr(t, runRalphClean(te.env, ralphCleanOptions{Names: []string{"a", "ghost"}}), 2, "no worker named 'ghost'")
 	if !a.Exists() {
 		t.Fatal("a refused clean removed a loop")
 	}

@@ -31,7 +31,7 @@ func ralphFlags() []cli.Flag {
 		&cli.IntFlag{Name: "limit-margin", Usage: "ralph: seconds after a usage limit's reset before the loop tries again", Value: int(ralph.DefaultLimitMargin.Seconds())},
 		&cli.Float64Flag{Name: "max-cost", Usage: "ralph: stop the loop once it has cost more than this many US dollars (read from the agent's own records)"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
-		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor"},
+		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor (exit 0 done, 1 failed, 3 stagnated, 130 paused)"},
 		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
 		&cli.BoolFlag{Name: "no-run", Usage: "ralph: create the worker and its loop but start no monitor; run it later with 'swarm ralph run NAME'"},
 		&cli.BoolFlag{Name: "replace", Usage: "ralph: first kill a worker of this name and remove its worktree and loop state"},

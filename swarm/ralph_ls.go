@@ -21,7 +21,7 @@ func ralphLsCommand() *cli.Command {
    swarm ralph list --format json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, json or names"},
-			&cli.StringFlag{Name: "status", Value: "all", Usage: "only loops in this state: running, paused, stopped, failed or all"},
+			&cli.StringFlag{Name: "status", Value: "all", Usage: "only loops in this state: running, waiting, paused, done, killed, stopped (any of the last three), failed or all"},
 		},
 		Action: func(c *cli.Context) error {
 			o := ralphLsOptions{Format: c.String("format"), Status: c.String("status")}
@@ -41,11 +41,10 @@ func (o ralphLsOptions) check() error {
 		return err
 	}
 	switch o.Status {
-	case "", "all", ralph.StatusRunning.String(), ralph.StatusPaused.String(), ralph.StatusStopped.String(), ralph.StatusFailed.String(),
-		ralph.StatusWaiting.String():
+	case "", "all", wordRunning, wordWaiting, wordPaused, wordDone, wordKilled, wordStopped, wordFailed:
 		return nil
 	}
-	return fail("invalid --status '%s' (expected running, paused, stopped, failed or all)", o.Status)
+	return fail("invalid --status '%s' (expected running, waiting, paused, done, killed, stopped, failed or all)", o.Status)
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
@@ -55,7 +54,7 @@ func runRalphLs(e *env, o ralphLsOptions) error {
 	}
 	var views []loopView
 	for _, v := range all {
-		if o.Status == "" || o.Status == "all" || v.Status.String() == o.Status {
+		if o.Status == "" || o.Status == "all" || v.Status.String() == o.Status || v.Word == o.Status {
 			views = append(views, v)
 		}
 	}
@@ -110,18 +109,18 @@ func printLoopTable(e *env, views []loopView) {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tCOST\tWORKER\tMONITOR\tEXIT REASON")
 	for _, v := range views {
-		mon := "dead"
+		mon := "-" // a paused or ended loop has no monitor to have
 		switch {
 		case v.MonitorAlive:
 			mon = "alive"
-		case v.Status != ralph.StatusRunning && v.Status != ralph.StatusPaused:
-			mon = "-" // an ended loop has no monitor to have
+		case v.Status == ralph.StatusRunning || v.Status == ralph.StatusWaiting:
+			mon = "dead"
 		}
 		reason := v.ExitReason
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, v.Status, v.CurrentIteration, v.MaxIterations,
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, v.Word, v.CurrentIteration, v.MaxIterations,
 			costCell(v.State), v.WorkerStatus, mon, reason)
 	}
 	tw.Flush()

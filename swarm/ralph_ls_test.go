@@ -92,26 +92,3 @@ func TestRalphLsNamesADamagedLoop(t *testing.T) {
 		t.Errorf("stderr %q", got)
 	}
 }
-
-func TestDescribeLoopEnd(t *testing.T) {
-	for _, tc := range []struct {
-		status ralph.Status
-		reason string
-		want   string
-		ended  bool
-	}{
-		{ralph.StatusStopped, "done_pattern", "done", true},
-		{ralph.StatusStopped, "done_file", "done", true},
-		{ralph.StatusStopped, "complete", "done", true},
-		{ralph.StatusStopped, "max_iterations", "stopped (max_iterations)", true},
-		{ralph.StatusFailed, "consecutive_failures", "failed (consecutive_failures)", true},
-		{ralph.StatusStopped, "", "stopped", true},
-		{ralph.StatusRunning, "", "", false},
-		{ralph.StatusPaused, "signal", "", false},
-	} {
-		end, ended := describeLoopEnd(tc.status, tc.reason)
-		if got := end.String(); got != tc.want || ended != tc.ended {
-			t.Errorf("describeLoopEnd(%s, %q) = %q, %v; want %q, %v", tc.status, tc.reason, end, ended, tc.want, tc.ended)
-		}
-	}
-}

@@ -268,26 +268,24 @@ func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 	return loop.Run()
 }
 
-// foregroundEnd prints a finished loop's summary and maps how it ended to the exit code: 0
-// complete, 1 failed (or out of iterations with checks not passed), 2 stagnated.
+// foregroundEnd prints a finished loop's summary and maps how it ended to the exit code
+// (foregroundExit).
 func foregroundEnd(ld ralph.Dir, o monitorOptions, status ralph.Status, out io.Writer) error {
 	st, err := ld.Load()
 	if err != nil {
 		if status == ralph.StatusFailed {
-			return exitCode(1)
+			return exitCode(ExitError)
 		}
 		return nil
 	}
 	// An agent has said its session summary; a loop's own is in summary.md.
-	if am, _ := ld.LoadAgentMode(); am == nil && (status == ralph.StatusStopped || status == ralph.StatusFailed) {
+	am, _ := ld.LoadAgentMode()
+	if am == nil && (status == ralph.StatusStopped || status == ralph.StatusFailed) {
 		if s, err := ld.LoadSummary(o.name, time.Now()); err == nil {
 			fmt.Fprint(out, "\n"+s.Markdown())
 		}
 	}
-	if code := ralph.OutcomeOf(st).ExitCode(); code != 0 {
-		return exitCode(code)
-	}
-	return nil
+	return exitCode(foregroundExit(st, am))
 }
 
 func monitorOutput(ld ralph.Dir, o monitorOptions) (io.Writer, func()) {

@@ -24,8 +24,9 @@ func ralphRunCommand() *cli.Command {
 		Usage:     "run a ralph loop's monitor in this terminal (after ralph spawn --no-run)",
 		ArgsUsage: "NAME",
 		Description: `Watches and restarts the loop's agent here, printing what happens, until the loop ends:
-exit 0 when it completes or stops, 1 when it fails (or uses its iterations without its checks
-passing), 2 when it stagnated; the loop's summary is printed at the end. Ctrl-C pauses the loop after the current
+exit 0 when it completes or is stopped, 1 when it fails (or uses its iterations without its
+checks passing), 3 when it stagnated, 130 when it was paused (Ctrl-C, SIGTERM, swarm ralph
+pause); the loop's summary is printed at the end. Ctrl-C pauses the loop after the current
 iteration (a second Ctrl-C ends the agent at once). Refused while a monitor already drives
 the loop.
 

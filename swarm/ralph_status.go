@@ -92,6 +92,9 @@ func diskFull(path string) (bool, uint64) {
 // loopView is a loop as status and ls show it: its state and what is known about it now.
 type loopView struct {
 	*ralph.State
+	// State is the loop's state word (state_words.go): status's "stopped" said as done,
+	// killed or stopped.
+	Word         string `json:"state"`
 	WorkerStatus string `json:"worker_status"`
 	MonitorAlive bool   `json:"monitor_alive"`
 	// Monitor is what drives the loop: "regent" (the state directory's Regent), "own" (a
@@ -105,13 +108,13 @@ type loopView struct {
 // viewLoop gathers what is shown of a loop; regent is the pid of the state directory's
 // Regent (0: none runs).
 func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopView {
-	ws := "gone"
+	ws, status := wordGone, ""
 	if w != nil {
-		ws = w.Status
+		ws, status = w.Status, w.Status
 	}
 	rs := ld.LoadRegent()
 	cs, _ := ld.LoadChain()
-	v := loopView{State: st, WorkerStatus: ws, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
+	v := loopView{State: st, WorkerStatus: ws, Word: stateOf(status, nil, st).word, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
 	switch {
 	case v.MonitorAlive && regent != 0 && st.MonitorPID == regent:
 		v.Monitor = "regent"
@@ -129,7 +132,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		printAgentStatus(out, v.Agent, st, now)
 	}
 	fmt.Fprintf(out, "Ralph Loop: %s\n", st.WorkerName)
-	fmt.Fprintf(out, "Status: %s\n", st.Status)
+	fmt.Fprintf(out, "Status: %s\n", v.Word)
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
 	fmt.Fprintf(out, "Started: %s\n", ralph.FormatTime(st.Started))
 	fmt.Fprintf(out, "Current iteration started: %s\n", ralph.FormatTime(st.LastIterationStarted))

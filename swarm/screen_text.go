@@ -65,8 +65,10 @@ func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	} else {
 		return nil, gone
 	}
-	if ended := loopEnding(e, w); ended != nil {
-		lines = append(lines, ended.inWords())
+	if loop := workerLoop(e, w); loop != nil && w.Status != state.StatusRunning {
+		if sw := loopStateWord(w.Status, loop); sw.ended() {
+			lines = append(lines, sw.inWords())
+		}
 	} else if w.Status != state.StatusRunning && w.ExitCode != nil {
 		lines = append(lines, fmt.Sprintf("exited %d", *w.ExitCode))
 	}

@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -13,9 +14,16 @@ import (
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "show one worker's status (exit 0 running, 1 stopped, 2 no such worker)",
+		Usage:     "show one worker's status (exit 0 while its process runs, 1 when it does not, 2 no such worker)",
 		ArgsUsage: "NAME",
-		Description: `Prints one line about the worker. The exit code tells scripts the answer without parsing.
+		Description: `Prints one line about the worker: its state (running, paused, waiting, done, killed,
+stopped, failed, orphaned), then what qualifies it (the exit code, the loop's reason), where
+it runs or ran, and for how long:
+   w1: running (tmux window swarm:w1, uptime 5m)
+   w1: stopped (exit 0, pid 4242, ran 5m)
+   agent: done (tmux window swarm:agent, ran 42m)
+The exit code tells scripts the answer without parsing: 0 while the worker's process runs
+(a paused loop's agent finishing its iteration too), 1 when it does not, 2 for no such worker.
 
 Examples:
    swarm status w1
@@ -49,12 +57,15 @@ func runStatus(e *env, o statusOptions) error {
 	if err != nil {
 		return err
 	}
+	sw := workerState(e, w)
 	if o.Format == "json" {
-		if err := printJSON(e, toJSON(w)); err != nil {
+		j := toJSON(w)
+		j.State = sw.word
+		if err := printJSON(e, j); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintln(e.stdout, statusLine(w, loopEnding(e, w)))
+		fmt.Fprintln(e.stdout, statusLine(w, sw, e.endedAt(w), time.Now()))
 	}
 	if w.Status != state.StatusRunning {
 		return exitCode(ExitError)
@@ -62,38 +73,47 @@ func runStatus(e *env, o statusOptions) error {
 	return nil
 }
 
-// statusLine is one worker's status; ended is how its loop ended (nil when it is no ended
-// loop's).
-func statusLine(w *state.Worker, ended *loopEnd) string {
-	var parts []string
+// endedAt is when a worker that no longer runs ended, as far as swarm saw it (its exit code's
+// record); zero when not known.
+func (e *env) endedAt(w *state.Worker) time.Time {
 	if w.Status == state.StatusRunning {
-		if w.Tmux != nil {
-			parts = append(parts, fmt.Sprintf("tmux window %s:%s", w.Tmux.Session, w.Tmux.Window))
-		} else {
-			parts = append(parts, fmt.Sprintf("pid %d", w.PID))
-		}
-		if w.Worktree != nil {
-			parts = append(parts, "worktree "+w.Worktree.Path)
-		}
-		parts = append(parts, "uptime "+formatDuration(time.Since(w.Started)))
-		return fmt.Sprintf("%s: running (%s)", w.Name, strings.Join(parts, ", "))
+		return time.Time{}
 	}
+	fi, err := os.Stat(e.dir.ExitPath(w.Name))
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+// statusLine is one worker's status: its state word, then what qualifies it, where it runs
+// (or ran) and for how long: "w1: stopped (exit 0, pid 4242, ran 5m)". ended is when it ended
+// (zero: not known, or still running).
+func statusLine(w *state.Worker, sw stateWord, ended, now time.Time) string {
 	if w.Status == state.StatusOrphaned {
 		return fmt.Sprintf("%s: orphaned (its processes run without their window or process group; 'swarm kill %s' ends them)", w.Name, w.Name)
 	}
+	var parts []string
+	if sw.detail != "" {
+		parts = append(parts, sw.detail)
+	}
 	switch {
-	case ended != nil:
-		// The worker stopped because its loop ended: that is what says how it went (its
-		// agent's exit code is the signal the loop ended it with).
-		parts = append(parts, ended.inWords())
-	case w.ExitCode != nil:
-		parts = append(parts, fmt.Sprintf("exit %d", *w.ExitCode))
+	case w.Tmux != nil:
+		parts = append(parts, fmt.Sprintf("tmux window %s:%s", w.Tmux.Session, w.Tmux.Window))
+	case w.PID != 0:
+		parts = append(parts, fmt.Sprintf("pid %d", w.PID))
 	}
 	if w.Worktree != nil {
 		parts = append(parts, "worktree "+w.Worktree.Path)
 	}
-	if len(parts) == 0 {
-		return w.Name + ": stopped"
+	switch {
+	case w.Status == state.StatusRunning:
+		parts = append(parts, "uptime "+formatDuration(now.Sub(w.Started)))
+	case !ended.IsZero() && !w.Started.IsZero() && ended.After(w.Started):
+		parts = append(parts, "ran "+formatDuration(ended.Sub(w.Started)))
 	}
-	return fmt.Sprintf("%s: stopped (%s)", w.Name, strings.Join(parts, ", "))
+	if len(parts) == 0 {
+		return w.Name + ": " + sw.word
+	}
+	return fmt.Sprintf("%s: %s (%s)", w.Name, sw.word, strings.Join(parts, ", "))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -17,6 +18,8 @@ type waitOptions struct {
 	Timeout float64 // seconds; 0 waits forever
 	Poll    time.Duration
 	Format  string
+	// ExitCode: exit with the code of the first worker that ended with one other than 0.
+	ExitCode bool
 }
 
 func (o waitOptions) check() error {
@@ -31,28 +34,66 @@ type waitEvent struct {
 	Worker   string `json:"worker"`
 	Status   string `json:"status"` // exited, or running when the wait timed out
 	ExitCode *int   `json:"exit_code"`
-	Timeout  bool   `json:"timeout"`
-	Time     string `json:"time"`
+	// State is the worker's state word once it has ended (done, stopped, killed, ...).
+	State   string `json:"state,omitempty"`
+	Timeout bool   `json:"timeout"`
+	Time    string `json:"time"`
+}
+
+// waitEnd is how a worker's wait ended: the line and the code --exit-code gives it.
+type waitEnd struct {
+	line  string // "build: exited 4", "agent: exited (loop done)"
+	state string // its state word
+	code  int
+}
+
+// endOfWait is how a worker that no longer runs ended (w: its record, nil when it is gone;
+// loop: its loop's state, nil for no loop; am: the loop's agent mode). A loop's agent is
+// ended by the loop with a signal, so a loop worker's code is its loop's, the one the loop
+// run in the foreground would have exited with; a worker whose code is unknown gives 1.
+func endOfWait(name string, w *state.Worker, loop *ralph.State, am *ralph.AgentMode) waitEnd {
+	if w == nil {
+		return waitEnd{line: name + ": exited", state: wordGone, code: ExitError}
+	}
+	sw := stateOf(w.Status, w.ExitCode, loop)
+	switch {
+	case loop != nil:
+		return waitEnd{line: fmt.Sprintf("%s: exited (%s)", name, sw.inWords()), state: sw.word, code: foregroundExit(loop, am)}
+	case w.ExitCode != nil:
+		return waitEnd{line: fmt.Sprintf("%s: exited %d", name, *w.ExitCode), state: sw.word, code: *w.ExitCode}
+	}
+	return waitEnd{line: name + ": exited", state: sw.word, code: ExitError}
 }
 
 // report tells how a worker's wait ended: it exited (w: its record, nil when it is gone) or
-// the wait timed out.
-func (o waitOptions) report(e *env, name string, w *state.Worker, timedOut bool) {
+// the wait timed out. It returns the code --exit-code gives the worker.
+func (o waitOptions) report(e *env, name string, w *state.Worker, timedOut bool) int {
+	if timedOut {
+		if o.Format == "json" {
+			_ = writeJSONLine(e.stdout, waitEvent{Worker: name, Status: "running", Timeout: true, Time: stamp(time.Now())})
+		} else {
+			fmt.Fprintf(e.stdout, "%s: still running (timeout)\n", name)
+		}
+		return ExitError
+	}
+	var loop *ralph.State
+	var am *ralph.AgentMode
+	if w != nil {
+		if loop = workerLoop(e, w); loop != nil {
+			am, _ = ralph.DirFor(e.dir, name).LoadAgentMode()
+		}
+	}
+	end := endOfWait(name, w, loop, am)
 	if o.Format == "json" {
-		ev := waitEvent{Worker: name, Status: "exited", Timeout: timedOut, Time: stamp(time.Now())}
-		if timedOut {
-			ev.Status = "running"
-		} else if w != nil {
+		ev := waitEvent{Worker: name, Status: "exited", State: end.state, Time: stamp(time.Now())}
+		if w != nil {
 			ev.ExitCode = w.ExitCode
 		}
 		_ = writeJSONLine(e.stdout, ev)
-		return
+	} else {
+		fmt.Fprintln(e.stdout, end.line)
 	}
-	if timedOut {
-		fmt.Fprintf(e.stdout, "%s: still running (timeout)\n", name)
-		return
-	}
-	fmt.Fprintf(e.stdout, "%s: exited\n", name)
+	return end.code
 }
 
 func waitCommand() *cli.Command {
@@ -60,20 +101,31 @@ func waitCommand() *cli.Command {
 		Name:      "wait",
 		Usage:     "wait until workers exit",
 		ArgsUsage: "NAME...",
-		Description: `Blocks until each worker has exited, printing "NAME: exited" as each one does. With
---timeout, prints "NAME: still running (timeout)" for the rest and exits 1.
+		Description: `Blocks until each worker has exited (a loop's worker: until its loop has ended or
+is paused; one parked on a usage limit is still waited for), printing how as each one does: "NAME: exited 4"
+(its exit code; "NAME: exited" when it is not known), or for a loop's worker how its loop
+ended, "NAME: exited (loop done)". With --timeout, prints "NAME: still running (timeout)" for
+the rest and exits 1.
+
+Exits 0 once every worker has exited, whatever their codes. With --exit-code it exits with
+the code of the first worker (in the order they ended) that ended with one other than 0: a
+loop worker's is its loop's (0 done, 1 failed, 3 stagnated, 130 paused, as --foreground), a
+worker whose code is not known counts as 1.
 
 Examples:
    swarm wait build
+   swarm wait build --exit-code && echo "build passed"
    swarm wait --all --timeout 600
    swarm wait build --format json     {"worker":"build","status":"exited","exit_code":0,...}`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
 			&cli.Float64Flag{Name: "timeout", Usage: "give up after this many seconds (0: wait forever)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: one object per worker as it ends, {worker, status, exit_code, timeout, time}"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: one object per worker as it ends, {worker, status, exit_code, state, timeout, time}"},
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit with the code of the first worker that ended with one other than 0"},
 		},
 		Action: func(c *cli.Context) error {
-			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond, Format: c.String("format")}
+			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond,
+				Format: c.String("format"), ExitCode: c.Bool("exit-code")}
 			return withEnv(c, o.check, func(e *env) error { return runWait(e, o) })
 		},
 	}
@@ -92,11 +144,21 @@ func runWait(e *env, o waitOptions) error {
 	for _, w := range ws {
 		pending[w.Name] = true
 	}
+	first := ExitOK // the first code other than 0, in the order the workers ended
 	for {
-		if err := e.reportExited(o, ws, pending); err != nil {
+		codes, err := e.reportExited(o, ws, pending)
+		if err != nil {
 			return err
 		}
+		for _, c := range codes {
+			if first == ExitOK {
+				first = c
+			}
+		}
 		if len(pending) == 0 {
+			if o.ExitCode {
+				return exitCode(first)
+			}
 			return nil
 		}
 		if !deadline.IsZero() && time.Now().After(deadline) {
@@ -111,16 +173,18 @@ func runWait(e *env, o waitOptions) error {
 	}
 }
 
-// reportExited prints and forgets the pending workers that are no longer running.
-func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string]bool) error {
+// reportExited prints and forgets the pending workers that are no longer running, and
+// returns the codes other than 0 they give --exit-code.
+func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string]bool) ([]int, error) {
 	lv, err := e.live()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	all, err := e.dir.LoadWorkers(e.warnErr)
 	if err != nil {
-		return fail("%v", err)
+		return nil, fail("%v", err)
 	}
+	var codes []int
 	for _, w := range ws {
 		if !pending[w.Name] {
 			continue
@@ -130,9 +194,28 @@ func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string
 			e.reconcile(lv, cur)
 		}
 		if cur == nil || cur.Status != state.StatusRunning {
-			o.report(e, w.Name, cur, false)
+			if loopGoesOn(e, cur) {
+				continue
+			}
+			if c := o.report(e, w.Name, cur, false); c != ExitOK {
+				codes = append(codes, c)
+			}
 			delete(pending, w.Name)
 		}
 	}
-	return nil
+	return codes, nil
+}
+
+// loopGoesOn reports whether a worker whose agent has ended belongs to a loop that will start
+// another: one parked on a usage limit, or between agents, with its monitor alive. Waiting
+// for such a worker waits for its loop.
+func loopGoesOn(e *env, w *state.Worker) bool {
+	if w == nil {
+		return false
+	}
+	loop := workerLoop(e, w)
+	if loop == nil || (loop.Status != ralph.StatusWaiting && loop.Status != ralph.StatusRunning) {
+		return false
+	}
+	return ralph.DirFor(e.dir, w.Name).MonitorAlive()
 }

@@ -15,8 +15,10 @@ import (
 // workerJSON is the published shape of a worker in `ls --format json`. The environment shows
 // its keys only, the values as "***": scripts look for a variable, values may be secrets.
 type workerJSON struct {
-	Name     string              `json:"name"`
-	Status   string              `json:"status"`
+	Name   string `json:"name"`
+	Status string `json:"status"` // the worker's process: running, stopped or orphaned
+	// State is the word ls and status show (running, paused, done, ...; see state_words.go).
+	State    string              `json:"state"`
 	Cmd      []string            `json:"cmd"`
 	Started  string              `json:"started"`
 	Cwd      string              `json:"cwd"`
@@ -62,6 +64,7 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 		out := make([]workerJSON, 0, len(list))
 		for _, w := range list {
 			j := toJSON(w)
+			j.State = workerState(e, w).word
 			j.CostUSD = loopCost(e, w)
 			out = append(out, j)
 		}
@@ -79,21 +82,15 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS")
 	for _, w := range list {
-		fmt.Fprintln(tw, strings.Join(tableRow(w, loopEnding(e, w)), "\t"))
+		fmt.Fprintln(tw, strings.Join(tableRow(w, workerState(e, w)), "\t"))
 	}
 	return tw.Flush()
 }
 
-// tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; ended is how
-// its loop ended (nil when it is no ended loop's).
-func tableRow(w *state.Worker, ended *loopEnd) []string {
-	status := w.Status
-	switch {
-	case ended != nil:
-		status = ended.String()
-	case w.Status == state.StatusStopped && w.ExitCode != nil:
-		status = fmt.Sprintf("stopped (exit %d)", *w.ExitCode)
-	}
+// tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; sw is its
+// state.
+func tableRow(w *state.Worker, sw stateWord) []string {
+	status := sw.String()
 	where := fmt.Sprintf("pid %d", w.PID)
 	if w.Tmux != nil {
 		where = w.Tmux.Session + ":" + w.Tmux.Window

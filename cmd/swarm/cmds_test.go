@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -118,9 +119,14 @@ func cmdWaitStatus(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(timeout)
 	var last string
 	for {
-		out, _ := swarmOut(ts, "status", args[0])
+		// The worker's process status (running, stopped, orphaned), not the state word, which
+		// for a loop's worker says what its loop does.
+		out, _ := swarmOut(ts, "status", "--format", "json", args[0])
 		last = out
-		if strings.HasPrefix(out, args[0]+": "+args[1]) {
+		var w struct {
+			Status string `json:"status"`
+		}
+		if json.Unmarshal([]byte(out), &w) == nil && w.Status == args[1] {
 			return
 		}
 		if time.Now().After(deadline) {

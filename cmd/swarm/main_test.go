@@ -126,7 +126,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"waitfor": cmdWaitFor,
 		// waitfile [-timeout SEC] PATH [REGEXP]: poll until the file exists (and matches).
 		"waitfile": cmdWaitFile,
-		// waitstatus [-timeout SEC] NAME STATUS: poll swarm status until the worker is in STATUS.
+		// waitstatus [-timeout SEC] NAME STATUS: poll swarm status until the worker's process is
+		// in STATUS (running, stopped, orphaned).
 		"waitstatus": cmdWaitStatus,
 		// mkfile PATH SIZE: write SIZE bytes of printable text in short lines.
 		"mkfile": cmdMkfile,

@@ -1,0 +1,93 @@
+package swarm
+
+import (
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// One transition per row: a worker's status and exit code, its loop's state, the words.
+func TestStateWords(t *testing.T) {
+	code := func(n int) *int { return &n }
+	loop := func(s ralph.Status, reason string) *ralph.State { return &ralph.State{Status: s, ExitReason: reason} }
+	for _, c := range []struct {
+		name   string
+		status string
+		exit   *int
+		loop   *ralph.State
+		want   string
+	}{
+		{"a process that runs", state.StatusRunning, nil, nil, "running"},
+		{"a process that exited 4", state.StatusStopped, code(4), nil, "stopped (exit 4)"},
+		{"a process that exited 0", state.StatusStopped, code(0), nil, "stopped (exit 0)"},
+		{"a process whose exit code is unknown", state.StatusStopped, nil, nil, "stopped"},
+		{"an orphaned worker", state.StatusOrphaned, nil, nil, "orphaned"},
+		{"an orphaned loop worker", state.StatusOrphaned, nil, loop(ralph.StatusRunning, ""), "orphaned"},
+		{"no record", "", nil, nil, "gone"},
+		{"a loop that runs", state.StatusRunning, nil, loop(ralph.StatusRunning, ""), "running"},
+		{"a loop on record as running, its worker ended", state.StatusStopped, code(143), loop(ralph.StatusRunning, ""), "stopped"},
+		{"a loop paused, agent ended by swarm", state.StatusStopped, code(143), loop(ralph.StatusPaused, "signal"), "paused"},
+		{"a loop paused, its iteration under way", state.StatusRunning, nil, loop(ralph.StatusPaused, "paused"), "paused (finishing iteration)"},
+		{"a loop parked on a limit", state.StatusStopped, code(143), loop(ralph.StatusWaiting, ""), "waiting"},
+		{"a loop done by its pattern", state.StatusStopped, code(143), loop(ralph.StatusStopped, "done_pattern"), "done"},
+		{"a loop done by its DONE file", state.StatusStopped, code(0), loop(ralph.StatusStopped, "done_file"), "done"},
+		{"a loop whose checks passed", state.StatusStopped, code(0), loop(ralph.StatusStopped, "complete"), "done"},
+		{"a loop ended by swarm kill", state.StatusStopped, code(143), loop(ralph.StatusStopped, "killed"), "killed"},
+		{"a loop out of iterations", state.StatusStopped, code(0), loop(ralph.StatusStopped, "max_iterations"), "stopped (max_iterations)"},
+		{"a stagnated loop", state.StatusStopped, code(143), loop(ralph.StatusStopped, "stagnated"), "stopped (stagnated)"},
+		{"a loop the Python tool stopped", state.StatusStopped, nil, loop(ralph.StatusStopped, ""), "stopped"},
+		{"a failed loop", state.StatusStopped, code(3), loop(ralph.StatusFailed, "consecutive_failures"), "failed (consecutive_failures)"},
+		{"a loop whose worker was cleaned", "", nil, loop(ralph.StatusStopped, "done_file"), "done"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := stateOf(c.status, c.exit, c.loop).String(); got != c.want {
+				t.Errorf("stateOf(%q, %v, %+v) = %q, want %q", c.status, c.exit, c.loop, got, c.want)
+			}
+		})
+	}
+}
+
+func TestStateWordsInASentence(t *testing.T) {
+	for _, c := range []struct {
+		sw   stateWord
+		want string
+		end  bool
+	}{
+		{stateWord{word: wordDone}, "loop done", true},
+		{stateWord{word: wordStopped, detail: "max_iterations"}, "loop stopped: max_iterations", true},
+		{stateWord{word: wordKilled}, "loop killed", true},
+		{stateWord{word: wordFailed, detail: "consecutive_failures"}, "loop failed: consecutive_failures", true},
+		{stateWord{word: wordPaused}, "loop paused", false},
+		{stateWord{word: wordWaiting}, "loop waiting", false},
+	} {
+		if got := c.sw.inWords(); got != c.want || c.sw.ended() != c.end {
+			t.Errorf("%+v: %q ended %v, want %q ended %v", c.sw, got, c.sw.ended(), c.want, c.end)
+		}
+	}
+}
+
+// status keeps saying where a worker ran and for how long once it has ended.
+func TestStatusLine(t *testing.T) {
+	now := time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC)
+	started := now.Add(-7 * time.Minute)
+	zero := 0
+	proc := &state.Worker{Name: "w", Status: state.StatusStopped, PID: 99999, Started: started, ExitCode: &zero}
+	win := &state.Worker{Name: "l", Status: state.StatusRunning, PID: 5, Started: started, Tmux: &state.TmuxInfo{Session: "swarm", Window: "l"}}
+	for _, c := range []struct {
+		w     *state.Worker
+		sw    stateWord
+		ended time.Time
+		want  string
+	}{
+		{proc, stateOf(proc.Status, proc.ExitCode, nil), now.Add(-2 * time.Minute), "w: stopped (exit 0, pid 99999, ran 5m)"},
+		{proc, stateOf(proc.Status, proc.ExitCode, nil), time.Time{}, "w: stopped (exit 0, pid 99999)"},
+		{win, stateWord{word: wordRunning}, time.Time{}, "l: running (tmux window swarm:l, uptime 7m)"},
+		{win, stateWord{word: wordPaused, detail: "finishing iteration"}, time.Time{}, "l: paused (finishing iteration, tmux window swarm:l, uptime 7m)"},
+	} {
+		if got := statusLine(c.w, c.sw, c.ended, now); got != c.want {
+			t.Errorf("statusLine = %q, want %q", got, c.want)
+		}
+	}
+}
