@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -266,7 +267,10 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
-	if !strings.Contains(status, "Waiting: usage limit, resets ") || !strings.Contains(status, "Limit: You've hit your session limit · resets") {
+	// Up to 2.1.2xx: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
+	// prompt; since 2.1.3xx: "Usage limit reached · limit resets 9:41pm" in the footer.
+	limitRe := regexp.MustCompile(`Limit: (?:You've hit your session limit|Usage limit reached) · (?:limit )?resets`)
+	if !strings.Contains(status, "Waiting: usage limit, resets ") || !limitRe.MatchString(status) {
 		t.Errorf("ralph status while waiting:\n%s", status)
 	}
 	st := e.waitLoop("lim", 150*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
@@ -280,6 +284,6 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	if time.Now().Before(reset) {
 		t.Errorf("resumed before the reset at %v", reset)
 	}
-	expectLog(t, "iterations log", e.loopFile("lim", "iterations.log"), "[LIMIT] iteration 1 You've hit your session limit",
+	expectLog(t, "iterations log", e.loopFile("lim", "iterations.log"), "[LIMIT] iteration 1 ",
 		"[RESUME] usage limit reset", "[START] iteration 2/3")
 }
