@@ -192,7 +192,8 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
 		t.Errorf("summary:\n%s", summary)
 	}
-	// The agent's turns at Opus 4.8's price: $5/$25 per million in/out, $0.50 cache read,
+	// The agent's turns at the Opus price (the default model, or its family's for one newer
+	// than swarm's table): $5/$25 per million in/out, $0.50 cache read,
 	// $6.25 cache write.
 	calls := 0
 	for _, r := range api.Requests() {
