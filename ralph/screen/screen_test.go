@@ -144,6 +144,13 @@ var captureWant = map[string]State{
 	"claude-2.1.332/23_err529_final_macos-bullet.txt":     ready("claude"),
 	"claude-2.1.332/24_hang_t4.txt":                       busy("claude"),
 	"claude-2.1.332/70_usage_limit_footer.txt":            ready("claude"),
+
+	// Codex 0.171.0.
+	"codex-0.171.0/51_idle.txt":             ready("codex"),
+	"codex-0.171.0/55_idle_after_reply.txt": ready("codex"),
+	"codex-0.171.0/56_429.txt":              ready("codex"),
+	"codex-0.171.0/57_hang_t4.txt":          busy("codex"),
+	"codex-0.171.0/58_hang_after_esc.txt":   ready("codex"),
 }
 
 const rule = "────────────────────────────────────────"
