@@ -268,8 +268,8 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
-	// Up to 2.1.2xx: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
-	// prompt; since 2.1.3xx: "Usage limit reached · limit resets 9:41pm" in the footer.
+	// 2.1.197: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
+	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer.
 	limitRe := regexp.MustCompile(`Limit: (?:You've hit your session limit|Usage limit reached) · (?:limit )?resets`)
 	if !strings.Contains(status, "Waiting: usage limit, resets ") || !limitRe.MatchString(status) {
 		t.Errorf("ralph status while waiting:\n%s", status)

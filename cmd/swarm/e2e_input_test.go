@@ -49,7 +49,7 @@ func TestE2EClaudeLongPrompt(t *testing.T) {
 	if !ok {
 		t.Fatal("no request carried the prompt")
 	}
-	// Since 2.1.3xx Claude Code hands a long paste to the model inside a wrapper of its own;
+	// Claude Code 2.1.332 hands a long paste to the model inside a wrapper of its own;
 	// the text inside is the prompt, byte for byte.
 	got, wrapped := unwrapPasted(r.LastBlock)
 	if got != prompt {

@@ -37,8 +37,8 @@ var dialogRules = []dialogRule{
 	{name: "press-enter", any: []string{"Press Enter to continue"}, tail: 3},
 }
 
-// A selection menu always shows its cursor on one option: numbered ("❯ 1. Yes") up to Claude
-// Code 2.1.2xx; since then unnumbered and indented (" ❯ No, exit", " ❯ ✔ Auto (match
+// A selection menu always shows its cursor on one option: numbered ("❯ 1. Yes") in Claude
+// Code 2.1.197; unnumbered and indented in 2.1.332 (" ❯ No, exit", " ❯ ✔ Auto (match
 // terminal)"), which tells it from a submitted message: that starts flush left.
 var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}])`)
 

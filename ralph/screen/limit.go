@@ -15,7 +15,7 @@ import (
 // "Claude AI usage limit reached|<unix time>". Codex: "■ You’ve hit your usage limit. ... try
 // again at 3:05 PM." Only the agent's own reply counts: a ⎿ line under the echo of the user's
 // message (under a tool call it is the tool's output, a file being shown, say) or a line that
-// starts with the agent's bullet, and it must be the last thing the agent said. Since 2.1.3xx
+// starts with the agent's bullet, and it must be the last thing the agent said. In 2.1.332
 // Claude Code says it in its footer, under the input box, and waits by itself:
 // "⚠ Usage limit reached · limit resets 1:03pm" (in the agent's local time, no zone named),
 // "Continuing shortly · Esc to cancel".

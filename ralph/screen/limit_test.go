@@ -16,7 +16,7 @@ func TestUsageLimitOnlyInTheAgentsOwnReply(t *testing.T) {
 		"● The message \"You've hit your limit\" comes from the API.\n❯ ":                                            false,
 		// On macOS the bullet is ⏺.
 		"› go\n⏺ You've hit your session limit · resets 9:41pm (UTC)\n❯ \n": true,
-		// 2.1.3xx: in the footer under the input box; quoted above the box it is a reply.
+		// 2.1.332: in the footer under the input box; quoted above the box it is a reply.
 		"❯ go\n────────────\n❯ \n────────────\n  ⚠ Usage limit reached · limit resets 1:03pm\n    Continuing shortly · Esc to cancel\n": true,
 		"● The footer said:\n  ⚠ Usage limit reached · limit resets 1:03pm\n────────────\n❯ \n────────────\n  ? for shortcuts\n":        false,
 		// Over once the agent went on.
@@ -46,7 +46,7 @@ func TestLimitReset(t *testing.T) {
 		{"You've hit your weekly limit · resets Nov 27, 9:32pm (Europe/Berlin)", time.Date(2026, 11, 27, 21, 33, 0, 0, berlin)},
 		{"You've hit your weekly limit · resets Jan 2, 9am (UTC)", time.Date(2027, 1, 2, 9, 1, 0, 0, time.UTC)},
 		{"Claude AI usage limit reached|1795560000", time.Unix(1795560000, 0)},
-		// Claude Code 2.1.3xx names no zone: the time is the agent's, passed in as now's zone.
+		// Claude Code 2.1.332 names no zone: the time is the agent's, passed in as now's zone.
 		{"Usage limit reached · limit resets 9:03pm", time.Date(2026, 11, 24, 21, 4, 0, 0, time.UTC)},
 		{"You’ve hit your usage limit. Upgrade to Plus or try again in 2 hours 5 minutes.", now.Add(2*time.Hour + 5*time.Minute)},
 		{"You’ve hit your usage limit. try again at 8:05 PM.", time.Date(2026, 11, 24, 20, 6, 0, 0, time.UTC)},

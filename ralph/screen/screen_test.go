@@ -127,8 +127,8 @@ var captureWant = map[string]State{
 	// (the loop acts on the limit message itself, see UsageLimit).
 	"claude-2.1.197/70_claude_usage_limit_menu.txt":      unknown("claude"),
 	"claude-2.1.197/71_claude_usage_limit_after_esc.txt": ready("claude"),
-	// Made from the 2.1.197 captures: macOS draws the message bullet as ⏺, and releases before
-	// 2.1.1xx put an API error on a ⎿ line under the prompt.
+	// Made from the 2.1.197 captures: macOS draws the message bullet as ⏺, and older releases
+	// put an API error on a ⎿ line under the prompt.
 	"claude-2.1.197/23_err529_final_maxretries1_macos-bullet.txt": ready("claude"),
 	"claude-2.1.197/23_err529_elbow-line_edited.txt":              ready("claude"),
 
