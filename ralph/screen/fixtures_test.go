@@ -45,6 +45,10 @@ var limitWant = map[string]string{
 	"claude-2.1.332/70_usage_limit_footer.txt": "Usage limit reached · limit resets 1:03pm",
 }
 
+// contextWant is what ContextUsed reads on the fixtures whose status line shows how full the
+// context is; the others show nothing of it.
+var contextWant = map[string]int{}
+
 func fixtures(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(screensDir, "*", "*.txt"))
@@ -66,12 +70,12 @@ func TestDetectorsOnEveryRelease(t *testing.T) {
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
 			text := readScreen(t, name)
-			want, ok := captureWant[name]
+			state, ok := captureWant[name]
 			if !ok {
 				t.Fatal("fixture has no expected classification in captureWant")
 			}
-			if got := Classify(text, nil); got != want {
-				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, want, want.Kind)
+			if got := Classify(text, nil); got != state {
+				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, state, state.Kind)
 			}
 			lines := Lines(text)
 			if got, ok := APIError(lines); got != apiErrorWant[name] || ok != (apiErrorWant[name] != "") {
@@ -79,6 +83,10 @@ func TestDetectorsOnEveryRelease(t *testing.T) {
 			}
 			if got, ok := UsageLimit(lines); got != limitWant[name] || ok != (limitWant[name] != "") {
 				t.Errorf("UsageLimit = %q %v, want %q", got, ok, limitWant[name])
+			}
+			want, shown := contextWant[name]
+			if got, ok := ContextUsed(lines); got != want || ok != shown {
+				t.Errorf("ContextUsed = %d %v, want %d %v", got, ok, want, shown)
 			}
 		})
 	}
