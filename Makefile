@@ -1,6 +1,7 @@
 # swarm: build, install, test, bench, lint.
 GO      ?= go
 BIN     ?= bin/swarm
+AGENTS  ?= pinned
 PREFIX  ?= $(HOME)/.local
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
@@ -8,7 +9,7 @@ LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
 # of the time: swarm is started for every command, and a loop's demo agent once per iteration.
 BUILD   := CGO_ENABLED=0 $(GO) build -tags urfave_cli_no_docs -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install test test-race test-short bench lint e2e demo clean
+.PHONY: all build install test test-race test-short bench lint e2e e2e-latest demo clean
 
 all: build
 
@@ -42,13 +43,19 @@ lint:
 
 # End-to-end runs of the real Claude Code and Codex TUIs against a fake model API on loopback.
 # The agents are installed from npm at pinned versions into a cache (SWARM_E2E_CACHE, default
-# ~/.cache/swarm-e2e) and reused. Without npm the suite is skipped, except in CI where it fails.
+# ~/.cache/swarm-e2e) and reused; AGENTS=latest installs today's releases instead. Without npm
+# the suite is skipped, except in CI where it fails.
 e2e:
 	@if ! command -v npm >/dev/null 2>&1; then \
 		if [ -n "$$CI" ]; then echo "e2e: npm not found; CI must run the real agents" >&2; exit 1; fi; \
 		echo "e2e: skipped: npm not found (install Node.js and npm to run the real agents)"; exit 0; \
 	fi
-	SWARM_E2E=1 $(GO) test -count=1 -timeout 20m -run 'TestE2E' -v ./cmd/swarm/
+	SWARM_E2E=1 SWARM_E2E_AGENTS=$(AGENTS) $(GO) test -count=1 -timeout 20m -run 'TestE2E' -v ./cmd/swarm/
+
+# The same suite on whatever npm installs today (its first line names the versions), to see a
+# new release's drift before users do; the pinned versions stay what `make e2e` runs.
+e2e-latest:
+	$(MAKE) e2e AGENTS=latest
 
 demo: build
 	$(BIN) demo

@@ -58,20 +58,32 @@ func (l *Loop) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *flo
 		return nil, nil
 	}
 	total := use.Total()
-	usd, unknown, ok := use.Price(cost.DefaultPrices.With(st.Pricing))
+	prices := cost.DefaultPrices.With(st.Pricing)
+	usd, unknown, ok := use.Price(prices)
 	for _, m := range unknown {
-		if !l.warnedModels[m] {
-			if l.warnedModels == nil {
-				l.warnedModels = map[string]bool{}
-			}
-			l.warnedModels[m] = true
-			l.say("no price for model %s: its tokens are recorded, its cost is not (set [pricing.%q] in swarm.toml)", m, m)
+		l.sayOnce(m, "no price for model %s: its tokens are recorded, its cost is not (set [pricing.%q] in swarm.toml)", m, m)
+	}
+	for m := range use {
+		if k, found := prices.Match(m); found && cost.IsFamily(k) {
+			l.sayOnce(m, "no price for model %s: priced as %s (set [pricing.%q] in swarm.toml for its own)", m, k, m)
 		}
 	}
 	if !ok {
 		return &total, nil
 	}
 	return &total, &usd
+}
+
+// sayOnce logs a note about a model's price once per monitor.
+func (l *Loop) sayOnce(model, format string, args ...any) {
+	if l.warnedModels[model] {
+		return
+	}
+	if l.warnedModels == nil {
+		l.warnedModels = map[string]bool{}
+	}
+	l.warnedModels[model] = true
+	l.say(format, args...)
 }
 
 // countCost adds an iteration's figures to the loop's totals, once per iteration however

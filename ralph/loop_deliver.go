@@ -2,6 +2,8 @@ package ralph
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -106,8 +108,8 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 		if lines, err := l.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
 			if s.Kind == screen.Ready && l.settledReady(a, &lines) {
-				if blocked != "" {
-					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
+				if blocked != "" || st.UnknownScreen != "" {
+					l.update(func(x *State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
 				return a, lines, true
 			}
@@ -137,11 +139,31 @@ func (l *Loop) notReady(st *State, a agent, timeout time.Duration, blocked strin
 	why := "no input prompt seen"
 	if blocked != "" {
 		why = "blocked by " + screen.DialogDescription(blocked)
+	} else if kept := l.keepUnknownScreen(st, a); kept != "" {
+		why += ", on a screen swarm does not know; kept in " + kept + " to report"
 	}
 	secs := int(timeout.Seconds())
 	l.say("agent not ready after %ds (%s)", secs, why)
 	l.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
 	l.end(st, a, EndReadyTimeout)
+}
+
+// keepUnknownScreen keeps the screen of an agent that never got ready when swarm does not
+// know it (neither an input prompt nor a dialog), so a user can report it; it returns where.
+func (l *Loop) keepUnknownScreen(st *State, a agent) string {
+	if a.gone {
+		return ""
+	}
+	out, err := l.cfg.Tmux.Capture(a.paneID, l.cfg.HistoryLines)
+	if err != nil || screen.Classify(out, l.readyRE).Kind != screen.Unknown {
+		return ""
+	}
+	path := l.cfg.Dir.UnknownScreenPath(st.CurrentIteration)
+	if os.MkdirAll(filepath.Dir(path), 0o700) != nil || state.ReplaceFile(path, []byte(out), 0o600) != nil {
+		return ""
+	}
+	l.update(func(x *State) error { x.UnknownScreen = path; return nil })
+	return path
 }
 
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter

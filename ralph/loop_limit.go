@@ -23,11 +23,25 @@ func (l *Loop) atUsageLimit(st *State, a agent, lines []string) bool {
 		return false
 	}
 	now := l.cfg.Clock.Now()
-	reset, _ := screen.LimitReset(text, now)
+	reset, _ := screen.LimitReset(text, now.In(l.agentLocation()))
 	l.limit = &LimitFacts{Text: text, Reset: reset, Now: now}
 	l.shareLimit(st, *l.limit)
 	l.end(st, a, EndUsageLimit)
 	return true
+}
+
+// agentLocation is the agent's time zone (its TZ), in which it shows a reset time that names
+// no zone; the monitor's own when the agent's is not set or not known.
+func (l *Loop) agentLocation() *time.Location {
+	tz := l.agentGetenv(l.cfg.Name)("TZ")
+	if tz == "" {
+		return time.Local
+	}
+	loc, err := time.LoadLocation(strings.TrimPrefix(tz, ":"))
+	if err != nil {
+		return time.Local
+	}
+	return loc
 }
 
 // waitForReset waits until the limit's reset (the loop is "waiting"); a resume, pause or

@@ -75,7 +75,7 @@ func claudeBusy(prompt string, elapsed time.Duration, output ...string) string {
 
 func readBypassDialog(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("screen", "testdata", "screens", "08_bypass_permissions_dialog.txt"))
+	b, err := os.ReadFile(filepath.Join("screen", "testdata", "screens", "claude-2.1.197", "08_bypass_permissions_dialog.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

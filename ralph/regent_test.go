@@ -131,7 +131,7 @@ func regentAnimate(tn turn, draw func(prompt string, tick int) string) {
 
 var regentSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
 
-// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/24_hang_*:
+// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/claude-2.1.197/24_hang_*:
 // the spinner glyph rotates and its counters climb, but no output ever appears.
 func regentHungScreen(prompt string, tick int) string {
 	lines := append(echo(prompt), "",

@@ -45,13 +45,16 @@ type State struct {
 	NoBuiltinMarkers  bool     `json:"no_builtin_markers,omitempty"`
 	InactivityTimeout int      `json:"inactivity_timeout"`
 
-	MonitorPID       int    `json:"monitor_pid"`
-	ExitReason       string `json:"exit_reason,omitempty"`
-	Phase            Phase  `json:"phase"`
-	PromptMode       string `json:"prompt_mode"`
-	ReadyPattern     string `json:"ready_pattern,omitempty"`
-	ReadyTimeout     int    `json:"ready_timeout"`
-	BlockedBy        string `json:"blocked_by,omitempty"`
+	MonitorPID   int    `json:"monitor_pid"`
+	ExitReason   string `json:"exit_reason,omitempty"`
+	Phase        Phase  `json:"phase"`
+	PromptMode   string `json:"prompt_mode"`
+	ReadyPattern string `json:"ready_pattern,omitempty"`
+	ReadyTimeout int    `json:"ready_timeout"`
+	BlockedBy    string `json:"blocked_by,omitempty"`
+	// UnknownScreen is the screen kept when the agent never got ready on one swarm does not
+	// know (no input prompt, no known dialog), until it is seen ready again.
+	UnknownScreen    string `json:"unknown_screen,omitempty"`
 	LastScreenChange string `json:"last_screen_change,omitempty"`
 	LastExitCode     *int   `json:"last_exit_code,omitempty"`
 	DoneBaseline     int    `json:"done_baseline"`
@@ -157,6 +160,12 @@ func (d Dir) MonitorLog() string { return filepath.Join(d.Path, "monitor.log") }
 // ScreenPath keeps the last screen of an iteration, for looking back at what happened.
 func (d Dir) ScreenPath(iteration int) string {
 	return filepath.Join(d.Path, "screens", fmt.Sprintf("iteration-%d.txt", iteration))
+}
+
+// UnknownScreenPath keeps a screen swarm did not know, out of reach of the pruning of
+// iteration screens, for the user to report.
+func (d Dir) UnknownScreenPath(iteration int) string {
+	return filepath.Join(d.Path, "screens", fmt.Sprintf("unknown-iteration-%d.txt", iteration))
 }
 
 // PromptCopy is the prompt as read at the start of an iteration (for stdin delivery).

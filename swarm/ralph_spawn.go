@@ -226,6 +226,9 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		o.loop.promptFile = ld.AgentPromptPath()
 	}
 	st := o.loopState()
+	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.getenv, st.Pricing); warn != "" {
+		e.warnf("%s", warn)
+	}
 	w, err := beginLoop(e, o.worker, st)
 	if err != nil {
 		return err

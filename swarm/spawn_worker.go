@@ -298,3 +298,19 @@ func validateSession(s string) error {
 	}
 	return nil
 }
+
+// getenv is a variable of the worker's environment: its own (--env), else the one it inherits.
+func (o spawnOptions) getenv(k string) string {
+	if v, ok := o.Env[k]; ok {
+		return v
+	}
+	if o.BaseEnv != nil {
+		for _, kv := range o.BaseEnv {
+			if name, v, ok := strings.Cut(kv, "="); ok && name == k {
+				return v
+			}
+		}
+		return ""
+	}
+	return os.Getenv(k)
+}

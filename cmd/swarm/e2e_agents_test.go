@@ -13,19 +13,22 @@ import (
 	"time"
 )
 
-// The end-to-end suite runs the real agent CLIs, installed from npm at pinned versions into a
-// cache directory that later runs reuse. The versions are pinned because the screen detectors
-// are checked against what these exact builds draw.
+// The end-to-end suite runs the real agent CLIs, installed from npm into a cache directory
+// that later runs reuse. The versions are pinned because the screen detectors are checked
+// against what these exact builds draw; SWARM_E2E_AGENTS=latest (make e2e-latest) runs the
+// suite on whatever npm has today instead, to see a new release's drift before users do.
 const (
-	claudeCodeVersion = "2.1.197"
-	codexVersion      = "0.169.0"
+	claudeCodeVersion = "2.1.332"
+	codexVersion      = "0.171.0"
 	fakeAPIKey        = "sk-ant-fake-0123456789abcdefghijklmnop"
 	fakeOpenAIKey     = "sk-fake-openai-0123456789abcdef"
 )
 
 type agentBins struct {
-	claude string
-	codex  string
+	claude        string
+	codex         string
+	claudeVersion string // as installed: the pinned one, or today's latest
+	codexVersion  string
 }
 
 var (
@@ -46,19 +49,39 @@ func requireAgents(t *testing.T) agentBins {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is required for the end-to-end tests (apt-get install -y tmux)")
 	}
-	agentsOnce.Do(func() { agents, agentsSkip, agentsErr = installAgents() })
+	agentsOnce.Do(func() {
+		agents, agentsSkip, agentsErr = installAgents()
+		if agentsErr == nil && agentsSkip == "" {
+			// Printed once per run, so a log of the suite always says what it ran against.
+			fmt.Printf("e2e agents: @anthropic-ai/claude-code@%s @openai/codex@%s\n", agents.claudeVersion, agents.codexVersion)
+		}
+	})
 	if agentsSkip != "" {
 		t.Skip(agentsSkip)
 	}
 	if agentsErr != nil {
 		t.Fatal(agentsErr)
 	}
+	t.Logf("agents: claude-code %s, codex %s", agents.claudeVersion, agents.codexVersion)
 	return agents
 }
 
+// wantedVersions are the npm version specs to install: the pinned ones, or "latest" for both
+// when SWARM_E2E_AGENTS=latest.
+func wantedVersions() (claude, codex string, latest bool, err error) {
+	switch v := os.Getenv("SWARM_E2E_AGENTS"); v {
+	case "", "pinned":
+		return claudeCodeVersion, codexVersion, false, nil
+	case "latest":
+		return "latest", "latest", true, nil
+	default:
+		return "", "", false, fmt.Errorf("SWARM_E2E_AGENTS=%q: want pinned or latest", v)
+	}
+}
+
 // agentCacheDir is where the npm packages live between runs: SWARM_E2E_CACHE, or a folder
-// per pinned pair of versions in the user's cache directory.
-func agentCacheDir() (string, error) {
+// per pinned pair of versions (per day for the latest ones) in the user's cache directory.
+func agentCacheDir(claude, codex string, latest bool) (string, error) {
 	if dir := os.Getenv("SWARM_E2E_CACHE"); dir != "" {
 		return filepath.Abs(dir)
 	}
@@ -66,11 +89,19 @@ func agentCacheDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(base, "swarm-e2e", "claude-"+claudeCodeVersion+"_codex-"+codexVersion), nil
+	name := "claude-" + claude + "_codex-" + codex
+	if latest {
+		name = "latest-" + time.Now().UTC().Format("2006-01-02")
+	}
+	return filepath.Join(base, "swarm-e2e", name), nil
 }
 
 func installAgents() (agentBins, string, error) {
-	dir, err := agentCacheDir()
+	claude, codex, latest, err := wantedVersions()
+	if err != nil {
+		return agentBins{}, "", err
+	}
+	dir, err := agentCacheDir(claude, codex, latest)
 	if err != nil {
 		return agentBins{}, "", err
 	}
@@ -78,8 +109,12 @@ func installAgents() (agentBins, string, error) {
 		claude: filepath.Join(dir, "node_modules", ".bin", "claude"),
 		codex:  filepath.Join(dir, "node_modules", ".bin", "codex"),
 	}
-	if installedVersion(dir, "@anthropic-ai/claude-code") == claudeCodeVersion &&
-		installedVersion(dir, "@openai/codex") == codexVersion {
+	have := func() bool {
+		bins.claudeVersion = installedVersion(dir, "@anthropic-ai/claude-code")
+		bins.codexVersion = installedVersion(dir, "@openai/codex")
+		return !latest && bins.claudeVersion == claude && bins.codexVersion == codex
+	}
+	if have() {
 		return bins, "", nil
 	}
 	npm, err := exec.LookPath("npm")
@@ -94,7 +129,7 @@ func installAgents() (agentBins, string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
 		"--fetch-retries=2", "--fetch-timeout=60000",
-		"@anthropic-ai/claude-code@"+claudeCodeVersion, "@openai/codex@"+codexVersion)
+		"@anthropic-ai/claude-code@"+claude, "@openai/codex@"+codex)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return agentBins{}, "", fmt.Errorf("cannot install the agents from the npm registry into %s: %v\n%s", dir, err, out)
@@ -103,6 +138,10 @@ func installAgents() (agentBins, string, error) {
 		if _, err := os.Stat(bin); err != nil {
 			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", bin)
 		}
+	}
+	if have(); !latest && (bins.claudeVersion != claude || bins.codexVersion != codex) {
+		return agentBins{}, "", fmt.Errorf("npm installed claude-code %s and codex %s into %s, want %s and %s",
+			bins.claudeVersion, bins.codexVersion, dir, claude, codex)
 	}
 	return bins, "", nil
 }
@@ -141,8 +180,8 @@ func seedClaudeHome(t *testing.T, home string, s claudeSetup) {
 	}
 	if s.onboarded {
 		cfg["hasCompletedOnboarding"] = true
-		cfg["lastOnboardingVersion"] = claudeCodeVersion
-		cfg["lastReleaseNotesSeen"] = claudeCodeVersion
+		cfg["lastOnboardingVersion"] = agents.claudeVersion
+		cfg["lastReleaseNotesSeen"] = agents.claudeVersion
 		cfg["theme"] = "dark"
 		cfg["numStartups"] = 1
 		// Keeps it from cloning its plugin marketplace from the internet.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -191,7 +192,8 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
 		t.Errorf("summary:\n%s", summary)
 	}
-	// The agent's turns at Opus 4.8's price: $5/$25 per million in/out, $0.50 cache read,
+	// The agent's turns at the Opus price (the default model, or its family's for one newer
+	// than swarm's table): $5/$25 per million in/out, $0.50 cache read,
 	// $6.25 cache write.
 	calls := 0
 	for _, r := range api.Requests() {
@@ -268,7 +270,10 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
-	if !strings.Contains(status, "Waiting: usage limit, resets ") || !strings.Contains(status, "Limit: You've hit your session limit · resets") {
+	// 2.1.197: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
+	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer.
+	limitRe := regexp.MustCompile(`Limit: (?:You've hit your session limit|Usage limit reached) · (?:limit )?resets`)
+	if !strings.Contains(status, "Waiting: usage limit, resets ") || !limitRe.MatchString(status) {
 		t.Errorf("ralph status while waiting:\n%s", status)
 	}
 	st := e.waitLoop("lim", 150*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
@@ -282,6 +287,6 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	if time.Now().Before(reset) {
 		t.Errorf("resumed before the reset at %v", reset)
 	}
-	expectLog(t, "iterations log", e.loopFile("lim", "iterations.log"), "[LIMIT] iteration 1 You've hit your session limit",
+	expectLog(t, "iterations log", e.loopFile("lim", "iterations.log"), "[LIMIT] iteration 1 ",
 		"[RESUME] usage limit reset", "[START] iteration 2/3")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,9 +49,32 @@ func TestE2EClaudeLongPrompt(t *testing.T) {
 	if !ok {
 		t.Fatal("no request carried the prompt")
 	}
-	if r.LastBlock != prompt {
-		t.Errorf("the model got a different prompt.\n%s", firstDifference(prompt, r.LastBlock))
+	// Claude Code 2.1.332 hands a long paste to the model inside a wrapper of its own;
+	// the text inside is the prompt, byte for byte.
+	got, wrapped := unwrapPasted(r.LastBlock)
+	if got != prompt {
+		t.Errorf("the model got a different prompt (wrapped in <pasted_content>: %v).\n%s", wrapped, firstDifference(prompt, got))
 	}
+	t.Logf("the prompt reached the model intact (wrapped in <pasted_content>: %v)", wrapped)
+}
+
+var pastedOpenRe = regexp.MustCompile(`^\s*<pasted_content id="([^"]*)">\n`)
+
+// unwrapPasted takes off the `<pasted_content id="...">` wrapper Claude Code puts around a
+// pasted text: a blank line or two, the opening tag and a newline, the text, a newline and
+// the closing tag, which repeats the id, and a newline. Text without it is returned as it is.
+func unwrapPasted(s string) (string, bool) {
+	m := pastedOpenRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s, false
+	}
+	closing := "\n</pasted_content id=\"" + s[m[2]:m[3]] + "\">"
+	rest := strings.TrimRight(s[m[1]:], "\n")
+	inner, ok := strings.CutSuffix(rest, closing)
+	if !ok {
+		return s, false
+	}
+	return inner, true
 }
 
 // firstDifference shows where two texts part, line by line.

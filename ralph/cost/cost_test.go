@@ -112,6 +112,45 @@ func TestPriceLookup(t *testing.T) {
 	}
 }
 
+// A model newer than the table is priced by its family; the user's own table comes first,
+// for the model itself and for the family.
+func TestPriceByFamily(t *testing.T) {
+	cases := []struct {
+		prices Prices
+		model  string
+		key    string
+		input  float64
+	}{
+		{DefaultPrices, "claude-opus-5-5", "claude-opus-*", 5},
+		{DefaultPrices, "claude-opus-5-5[1m]", "claude-opus-*", 5},
+		{DefaultPrices, "claude-sonnet-5-5-20261101", "claude-sonnet-5", 3},
+		{DefaultPrices, "claude-sonnet-6", "claude-sonnet-*", 3},
+		{DefaultPrices, "claude-haiku-5", "claude-haiku-*", 1},
+		{DefaultPrices, "gpt-5.2-codex", "gpt-5", 1.25},
+		{DefaultPrices, "gpt-5o", "gpt-5*", 1.25},
+		{DefaultPrices, "gpt-5.1-codex", "gpt-5.1-codex", 1.25},
+		// An exact entry still beats its family.
+		{DefaultPrices, "claude-opus-4-1", "claude-opus-4-1", 15},
+		{DefaultPrices.With(Prices{"claude-opus-5-5": {Input: 7}}), "claude-opus-5-5", "claude-opus-5-5", 7},
+		{DefaultPrices.With(Prices{"claude-opus-*": {Input: 9}}), "claude-opus-5-5", "claude-opus-*", 9},
+	}
+	for _, c := range cases {
+		k, ok := c.prices.Match(c.model)
+		p, _ := c.prices.Lookup(c.model)
+		if !ok || k != c.key || p.Input != c.input {
+			t.Errorf("%s: %q %v input %v, want %q input %v", c.model, k, ok, p.Input, c.key, c.input)
+		}
+	}
+	for _, model := range []string{"claude-3-opus", "gpt-4o", "gemini-2.5-pro"} {
+		if k, ok := DefaultPrices.Match(model); ok {
+			t.Errorf("%s priced as %q", model, k)
+		}
+	}
+	if !IsFamily("claude-opus-*") || IsFamily("claude-opus-4-8") {
+		t.Error("IsFamily")
+	}
+}
+
 // A real Codex 0.169.0 rollout (codex exec, one tool call: two responses of 1000 input, of
 // which 400 cached, and 50 output tokens, with gpt-5.1-codex).
 func TestCodexRollout(t *testing.T) {

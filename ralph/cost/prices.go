@@ -20,8 +20,15 @@ type Prices map[string]Price
 
 // DefaultPrices are the list prices of current Claude and OpenAI models. A model is priced
 // by the longest name here that its own name starts with, once a date suffix and a context
-// tag ("[1m]") are taken off.
+// tag ("[1m]") are taken off. A name ending in "*" is a family: it prices a model that no
+// other entry knows (a release newer than this table) at the family's latest price, so a
+// new default model does not make a loop's cost unknown.
 var DefaultPrices = Prices{
+	// Families, for models newer than the entries below.
+	"claude-opus-*":   {5, 25, 0.50, 6.25},
+	"claude-sonnet-*": {3, 15, 0.30, 3.75},
+	"claude-haiku-*":  {1, 5, 0.10, 1.25},
+	"gpt-5*":          {1.25, 10, 0.125, 0},
 	// Anthropic (cache write: the 5-minute cache).
 	"claude-opus-4-8":   {5, 25, 0.50, 6.25},
 	"claude-opus-4-7":   {5, 25, 0.50, 6.25},
@@ -71,24 +78,44 @@ func Normalize(model string) string {
 	return dateSuffix.ReplaceAllString(m, "")
 }
 
-// Lookup finds a model's price: an exact entry (overrides use exact names) or the longest
-// entry the model's name starts with.
+// Lookup finds a model's price: see Match.
 func (p Prices) Lookup(model string) (Price, bool) {
-	if pr, ok := p[model]; ok {
-		return pr, true
+	k, ok := p.Match(model)
+	return p[k], ok
+}
+
+// Match names the entry that prices a model: an exact entry (overrides use exact names),
+// else the longest entry the model's name starts with, else the longest family ("name*")
+// it belongs to. Overrides are entries like any other, so a user's own price for a model or
+// family always comes before a default family's.
+func (p Prices) Match(model string) (string, bool) {
+	if _, ok := p[model]; ok {
+		return model, true
 	}
 	m := Normalize(model)
-	best, found := "", false
+	best, family := "", ""
 	for k := range p {
+		if f, ok := strings.CutSuffix(k, "*"); ok {
+			if strings.HasPrefix(m, f) && len(k) > len(family) {
+				family = k
+			}
+			continue
+		}
 		if (m == k || strings.HasPrefix(m, k+"-") || strings.HasPrefix(m, k+".")) && len(k) > len(best) {
-			best, found = k, true
+			best = k
 		}
 	}
-	if !found {
-		return Price{}, false
+	switch {
+	case best != "":
+		return best, true
+	case family != "":
+		return family, true
 	}
-	return p[best], true
+	return "", false
 }
+
+// IsFamily reports whether an entry's name is a family ("claude-opus-*").
+func IsFamily(key string) bool { return strings.HasSuffix(key, "*") }
 
 // Usage is token use, in all four kinds.
 type Usage struct {

@@ -9,22 +9,46 @@ import "strings"
 // bullet, which the echo of the prompt (❯, ›) and a tool's output (⎿, └) never do, and the
 // error must open the message, not be quoted inside one.
 
+//
+// The bullet is ● on Linux and ⏺ (U+23FA) on macOS. Older releases put the error on a ⎿ line
+// under the user's message ("  ⎿  API Error: 529 {"type":"error",...}"); that counts only right
+// under the echo of the prompt, since under a tool call a ⎿ line is the tool's output.
+
 var (
-	apiErrorRe     = compiled(`^\s{0,2}[●■]\s+((?:Please run /login · )?(?:API Error: |Request rejected \(\d{3}\)|exceeded retry limit|unexpected status \d{3}|stream error|stream disconnected before completion).*)$`)
-	agentMessageRe = compiled(`^\s{0,2}[●•■]\s`)
+	apiErrorRe     = compiled(`^\s{0,2}(?:` + bulletClass + `|⎿)[\s\x{a0}]+((?:Please run /login · )?(?:API Error: |Request rejected \(\d{3}\)|exceeded retry limit|unexpected status \d{3}|stream error|stream disconnected before completion).*)$`)
+	agentMessageRe = compiled(`^\s{0,2}(?:` + bulletClass + `|⎿)[\s\x{a0}]`)
+	// A message the user sent: an error above it is over.
+	userMessageRe = compiled(`^[❯›] \S`)
 )
 
 // APIError returns the agent's last message when it is an API error.
 func APIError(lines []string) (string, bool) {
+	input := inputLine(lines)
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimRightFunc(lines[i], isBlankRune)
+		if i != input && userMessageRe().MatchString(l) {
+			return "", false
+		}
 		if !agentMessageRe().MatchString(l) {
 			continue
 		}
-		if m := apiErrorRe().FindStringSubmatch(l); m != nil {
-			return strings.TrimSpace(m[1]), true
+		m := apiErrorRe().FindStringSubmatch(l)
+		if m == nil || strings.HasPrefix(strings.TrimSpace(l), "⎿") && !underUserMessage(lines[:i]) {
+			return "", false
 		}
-		return "", false
+		return strings.TrimSpace(m[1]), true
 	}
 	return "", false
+}
+
+// inputLine is the line of the agent's own input box or composer, -1 when none is on screen:
+// text typed there (or its placeholder) has not been sent.
+func inputLine(lines []string) int {
+	if box, ok := findClaudeBox(lines); ok {
+		return box.prompt
+	}
+	if i, ok := findCodexComposer(lines, bannerAgent(lines)); ok {
+		return i
+	}
+	return -1
 }

@@ -19,6 +19,7 @@ var dialogRules = []dialogRule{
 	{name: "security-notes", agent: "claude", all: []string{"Security notes", "Press Enter to continue"}},
 	{name: "trust-folder", agent: "claude", any: []string{
 		"Yes, I trust this folder",
+		"Accessing workspace:",
 		"Do you trust the files in this folder?",
 		"Is this a project you created or one you trust",
 	}, choice: true},
@@ -36,8 +37,10 @@ var dialogRules = []dialogRule{
 	{name: "press-enter", any: []string{"Press Enter to continue"}, tail: 3},
 }
 
-// A selection menu always shows its cursor on one numbered option.
-var menuCursorRe = compiled(`(?m)^[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S`)
+// A selection menu always shows its cursor on one option: numbered ("❯ 1. Yes") in Claude
+// Code 2.1.197; unnumbered and indented in 2.1.332 (" ❯ No, exit", " ❯ ✔ Auto (match
+// terminal)"), which tells it from a submitted message: that starts flush left.
+var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}])`)
 
 func findDialog(lines []string) (name, agent string) {
 	text := strings.Join(lines, "\n")

@@ -11,11 +11,29 @@ import (
 type DoneMatcher struct {
 	re     *regexp.Regexp
 	prompt string // whitespace-collapsed prompt text
+	// need is how much of the prompt's own text, the marker left out, a run of lines must
+	// hold to be its echo: a marker printed on its own line holds none of it, however large
+	// a part of a short prompt the marker is.
+	need int
 }
 
 // NewDoneMatcher returns a matcher for re that ignores the echo of prompt.
 func NewDoneMatcher(re *regexp.Regexp, prompt string) *DoneMatcher {
-	return &DoneMatcher{re: re, prompt: collapse(prompt)}
+	m := &DoneMatcher{re: re, prompt: collapse(prompt)}
+	m.need = max(1, len(m.withoutMarker(m.prompt))/2)
+	return m
+}
+
+// withoutMarker is s with the done pattern's matches taken out and white space collapsed. A
+// prompt that is nothing but the marker keeps it, or its echo would count as done.
+func (m *DoneMatcher) withoutMarker(s string) string {
+	if m.re == nil {
+		return s
+	}
+	if out := collapse(m.re.ReplaceAllString(m.prompt, " ")); out == "" {
+		return s
+	}
+	return collapse(m.re.ReplaceAllString(s, " "))
 }
 
 // collapse folds all runs of white space (NBSP included) into one space and trims.
@@ -65,15 +83,11 @@ func (m *DoneMatcher) echoLines(lines []string, hits []int) map[int]bool {
 	if !any || m.prompt == "" {
 		return nil
 	}
-	need := len(m.prompt) / 2
-	if need < 1 {
-		need = 1
-	}
 	echo := map[int]bool{}
 	var run []int
 	runText := ""
 	closeRun := func() {
-		if len(runText) >= need {
+		if len(m.withoutMarker(runText)) >= m.need {
 			for _, i := range run {
 				echo[i] = true
 			}

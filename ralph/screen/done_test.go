@@ -55,3 +55,32 @@ func TestDoneMatcherCount(t *testing.T) {
 		}
 	}
 }
+
+// The marker is half or more of a short prompt: printed on its own line it is not the echo,
+// though it is, alone, a good part of the prompt's text.
+func TestDoneMatcherShortPrompt(t *testing.T) {
+	re := regexp.MustCompile(`<promise>COMPLETE</promise>`)
+	prompt := "Do it. Print <promise>COMPLETE</promise> when done."
+	cases := []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		{"marker on its own line", []string{"❯ " + prompt, "", "<promise>COMPLETE</promise>"}, 1},
+		{"marker under a bullet", []string{"❯ " + prompt, "● <promise>COMPLETE</promise>"}, 1},
+		{"marker under the macOS bullet", []string{"❯ " + prompt, "⏺ <promise>COMPLETE</promise>"}, 1},
+		{"marker alone, echo scrolled away", []string{"<promise>COMPLETE</promise>"}, 1},
+		{"echo only", []string{"❯ " + prompt, "", "● Working on it."}, 0},
+		{"echo wrapped", []string{"❯ Do it. Print <promise>COMPLETE</promise>", "  when done."}, 0},
+		{"echo wrapped before the marker", []string{"❯ Do it. Print", "  <promise>COMPLETE</promise> when done."}, 0},
+	}
+	for _, c := range cases {
+		if got := NewDoneMatcher(re, prompt).Count(c.lines); got != c.want {
+			t.Errorf("%s: Count = %d, want %d", c.name, got, c.want)
+		}
+	}
+	// A prompt that is only the marker: its echo is all it can be.
+	if got := NewDoneMatcher(re, "<promise>COMPLETE</promise>").Count([]string{"❯ <promise>COMPLETE</promise>"}); got != 0 {
+		t.Errorf("prompt that is the marker: Count = %d, want 0", got)
+	}
+}

@@ -43,7 +43,7 @@ var (
 	brailleSpinnerRe = compiled(`^ {0,2}(?:[│┃] ?)?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏][ \x{a0}]\S`)
 	// Glyphs that blink or rotate at line start: Claude's spinner set and its tool bullet
 	// (● alternates with a blank while a tool runs), Codex's ◦/• working bullet.
-	leadingGlyphRe = compiled(`^(\s*)[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏◦•●](?:[ \x{a0}]|$)`)
+	leadingGlyphRe = compiled(`^(\s*)[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏◦•●⏺](?:[ \x{a0}]|$)`)
 	retryInRe      = compiled(`(Retrying in )\d+(?:\.\d+)?\s*(?:s|secs?|seconds?)\b`)
 	durationRe     = compiled(`<?\b\d+(?:\.\d+)?[hms]\b(?:\s\d+(?:\.\d+)?[ms]\b)*`)
 	tokensRe       = compiled(`[↓↑]?\s*\d[\d.,]*\s*[kKmM]?\s+tokens\b`)

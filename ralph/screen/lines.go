@@ -8,6 +8,13 @@ import (
 	"github.com/acarl005/stripansi"
 )
 
+// bulletClass matches the glyph an agent puts before each of its messages: Claude Code's ●
+// (⏺, U+23FA, on macOS), Codex's • and ■ (for errors).
+const bulletClass = `[●⏺•■]`
+
+// bulletRe matches a line that opens with an agent's message bullet.
+var bulletRe = compiled(`^` + bulletClass + `(?:[\s\x{a0}]|$)`)
+
 func isBlankRune(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' }
 
 // Lines strips ANSI codes, right-trims each line (NBSP counts as space here, since

@@ -30,135 +30,130 @@ var (
 	unknown = func(agent string) State { return State{Kind: Unknown, Agent: agent} }
 )
 
-// captureWant is the verdict for every captured Claude Code 2.1.197 / Codex 0.169.0
-// screen, checked by looking at each file.
+// captureWant is the verdict of Classify on every captured screen, per release (a folder per
+// agent and version), checked by looking at each file.
 var captureWant = map[string]State{
 	// Claude exits after the failed preflight, leaving the message on screen.
-	"01_fresh_home_no_seed_connectivity_fail.txt": dialog("connectivity", "claude"),
-	"02_onboarding_step1.txt":                     dialog("theme", "claude"),
-	"03_onboarding_step2.txt":                     dialog("security-notes", "claude"),
-	"04_onboarding_step3.txt":                     dialog("trust-folder", "claude"),
-	"05_idle_after_onboarding.txt":                ready("claude"),
+	"claude-2.1.197/01_fresh_home_no_seed_connectivity_fail.txt": dialog("connectivity", "claude"),
+	"claude-2.1.197/02_onboarding_step1.txt":                     dialog("theme", "claude"),
+	"claude-2.1.197/03_onboarding_step2.txt":                     dialog("security-notes", "claude"),
+	"claude-2.1.197/04_onboarding_step3.txt":                     dialog("trust-folder", "claude"),
+	"claude-2.1.197/05_idle_after_onboarding.txt":                ready("claude"),
 	// "/exit" typed but not submitted: input box live, slash-command menu as footer.
-	"06_typing_slash_exit.txt": ready("claude"),
+	"claude-2.1.197/06_typing_slash_exit.txt": ready("claude"),
 	// Claude is gone; its last frame stays, with the shell's output far below it.
-	"07_after_exit.txt":                  unknown("claude"),
-	"08_bypass_permissions_dialog.txt":   dialog("bypass-permissions", "claude"),
-	"09_idle_bypass_mode.txt":            ready("claude"),
-	"10_idle_seeded_bypass.txt":          ready("claude"),
-	"11_prompt_typed.txt":                ready("claude"),
-	"12_working_t01.txt":                 busy("claude"),
-	"12_working_t02.txt":                 busy("claude"),
-	"12_working_t03.txt":                 busy("claude"),
-	"12_working_t04.txt":                 busy("claude"),
-	"12_working_t05.txt":                 busy("claude"),
-	"12_working_t06.txt":                 busy("claude"),
-	"12_working_t07.txt":                 busy("claude"),
-	"12_working_t08.txt":                 busy("claude"),
-	"12_working_t09.txt":                 busy("claude"),
-	"12_working_t10.txt":                 busy("claude"),
-	"12_working_t11.txt":                 busy("claude"),
-	"12_working_t12.txt":                 busy("claude"),
-	"12_working_t13.txt":                 busy("claude"),
-	"12_working_t14.txt":                 busy("claude"),
-	"12_working_t15.txt":                 busy("claude"),
-	"12_working_t16.txt":                 busy("claude"),
-	"12_working_t17.txt":                 busy("claude"),
-	"12_working_t18.txt":                 busy("claude"),
-	"12_working_t19.txt":                 ready("claude"), // "✻ Sautéed for 9s": turn over
-	"12_working_t20.txt":                 ready("claude"),
-	"12_working_t21.txt":                 ready("claude"),
-	"12_working_t22.txt":                 ready("claude"),
-	"12_working_t23.txt":                 ready("claude"),
-	"12_working_t24.txt":                 ready("claude"),
-	"13_after_one_ctrl_d.txt":            ready("claude"), // "Press Ctrl-D again to exit" footer only
-	"14_after_two_ctrl_d.txt":            unknown("claude"),
-	"15_seeded_but_key_not_approved.txt": dialog("api-key", "claude"),
-	"20_err429_t2.txt":                   busy("claude"),
-	"20_err429_t4.txt":                   busy("claude"),
-	"20_err429_t6.txt":                   busy("claude"),
-	"20_err429_t8.txt":                   busy("claude"),
-	"20_err429_t10.txt":                  busy("claude"),
-	"20_err429_t12.txt":                  busy("claude"),
+	"claude-2.1.197/07_after_exit.txt":                  unknown("claude"),
+	"claude-2.1.197/08_bypass_permissions_dialog.txt":   dialog("bypass-permissions", "claude"),
+	"claude-2.1.197/09_idle_bypass_mode.txt":            ready("claude"),
+	"claude-2.1.197/10_idle_seeded_bypass.txt":          ready("claude"),
+	"claude-2.1.197/11_prompt_typed.txt":                ready("claude"),
+	"claude-2.1.197/12_working_t01.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t02.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t03.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t04.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t05.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t06.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t07.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t08.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t09.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t10.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t11.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t12.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t13.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t14.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t15.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t16.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t17.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t18.txt":                 busy("claude"),
+	"claude-2.1.197/12_working_t19.txt":                 ready("claude"), // "✻ Sautéed for 9s": turn over
+	"claude-2.1.197/12_working_t20.txt":                 ready("claude"),
+	"claude-2.1.197/12_working_t21.txt":                 ready("claude"),
+	"claude-2.1.197/12_working_t22.txt":                 ready("claude"),
+	"claude-2.1.197/12_working_t23.txt":                 ready("claude"),
+	"claude-2.1.197/12_working_t24.txt":                 ready("claude"),
+	"claude-2.1.197/13_after_one_ctrl_d.txt":            ready("claude"), // "Press Ctrl-D again to exit" footer only
+	"claude-2.1.197/14_after_two_ctrl_d.txt":            unknown("claude"),
+	"claude-2.1.197/15_seeded_but_key_not_approved.txt": dialog("api-key", "claude"),
+	"claude-2.1.197/20_err429_t2.txt":                   busy("claude"),
+	"claude-2.1.197/20_err429_t4.txt":                   busy("claude"),
+	"claude-2.1.197/20_err429_t6.txt":                   busy("claude"),
+	"claude-2.1.197/20_err429_t8.txt":                   busy("claude"),
+	"claude-2.1.197/20_err429_t10.txt":                  busy("claude"),
+	"claude-2.1.197/20_err429_t12.txt":                  busy("claude"),
 	// Esc puts the unanswered prompt back into the box: idle, with text typed.
-	"21_err429_after_esc.txt":             ready("claude"),
-	"22_err401.txt":                       busy("claude"),
-	"23_err401_final_maxretries1.txt":     ready("claude"),
-	"23_err429_final_maxretries1.txt":     ready("claude"),
-	"23_err500_final_maxretries1.txt":     ready("claude"),
-	"23_err529_final_maxretries1.txt":     ready("claude"),
-	"24_hang_t5.txt":                      busy("claude"),
-	"24_hang_t15.txt":                     busy("claude"),
-	"24_hang_t30.txt":                     busy("claude"),
-	"24_hang_t60.txt":                     busy("claude"),
-	"25_hang_after_esc.txt":               ready("claude"),
-	"26_stall_t10.txt":                    busy("claude"),
-	"26_stall_t45.txt":                    busy("claude"),
-	"26_stall_t95.txt":                    busy("claude"),
-	"27_cost_cmd.txt":                     unknown("claude"), // /cost panel hides the input box
-	"30_run_script_idle.txt":              ready("claude"),
-	"31_idle_default_permission_mode.txt": ready("claude"),
-	"32_bash_permission_prompt.txt":       dialog("tool-permission", "claude"),
-	"33_after_permission_yes.txt":         ready("claude"),
-	"34_multiline_pasted_bracketed.txt":   ready("claude"),
-	"35_multiline_after_submit.txt":       ready("claude"),
-	"36_sendkeys_multiline.txt":           ready("claude"),
-	"37_long_paste_placeholder.txt":       ready("claude"),
-	"38_after_ctrl_c_clear.txt":           ready("claude"),
+	"claude-2.1.197/21_err429_after_esc.txt":             ready("claude"),
+	"claude-2.1.197/22_err401.txt":                       busy("claude"),
+	"claude-2.1.197/23_err401_final_maxretries1.txt":     ready("claude"),
+	"claude-2.1.197/23_err429_final_maxretries1.txt":     ready("claude"),
+	"claude-2.1.197/23_err500_final_maxretries1.txt":     ready("claude"),
+	"claude-2.1.197/23_err529_final_maxretries1.txt":     ready("claude"),
+	"claude-2.1.197/24_hang_t5.txt":                      busy("claude"),
+	"claude-2.1.197/24_hang_t15.txt":                     busy("claude"),
+	"claude-2.1.197/24_hang_t30.txt":                     busy("claude"),
+	"claude-2.1.197/24_hang_t60.txt":                     busy("claude"),
+	"claude-2.1.197/25_hang_after_esc.txt":               ready("claude"),
+	"claude-2.1.197/26_stall_t10.txt":                    busy("claude"),
+	"claude-2.1.197/26_stall_t45.txt":                    busy("claude"),
+	"claude-2.1.197/26_stall_t95.txt":                    busy("claude"),
+	"claude-2.1.197/27_cost_cmd.txt":                     unknown("claude"), // /cost panel hides the input box
+	"claude-2.1.197/30_run_script_idle.txt":              ready("claude"),
+	"claude-2.1.197/31_idle_default_permission_mode.txt": ready("claude"),
+	"claude-2.1.197/32_bash_permission_prompt.txt":       dialog("tool-permission", "claude"),
+	"claude-2.1.197/33_after_permission_yes.txt":         ready("claude"),
+	"claude-2.1.197/34_multiline_pasted_bracketed.txt":   ready("claude"),
+	"claude-2.1.197/35_multiline_after_submit.txt":       ready("claude"),
+	"claude-2.1.197/36_sendkeys_multiline.txt":           ready("claude"),
+	"claude-2.1.197/37_long_paste_placeholder.txt":       ready("claude"),
+	"claude-2.1.197/38_after_ctrl_c_clear.txt":           ready("claude"),
 	// The footer lost "esc to interrupt" to a paste hint; the spinner still shows work.
-	"39_queued_message_while_working.txt": busy("claude"),
-	"40_after_queue_processed.txt":        ready("claude"),
-	"41_exit_ctrl_c_twice.txt":            unknown("claude"),
-	"50_codex_first_screen.txt":           ready("codex"),
-	"51_codex_idle.txt":                   ready("codex"),
-	"52_codex_after_tool.txt":             ready("codex"),
-	"53_codex_working.txt":                busy("codex"),
+	"claude-2.1.197/39_queued_message_while_working.txt": busy("claude"),
+	"claude-2.1.197/40_after_queue_processed.txt":        ready("claude"),
+	"claude-2.1.197/41_exit_ctrl_c_twice.txt":            unknown("claude"),
+	"codex-0.169.0/50_codex_first_screen.txt":            ready("codex"),
+	"codex-0.169.0/51_codex_idle.txt":                    ready("codex"),
+	"codex-0.169.0/52_codex_after_tool.txt":              ready("codex"),
+	"codex-0.169.0/53_codex_working.txt":                 busy("codex"),
 	// Captured after the stream had finished ("Worked for 5s"), no "Working (" line.
-	"54_codex_streaming.txt":        ready("codex"),
-	"55_codex_idle_after.txt":       ready("codex"),
-	"56_codex_429.txt":              ready("codex"),
-	"57_codex_hang_20s.txt":         busy("codex"),
-	"58_codex_hang_after_esc.txt":   ready("codex"),
-	"59_codex_after_one_ctrl_c.txt": unknown(""),
-	"60_codex_onrequest_idle.txt":   ready("codex"),
-	"61_codex_onrequest_tool.txt":   ready("codex"),
-	"62_codex_warnings.txt":         unknown("codex"), // warnings overlay hides the composer
+	"codex-0.169.0/54_codex_streaming.txt":        ready("codex"),
+	"codex-0.169.0/55_codex_idle_after.txt":       ready("codex"),
+	"codex-0.169.0/56_codex_429.txt":              ready("codex"),
+	"codex-0.169.0/57_codex_hang_20s.txt":         busy("codex"),
+	"codex-0.169.0/58_codex_hang_after_esc.txt":   ready("codex"),
+	"codex-0.169.0/59_codex_after_one_ctrl_c.txt": unknown(""),
+	"codex-0.169.0/60_codex_onrequest_idle.txt":   ready("codex"),
+	"codex-0.169.0/61_codex_onrequest_tool.txt":   ready("codex"),
+	"codex-0.169.0/62_codex_warnings.txt":         unknown("codex"), // warnings overlay hides the composer
 	// A spent usage limit: Claude Code's menu hides the composer; after Esc it is idle
 	// (the loop acts on the limit message itself, see UsageLimit).
-	"70_claude_usage_limit_menu.txt":      unknown("claude"),
-	"71_claude_usage_limit_after_esc.txt": ready("claude"),
-}
+	"claude-2.1.197/70_claude_usage_limit_menu.txt":      unknown("claude"),
+	"claude-2.1.197/71_claude_usage_limit_after_esc.txt": ready("claude"),
+	// Made from the 2.1.197 captures: macOS draws the message bullet as ⏺, and older releases
+	// put an API error on a ⎿ line under the prompt.
+	"claude-2.1.197/23_err529_final_maxretries1_macos-bullet.txt": ready("claude"),
+	"claude-2.1.197/23_err529_elbow-line_edited.txt":              ready("claude"),
 
-func TestClassifyCaptures(t *testing.T) {
-	for name, want := range captureWant {
-		t.Run(name, func(t *testing.T) {
-			got := Classify(readScreen(t, name), nil)
-			if got != want {
-				t.Errorf("Classify = %+v (%s), want %+v (%s)", got, got.Kind, want, want.Kind)
-			}
-		})
-	}
-}
+	// Claude Code 2.1.332: first-run menus without numbers; errors leave a placeholder in the box.
+	"claude-2.1.332/dialog_api-key.txt":                   dialog("api-key", "claude"),
+	"claude-2.1.332/dialog_theme.txt":                     dialog("theme", "claude"),
+	"claude-2.1.332/dialog_bypass-permissions.txt":        dialog("bypass-permissions", "claude"),
+	"claude-2.1.332/32_bash_permission_prompt.txt":        dialog("tool-permission", "claude"),
+	"claude-2.1.332/31_idle_auto_mode_after_tool.txt":     ready("claude"),
+	"claude-2.1.332/dialog_trust-folder.txt":              dialog("trust-folder", "claude"),
+	"claude-2.1.332/10_idle_seeded_bypass.txt":            ready("claude"),
+	"claude-2.1.332/12_idle_after_reply.txt":              ready("claude"),
+	"claude-2.1.332/12_idle_after_reply_macos-bullet.txt": ready("claude"),
+	"claude-2.1.332/23_err429_final.txt":                  ready("claude"),
+	"claude-2.1.332/23_err529_final.txt":                  ready("claude"),
+	"claude-2.1.332/23_err529_final_macos-bullet.txt":     ready("claude"),
+	"claude-2.1.332/24_hang_t4.txt":                       busy("claude"),
+	"claude-2.1.332/70_usage_limit_footer.txt":            ready("claude"),
 
-// Every fixture must carry an assertion, so a capture added later cannot go unchecked.
-func TestClassifyCapturesCovered(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(screensDir, "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no fixtures found")
-	}
-	for _, f := range files {
-		if _, ok := captureWant[filepath.Base(f)]; !ok {
-			t.Errorf("fixture %s has no expected classification", filepath.Base(f))
-		}
-	}
-	for name := range captureWant {
-		if _, err := os.Stat(filepath.Join(screensDir, name)); err != nil {
-			t.Errorf("expected fixture %s: %v", name, err)
-		}
-	}
+	// Codex 0.171.0.
+	"codex-0.171.0/51_idle.txt":             ready("codex"),
+	"codex-0.171.0/55_idle_after_reply.txt": ready("codex"),
+	"codex-0.171.0/56_429.txt":              ready("codex"),
+	"codex-0.171.0/57_hang_t4.txt":          busy("codex"),
+	"codex-0.171.0/58_hang_after_esc.txt":   ready("codex"),
 }
 
 const rule = "────────────────────────────────────────"
@@ -332,11 +327,11 @@ func TestLines(t *testing.T) {
 	if got := Lines("\n \n\u00a0"); len(got) != 0 {
 		t.Errorf("Lines(blank) = %q, want none", got)
 	}
-	idle := Lines(readScreen(t, "10_idle_seeded_bypass.txt"))
+	idle := Lines(readScreen(t, "claude-2.1.197/10_idle_seeded_bypass.txt"))
 	if idle[len(idle)-3] != "❯" {
 		t.Errorf("idle prompt line = %q, want the NBSP trimmed", idle[len(idle)-3])
 	}
-	typed := Lines(readScreen(t, "11_prompt_typed.txt"))
+	typed := Lines(readScreen(t, "claude-2.1.197/11_prompt_typed.txt"))
 	if typed[len(typed)-3] != "❯\u00a0please make the file now" {
 		t.Errorf("typed prompt line = %q, want the inner NBSP kept", typed[len(typed)-3])
 	}
@@ -380,7 +375,7 @@ func TestActivityHash(t *testing.T) {
 	if got, want := ActivityHash("a  \n\n\x1b[1mb\x1b[0m\u00a0\n"), md5hex("a\nb"); got != want {
 		t.Errorf("ActivityHash = %s, want md5 of the non-blank lines %s", got, want)
 	}
-	screen := readScreen(t, "10_idle_seeded_bypass.txt")
+	screen := readScreen(t, "claude-2.1.197/10_idle_seeded_bypass.txt")
 	padded := strings.TrimRight(screen, "\n") + "\n\n\n\n   \n\u00a0\n"
 	if ActivityHash(screen) != ActivityHash(padded) {
 		t.Error("trailing blank padding changed ActivityHash")
@@ -400,24 +395,24 @@ func TestActivityHash(t *testing.T) {
 		t.Error("a new last line did not change ActivityHash")
 	}
 	// The hang animates: the raw hash must see that, or the masking would be pointless.
-	if ActivityHash(readScreen(t, "24_hang_t5.txt")) == ActivityHash(readScreen(t, "24_hang_t60.txt")) {
+	if ActivityHash(readScreen(t, "claude-2.1.197/24_hang_t5.txt")) == ActivityHash(readScreen(t, "claude-2.1.197/24_hang_t60.txt")) {
 		t.Error("ActivityHash equal for 24_hang_t5 and 24_hang_t60")
 	}
 }
 
 func TestSubstantiveHashEqualWhileOnlyAnimating(t *testing.T) {
 	groups := [][]string{
-		{"24_hang_t5.txt", "24_hang_t15.txt", "24_hang_t30.txt", "24_hang_t60.txt"},
-		{"26_stall_t10.txt", "26_stall_t45.txt", "26_stall_t95.txt"},
+		{"claude-2.1.197/24_hang_t5.txt", "claude-2.1.197/24_hang_t15.txt", "claude-2.1.197/24_hang_t30.txt", "claude-2.1.197/24_hang_t60.txt"},
+		{"claude-2.1.197/26_stall_t10.txt", "claude-2.1.197/26_stall_t45.txt", "claude-2.1.197/26_stall_t95.txt"},
 		// Spinner glyph, verb and counters only.
-		{"12_working_t01.txt", "12_working_t02.txt", "12_working_t03.txt", "12_working_t04.txt", "12_working_t05.txt", "12_working_t06.txt"},
+		{"claude-2.1.197/12_working_t01.txt", "claude-2.1.197/12_working_t02.txt", "claude-2.1.197/12_working_t03.txt", "claude-2.1.197/12_working_t04.txt", "claude-2.1.197/12_working_t05.txt", "claude-2.1.197/12_working_t06.txt"},
 		// The tool bullet blinks (● / blank) while "Running…" waits.
-		{"12_working_t07.txt", "12_working_t08.txt", "12_working_t09.txt", "12_working_t10.txt", "12_working_t11.txt", "12_working_t12.txt"},
+		{"claude-2.1.197/12_working_t07.txt", "claude-2.1.197/12_working_t08.txt", "claude-2.1.197/12_working_t09.txt", "claude-2.1.197/12_working_t10.txt", "claude-2.1.197/12_working_t11.txt", "claude-2.1.197/12_working_t12.txt"},
 		// Token arrows flip between ↑ and ↓.
-		{"12_working_t13.txt", "12_working_t14.txt", "12_working_t15.txt", "12_working_t16.txt", "12_working_t17.txt"},
+		{"claude-2.1.197/12_working_t13.txt", "claude-2.1.197/12_working_t14.txt", "claude-2.1.197/12_working_t15.txt", "claude-2.1.197/12_working_t16.txt", "claude-2.1.197/12_working_t17.txt"},
 		// The retry countdown of one attempt.
-		{"20_err429_t2.txt", "20_err429_t4.txt"},
-		{"20_err429_t6.txt", "20_err429_t8.txt"},
+		{"claude-2.1.197/20_err429_t2.txt", "claude-2.1.197/20_err429_t4.txt"},
+		{"claude-2.1.197/20_err429_t6.txt", "claude-2.1.197/20_err429_t8.txt"},
 	}
 	for _, g := range groups {
 		first := SubstantiveHash(readScreen(t, g[0]))
@@ -431,12 +426,12 @@ func TestSubstantiveHashEqualWhileOnlyAnimating(t *testing.T) {
 
 func TestSubstantiveHashChangesOnOutput(t *testing.T) {
 	pairs := [][2]string{
-		{"12_working_t06.txt", "12_working_t07.txt"}, // the reply and the tool call appeared
-		{"12_working_t12.txt", "12_working_t13.txt"}, // "Running…" became "created"
-		{"12_working_t18.txt", "12_working_t19.txt"}, // the final answer appeared
-		{"20_err429_t4.txt", "20_err429_t6.txt"},     // a new retry attempt
-		{"24_hang_t60.txt", "25_hang_after_esc.txt"},
-		{"53_codex_working.txt", "54_codex_streaming.txt"},
+		{"claude-2.1.197/12_working_t06.txt", "claude-2.1.197/12_working_t07.txt"}, // the reply and the tool call appeared
+		{"claude-2.1.197/12_working_t12.txt", "claude-2.1.197/12_working_t13.txt"}, // "Running…" became "created"
+		{"claude-2.1.197/12_working_t18.txt", "claude-2.1.197/12_working_t19.txt"}, // the final answer appeared
+		{"claude-2.1.197/20_err429_t4.txt", "claude-2.1.197/20_err429_t6.txt"},     // a new retry attempt
+		{"claude-2.1.197/24_hang_t60.txt", "claude-2.1.197/25_hang_after_esc.txt"},
+		{"codex-0.169.0/53_codex_working.txt", "codex-0.169.0/54_codex_streaming.txt"},
 	}
 	for _, p := range pairs {
 		if SubstantiveHash(readScreen(t, p[0])) == SubstantiveHash(readScreen(t, p[1])) {
