@@ -253,22 +253,27 @@ func without(files []AllowedFile, canon string) []AllowedFile {
 	return out
 }
 
-// editAllowList rewrites the consents through edit; the file and its directory are the user's
-// alone.
+// editAllowList rewrites the consents through edit, one command at a time (two allowing at
+// once both count); the file and its directory are the user's alone.
 func editAllowList(edit func([]AllowedFile) []AllowedFile) error {
 	path := AllowListPath()
 	if path == "" {
 		return errors.New("no home directory to record the consent in")
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	lock, err := state.AcquireLock(path + ".lock")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	files, err := AllowedFiles()
 	if err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(allowList{Files: edit(files)}, "", "  ")
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	return state.WriteFileAtomic(path, append(data, '\n'), 0o600)
