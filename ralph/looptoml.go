@@ -87,6 +87,10 @@ func ParseLoopConfig(path string) (*LoopFile, error) {
 			return nil, tomlError(path, data, err)
 		}
 	}
+	// Asked once the file is known to be right, so a mistake in it is reported first.
+	if err := checkConsent(path, data, "[loop"); err != nil {
+		return nil, err
+	}
 	return lf, nil
 }
 

@@ -146,17 +146,27 @@ func postJSON(url string, n Notification) error {
 	if err != nil {
 		return err
 	}
-	client := &http.Client{Timeout: webhookTimeout}
+	client := &http.Client{Timeout: webhookTimeout, CheckRedirect: keepFirstAnswer}
 	resp, err := client.Post(url, "application/json", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return fmt.Errorf("webhook answered %s, redirecting to %q: not followed (set the webhook to the address it redirects to)",
+			resp.Status, resp.Header.Get("Location"))
+	}
 	if resp.StatusCode >= 300 {
 		return fmt.Errorf("webhook answered %s", resp.Status)
 	}
 	return nil
 }
+
+// keepFirstAnswer makes a webhook's redirect an answer rather than a new request. Followed,
+// a 301, 302 or 303 turns the POST into a GET without its body (the event is lost while the
+// delivery looks fine), and a 307 or 308 sends the event to an address the user never
+// configured; so a redirect is reported as a failed delivery that names where it pointed.
+func keepFirstAnswer(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // runNotifyCommand runs the user's command with sh -c in dir, the notification in its
 // environment (SWARM_EVENT, SWARM_WORKER, ... and all of it as JSON in SWARM_NOTIFICATION).

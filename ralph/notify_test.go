@@ -20,6 +20,7 @@ func TestResolveNotifyLayered(t *testing.T) {
 	write(t, filepath.Join(home, ".config", "swarm", "config.toml"),
 		"[notify]\ndesktop = true\nwebhook = \"https://user.example/hook\"\nevents = [\"done\", \"failed\"]\n")
 	write(t, filepath.Join(project, ProjectConfigName), "[notify]\nwebhook = \"https://project.example/hook\"\n")
+	allowForTest(t, filepath.Join(project, ProjectConfigName))
 	got, err := ResolveNotify(project, []string{"tmux", "command=./tell.sh"})
 	want := NotifyConfig{Desktop: true, Tmux: true, Webhook: "https://project.example/hook", Command: "./tell.sh",
 		Events: []string{"done", "failed"}}

@@ -32,6 +32,9 @@ func notifyFromFile(path string, n *NotifyConfig) error {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return tomlError(path, data, err)
 	}
+	if err := checkConsent(path, data, "[notify]"); err != nil {
+		return err
+	}
 	for key, v := range doc.Notify {
 		if err := setNotifyKey(n, key, v); err != nil {
 			return fmt.Errorf("%s: [notify]: %v", path, err)

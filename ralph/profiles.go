@@ -57,6 +57,9 @@ func loadProfiles(path string) (map[string]AgentProfile, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, tomlError(path, data, err)
 	}
+	if err := checkConsent(path, data, "[agents."); err != nil {
+		return nil, err
+	}
 	out := map[string]AgentProfile{}
 	for name, raw := range doc.Agents {
 		p, err := profile(name, raw, filepath.Dir(path))

@@ -40,6 +40,9 @@ func spawnCommand(path string) ([]string, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, tomlError(path, data, err)
 	}
+	if err := checkConsent(path, data, "[spawn]"); err != nil {
+		return nil, err
+	}
 	var cmd []string
 	for key, v := range doc.Spawn {
 		if key != "command" {

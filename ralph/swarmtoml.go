@@ -86,6 +86,10 @@ func ParseProjectConfig(path string) (*RegentFile, error) {
 			return nil, tomlError(path, data, err)
 		}
 	}
+	// Asked once the file is known to be right, so a mistake in it is reported first.
+	if err := checkConsent(path, data, "[regent]"); err != nil {
+		return nil, err
+	}
 	return rf, nil
 }
 

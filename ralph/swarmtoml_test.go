@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // projectRoot makes a fresh repository root (a directory holding .git, where the search for
@@ -21,8 +22,20 @@ func projectRoot(t *testing.T, content string) string {
 		if err := os.WriteFile(filepath.Join(root, ProjectConfigName), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The user who runs the tests has a config directory of the test's own, which
+		// allowed the file.
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		allowForTest(t, filepath.Join(root, ProjectConfigName))
 	}
 	return root
+}
+
+// allowForTest records consent to a project file in the user's config directory.
+func allowForTest(t *testing.T, path string) {
+	t.Helper()
+	if _, err := Allow(path, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -17,6 +17,7 @@ func TestConfigFilesUserFirstThenProject(t *testing.T) {
 	user := filepath.Join(home, ".config", "swarm", "config.toml")
 	write(t, user, "[spawn]\ncommand = \"claude --verbose\"\n")
 	write(t, filepath.Join(project, ProjectConfigName), "[spawn]\ncommand = [\"codex\"]\n")
+	allowForTest(t, filepath.Join(project, ProjectConfigName))
 	if got, want := ConfigFiles(project), []string{user, filepath.Join(project, ProjectConfigName)}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ConfigFiles = %q; want %q", got, want)
 	}
@@ -53,6 +54,7 @@ check_timeout = 22
 [loop.hooks]
 post_iteration = ["echo project-post"]
 `)
+	allowForTest(t, filepath.Join(project, ProjectConfigName))
 	ls, err := ResolveLoop(project, LoopFlags{})
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,7 @@ func runDemo(e *env, o demoOptions) error {
 	if err != nil {
 		return err
 	}
+	printLoopSpawned(de, w, demoIterations)
 	fmt.Fprintln(e.stdout, startingLine("demo", demoIterations))
 	err = runMonitor(de, monitorOptions{name: "demo", out: e.stdout, foreground: true})
 	reportDemo(de, work)

@@ -147,6 +147,7 @@ func commands() []*cli.Command {
 		demoCommand(),
 		demoAgentCommand(),
 		regentCommand(),
+		allowCommand(),
 		completionCommand(),
 		completeCommand(),
 		runWrapperCommand(),

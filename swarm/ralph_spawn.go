@@ -243,9 +243,11 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	}
 	switch {
 	case o.loop.noRun:
+		printLoopSpawned(e, w, st.MaxIterations)
 		fmt.Fprintf(e.stdout, "loop not started (--no-run): run it with 'swarm ralph run %s'\n", name)
 		return nil
 	case o.loop.foreground:
+		printLoopSpawned(e, w, st.MaxIterations)
 		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
 		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.loop.verbose})
 	}
@@ -254,6 +256,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		undoLoop(e, w, ld)
 		return fail("cannot start the loop monitor: %v", err)
 	}
+	printLoopSpawned(e, w, st.MaxIterations)
 	return nil
 }
 
@@ -327,8 +330,12 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	}
 	_ = ld.LogEvent(now, "START", fmt.Sprintf("iteration 1/%d", st.MaxIterations))
 	_ = ld.UpdateRegent(func(rs *ralph.RegentState) { rs.Iteration = 1 })
-	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, st.MaxIterations)
 	return w, nil
+}
+
+// printLoopSpawned says a loop runs, once nothing can undo it any more.
+func printLoopSpawned(e *env, w *state.Worker, max int) {
+	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, max)
 }
 
 // startFirstAgent saves the prompt the agent gets and starts the worker in tmux, under the

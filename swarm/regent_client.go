@@ -18,9 +18,12 @@ import (
 
 // How commands find and talk to the Regent of a state directory. The Regent holds
 // regent.lock for its whole life (so at most one runs, and "is it alive" never trusts a pid),
-// describes itself in regent.json, and answers requests on a Unix socket in the abstract
-// namespace: no file to go stale or to fail on a full disk, and peers of another user are
-// refused.
+// describes itself in regent.json, and answers requests on a Unix socket in the state
+// directory (regent.sock). The directory is the user's alone (0700), so no other user can
+// claim the socket's name before the Regent binds it, or reach it; peers of another user are
+// refused all the same. A path too long for a socket address (108 bytes) falls back to a
+// name in the abstract namespace drawn at random each time a Regent starts and recorded in
+// regent.json: no one can know it before it is bound.
 
 // regentSession hosts the Regent (and the heartbeat runner) on swarm's private tmux server.
 // The Regent runs under a small keeper that starts it again when it dies, and tmux restarts
@@ -36,15 +39,37 @@ func regentKeeperPath(d *state.Dir) string { return filepath.Join(d.Root, "regen
 func regentStartPath(d *state.Dir) string  { return filepath.Join(d.Root, "regent.start.lock") }
 func regentInfoPath(d *state.Dir) string   { return filepath.Join(d.Root, "regent.json") }
 func regentLogPath(d *state.Dir) string    { return filepath.Join(d.Root, "regent.log") }
+func regentSocketPath(d *state.Dir) string { return filepath.Join(d.Root, "regent.sock") }
 
-// regentAddress is the Regent's socket: one per state directory.
-func regentAddress(d *state.Dir) string { return "@" + SocketFor(d.Root) + "-regent" }
+// regentErrorPath holds why the last Regent could not listen for commands; a Regent that
+// listens removes it.
+func regentErrorPath(d *state.Dir) string { return filepath.Join(d.Root, "regent.error") }
+
+// maxSocketPath is the longest path a Unix socket address holds (sun_path is 108 bytes, the
+// last one a NUL).
+const maxSocketPath = 107
+
+// regentAddress is where the Regent of a state directory answers: its socket in the state
+// directory, or, where that path is too long, the address the running Regent recorded ("" when
+// none is recorded).
+func regentAddress(d *state.Dir) string {
+	if p := regentSocketPath(d); len(p) <= maxSocketPath {
+		return p
+	}
+	var info regentInfo
+	if err := state.ReadJSON(regentInfoPath(d), &info); err != nil {
+		return ""
+	}
+	return info.Address
+}
 
 // regentInfo is regent.json: who the Regent is, for status lines that need no round trip.
 type regentInfo struct {
 	PID     int    `json:"pid"`
 	Started string `json:"started"`
 	Socket  string `json:"tmux_socket"`
+	// Address is the Regent's command socket.
+	Address string `json:"address"`
 }
 
 func regentAlive(d *state.Dir) bool { return state.IsLocked(regentLockPath(d)) }
@@ -79,13 +104,44 @@ func ensureRegent(e *env) error {
 	if err != nil {
 		return err
 	}
+	_ = os.Remove(regentErrorPath(e.dir))
 	argv := regentArgv(e, exe, "__keep")
 	p, err := startRevived(e, regentWindow, argv)
 	if err != nil {
 		return fmt.Errorf("cannot start the Regent: %v", err)
 	}
-	waitFor(5*time.Second, func() bool { return regentAlive(e.dir) || !e.procs.Alive(p.PID, 0) })
+	// Until it answers, or says why it cannot: a Regent that cannot listen would leave every
+	// loop undriven while the spawn looked fine.
+	waitFor(5*time.Second, func() bool {
+		return regentAnswers(e.dir) || cannotListen(e.dir) != "" || !e.procs.Alive(p.PID, 0)
+	})
+	if why := cannotListen(e.dir); why != "" {
+		return fmt.Errorf("the Regent cannot run: %s (see 'swarm regent logs')", why)
+	}
 	return nil
+}
+
+// regentAnswers reports whether a Regent accepts connections on its socket.
+func regentAnswers(d *state.Dir) bool {
+	addr := regentAddress(d)
+	if addr == "" || !regentAlive(d) {
+		return false
+	}
+	conn, err := net.DialTimeout("unix", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	_ = conn.Close()
+	return true
+}
+
+// cannotListen is why the last Regent could not listen for commands, "" when it could.
+func cannotListen(d *state.Dir) string {
+	data, err := os.ReadFile(regentErrorPath(d))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 // startRevived runs argv in a window of the regent session that tmux revives whenever its
@@ -118,7 +174,11 @@ func regentArgv(e *env, exe, command string) []string {
 
 // regentRequest sends one request line and returns the Regent's one-line answer.
 func regentRequest(d *state.Dir, req string) (string, error) {
-	conn, err := net.DialTimeout("unix", regentAddress(d), time.Second)
+	addr := regentAddress(d)
+	if addr == "" {
+		return "", fmt.Errorf("the Regent is not answering: it recorded no address")
+	}
+	conn, err := net.DialTimeout("unix", addr, time.Second)
 	if err != nil {
 		return "", fmt.Errorf("the Regent is not answering: %v", err)
 	}

@@ -2,6 +2,8 @@ package swarm
 
 import (
 	"bufio"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -50,6 +52,12 @@ func keepRegent(e *env) error {
 			removeOwnPane(e)
 			return err
 		}
+		if why := cannotListen(e.dir); why != "" {
+			// Starting it again would fail the same way every second; the spawn or command
+			// that needs it next says why (see ensureRegent) and tries again.
+			removeOwnPane(e)
+			return fail("the Regent %s; not starting it again", why)
+		}
 		time.Sleep(time.Second)
 	}
 }
@@ -72,13 +80,17 @@ func serveRegent(e *env) error {
 	}
 	defer logf.Close()
 	r := newRegent(e, timestamped{logf})
-	ln, err := net.Listen("unix", regentAddress(e.dir))
+	ln, err := listenForCommands(e.dir)
 	if err != nil {
-		r.say("cannot listen for commands: %v", err)
+		why := fmt.Sprintf("cannot listen for commands: %v", err)
+		r.say("%s", why)
+		_ = os.WriteFile(regentErrorPath(e.dir), []byte(why+"\n"), 0o600)
 		lock.Unlock()
-		return fail("%v", err)
+		return fail("%s", why)
 	}
-	info := regentInfo{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket()}
+	_ = os.Remove(regentErrorPath(e.dir))
+	info := regentInfo{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket(),
+		Address: ln.Addr().String()}
 	if data, err := json.Marshal(info); err == nil {
 		_ = state.WriteFileAtomic(regentInfoPath(e.dir), append(data, '\n'), 0o600)
 	}
@@ -203,4 +215,22 @@ func (r *regent) report() regentReport {
 		rep.Loops = []string{}
 	}
 	return rep
+}
+
+// listenForCommands opens the Regent's socket: regent.sock in the state directory, a stale one
+// (left by a Regent that was killed) removed first, which is safe since this process holds the
+// Regent lock; or, where that path is too long for a socket, a random abstract name.
+func listenForCommands(d *state.Dir) (net.Listener, error) {
+	path := regentSocketPath(d)
+	if len(path) > maxSocketPath {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		return net.Listen("unix", "@swarm-regent-"+hex.EncodeToString(b[:]))
+	}
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return net.Listen("unix", path)
 }

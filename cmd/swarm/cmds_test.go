@@ -265,12 +265,18 @@ func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 // cmdWebhook starts a local HTTP server that appends every request body, as one line, to
 // $WORK/webhook.log, and sets WEBHOOK_URL to its address. It stops when the script ends.
+// With -hang it never answers (HANG_WEBHOOK_URL); with -redirect it answers 302 towards an
+// address of its own that logs to $WORK/redirect.log (REDIRECT_WEBHOOK_URL).
 func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 	hang := len(args) == 1 && args[0] == "-hang"
-	if len(args) > 0 && !hang {
-		ts.Fatalf("usage: webhook [-hang]")
+	redirect := len(args) == 1 && args[0] == "-redirect"
+	if len(args) > 0 && !hang && !redirect {
+		ts.Fatalf("usage: webhook [-hang|-redirect]")
 	}
 	logPath := ts.MkAbs("webhook.log")
+	if redirect {
+		logPath = ts.MkAbs("redirect.log")
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		ts.Fatalf("listen: %v", err)
@@ -279,6 +285,10 @@ func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 		if hang {
 			// A dead endpoint: it takes the request and never answers.
 			<-r.Context().Done()
+			return
+		}
+		if redirect && r.URL.Path == "/hook" {
+			http.Redirect(w, r, "/moved", http.StatusFound)
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
@@ -294,6 +304,9 @@ func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 	name := "WEBHOOK_URL"
 	if hang {
 		name = "HANG_WEBHOOK_URL"
+	}
+	if redirect {
+		name = "REDIRECT_WEBHOOK_URL"
 	}
 	ts.Setenv(name, "http://"+ln.Addr().String()+"/hook")
 }

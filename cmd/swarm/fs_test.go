@@ -17,8 +17,11 @@ var (
 	canMount  bool
 )
 
-// scriptCondition answers the scripts' own conditions: [mount].
+// scriptCondition answers the scripts' own conditions: [mount], [seconduser].
 func scriptCondition(cond string) (bool, error) {
+	if cond == "seconduser" {
+		return canAddUser(), nil
+	}
 	if cond != "mount" {
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}

@@ -22,6 +22,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"swarm":     func() { os.Exit(swarm.Main()) },
 		"fakeagent": func() { os.Exit(demoagent.Main(os.Args[1:])) },
+		// squatsocket USER: as USER, hold the name the Regent's socket could be predicted to have.
+		"squatsocket": func() { os.Exit(squatMain()) },
 	})
 }
 
@@ -153,5 +155,10 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// pty [-within SEC] PROGRAM [ARGS...]: run PROGRAM on a terminal that never answers; it must
 		// end within SEC (1) and ask the terminal nothing.
 		"pty": cmdPty,
+		// tempuser VAR: create a local user until the script ends, its name in VAR (skips the
+		// script where that cannot be done).
+		"tempuser": cmdTempUser,
+		// waitsquat: poll until the name squatsocket binds is bound.
+		"waitsquat": cmdWaitSquat,
 	}
 }
