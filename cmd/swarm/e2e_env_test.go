@@ -191,13 +191,17 @@ func (e *e2eEnv) waitMonitorGone(name string) {
 
 func loopEnded(st map[string]any) bool { return st["status"] == "stopped" || st["status"] == "failed" }
 
-// waitWorkerStopped polls the worker's status until it is stopped.
+// waitWorkerStopped polls the worker's process status (not its state word, which for a loop's
+// worker is the loop's: done, killed, ...) until it is stopped.
 func (e *e2eEnv) waitWorkerStopped(name string, timeout time.Duration) {
 	e.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		out, _ := e.run("status", name)
-		if strings.HasPrefix(out, name+": stopped") {
+		out, _ := e.run("status", "--format", "json", name)
+		var w struct {
+			Status string `json:"status"`
+		}
+		if json.Unmarshal([]byte(out), &w) == nil && w.Status == "stopped" {
 			return
 		}
 		if time.Now().After(deadline) {
