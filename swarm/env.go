@@ -23,6 +23,9 @@ type env struct {
 	procs  processTable
 	stdout io.Writer
 	stderr io.Writer
+	// quietTmux: a tmux server that does not answer is shown by the caller (the dashboard's
+	// frame), not warned about on stderr.
+	quietTmux bool
 }
 
 func (e *env) warnf(format string, args ...any) {
