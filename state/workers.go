@@ -325,7 +325,11 @@ func ReplaceJSON(path string, v any) error {
 
 // AppendLine appends one line to a log file in a single write, so concurrent writers never
 // interleave within a line.
-func AppendLine(path, line string) error {
+func AppendLine(path, line string) error { return AppendLineMarking(path, line, "") }
+
+// AppendLineMarking is AppendLine that also closes a line left torn with mark (a reader tells
+// it from a whole entry by that).
+func AppendLineMarking(path, line, mark string) error {
 	fd, err := openFile(path, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT, 0o600)
 	if err != nil {
 		return err
@@ -344,7 +348,7 @@ func AppendLine(path, line string) error {
 	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
 	// the torn line stays alone and this entry stays whole.
 	if endsMidLine(fd) {
-		line = "\n" + line
+		line = mark + "\n" + line
 	}
 	return writeAll(fd, []byte(line), path)
 }
