@@ -74,9 +74,11 @@ func openEnv(c *cli.Context) (*env, error) {
 		return nil, err
 	}
 	app := c.App
+	tm := &tmux.Exec{SocketName: socket, ConfigPath: conf}
+	dir.Rebuild = func() []*state.Worker { return rebuildWorkers(dir, tm) }
 	return &env{
 		dir:    dir,
-		tm:     &tmux.Exec{SocketName: socket, ConfigPath: conf},
+		tm:     tm,
 		procs:  osProcesses{},
 		stdout: app.Writer,
 		stderr: app.ErrWriter,
