@@ -2,10 +2,10 @@ package ralph
 
 import (
 	"fmt"
-	"github.com/swarm-dev/swarm/state"
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/inbox"
 )
 
