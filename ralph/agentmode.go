@@ -39,6 +39,16 @@ type AgentSession struct {
 	CurrentSpecID       string  `json:"current_spec_id"`
 	Worker              string  `json:"worker,omitempty"`
 	ConsecutiveFailures int     `json:"consecutive_failures,omitempty"`
+	// Unrecorded are specs finished while the inbox could not be written (unreadable, say):
+	// they are recorded there as soon as it can be, before anything is fetched from it.
+	Unrecorded []UnrecordedSpec `json:"unrecorded,omitempty"`
+}
+
+// UnrecordedSpec is a spec's end that the inbox does not show yet.
+type UnrecordedSpec struct {
+	ID    string `json:"id"`
+	Error string `json:"error,omitempty"` // why it failed; "" when it was done
+	At    string `json:"at"`
 }
 
 // AgentMode is $SWARM_DIR/ralph/<name>/agent.json: an agent-mode worker's settings and where
@@ -197,6 +207,8 @@ func (am *AgentMode) StopMessage(reason string) string {
 		return fmt.Sprintf("Cost limit reached ($%.2f of $%.2f). Agent stopping.", am.Session.TotalCost, am.MaxCost)
 	case AgentDryRunDone:
 		return fmt.Sprintf("Dry run: %s planned, nothing executed. Agent stopping.", plural(len(am.Planned), "spec"))
+	case AgentInboxCorrupt:
+		return "Inbox unreadable (ralph/inbox.jsonl). Agent stopping until it is fixed."
 	}
 	return "Inbox empty. Agent stopping."
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/inbox"
 )
 
@@ -107,6 +108,9 @@ func (st *State) resetForNextLoop() {
 // agent stops instead.
 func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, ...any)) (prompt, stop string, err error) {
 	ib := inbox.Inbox{Root: am.Project}
+	if err := RecordUnrecorded(am, say); err != nil {
+		return "", AgentInboxCorrupt, err
+	}
 	for {
 		if reason := am.LimitReached(); reason != "" {
 			return "", reason, nil
@@ -138,6 +142,34 @@ func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, .
 		}
 		am.SpecEnded(false)
 	}
+}
+
+// RecordUnrecorded writes to the inbox the ends of specs it could not take when they came
+// (see AgentSession.Unrecorded).
+func RecordUnrecorded(am *AgentMode, say func(string, ...any)) error {
+	late := am.Session.Unrecorded
+	if len(late) == 0 {
+		return nil
+	}
+	err := inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
+		for _, u := range late {
+			at, _ := state.ParseTime(u.At)
+			inbox.Finish(recs, u.ID, u.Error, at)
+		}
+		return recs, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, u := range late {
+		word := "done"
+		if u.Error != "" {
+			word = "failed"
+		}
+		say("INBOX: %s recorded as %s (the inbox could not be written when it ended)", u.ID, word)
+	}
+	am.Session.Unrecorded = nil
+	return nil
 }
 
 // FinishSpec records the current spec in the inbox: done, or failed with why.

@@ -152,6 +152,8 @@ type Loop struct {
 	// removes the one that fell out by name.
 	screensPruned bool
 	notes         *notifier // the loop's notifications under way
+	silent        *silence  // the tmux server's outage under way, nil while it answers
+	seen          agent     // the agent as last seen through tmux
 }
 
 // New prepares a loop; Run drives it.

@@ -27,6 +27,9 @@ func (l *Loop) agentNow() agent {
 		return agent{gone: true, dead: true}
 	}
 	p, err := l.ownPane(w)
+	if l.notAnswering(err) {
+		return l.silentAgent(w.Tmux.PaneID)
+	}
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
@@ -45,6 +48,7 @@ func (l *Loop) agentNow() agent {
 			a.code = &c
 		}
 	}
+	l.seen = a
 	return a
 }
 

@@ -162,8 +162,10 @@ func (l *Loop) planned(am *AgentMode, tasks int) {
 }
 
 func (l *Loop) finishInInbox(am *AgentMode, why string) {
-	if err := FinishSpec(am, why, l.cfg.Clock.Now()); err != nil {
-		l.agentSay(am, "cannot record %s in the inbox: %v", am.SpecID, err)
+	now := l.cfg.Clock.Now()
+	if err := FinishSpec(am, why, now); err != nil {
+		l.agentSay(am, "cannot record %s in the inbox: %v; it is recorded once the inbox can be read", am.SpecID, err)
+		am.Session.Unrecorded = append(am.Session.Unrecorded, UnrecordedSpec{ID: am.SpecID, Error: why, At: inbox.Now(now)})
 	}
 }
 

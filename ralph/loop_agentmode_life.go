@@ -43,6 +43,22 @@ func (l *Loop) agentStops(am *AgentMode, reason string) {
 		s.Status, s.ExitReason, s.Phase, s.Ended = status, reason, PhaseEnded, now.Format(TimeFormat)
 		return nil
 	})
+	if reason == AgentInboxCorrupt {
+		l.escalateInbox(am)
+	}
+}
+
+// escalateInbox reports an agent stopped by an inbox it cannot read as the Regent reports a
+// loop it gives up on: in the log, and to its webhook where it has one.
+func (l *Loop) escalateInbox(am *AgentMode) {
+	cur, err := l.cfg.Dir.Load()
+	if err != nil {
+		return
+	}
+	why := "inbox " + inbox.Inbox{Root: am.Project}.Path() + " cannot be read"
+	if hook := l.escalation(cur, why); hook != nil {
+		l.send(cur, Notice{NotifyFailed, why}, nil, hook)
+	}
 }
 
 // agentPaused puts the spec of a paused agent back to pending (the seed's SIGINT); the

@@ -190,6 +190,22 @@ func (l *Loop) unfollowPane() {
 // that catches a copying that stopped without a word.
 const feedSafety = 60 * time.Second
 
+// serverProbe is how often a followed pane that prints nothing is asked about, one question
+// to tmux: a pane that is merely quiet and a server that no longer answers look alike from
+// the feed, and the loop must not take the one for the other for long.
+const serverProbe = 20 * time.Second
+
+// serverSilentNow asks the server about the pane when serverProbe has passed since the last
+// look or question, and reports whether it did not answer.
+func (l *Loop) serverSilentNow(w *screenWatch, now time.Time) bool {
+	if now.Before(w.looked.Add(serverProbe)) || now.Before(w.probed.Add(serverProbe)) {
+		return false
+	}
+	w.probed = now
+	_, err := l.cfg.Tmux.PaneNow(l.seen.paneID)
+	return l.notAnswering(err)
+}
+
 // screenFed looks at a followed pane only when it printed something since the last look (at
 // most every minScreenPoll) or feedSafety after it; an agent that printed nothing is ended the
 // moment it has been quiet too long, without a look. It reports whether the iteration ended.
@@ -204,6 +220,9 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 		}
 	}
 	moved := w.feed.reads.Load() != w.seen
+	if !moved && l.serverSilentNow(w, now) {
+		return false
+	}
 	if !moved {
 		if ending, ok := Quiet(w.facts); ok {
 			l.end(st, *a, ending)
@@ -236,6 +255,9 @@ func (l *Loop) screenFed(st *State, a *agent, w *screenWatch, next *watchTimes) 
 		moved = w.feed.reads.Load() != w.seen
 	}
 	next.screen = nextFedLook(now, w.looked, moved, QuietAt(w.facts))
+	if probe := maxTime(w.looked, w.probed).Add(serverProbe); probe.Before(next.screen) {
+		next.screen = probe
+	}
 	return false
 }
 

@@ -24,6 +24,7 @@ type screenWatch struct {
 	feed                       *paneFeed // the pane's output, where it is followed
 	seen                       uint64    // the feed's reads when the screen was last captured
 	looked                     time.Time // when the screen was last captured
+	probed                     time.Time // when the server was last asked about the pane
 	// Through the feed: when the screen was captured before, and when the last output read
 	// before this capture arrived (see datedChange).
 	prevLook, outAt time.Time
@@ -121,6 +122,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			return true
 		}
 	}
+	if l.silent != nil {
+		return l.whileSilent(a, w, next)
+	}
 	if w.feed != nil {
 		return l.screenFed(st, a, w, next)
 	}
@@ -193,6 +197,9 @@ func (l *Loop) newScreenWatch(st *State) screenWatch {
 // iteration ended.
 func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	lines, err := l.capture(*a, l.cfg.HistoryLines)
+	if l.notAnswering(err) {
+		return false
+	}
 	if err != nil {
 		*a = l.agentNow()
 		return false

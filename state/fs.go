@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -146,10 +147,22 @@ type CorruptError struct {
 	Path    string
 	MovedTo string
 	Err     error
+	// Rebuilt are the workers found running and recorded afresh; WriteErr why that record
+	// could not be written.
+	Rebuilt  []string
+	WriteErr error
 }
 
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("state file %s was corrupt (%v); moved it to %s and started afresh", e.Path, e.Err, e.MovedTo)
+	if len(e.Rebuilt) == 0 {
+		return fmt.Sprintf("state file %s was corrupt (%v); moved it to %s and started afresh", e.Path, e.Err, e.MovedTo)
+	}
+	msg := fmt.Sprintf("state file %s was corrupt (%v); moved it to %s and rebuilt the records of the %d worker(s) still running from tmux and their processes (%s): their tags, worktrees and exit codes are lost",
+		e.Path, e.Err, e.MovedTo, len(e.Rebuilt), strings.Join(e.Rebuilt, ", "))
+	if e.WriteErr != nil {
+		msg += fmt.Sprintf("; the rebuilt records cannot be written: %v", e.WriteErr)
+	}
+	return msg
 }
 
 // IsCorrupt reports whether err (or one it wraps) is a CorruptError.

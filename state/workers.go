@@ -81,6 +81,9 @@ func (w *Worker) HasTag(t string) bool {
 // Dir is an opened swarm state root ($SWARM_DIR).
 type Dir struct {
 	Root string
+	// Rebuild, when set, finds the workers that still run (from tmux and the processes that
+	// carry their identity) for records to replace a corrupt state file that was set aside.
+	Rebuild func() []*Worker
 }
 
 // Open makes sure root exists, is a directory private to this user, and returns it.
@@ -239,8 +242,20 @@ func (d *Dir) workersFrom(data []byte, warn func(error)) (*Workers, error) {
 		if merr != nil {
 			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %v", d.statePath(), perr, merr)
 		}
+		ce := &CorruptError{Path: d.statePath(), MovedTo: moved, Err: perr}
+		if d.Rebuild != nil {
+			for _, w := range d.Rebuild() {
+				ws.Put(w)
+				ce.Rebuilt = append(ce.Rebuilt, w.Name)
+			}
+			if len(ce.Rebuilt) > 0 {
+				if err := d.writeWorkers(ws); err != nil {
+					ce.WriteErr = err
+				}
+			}
+		}
 		if warn != nil {
-			warn(&CorruptError{Path: d.statePath(), MovedTo: moved, Err: perr})
+			warn(ce)
 		}
 		return ws, nil
 	}
@@ -325,7 +340,11 @@ func ReplaceJSON(path string, v any) error {
 
 // AppendLine appends one line to a log file in a single write, so concurrent writers never
 // interleave within a line.
-func AppendLine(path, line string) error {
+func AppendLine(path, line string) error { return AppendLineMarking(path, line, "") }
+
+// AppendLineMarking is AppendLine that also closes a line left torn with mark (a reader tells
+// it from a whole entry by that).
+func AppendLineMarking(path, line, mark string) error {
 	fd, err := openFile(path, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT, 0o600)
 	if err != nil {
 		return err
@@ -344,7 +363,7 @@ func AppendLine(path, line string) error {
 	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
 	// the torn line stays alone and this entry stays whole.
 	if endsMidLine(fd) {
-		line = "\n" + line
+		line = mark + "\n" + line
 	}
 	return writeAll(fd, []byte(line), path)
 }

@@ -38,7 +38,9 @@ type swarmData struct{ e *env }
 
 func (d swarmData) snapshot() dashSnapshot {
 	now := time.Now()
-	list, lv, err := d.e.loadAll()
+	quiet := *d.e
+	quiet.quietTmux = true
+	list, lv, err := quiet.loadAll()
 	if err != nil {
 		return dashSnapshot{Now: now, Err: err.Error()}
 	}
@@ -55,7 +57,7 @@ func (d swarmData) snapshot() dashSnapshot {
 		r.worker = w
 		rows = append(rows, r)
 	}
-	return dashSnapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now}
+	return dashSnapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now, Warn: lv.trouble()}
 }
 
 // loop is a loop worker's state and what kind of loop it is; nil for a worker that is no loop.

@@ -18,6 +18,7 @@ type dashSnapshot struct {
 	Regent int       // the Regent's pid; 0 when none runs
 	Now    time.Time // when it was read, in the zone times are shown in
 	Err    string    // why the workers could not be read, when they could not
+	Warn   string    // what could not be learnt about them (a tmux server not answering)
 }
 
 // dashView is everything one frame shows.
@@ -153,6 +154,11 @@ func tableLines(v dashView, s dashStyles) []string {
 	lines := []string{s.header.Render(cut(strings.TrimRight("  "+strings.Join(head, " "), " "), v.Width))}
 	if v.Snap.Err != "" {
 		return append(lines, s.tones[toneBad].Render(cut("  "+v.Snap.Err, v.Width)))
+	}
+	if v.Snap.Warn != "" {
+		for _, w := range strings.Split(v.Snap.Warn, "\n") {
+			lines = append(lines, s.tones[toneBad].Render(cut("  "+w, v.Width)))
+		}
 	}
 	if len(v.Rows) == 0 {
 		empty := "  no workers: start one with 'swarm spawn'"

@@ -23,6 +23,9 @@ type env struct {
 	procs  processTable
 	stdout io.Writer
 	stderr io.Writer
+	// quietTmux: a tmux server that does not answer is shown by the caller (the dashboard's
+	// frame), not warned about on stderr.
+	quietTmux bool
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -71,9 +74,11 @@ func openEnv(c *cli.Context) (*env, error) {
 		return nil, err
 	}
 	app := c.App
+	tm := &tmux.Exec{SocketName: socket, ConfigPath: conf}
+	dir.Rebuild = func() []*state.Worker { return rebuildWorkers(dir, tm) }
 	return &env{
 		dir:    dir,
-		tm:     &tmux.Exec{SocketName: socket, ConfigPath: conf},
+		tm:     tm,
 		procs:  osProcesses{},
 		stdout: app.Writer,
 		stderr: app.ErrWriter,

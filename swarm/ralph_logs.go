@@ -85,7 +85,7 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	}
 	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine}
 	if o.Monitor {
-		t.path, t.whole = ld.MonitorLog(), nil
+		t.path, t.whole, t.torn = ld.MonitorLog(), nil, isTornEntry
 	}
 	if o.Format == "json" {
 		t.path, t.whole = ld.IterationsJSONL(), isRecordLine
@@ -108,6 +108,11 @@ var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
 // next entry then starts on a line of its own, see state.AppendLine).
 func isEventLine(line string) bool { return eventStart.MatchString(line) }
 
+// isTornEntry tells a monitor.log line closed as torn by the next writer (see tornMark).
+func isTornEntry(line string) bool {
+	return strings.HasSuffix(strings.TrimRight(line, "\n"), tornMark)
+}
+
 // isRecordLine tells a whole iterations.jsonl record from a torn one.
 func isRecordLine(line string) bool {
 	var r ralph.IterationRecord
@@ -123,6 +128,8 @@ type tail struct {
 	more   func() bool
 	whole  func(line string) bool   // nil: every line is; otherwise the others are skipped
 	show   func(line string) string // how a line is shown (nil: as it is)
+	// torn tells an entry cut short that is still shown (marked), with a warning; nil: none is.
+	torn func(line string) bool
 
 	f       *os.File
 	pending string // the start of a line still being written
@@ -178,6 +185,9 @@ func (t *tail) print(e *env, lines []string, n int) {
 		if t.whole != nil && !t.whole(lines[i]) {
 			e.warnf("skipped a torn line in %s", filepath.Base(t.path))
 			continue
+		}
+		if t.torn != nil && t.torn(lines[i]) {
+			e.warnf("an entry of %s was cut short (its writer stopped mid-line); it is shown marked%s", filepath.Base(t.path), tornMark)
 		}
 		keep = append(keep, lines[i])
 	}

@@ -65,7 +65,7 @@ func (t timestamped) Write(p []byte) (int, error) {
 }
 
 func appendMonitorLog(ld ralph.Dir, line string) {
-	_ = state.AppendLine(ld.MonitorLog(), time.Now().Format(logTimeFormat)+" "+line)
+	_ = state.AppendLineMarking(ld.MonitorLog(), time.Now().Format(logTimeFormat)+" "+line, tornMark)
 }
 
 // startMonitor has the loop driven: by the Regent when the loop is supervised, otherwise by
@@ -292,11 +292,22 @@ func monitorOutput(ld ralph.Dir, o monitorOptions) (io.Writer, func()) {
 	if o.foreground {
 		return o.out, func() {}
 	}
-	logf, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return timestamped{o.out}, func() {}
+	return timestamped{logAppender{ld.MonitorLog()}}, func() {}
+}
+
+// tornMark ends a monitor.log line whose writer stopped mid-line (killed, a full disk): the
+// next entry starts on a line of its own, and ralph logs tells the torn one apart.
+const tornMark = " [torn]"
+
+// logAppender writes each Write to a log file as whole lines, after a torn line if one was
+// left (see state.AppendLineMarking).
+type logAppender struct{ path string }
+
+func (a logAppender) Write(p []byte) (int, error) {
+	if err := state.AppendLineMarking(a.path, string(p), tornMark); err != nil {
+		return 0, err
 	}
-	return timestamped{logf}, func() { logf.Close() }
+	return len(p), nil
 }
 
 // claimLoop records this process as the loop's monitor and returns the state as it was, which

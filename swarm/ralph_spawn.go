@@ -364,10 +364,7 @@ func runFirstHooks(e *env, ld ralph.Dir, st *ralph.State, name, dir string) {
 		return
 	}
 	out := io.Writer(e.stdout)
-	if f, err := os.OpenFile(ld.MonitorLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
-		defer f.Close()
-		out = timestamped{f}
-	}
+	out = timestamped{logAppender{ld.MonitorLog()}}
 	ctx := ralph.HookContext{Agent: st.Agent, Iteration: 1, MaxIterations: st.MaxIterations, Status: ralph.StatusRunning,
 		WorkDir: dir, Worker: name}
 	timeout := time.Duration(st.HookTimeout) * time.Second

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -54,6 +55,9 @@ func screenLines(e *env, w *state.Worker, history int, stream string) ([]string,
 func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	gone := fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
 	var lines []string
+	if _, err := e.tmuxFor(w).PaneNow(w.Tmux.PaneID); errors.Is(err, tmux.ErrNotAnswering) {
+		return nil, fail("cannot read the screen of '%s': %v", w.Name, err)
+	}
 	if _, own := e.ownPane(w); own {
 		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {

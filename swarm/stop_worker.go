@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -40,7 +41,14 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 			exit = &code
 		}
 	}
-	e.endTagged(w, grace)
+	if w.Tmux != nil && exit == nil && e.serverSilent(w) {
+		// Its pane cannot be reached: the processes carrying its identity are all there is
+		// to end, and they are its own, not strays.
+		e.warnf("ended '%s' by its processes; its tmux window stays until the server answers", w.Name)
+		_ = e.procs.KillTagged(w.IDTag(), 0, grace)
+	} else {
+		e.endTagged(w, grace)
+	}
 	err := e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
 		if cur := ws.Get(w.Name); cur != nil {
 			cur.Status = state.StatusStopped
@@ -58,6 +66,12 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 		return fail("stopped '%s', but cannot record it: %v", w.Name, err)
 	}
 	return nil
+}
+
+// serverSilent reports whether the tmux server w lives on does not answer.
+func (e *env) serverSilent(w *state.Worker) bool {
+	_, err := e.tmuxFor(w).PaneNow(w.Tmux.PaneID)
+	return errors.Is(err, tmux.ErrNotAnswering)
 }
 
 // keepScreen saves what the worker's pane shows (with its scrollback), so peek and logs can

@@ -2,7 +2,9 @@ package swarm
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
@@ -15,14 +17,45 @@ import (
 type liveView struct {
 	e     *env
 	panes map[string]map[string]tmux.Pane // socket → pane ID → pane
+	// silent are the servers that did not answer, with what asking them said: their workers'
+	// status comes from the processes that carry their identity instead.
+	silent map[string]error
 }
 
 func (e *env) live() (*liveView, error) {
+	lv := &liveView{e: e, panes: map[string]map[string]tmux.Pane{}, silent: map[string]error{}}
 	panes, err := e.tm.Panes()
-	if err != nil {
+	if errors.Is(err, tmux.ErrNotAnswering) {
+		lv.silent[e.tm.Socket()] = err
+	} else if err != nil {
 		return nil, fail("%v", err)
 	}
-	return &liveView{e: e, panes: map[string]map[string]tmux.Pane{e.tm.Socket(): panes}}, nil
+	lv.panes[e.tm.Socket()] = panes
+	return lv, nil
+}
+
+// trouble says which servers did not answer, one line each ("" when all did).
+func (lv *liveView) trouble() string {
+	var msgs []string
+	for _, err := range lv.silent {
+		msgs = append(msgs, err.Error()+": status is taken from the workers' processes")
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// warnSilent tells the user which servers did not answer, on stderr.
+func (e *env) warnSilent(lv *liveView) {
+	if t := lv.trouble(); t != "" {
+		for _, line := range strings.Split(t, "\n") {
+			e.warnf("%s", line)
+		}
+	}
+}
+
+// silentServer reports whether the server w lives on did not answer this command.
+func (lv *liveView) silentServer(w *state.Worker) bool {
+	_, ok := lv.silent[lv.e.tmuxFor(w).Socket()]
+	return ok
 }
 
 // pane finds a worker's pane on the server it was spawned on. Another server is asked once,
@@ -31,7 +64,11 @@ func (lv *liveView) pane(w *state.Worker) (tmux.Pane, bool) {
 	tm := lv.e.tmuxFor(w)
 	panes, seen := lv.panes[tm.Socket()]
 	if !seen {
-		panes, _ = tm.Panes()
+		var err error
+		panes, err = tm.Panes()
+		if errors.Is(err, tmux.ErrNotAnswering) {
+			lv.silent[tm.Socket()] = err
+		}
 		lv.panes[tm.Socket()] = panes
 	}
 	if w.Tmux.PaneID == "" {
@@ -60,6 +97,10 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	was := w.Status
 	if w.Tmux != nil {
 		p, ok := lv.pane(w)
+		if lv.silentServer(w) {
+			e.reconcileByProcesses(w)
+			return
+		}
 		switch {
 		case !ok || !w.Owns(p.SwarmID):
 			w.Status = state.StatusStopped
@@ -85,6 +126,19 @@ func (e *env) reconcile(lv *liveView, w *state.Worker) {
 	// stopped worker would make ls slow.
 	if was != state.StatusStopped && w.ID != "" && len(e.procs.Tagged(w.IDTag())) > 0 {
 		w.Status = state.StatusOrphaned
+	}
+}
+
+// reconcileByProcesses is reconcile for a worker whose tmux server did not answer: it runs
+// while a process carrying its identity does (or, for a record without one, its own process).
+func (e *env) reconcileByProcesses(w *state.Worker) {
+	switch {
+	case w.ID != "" && len(e.procs.Tagged(w.IDTag())) > 0:
+		w.Status = state.StatusRunning
+	case w.ID == "" && w.PID > 0 && e.procs.Alive(w.PID, 0):
+		w.Status = state.StatusRunning
+	case w.Status == state.StatusRunning:
+		w.Status = state.StatusStopped
 	}
 }
 
@@ -132,6 +186,7 @@ func (e *env) loadWorker(name string) (*state.Worker, *liveView, error) {
 		return nil, nil, err
 	}
 	e.reconcile(lv, w)
+	e.warnSilent(lv)
 	return w, lv, nil
 }
 
@@ -148,6 +203,9 @@ func (e *env) loadAll() ([]*state.Worker, *liveView, error) {
 	list := ws.List()
 	for _, w := range list {
 		e.reconcile(lv, w)
+	}
+	if !e.quietTmux {
+		e.warnSilent(lv)
 	}
 	return list, lv, nil
 }

@@ -52,7 +52,16 @@ var (
 // stuck from a server that is slow: fifty loops restarting at once on two cores have seen a
 // respawn answered after two seconds, and a client given up on is replaced by tmux processes,
 // which load the machine more.
+// SWARM_TMUX_TIMEOUT, when set, bounds it as it bounds every other tmux call.
 var controlTimeout = 10 * time.Second
+
+func controlDeadline() time.Time {
+	d := controlTimeout
+	if os.Getenv("SWARM_TMUX_TIMEOUT") != "" {
+		d = CallTimeout()
+	}
+	return time.Now().Add(d)
+}
 
 // Control attaches a control-mode client to session, with its output off: the server then
 // keeps nothing about the panes it would report (tmux, to 3.6a at least, can crash when a pane
@@ -155,7 +164,7 @@ func (c *Control) runAll(commands ...string) ([]controlReply, error) {
 	for i := range chans {
 		chans[i] = make(chan controlReply, 1)
 	}
-	deadline := time.Now().Add(controlTimeout)
+	deadline := controlDeadline()
 	if err := c.send(chans, strings.Join(commands, "\n")+"\n", deadline); err != nil {
 		return nil, err
 	}
@@ -262,11 +271,13 @@ func (c *Control) send(chans []chan controlReply, text string, deadline time.Tim
 }
 
 // closeWait is how long Close waits for the client to leave once its input is closed, before
-// it is killed.
+// it is killed, and then for its end to be seen.
 const closeWait = 2 * time.Second
 
 // Close detaches the client (closing its input ends it) and waits for it; a client that does
-// not leave is killed, so that closing never hangs.
+// not leave is killed, so that closing never hangs. Its output may stay open after that: a
+// control client's output is written by the server itself, and a stopped server holds it
+// until it runs again. The client takes no command from then on.
 func (c *Control) Close() {
 	_ = c.stdin.Close()
 	select {
@@ -274,8 +285,18 @@ func (c *Control) Close() {
 		return
 	case <-time.After(closeWait):
 	}
+	c.mu.Lock()
+	c.closed = true
+	for _, ch := range c.waiting {
+		ch <- controlReply{err: ErrControlGone}
+	}
+	c.waiting = nil
+	c.mu.Unlock()
 	_ = c.cmd.Process.Kill()
-	<-c.done
+	select {
+	case <-c.done:
+	case <-time.After(closeWait):
+	}
 }
 
 // controlError is a command's failure, told as Exec tells it.

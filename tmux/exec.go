@@ -2,10 +2,13 @@ package tmux
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Runner runs one tmux client process. argv is the whole command line, the binary first;
@@ -23,7 +26,17 @@ type Exec struct {
 	// Runner runs the tmux clients; nil runs the binary. Tests put a stub here to see the
 	// exact argv of every call (see tmuxtest.Stub).
 	Runner Runner
+	// Timeout bounds every tmux client; zero is CallTimeout().
+	Timeout time.Duration
 }
+
+// Once a server has not answered, calls to it fail at once for one timeout more, so that a
+// command making many calls learns it once instead of waiting for each, and a long-lived
+// caller asks again after that. Kept by socket: an Exec is copied to reach another server.
+var (
+	quietMu    sync.Mutex
+	quietUntil = map[string]time.Time{}
+)
 
 // Socket returns the -L socket name.
 func (t *Exec) Socket() string { return t.SocketName }
@@ -55,7 +68,18 @@ func (t *Exec) bin() string {
 type binaryRunner struct{}
 
 func (binaryRunner) Run(argv []string, stdin []byte) (string, string, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	return binaryRunner{}.RunWithin(argv, stdin, CallTimeout())
+}
+
+// RunWithin runs the client and kills it when it has not finished by timeout: a server that is
+// stopped or wedged never answers, and its clients would wait for it forever.
+func (binaryRunner) RunWithin(argv []string, stdin []byte, timeout time.Duration) (string, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// A server the client started keeps no copy of its output pipes, but anything else that
+	// does must not hold the call past its deadline.
+	cmd.WaitDelay = time.Second
 	cmd.Env = childEnv()
 	// A fixed cwd keeps a server started here from pinning a directory the user may delete.
 	cmd.Dir = "/"
@@ -66,7 +90,18 @@ func (binaryRunner) Run(argv []string, stdin []byte) (string, string, error) {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = errTimedOut
+	}
 	return out.String(), errb.String(), err
+}
+
+// errTimedOut is a client killed at its deadline, before callSeq names the server.
+var errTimedOut = errors.New("tmux client timed out")
+
+// timedRunner is a Runner that can be given the deadline itself.
+type timedRunner interface {
+	RunWithin(argv []string, stdin []byte, timeout time.Duration) (string, string, error)
 }
 
 // call runs one tmux command on the private server and returns what the client printed.
@@ -77,6 +112,9 @@ func (t *Exec) call(stdin []byte, args ...string) (stdout, stderr string, err er
 // callSeq runs tmux commands one after the other in one client, as tmux's "a ; b" does: one
 // process instead of several. tmux stops at the first command that fails.
 func (t *Exec) callSeq(stdin []byte, cmds ...[]string) (stdout, stderr string, err error) {
+	if t.quiet() {
+		return "", "", t.notAnswering()
+	}
 	r := t.Runner
 	if r == nil {
 		r = binaryRunner{}
@@ -90,7 +128,35 @@ func (t *Exec) callSeq(stdin []byte, cmds ...[]string) (stdout, stderr string, e
 			argv = append(argv, literalArg(a))
 		}
 	}
-	return r.Run(argv, stdin)
+	if tr, ok := r.(timedRunner); ok {
+		stdout, stderr, err = tr.RunWithin(argv, stdin, t.timeout())
+	} else {
+		stdout, stderr, err = r.Run(argv, stdin)
+	}
+	if errors.Is(err, errTimedOut) {
+		quietMu.Lock()
+		quietUntil[t.SocketName] = time.Now().Add(t.timeout())
+		quietMu.Unlock()
+		err = t.notAnswering()
+	}
+	return stdout, stderr, err
+}
+
+func (t *Exec) timeout() time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return CallTimeout()
+}
+
+func (t *Exec) quiet() bool {
+	quietMu.Lock()
+	defer quietMu.Unlock()
+	return time.Now().Before(quietUntil[t.SocketName])
+}
+
+func (t *Exec) notAnswering() error {
+	return &NotAnsweringError{Socket: t.SocketName}
 }
 
 // literalArg keeps an argument whole: tmux reads an argument that ends in ";" as the end of a
@@ -113,6 +179,9 @@ func (t *Exec) runSeq(stdin []byte, cmds ...[]string) (string, error) {
 	out, errOut, err := t.callSeq(stdin, cmds...)
 	if err != nil {
 		msg := strings.TrimSpace(errOut)
+		if errors.Is(err, ErrNotAnswering) {
+			return "", err
+		}
 		if errors.Is(err, exec.ErrNotFound) {
 			return "", ErrNotInstalled
 		}

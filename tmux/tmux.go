@@ -5,6 +5,7 @@ package tmux
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -149,4 +150,37 @@ func FilterEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// ErrNotAnswering means the server did not answer a call in time: it is stopped, wedged or
+// far too loaded. Its panes may be alive; nothing about them can be learnt from it now.
+var ErrNotAnswering = errors.New("tmux server is not answering")
+
+// NotAnsweringError is ErrNotAnswering naming the server, for the user to find it.
+type NotAnsweringError struct{ Socket string }
+
+func (e *NotAnsweringError) Error() string {
+	if e.Socket == "" {
+		return "the default tmux server is not answering"
+	}
+	return fmt.Sprintf("tmux server (socket %s) is not answering", e.Socket)
+}
+
+// Is makes errors.Is(err, ErrNotAnswering) hold.
+func (e *NotAnsweringError) Is(target error) bool { return target == ErrNotAnswering }
+
+// defaultCallTimeout is far more than any call takes on a loaded machine (fifty loops
+// restarting at once on two cores answer within two seconds) and little enough that a command
+// facing a stopped server still answers soon.
+const defaultCallTimeout = 5 * time.Second
+
+// CallTimeout is how long one tmux call may take: SWARM_TMUX_TIMEOUT (a Go duration, "2s")
+// when set and valid, else five seconds.
+func CallTimeout() time.Duration {
+	if v := os.Getenv("SWARM_TMUX_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+	}
+	return defaultCallTimeout
 }

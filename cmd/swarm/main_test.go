@@ -75,6 +75,11 @@ func setupScript(env *testscript.Env) error {
 	}
 	marker := "SWARM_DIR=" + filepath.Join(work, ".swarm")
 	env.Defer(func() {
+		// A script that stopped its tmux server (SIGSTOP) and failed before resuming it
+		// would otherwise leave kill-server waiting for it forever.
+		for _, pid := range proc.Tagged(marker) {
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
 		killServers(work, socket)
 		if left := reapStragglers(marker); len(left) > 0 {
 			env.T().Fatal(fmt.Sprintf("script left processes running: %s", strings.Join(left, "; ")))
