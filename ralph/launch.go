@@ -122,9 +122,19 @@ func (l Launch) script(env []string) (string, bool) {
 	// hangup on to the agent, as plain tmux would. No loop needs more: a loop's agent under a
 	// host gave way to it above, and a loop ends an agent by its process group, never by HUP.
 	b.WriteString("trap : INT QUIT TERM\n")
-	b.WriteString(run + "\ncode=$?\nrecord \"$code\"\nexit \"$code\"\n")
+	b.WriteString(run + "\ncode=$?\n" + settle + "record \"$code\"\nexit \"$code\"\n")
 	return b.String(), true
 }
+
+// settle waits, before the script ends, until tmux has read everything the agent wrote: tmux
+// (3.3a at least) closes a pane's terminal as soon as its process ends, and what it had not
+// yet read is lost, most often the last lines of a program that ends with a burst of output
+// or on a busy machine. The terminal is asked for its status (ESC [ 5 n); tmux reads its input
+// in order, so its answer comes once all that came before is on the pane's screen. Echo off,
+// so the answer is not shown; two seconds at most, for a terminal that does not answer. The
+// terminal is not set back: the pane's process is about to end.
+const settle = "if [ -t 0 ] && [ -t 1 ] && stty -echo -icanon min 0 time 20 2>/dev/null; then " +
+	"printf '\\033[5n'; dd bs=4 count=1 >/dev/null 2>&1; fi\n"
 
 // shellName reports whether sh can export a variable of this name.
 func shellName(k string) bool {

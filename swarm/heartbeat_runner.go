@@ -181,7 +181,7 @@ func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.
 // ensureRunner wakes the runner to look at the heartbeats again, or starts it with its keeper.
 func ensureRunner(e *env) error {
 	s := heartbeat.StoreFor(e.dir)
-	if state.IsLocked(s.KeeperLock()) {
+	if state.IsLocked(s.KeeperLock()) && !keeperLeaving(e, s) {
 		wakeRunner(s)
 		return nil
 	}
@@ -198,6 +198,33 @@ func ensureRunner(e *env) error {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
+}
+
+// keeperLeaving reports a keeper whose window is gone, once it has left: tmux hangs up the
+// program of a window it closes, but the program may take a moment to end (on a busy machine,
+// more than one), and a command that took it for alive meanwhile would leave no runner at all.
+// A keeper still there after that (one of another tmux server) is taken to serve them.
+func keeperLeaving(e *env, s heartbeat.Store) bool {
+	if keeperWindowThere(e) {
+		return false
+	}
+	waitFor(5*time.Second, func() bool { return !state.IsLocked(s.KeeperLock()) })
+	return !state.IsLocked(s.KeeperLock())
+}
+
+// keeperWindowThere reports whether the runner's window is on this tmux server (true when
+// the server cannot say: nothing is waited for then).
+func keeperWindowThere(e *env) bool {
+	panes, err := e.tm.Panes()
+	if err != nil {
+		return true
+	}
+	for _, p := range panes {
+		if p.Session == regentSession && p.WindowName == runnerWindow {
+			return true
+		}
+	}
+	return false
 }
 
 // stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or

@@ -27,6 +27,15 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 		show(readyProgress(w.Name, time.Since(start), last))
 		p, ok := e.ownPane(w)
 		if !ok || p.Dead {
+			// A tmux client ended by the same Ctrl-C (it runs in the terminal's process group),
+			// or too slow to answer, says nothing of the pane: a signal on its way ends the
+			// wait as one, and the pane is asked after again before it is said to be gone.
+			if sig, got := signalWithin(sigs, 200*time.Millisecond); got {
+				return interrupted(sig, "interrupted (%s) before '%s' was ready", signalName(sig), w.Name)
+			}
+			p, ok = e.ownPane(w)
+		}
+		if !ok || p.Dead {
 			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
 			if code := e.exitCode(w.Name, p); code != nil {
 				msg += fmt.Sprintf(" (exit %d)", *code)
@@ -51,6 +60,18 @@ func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.R
 			return interrupted(sig, "interrupted (%s) before '%s' was ready", signalName(sig), w.Name)
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+}
+
+// signalWithin returns a signal that comes on sigs within d, if one does.
+func signalWithin(sigs <-chan os.Signal, d time.Duration) (os.Signal, bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case sig := <-sigs:
+		return sig, true
+	case <-t.C:
+		return nil, false
 	}
 }
 

@@ -106,6 +106,9 @@ func hasEntry(environ, entry []byte) bool {
 	return false
 }
 
+// killWait is how long KillTagged waits for SIGKILL to take effect.
+const killWait = 3 * time.Second
+
 // KillTagged ends every process carrying tag among those started after mark was taken (0:
 // any): SIGTERM, up to grace, then SIGKILL. It returns how many there were.
 func KillTagged(tag string, mark int, grace time.Duration) int {
@@ -121,8 +124,15 @@ func KillTagged(tag string, mark int, grace time.Duration) int {
 	for len(TaggedSince(tag, mark)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	for _, pid := range TaggedSince(tag, mark) {
+	left := TaggedSince(tag, mark)
+	for _, pid := range left {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	// SIGKILL takes effect once the process is next scheduled, which on a busy machine is not
+	// at once: the caller is told they are gone only when they are (or after killWait).
+	deadline = time.Now().Add(killWait)
+	for len(left) > 0 && len(TaggedSince(tag, mark)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
 	}
 	return len(found)
 }
