@@ -189,6 +189,7 @@ func (d Dir) Load() (*State, error) {
 		}
 		return nil, err
 	}
+	d.honourKill(&st, time.Now())
 	return &st, nil
 }
 
@@ -254,6 +255,7 @@ func (d Dir) locked(fn func(*State) error) (*State, error) {
 		}
 		return nil, err
 	}
+	d.settleKill(&st, time.Now())
 	return &st, fn(&st)
 }
 

@@ -12,7 +12,8 @@ import (
 
 // stopLoopOnKill: killing a ralph worker stops its loop for good. When that cannot be
 // recorded (a full disk), the kill is honoured all the same: the loop's keeper and monitor are
-// ended, so nothing starts the next iteration once the disk has room again.
+// ended, and a mark any later reader honours (see ralph.Dir.MarkKilled) keeps it killed until it
+// is recorded.
 func stopLoopOnKill(e *env, name string) error {
 	ld := ralph.DirFor(e.dir, name)
 	if !ld.Exists() {
@@ -25,6 +26,9 @@ func stopLoopOnKill(e *env, name string) error {
 		return nil
 	}
 	endMonitor(e, ld, name)
+	if ld.MarkKilled() == nil {
+		return fail("cannot record that the loop of '%s' was killed yet (%v); it stays killed, and is recorded once there is room", name, err)
+	}
 	return fail("cannot record that the loop of '%s' was killed (%v); its monitor was ended instead", name, err)
 }
 

@@ -86,7 +86,7 @@ func (r *regent) run(lock *state.Lock) (quit bool) {
 			r.say("no loop needs the Regent; leaving")
 			return false
 		}
-		t := time.NewTimer(rescanEvery)
+		t := time.NewTimer(r.rescanIn())
 		select {
 		case <-r.wake:
 		case <-t.C:
@@ -106,6 +106,28 @@ func (r *regent) idle() bool {
 	return len(r.loops) == 0 && len(r.dropped) == 0
 }
 
+// keepDropped takes up a loop killed by a predecessor that could not record it: it is not
+// driven, and its kill is recorded as soon as it can be.
+func (r *regent) keepDropped(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dropped[name] = true
+}
+
+// rescanIn is how long the Regent waits for a wake-up before it looks again: a kill still to
+// be recorded is tried again soon.
+func (r *regent) rescanIn() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.dropped) > 0 {
+		return dropRetry
+	}
+	return rescanEvery
+}
+
+// dropRetry is how often a kill that could not be recorded is tried again.
+const dropRetry = 2 * time.Second
+
 // recordDropped records the kill of loops dropped while it could not be written (a full
 // disk), now that it may be: once it is, they are over and nothing more is owed them.
 func (r *regent) recordDropped() {
@@ -119,7 +141,14 @@ func (r *regent) recordDropped() {
 	r.mu.Unlock()
 	for _, name := range names {
 		ld := ralph.DirFor(r.e.dir, name)
-		if loopNeedsMonitor(ld) {
+		if ld.KillMarked() {
+			// Any write under the loop lock records a marked kill first.
+			_, _ = ld.Update(func(*ralph.State) error { return nil })
+			if ld.KillMarked() {
+				continue
+			}
+			r.say("loop %s: its kill is recorded now", name)
+		} else if loopNeedsMonitor(ld) {
 			if _, _, err := ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) { return ralph.Killed(s), nil }); err != nil {
 				continue
 			}
@@ -167,6 +196,10 @@ func (r *regent) scan() {
 			continue
 		}
 		ld := ralph.DirFor(r.e.dir, name)
+		if ld.KillMarked() {
+			r.keepDropped(name)
+			continue
+		}
 		st, err := ld.Load()
 		if err != nil {
 			continue
