@@ -67,6 +67,7 @@ func (am *AgentMode) ClearSpec() {
 
 // SpecFacts is what a spec's commit tells about it.
 type SpecFacts struct {
+	ID       string // the spec's inbox id, a trailer by which a successor finds the commit made
 	Spec     string
 	Tasks    int
 	Duration time.Duration
@@ -79,9 +80,16 @@ func CommitMessage(f SpecFacts) string {
 	if f.Cost != nil {
 		cost = fmt.Sprintf("$%.2f", *f.Cost)
 	}
-	return fmt.Sprintf("ralph: complete %s\n\nSpec: ralph/specs/%s\nTasks completed: %d\nDuration: %s\nCost: %s",
+	msg := fmt.Sprintf("ralph: complete %s\n\nSpec: ralph/specs/%s\nTasks completed: %d\nDuration: %s\nCost: %s",
 		SpecName(f.Spec), f.Spec, f.Tasks, MinutesSeconds(f.Duration), cost)
+	if f.ID != "" {
+		msg += "\n\n" + SpecIDTrailer + ": " + f.ID
+	}
+	return msg
 }
+
+// SpecIDTrailer names the trailer of a spec's commit that carries its inbox id.
+const SpecIDTrailer = "Ralph-Spec-Id"
 
 // ApplyAgentStage turns the loop state into a fresh loop of the agent's current stage.
 func (st *State) ApplyAgentStage(am *AgentMode, promptFile string) {

@@ -89,6 +89,9 @@ func TestCommitMessage(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	if got := CommitMessage(SpecFacts{ID: "q-ab12", Spec: "x.md"}); !strings.HasSuffix(got, "Cost: unknown (the agent reports no token use)\n\nRalph-Spec-Id: q-ab12") {
+		t.Errorf("no id trailer:\n%s", got)
+	}
 	if got := CommitMessage(SpecFacts{Spec: "y.md", Duration: 2 * time.Hour}); !strings.Contains(got, "Duration: 2h 0m 0s\nCost: unknown") {
 		t.Errorf("no cost known:\n%s", got)
 	}

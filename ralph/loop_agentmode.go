@@ -54,7 +54,6 @@ func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
 		am.Stage = StageConstruct
 		return l.beginStage(am, st)
 	case StepCommit:
-		l.agentSay(am, "CONSTRUCT: complete")
 		l.commitSpec(am, st)
 	case StepFail:
 		l.failSpec(am, why)
@@ -110,7 +109,7 @@ func (l *Loop) saveStage(am *AgentMode, prompt string) bool {
 
 // commitSpec is COMMIT: all the spec's changes in one commit (tried twice), the spec done.
 func (l *Loop) commitSpec(am *AgentMode, st *State) {
-	facts := SpecFacts{Spec: am.Spec, Tasks: PlanTasks(am.Project, am.Spec)}
+	facts := SpecFacts{ID: am.SpecID, Spec: am.Spec, Tasks: PlanTasks(am.Project, am.Spec)}
 	if started, err := state.ParseTime(am.SpecStartedAt); err == nil {
 		facts.Duration = l.cfg.Clock.Now().Sub(started)
 	}
@@ -118,7 +117,13 @@ func (l *Loop) commitSpec(am *AgentMode, st *State) {
 		c := st.CostUSD - am.SpecCostBase
 		facts.Cost = &c
 	}
-	hash, err := git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
+	// A monitor that died after committing (before it could log it) left the commit made.
+	hash := git.HeadWithTrailer(am.Project, SpecIDTrailer, am.SpecID)
+	var err error
+	if hash == "" {
+		l.agentSay(am, "CONSTRUCT: complete")
+		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
+	}
 	if err != nil {
 		l.agentSay(am, "COMMIT: %s; trying again", OneLine(err.Error()))
 		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)

@@ -44,3 +44,19 @@ func SetAside(dir, message string, keep []string, drop bool) (ok bool, err error
 	}
 	return true, err
 }
+
+// HeadWithTrailer is the short hash of the commit checked out in dir when its message has the
+// trailer key: value (a commit already made for what is about to be committed), else "".
+func HeadWithTrailer(dir, key, value string) string {
+	out, err := Run(dir, "log", "-1", "--format=%h%n%(trailers:key="+key+",valueonly)")
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == value {
+			return lines[0]
+		}
+	}
+	return ""
+}
