@@ -38,6 +38,12 @@ const (
 
 func (p Phase) String() string { return string(p) }
 
+// Underway reports whether an agent of the iteration may still be at work: a loop paused in
+// this phase still needs its driver until the iteration ends.
+func (p Phase) Underway() bool {
+	return p == PhaseStarting || p == PhaseDelivering || p == PhaseSubmitting || p == PhaseWorking
+}
+
 // Ending is how an iteration ended.
 type Ending int
 

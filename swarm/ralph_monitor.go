@@ -340,9 +340,11 @@ func loopNeedsMonitor(ld ralph.Dir) bool {
 	return err == nil && needsMonitor(ld, st)
 }
 
-// needsMonitor: the loop is running, waiting, or between the loops of its sequence.
+// needsMonitor: the loop is running, waiting, between the loops of its sequence, or paused
+// while the iteration it was paused in still runs (its agent is watched until it ends).
 func needsMonitor(ld ralph.Dir, st *ralph.State) bool {
-	return st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st)
+	return st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st) ||
+		st.Status == ralph.StatusPaused && st.Phase.Underway()
 }
 
 // needsRegent reports whether the loop is the Regent's to drive now: supervised and in need
