@@ -287,8 +287,7 @@ func (l *Loop) run() (Status, error) {
 func (l *Loop) step(st *State) error {
 	switch st.Phase {
 	case PhaseStarting, PhaseDelivering:
-		// A monitor that died just before its paste left nothing in the input: deliver again.
-		return l.deliver(st)
+		return l.redeliver(st)
 	case PhaseSubmitting:
 		l.resumeDelivery(st)
 	case PhaseWorking:

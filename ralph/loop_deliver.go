@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
@@ -49,9 +52,7 @@ func (l *Loop) deliver(st *State) error {
 			base = l.matcher.Count(full)
 		}
 	}
-	// Recorded before the paste: a monitor that dies from here on must not paste it again.
-	l.note(func(s *State) error { s.Phase = PhaseDelivering; s.DoneBaseline = base; return nil })
-	l.submit(st, a, lines, string(prompt))
+	l.submit(st, a, lines, string(prompt), base)
 	l.delivered(base)
 	return nil
 }
@@ -66,6 +67,54 @@ func (l *Loop) delivered(base int) {
 		s.LastScreenChange = l.now()
 		return nil
 	})
+}
+
+// paste types the prompt into the agent's input. It is staged in a named tmux buffer first and
+// the name recorded before the paste: a monitor that dies at any point from there on leaves its
+// successor able to tell whether the paste happened (see redeliver), so the prompt is never
+// pasted twice into one agent.
+func (l *Loop) paste(a agent, prompt string, base int) error {
+	buf := "swarm-" + uuid.NewString()
+	if err := l.cfg.Tmux.StageBuffer(buf, prompt); err != nil {
+		return err
+	}
+	l.note(func(s *State) error { s.Phase, s.DoneBaseline, s.PasteBuffer = PhaseDelivering, base, buf; return nil })
+	err := l.cfg.Tmux.PasteBuffer(a.paneID, buf, true)
+	dieAfterPaste()
+	return err
+}
+
+// dieAfterPasteEnv names a file: a process with it in its environment kills itself right after
+// its first paste while the file does not exist (creating it first), as a monitor killed at that
+// moment would die. How the scenarios show what a successor does then.
+const dieAfterPasteEnv = "SWARM_TEST_DIE_AFTER_PASTE"
+
+func dieAfterPaste() {
+	flag := os.Getenv(dieAfterPasteEnv)
+	if flag == "" {
+		return
+	}
+	f, err := os.OpenFile(flag, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	_ = f.Close()
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+// redeliver takes over an iteration whose monitor died while it gave the agent its prompt: a
+// prompt staged and still in its buffer was not pasted (it is delivered afresh); one whose
+// buffer is gone was, and only its Enter may be missing.
+func (l *Loop) redeliver(st *State) error {
+	if st.Phase == PhaseDelivering && st.PasteBuffer != "" {
+		staged, err := l.cfg.Tmux.HasBuffer(st.PasteBuffer)
+		if err == nil && !staged {
+			l.resumeDelivery(st)
+			return nil
+		}
+		l.cfg.Tmux.DeleteBuffer(st.PasteBuffer)
+	}
+	return l.deliver(st)
 }
 
 // resumeDelivery takes over an iteration whose monitor died between pasting the prompt and
@@ -168,15 +217,15 @@ func (l *Loop) keepUnknownScreen(st *State, a agent) string {
 
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
 // is pressed once more (a paste can swallow the first one).
-func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
+func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base int) {
 	before := screen.ActivityHash(strings.Join(lines, "\n"))
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
-	if err := l.cfg.Tmux.Paste(a.paneID, prompt, true); err != nil {
+	if err := l.paste(a, prompt, base); err != nil {
 		l.say("could not type the prompt: %v", err)
 	}
 	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
-	l.note(func(s *State) error { s.Phase = PhaseSubmitting; return nil })
+	l.note(func(s *State) error { s.Phase, s.PasteBuffer = PhaseSubmitting, ""; return nil })
 	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
 	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
 	// for the agent taking the prompt.

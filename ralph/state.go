@@ -58,8 +58,11 @@ type State struct {
 	LastScreenChange string `json:"last_screen_change,omitempty"`
 	LastExitCode     *int   `json:"last_exit_code,omitempty"`
 	DoneBaseline     int    `json:"done_baseline"`
-	BackoffUntil     string `json:"backoff_until,omitempty"`
-	Ended            string `json:"ended,omitempty"`
+	// PasteBuffer names the tmux buffer the prompt was staged in before its paste: while it
+	// exists the paste has not happened, once it is gone it has (see Loop.deliver).
+	PasteBuffer  string `json:"paste_buffer,omitempty"`
+	BackoffUntil string `json:"backoff_until,omitempty"`
+	Ended        string `json:"ended,omitempty"`
 
 	// Time spent paused, so the loop's running time leaves it out: the seconds of pauses that
 	// ended, and when the current one began.

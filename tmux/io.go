@@ -1,7 +1,9 @@
 package tmux
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
 )
@@ -35,6 +37,46 @@ func (t *Exec) Paste(paneID, text string, bracketed bool) error {
 	}
 	return nil
 }
+
+// StageBuffer puts text into the buffer named name, for PasteBuffer: a caller that records
+// the name in between can later tell whether the paste happened (the buffer is gone).
+func (t *Exec) StageBuffer(name, text string) error {
+	_, err := t.run([]byte(text), "load-buffer", "-b", name, "-")
+	return err
+}
+
+// PasteBuffer types the staged buffer name into the pane and deletes it, as Paste does.
+func (t *Exec) PasteBuffer(paneID, name string, bracketed bool) error {
+	args := []string{"paste-buffer", "-r", "-d", "-b", name, "-t", paneID}
+	if bracketed {
+		args = append(args, "-p")
+	}
+	if _, err := t.run(nil, args...); err != nil {
+		_, _ = t.run(nil, "delete-buffer", "-b", name)
+		return err
+	}
+	return nil
+}
+
+// HasBuffer reports whether a buffer named name exists: one staged and not pasted yet.
+func (t *Exec) HasBuffer(name string) (bool, error) {
+	out, err := t.run(nil, "list-buffers", "-F", "#{buffer_name}")
+	if err != nil {
+		if errors.Is(err, ErrNoServer) {
+			return false, nil
+		}
+		return false, err
+	}
+	for _, b := range strings.Split(out, "\n") {
+		if b == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// DeleteBuffer removes a staged buffer that is not to be pasted.
+func (t *Exec) DeleteBuffer(name string) { _, _ = t.run(nil, "delete-buffer", "-b", name) }
 
 // pasteArgs names a new buffer for a paste and is the paste-buffer command that types it into
 // the pane and deletes it: line feeds kept as line feeds (-r), bracketed when asked (-p).

@@ -111,6 +111,12 @@ type Client interface {
 	PaneNow(paneID string) (Pane, error)
 	Capture(paneID string, historyLines int) (string, error)
 	Paste(paneID, text string, bracketed bool) error
+	// StageBuffer, PasteBuffer: Paste in two steps, so that a caller that records the
+	// buffer's name in between can tell afterwards whether the paste happened (HasBuffer).
+	StageBuffer(name, text string) error
+	PasteBuffer(paneID, name string, bracketed bool) error
+	HasBuffer(name string) (bool, error)
+	DeleteBuffer(name string)
 	SendKeys(paneID string, keys ...string) error
 	KillPane(paneID string) error
 	KillSessionIfEmpty(session string) error

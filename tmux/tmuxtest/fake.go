@@ -109,6 +109,7 @@ type Fake struct {
 	// serverKills counts KillServer calls.
 	serverKills int
 	messages    []string // what Message showed
+	buffers     map[string]string
 }
 
 // Message records text as shown to the server's clients (one, in the fake).
