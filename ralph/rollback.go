@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/swarm/git"
@@ -43,7 +44,14 @@ func runTests(dir, command string, timeout time.Duration) (output string, err er
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	cmd.Env = os.Environ()
-	err = cmd.Run()
+	// Its own group, recorded while it runs: a driver's successor ends what a dead driver left.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	if err = cmd.Start(); err == nil {
+		untrack := trackChild(cmd.Process.Pid)
+		err = cmd.Wait()
+		untrack()
+	}
 	out := buf.String()
 	if err == nil {
 		return out, nil

@@ -51,6 +51,7 @@ func runShell(r shellRun) shellResult {
 	if err := cmd.Start(); err != nil {
 		return shellResult{Code: -1, Err: err}
 	}
+	defer trackChild(cmd.Process.Pid)()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var timeout <-chan time.Time

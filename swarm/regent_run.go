@@ -80,6 +80,7 @@ func serveRegent(e *env) error {
 	}
 	defer logf.Close()
 	r := newRegent(e, timestamped{logf})
+	r.endLeftChildren()
 	ln, err := listenForCommands(e.dir)
 	if err != nil {
 		why := fmt.Sprintf("cannot listen for commands: %v", err)

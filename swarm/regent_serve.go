@@ -70,6 +70,18 @@ func (r *regent) say(format string, args ...any) {
 	fmt.Fprintf(r.log, format+"\n", args...)
 }
 
+// endLeftChildren ends the checkers, hooks and test commands a Regent that died left running
+// (they would overlap their own re-runs), and has this one's recorded for its successor.
+func (r *regent) endLeftChildren() {
+	dir := filepath.Join(r.e.dir.Root, "regent-children")
+	if n := ralph.EndLeftChildren(dir, 2*time.Second); n > 0 {
+		r.say("ended %d command(s) a Regent before this one left running", n)
+	}
+	if err := ralph.KeepChildrenIn(dir); err != nil {
+		r.say("cannot keep a record of the commands it runs: %v", err)
+	}
+}
+
 // wakeUp has the main loop look at the loops again.
 func (r *regent) wakeUp() {
 	select {
