@@ -49,6 +49,7 @@ Examples:
 }
 
 func runLs(e *env, o lsOptions) error {
+	reviveRegent(e)
 	list, _, err := e.loadAll()
 	if err != nil {
 		return err

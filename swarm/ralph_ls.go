@@ -48,6 +48,7 @@ func (o ralphLsOptions) check() error {
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
+	reviveRegent(e)
 	all, err := listLoops(e)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // `swarm regent`: the process that drives every supervised loop of a state directory.
@@ -180,6 +181,20 @@ func regentRestart(e *env) error {
 		fmt.Fprintf(e.stdout, "restarted the Regent (pid %d, was %d)\n", pid, old)
 	}
 	return nil
+}
+
+// reviveRegent starts the Regent when a supervised loop needs it and neither it nor its
+// keeper runs (the keeper's tmux session was killed, then the Regent died): every command that
+// reads loop state notices, so loops are not left unwatched until the next spawn or resume.
+func reviveRegent(e *env) {
+	if regentAlive(e.dir) || state.IsLocked(regentKeeperPath(e.dir)) || loopsDriven(e) {
+		return
+	}
+	if err := ensureRegent(e); err != nil {
+		e.warnf("loops need the Regent, which is not running and cannot be started: %v", err)
+		return
+	}
+	e.warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", regentPID(e.dir))
 }
 
 // loopsDriven reports whether every supervised loop that should run has its monitor.

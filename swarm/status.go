@@ -53,6 +53,7 @@ func (o statusOptions) check() error {
 }
 
 func runStatus(e *env, o statusOptions) error {
+	reviveRegent(e)
 	w, _, err := e.loadWorker(o.Args[0])
 	if err != nil {
 		return err
