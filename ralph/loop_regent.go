@@ -131,7 +131,7 @@ func lastN(lines []string, n int) []string {
 
 // Resurrected records that this monitor took over the loop from one (deadPID) that died, and
 // reports whether the loop was given up because its monitor keeps dying.
-func (l *Loop) Resurrected(deadPID int) (giveUp bool) {
+func (l *Loop) Resurrected(deadPID int, mayGiveUp bool) (giveUp bool) {
 	st, err := l.cfg.Dir.Load()
 	if err != nil {
 		return false
@@ -147,7 +147,7 @@ func (l *Loop) Resurrected(deadPID int) (giveUp bool) {
 			}
 		}
 		var keep []time.Time
-		keep, dec = Resurrection(recent, now, deadPID, st.CurrentIteration, rs.Resurrections)
+		keep, dec = Resurrection(recent, now, deadPID, st.CurrentIteration, rs.Resurrections, mayGiveUp)
 		rs.RecentResurrections = rs.RecentResurrections[:0]
 		for _, t := range keep {
 			rs.RecentResurrections = append(rs.RecentResurrections, t.UTC().Format(time.RFC3339))
@@ -166,4 +166,15 @@ func (l *Loop) Crashed(fault string) {
 		return
 	}
 	l.transition(st, l.agentNow(), MonitorCrashed(st.CurrentIteration, fault))
+}
+
+// RegentCrashLoop says loudly that the Regent keeps dying and no longer drives this loop: the
+// loop is not failed and its agent is not ended (the fault is the daemon's), and the
+// escalation goes where the loop's escalations go.
+func (l *Loop) RegentCrashLoop(reason string) {
+	st, err := l.cfg.Dir.Load()
+	if err != nil {
+		return
+	}
+	l.announce(st, l.agentNow(), Decision{Escalate: reason})
 }

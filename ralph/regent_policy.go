@@ -157,10 +157,25 @@ const (
 	crashLoopDeaths = 5
 )
 
+// CrashLoop reports whether deaths (times a process died, oldest first) within the window
+// before now make a crash loop, and returns the ones to keep counting.
+func CrashLoop(deaths []time.Time, now time.Time) (keep []time.Time, loop bool) {
+	for _, t := range deaths {
+		if now.Sub(t) < crashLoopWindow {
+			keep = append(keep, t)
+		}
+	}
+	return keep, len(keep) >= crashLoopDeaths
+}
+
 // Resurrection decides about a monitor that took over from a dead one: recent holds the
 // earlier resurrections' times; the result is the list to keep (this one included), and
 // whether the loop must be given up as failed.
-func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int) (keep []time.Time, d Decision) {
+//
+// A loop driven by the Regent is never given up here (mayGiveUp false): its monitor dying is the
+// daemon's failure, not the loop's, and the Regent's keeper stops restarting it instead (the
+// agents keep working, and 'swarm regent restart' takes over).
+func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int, mayGiveUp bool) (keep []time.Time, d Decision) {
 	for _, t := range recent {
 		if now.Sub(t) < crashLoopWindow {
 			keep = append(keep, t)
@@ -169,7 +184,7 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 	keep = append(keep, now)
 	d.regent("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
 	d.event("RESURRECT", "monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, iteration, count)
-	if len(keep) < crashLoopDeaths {
+	if len(keep) < crashLoopDeaths || !mayGiveUp {
 		return keep, d
 	}
 	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))

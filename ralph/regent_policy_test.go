@@ -124,7 +124,7 @@ func TestRevertFailureStopsTheLoop(t *testing.T) {
 func TestResurrection(t *testing.T) {
 	now := t0.Add(time.Hour)
 	recent := []time.Time{now.Add(-3 * time.Minute), now.Add(-90 * time.Second), now.Add(-time.Minute)}
-	keep, d := Resurrection(recent, now, 4242, 7, 4)
+	keep, d := Resurrection(recent, now, 4242, 7, 4, true)
 	if len(keep) != 3 || !keep[2].Equal(now) {
 		t.Errorf("kept %v: the one older than two minutes goes, this one is added", keep)
 	}
@@ -132,7 +132,7 @@ func TestResurrection(t *testing.T) {
 		events: []string{"[RESURRECT] monitor pid 4242 died; resurrected at iteration 7 (#4)"}})
 
 	recent = []time.Time{now.Add(-100 * time.Second), now.Add(-80 * time.Second), now.Add(-60 * time.Second), now.Add(-40 * time.Second)}
-	keep, d = Resurrection(recent, now, 4243, 7, 9)
+	keep, d = Resurrection(recent, now, 4243, 7, 9, true)
 	if len(keep) != 5 {
 		t.Errorf("kept %d, want 5", len(keep))
 	}
@@ -141,6 +141,23 @@ func TestResurrection(t *testing.T) {
 			"Regent: monitor died 5 times in two minutes — stopping the loop"},
 		events:   []string{"[RESURRECT] monitor pid 4243 died; resurrected at iteration 7 (#9)"},
 		escalate: "monitor died 5 times in two minutes", endAgent: true})
+
+	// Driven by the Regent: its deaths are the daemon's crash loop, not the loop's.
+	_, d = Resurrection(recent, now, 4244, 7, 10, false)
+	check(t, d, want{lines: []string{"Regent: monitor (pid 4244) died — resurrected at iteration 7 (resurrection #10)"},
+		events: []string{"[RESURRECT] monitor pid 4244 died; resurrected at iteration 7 (#10)"}})
+}
+
+func TestCrashLoop(t *testing.T) {
+	now := t0.Add(time.Hour)
+	deaths := []time.Time{now.Add(-3 * time.Minute), now.Add(-100 * time.Second), now.Add(-80 * time.Second), now.Add(-60 * time.Second)}
+	if keep, loop := CrashLoop(deaths, now); loop || len(keep) != 3 {
+		t.Errorf("4 deaths, one of them old: kept %v, loop %v", keep, loop)
+	}
+	deaths = append(deaths[1:], now.Add(-time.Second), now)
+	if _, loop := CrashLoop(deaths, now); !loop {
+		t.Error("5 deaths in two minutes are a crash loop")
+	}
 }
 
 func TestNextScreenPoll(t *testing.T) {

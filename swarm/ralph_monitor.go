@@ -211,6 +211,8 @@ type loopDrive struct {
 	// resurrect: a background monitor counts a predecessor that died on the job as a
 	// resurrection (and may give up on a loop that keeps killing its monitors).
 	resurrect bool
+	// regent: the Regent drives the loop (its crash loop is the daemon's, see keepRegent).
+	regent bool
 	// tm, when not nil, is the tmux client the loop uses instead of the environment's.
 	tm tmux.Client
 	// relaxed: the agent's end is watched, not polled for, so the safety polls run seldom.
@@ -261,7 +263,7 @@ func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
 	defer loop.WaitNotifications(notifyFlush)
 	if d.resurrect && prev.MonitorPID != 0 && prev.MonitorPID != os.Getpid() &&
 		(prev.Status == ralph.StatusRunning || prev.Status == ralph.StatusWaiting) {
-		if giveUp := loop.Resurrected(prev.MonitorPID); giveUp {
+		if giveUp := loop.Resurrected(prev.MonitorPID, !d.regent); giveUp {
 			return ralph.StatusFailed, nil
 		}
 	}

@@ -166,6 +166,8 @@ func regentRestart(e *env) error {
 			return fail("the Regent (pid %d) did not leave within 10s", old)
 		}
 	}
+	// A restart is the user's word that the Regent may run again after a crash loop.
+	_ = os.Remove(regentCrashLoopPath(e.dir))
 	if err := ensureRegent(e); err != nil {
 		return fail("%v", err)
 	}
@@ -188,6 +190,10 @@ func regentRestart(e *env) error {
 // reads loop state notices, so loops are not left unwatched until the next spawn or resume.
 func reviveRegent(e *env) {
 	if regentAlive(e.dir) || state.IsLocked(regentKeeperPath(e.dir)) || loopsDriven(e) {
+		return
+	}
+	if regentGivenUp(e.dir) != "" {
+		e.warnf("%v", errRegentGivenUp)
 		return
 	}
 	if err := ensureRegent(e); err != nil {

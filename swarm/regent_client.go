@@ -100,6 +100,9 @@ func ensureRegent(e *env) error {
 		_, _ = regentRequest(e.dir, "wake")
 		return nil
 	}
+	if regentGivenUp(e.dir) != "" {
+		return errRegentGivenUp
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err

@@ -40,6 +40,7 @@ func keepRegent(e *env) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
+	var deaths []time.Time
 	for {
 		if regentAlive(e.dir) {
 			// Blocks, costing nothing, until that Regent is gone.
@@ -57,6 +58,12 @@ func keepRegent(e *env) error {
 			// that needs it next says why (see ensureRegent) and tries again.
 			removeOwnPane(e)
 			return fail("the Regent %s; not starting it again", why)
+		}
+		var loop bool
+		if deaths, loop = ralph.CrashLoop(append(deaths, time.Now()), time.Now()); loop {
+			regentCrashLoop(e, len(deaths))
+			removeOwnPane(e)
+			return fail("the Regent died %d times in two minutes; not starting it again", len(deaths))
 		}
 		time.Sleep(time.Second)
 	}

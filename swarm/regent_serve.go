@@ -283,7 +283,7 @@ func (r *regent) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	r.say("driving loop %s", name)
 	relaxed := proc.CanWatchExits()
 	status, err := driveLoop(le, lock, loopDrive{name: name, out: out, detail: out, abort: dl.abort, resurrect: true,
-		tm: tm, relaxed: relaxed})
+		regent: true, tm: tm, relaxed: relaxed})
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 	}
