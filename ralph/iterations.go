@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -50,7 +51,33 @@ func (d Dir) AppendIteration(r IterationRecord) error {
 	if err != nil {
 		return err
 	}
+	if last, ok := d.lastIteration(); ok && last.RunID == r.RunID && last.Iteration == r.Iteration {
+		// Recorded already, by an end taken again because its state could not be written.
+		return nil
+	}
 	return state.AppendLine(d.IterationsJSONL(), string(data))
+}
+
+// lastIteration is the last record of iterations.jsonl, read from the file's end.
+func (d Dir) lastIteration() (IterationRecord, bool) {
+	var r IterationRecord
+	f, err := os.Open(d.IterationsJSONL())
+	if err != nil {
+		return r, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return r, false
+	}
+	const tail = 256 << 10
+	off := max(fi.Size()-tail, 0)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil {
+		return r, false
+	}
+	lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
+	return r, json.Unmarshal(lines[len(lines)-1], &r) == nil && r.Iteration > 0
 }
 
 // ReadIterations returns the records in order, and how many lines were torn or unreadable

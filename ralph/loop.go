@@ -128,7 +128,9 @@ type Loop struct {
 	aborted    bool
 	released   bool   // a paused loop's monitor gave up its lock and must leave
 	lastGood   *State // the state as last read, to rebuild it from when the file is corrupted
-	writeErr   string // the last write failure reported
+	writeErr   string // the kind of write failure this pass met (see writeFailure)
+	reported   string // the kind of write failure said last, until a pass goes without one
+	writeFails int    // passes in a row that met a write failure
 	// warnedModels are the models without a price already reported.
 	warnedModels map[string]bool
 	apiError     string      // the API error that ended the iteration, for its record
@@ -210,6 +212,19 @@ func (l *Loop) fail(reason string, err error) error {
 // writeRetry is the pause between attempts while the loop's files cannot be written.
 const writeRetry = 2 * time.Second
 
+// writeBackoff is the pause before the nth retry in a row: doubled from writeRetry each time,
+// at most maxWriteRetry.
+func writeBackoff(n int) time.Duration {
+	d := writeRetry
+	for i := 1; i < n && d < maxWriteRetry; i++ {
+		d *= 2
+	}
+	return min(d, maxWriteRetry)
+}
+
+// maxWriteRetry bounds the pause between retries while the loop's files cannot be written.
+const maxWriteRetry = 30 * time.Second
+
 // errServerGone means the tmux server hosting the loop is gone.
 var errServerGone = errors.New("the tmux server is gone")
 
@@ -263,11 +278,10 @@ func (l *Loop) run() (Status, error) {
 		if l.aborted {
 			return st.Status, nil
 		}
-		if l.writeErr != "" {
-			// The last decision may not have been recorded: take a breath before acting on
-			// the old state again, so a full disk costs a retry every few seconds, not a spin.
-			l.wait(writeRetry, nil, nil)
-		}
+		// The last decision may not have been recorded: take a breath before acting on the
+		// old state again, longer each time, so a full disk costs a retry now and then, not
+		// a spin (nor the room its own log lines would take).
+		l.retryWrites()
 		if l.abortRequested() && (st.Phase == PhaseEnded || st.Phase == "") {
 			// Told to stop between iterations: start no agent (a working one is ended by
 			// the watch, a waiting loop by its wait).

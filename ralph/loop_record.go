@@ -3,6 +3,7 @@ package ralph
 import (
 	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/swarm-dev/swarm/state"
 )
@@ -42,24 +43,56 @@ func (l *Loop) note(fn func(*State) error) {
 func (l *Loop) updateRegent(fn func(*RegentState)) { l.recorded(l.cfg.Dir.UpdateRegent(fn)) }
 
 func (l *Loop) logEvent(kind, text string) {
-	l.recorded(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))
+	l.appended(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))
+}
+
+// appended reports a failed append (a log line, a record) like recorded; one that worked says
+// nothing about the state file: a line can still fit in a full disk's last page.
+func (l *Loop) appended(err error) {
+	if err != nil {
+		l.recorded(err)
+	}
 }
 
 // recorded reports a failed write (a full disk, a read-only state directory) once, not at
-// every poll, and notes when writing works again.
+// every retry: the run loop retries after a pause (see Loop.run) and says when a whole pass
+// went without a failure.
 func (l *Loop) recorded(err error) {
-	if err == nil {
-		if l.writeErr != "" {
-			l.writeErr = ""
-			l.say("the loop's files can be written again")
-		}
+	if err == nil || errors.Is(err, ErrNoLoop) || state.IsCorrupt(err) {
 		return
 	}
-	if errors.Is(err, ErrNoLoop) || state.IsCorrupt(err) || err.Error() == l.writeErr {
+	l.writeErr = writeFailure(err)
+	if l.writeErr == l.reported {
 		return
 	}
-	l.writeErr = err.Error()
+	l.reported = l.writeErr
 	l.say("cannot record the loop's progress: %v", err)
 }
 
+// retryWrites is the run loop's answer to a pass in which a write failed: a pause, longer each
+// pass in a row, before the pass is made again; after a pass without failure, that writing
+// works again is said (once).
+func (l *Loop) retryWrites() {
+	if l.writeErr != "" {
+		l.writeErr = ""
+		l.writeFails++
+		l.wait(writeBackoff(l.writeFails), nil, nil)
+		return
+	}
+	if l.reported != "" {
+		l.reported, l.writeFails = "", 0
+		l.say("the loop's files can be written again")
+	}
+}
+
 func (l *Loop) now() string { return l.cfg.Clock.Now().Format(TimeFormat) }
+
+// writeFailure is the kind of a failed write: the system's error (no space left, read-only
+// file system) rather than the message, which names a different temporary file each time.
+func writeFailure(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return err.Error()
+}

@@ -294,13 +294,17 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 		}
 		before, _ := json.Marshal(st)
 		dec.applyTo(st, now)
-		werr := writeChanged(d.statePath(), before, st, state.WriteJSON)
+		if err := writeChanged(d.statePath(), before, st, state.WriteJSON); err != nil {
+			// Not logged either: the decision is taken again, and logged then, once the
+			// state can be written (a full disk), and its events are not told twice.
+			return err
+		}
 		for _, e := range dec.Events {
-			if err := d.LogEvent(now, e.Kind, e.Text); err != nil && werr == nil {
-				werr = err
+			if err := d.LogEvent(now, e.Kind, e.Text); err != nil {
+				return err
 			}
 		}
-		return werr
+		return nil
 	})
 	return st, dec, err
 }
