@@ -206,6 +206,8 @@ func (d Dir) Create(st *State) error {
 		return err
 	}
 	defer l.Unlock()
+	// A new loop is not the one an unrecorded kill was meant for.
+	_ = os.Remove(d.killMarkPath())
 	return state.WriteJSON(d.statePath(), st)
 }
 

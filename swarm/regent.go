@@ -189,7 +189,7 @@ func regentRestart(e *env) error {
 // keeper runs (the keeper's tmux session was killed, then the Regent died): every command that
 // reads loop state notices, so loops are not left unwatched until the next spawn or resume.
 func reviveRegent(e *env) {
-	if regentAlive(e.dir) || state.IsLocked(regentKeeperPath(e.dir)) || loopsDriven(e) {
+	if regentAlive(e.dir) || state.IsLocked(regentKeeperPath(e.dir)) || !loopsLeftByRegent(e) {
 		return
 	}
 	if regentGivenUp(e.dir) != "" {
@@ -201,6 +201,18 @@ func reviveRegent(e *env) {
 		return
 	}
 	e.warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", regentPID(e.dir))
+}
+
+// loopsLeftByRegent reports whether a supervised loop that needs the Regent was left by a
+// monitor that died (one never driven, made with --no-run, waits for 'swarm ralph run').
+func loopsLeftByRegent(e *env) bool {
+	for _, name := range loopNames(e) {
+		ld := ralph.DirFor(e.dir, name)
+		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && regentDrives(ld, st) && !ld.MonitorAlive() {
+			return true
+		}
+	}
+	return false
 }
 
 // loopsDriven reports whether every supervised loop that should run has its monitor.
