@@ -240,6 +240,32 @@ func (c controlCapture) Paste(paneID, text string, bracketed bool) error {
 	return err
 }
 
+// StageBuffer and PasteBuffer go through the control client too (a loop pastes every
+// iteration's prompt in these two steps); a text it cannot carry, or no client, goes to a tmux
+// process. A paste whose client failed on the way may have happened: that is an error, not a
+// second paste.
+func (c controlCapture) StageBuffer(name, text string) error {
+	if ctl := c.conn.ctl.Load(); ctl != nil {
+		err := ctl.StageBuffer(name, text)
+		if done, aerr := c.answered(ctl, err); done && !errors.Is(err, tmux.ErrUnquotable) {
+			return aerr
+		}
+	}
+	return c.Client.StageBuffer(name, text)
+}
+
+func (c controlCapture) PasteBuffer(paneID, name string, bracketed bool) error {
+	ctl := c.conn.ctl.Load()
+	if ctl == nil {
+		return c.Client.PasteBuffer(paneID, name, bracketed)
+	}
+	err := ctl.PasteBuffer(paneID, name, bracketed)
+	if done, aerr := c.answered(ctl, err); done {
+		return aerr
+	}
+	return err
+}
+
 // SendKeys presses keys through the control client too (the Enter after each prompt), one
 // at a time, each through a tmux process when there is no client.
 func (c controlCapture) SendKeys(paneID string, keys ...string) error {

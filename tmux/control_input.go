@@ -37,6 +37,34 @@ func (c *Control) Paste(paneID, text string, bracketed bool) error {
 	return nil
 }
 
+// StageBuffer is Exec.StageBuffer through the control client (set-buffer takes the text as an
+// argument, quoted); a text a command line cannot carry is ErrUnquotable.
+func (c *Control) StageBuffer(name, text string) error {
+	line, ok := commandLine("set-buffer", "-b", name, "--", text)
+	if !ok {
+		return ErrUnquotable
+	}
+	_, err := c.run(line)
+	return err
+}
+
+// PasteBuffer is Exec.PasteBuffer through the control client.
+func (c *Control) PasteBuffer(paneID, name string, bracketed bool) error {
+	if !validTarget(paneID) {
+		return fmt.Errorf("invalid pane %q", paneID)
+	}
+	args := []string{"-r", "-d", "-b", name, "-t", paneID}
+	if bracketed {
+		args = append(args, "-p")
+	}
+	line, _ := commandLine("paste-buffer", args...)
+	if _, err := c.run(line); err != nil {
+		_, _ = c.run("delete-buffer -b " + name)
+		return err
+	}
+	return nil
+}
+
 // SendKeys is Exec.SendKeys through the control client: one command per key, each answered
 // before the next is sent, so that the program reads them apart as it would from a tmux
 // process each.
