@@ -80,9 +80,19 @@ type regentReport struct {
 
 func regentStatus(e *env, format string) error {
 	if !regentAlive(e.dir) {
-		if format == "json" {
+		why := regentGivenUp(e.dir)
+		switch {
+		case format == "json" && why != "":
+			data, _ := json.Marshal(struct {
+				Running   bool   `json:"running"`
+				CrashLoop string `json:"crash_loop"`
+			}{false, why})
+			fmt.Fprintln(e.stdout, string(data))
+		case format == "json":
 			fmt.Fprintln(e.stdout, `{"running": false}`)
-		} else {
+		case why != "":
+			fmt.Fprintf(e.stdout, "Regent: stopped after a crash loop: %s\n", why)
+		default:
 			fmt.Fprintln(e.stdout, "Regent: not running (it starts with the first supervised loop)")
 		}
 		return nil

@@ -21,8 +21,9 @@ func regentCrashLoopPath(d *state.Dir) string { return filepath.Join(d.Root, "re
 
 // regentCrashLoop records and announces that the Regent was given up after deaths deaths.
 func regentCrashLoop(e *env, deaths int) {
-	reason := fmt.Sprintf("the Regent died %d times in two minutes; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'", deaths)
-	_ = state.WriteFileAtomic(regentCrashLoopPath(e.dir), []byte(reason+"\n"), 0o600)
+	why := fmt.Sprintf("the Regent died %d times in two minutes", deaths)
+	_ = state.WriteFileAtomic(regentCrashLoopPath(e.dir), []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
+	reason := why + "; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'"
 	if f, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
 		fmt.Fprintf(timestamped{f}, "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
 		f.Close()
