@@ -159,6 +159,12 @@ func regentRestartCommand() *cli.Command {
 		Name:      "restart",
 		Usage:     "start a new Regent process; the loops go on without losing an iteration",
 		ArgsUsage: " ",
+		Description: `A new Regent takes every loop over where it was. After a crash loop (the Regent died five
+times in two minutes, and its keeper stopped starting it) this is how it runs again, once
+'swarm regent logs' has shown what killed it.
+
+Examples:
+   swarm regent restart`,
 		Action: func(c *cli.Context) error {
 			return withEnv(c, nil, regentRestart)
 		},
