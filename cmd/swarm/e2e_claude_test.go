@@ -189,7 +189,7 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	if len(records) != 2 || !strings.Contains(records[1], `"checks":[{"name":"command:test -f DONE","passed":true`) {
 		t.Errorf("iterations.jsonl:\n%s", strings.Join(records, "\n"))
 	}
-	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
+	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** done (complete)") {
 		t.Errorf("summary:\n%s", summary)
 	}
 	// The agent's turns at the Opus price (the default model, or its family's for one newer
