@@ -152,6 +152,7 @@ type Loop struct {
 	// removes the one that fell out by name.
 	screensPruned bool
 	notes         *notifier // the loop's notifications under way
+	events        eventReader
 }
 
 // New prepares a loop; Run drives it.

@@ -164,7 +164,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string) {
 		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
-	if !l.confirmStarted(pasted) {
+	if !l.confirmStarted(st, pasted) {
 		l.say("agent did not react to the prompt; pressing Enter again")
 		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
@@ -180,13 +180,14 @@ func (l *Loop) ensureMatcher() {
 	}
 }
 
-// confirmStarted waits for a sign that the agent took the prompt: it became busy, its screen
-// changed from what the paste left, or it ended.
-func (l *Loop) confirmStarted(pasted string) bool {
+// confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
+// busy, its screen changed from what the paste left, or it ended.
+func (l *Loop) confirmStarted(st *State, pasted string) bool {
 	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
 	for {
 		cur := l.agentNow()
-		if cur.dead {
+		if cur.dead || l.agentSaid(st, EventUserPromptSubmit) {
+			// The agent's own word that it took the prompt comes before any sign on screen.
 			return true
 		}
 		if lines, err := l.capture(cur, 0); err == nil {

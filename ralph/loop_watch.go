@@ -105,6 +105,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			l.end(st, *a, EndUsageLimit)
 			return true
 		}
+		if l.watchSignals(st, *a, w) {
+			return true
+		}
 	}
 	if a.dead || !l.cfg.Procs.Alive(a.pid) {
 		l.end(st, l.settled(), EndExited)

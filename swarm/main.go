@@ -149,5 +149,6 @@ func commands() []*cli.Command {
 		completionCommand(),
 		completeCommand(),
 		runWrapperCommand(),
+		agentEventCommand(),
 	}
 }

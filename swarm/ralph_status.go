@@ -153,6 +153,9 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	if st.BlockedBy != "" {
 		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
 	}
+	if st.NeedsPermission != "" {
+		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm attach %s')\n", st.NeedsPermission, st.WorkerName)
+	}
 	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
 		fmt.Fprintf(out, "Last screen change: %s (%s ago)\n", ralph.FormatTime(st.LastScreenChange), formatDuration(now.Sub(t)))
 	}

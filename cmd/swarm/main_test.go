@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"swarm":     func() { os.Exit(swarm.Main()) },
 		"fakeagent": func() { os.Exit(demoagent.Main(os.Args[1:])) },
+		// The fake agent playing Claude Code's and Codex's own signals, under their names.
+		"claude": func() { os.Exit(demoagent.Main(append([]string{"--like", "claude"}, os.Args[1:]...))) },
+		"codex":  func() { os.Exit(demoagent.Main(append([]string{"--like", "codex"}, os.Args[1:]...))) },
 	})
 }
 

@@ -1,0 +1,176 @@
+package ralph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+)
+
+// The driver's side of the agents' own signals (signals.go): reading the events file the
+// recorder appends to, and carrying out what OnSignal makes of each event. The file is in the
+// loop's directory, whose changes wake the loop already: an event is read at once, with no
+// polling of its own.
+
+// eventReader follows the iteration's events file.
+type eventReader struct {
+	offset int64 // how far the file was read (whole lines only)
+	// permissionAt: when "needs permission" was named; zero when it is not.
+	permissionAt time.Time
+}
+
+// readEvents returns the events recorded since the last read.
+func (l *Loop) readEvents() []AgentEvent {
+	f, err := os.Open(l.cfg.Dir.AgentEvents())
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() < l.events.offset {
+		l.events.offset = 0 // a new file: a new agent's
+	}
+	if _, err := f.Seek(l.events.offset, io.SeekStart); err != nil {
+		return nil
+	}
+	data, _ := io.ReadAll(f)
+	whole := bytes.LastIndexByte(data, '\n') + 1 // a line still being written waits
+	l.events.offset += int64(whole)
+	return parseEvents(data[:whole])
+}
+
+// parseEvents reads JSON lines; damaged ones are skipped.
+func parseEvents(data []byte) []AgentEvent {
+	var out []AgentEvent
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		var e AgentEvent
+		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// agentSaid reports whether the iteration's agent has recorded the event (read without
+// moving on: the watch reads the events itself).
+func (l *Loop) agentSaid(st *State, event string) bool {
+	data, err := os.ReadFile(l.cfg.Dir.AgentEvents())
+	if err != nil {
+		return false
+	}
+	session := l.signalSession(st)
+	for _, e := range parseEvents(data) {
+		if act, _ := OnSignal(SignalFacts{Event: e, Session: session}); e.Event == event && act != SignalIgnore {
+			return true
+		}
+	}
+	return false
+}
+
+// watchSignals acts on the events the agent recorded since the last look, and reports
+// whether one of them ended the iteration.
+func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
+	if l.events.permissionAt.After(time.Time{}) && w.facts.LastProgress.After(l.events.permissionAt.Add(permissionSettle)) {
+		// The agent moved on: the permission was given (or refused).
+		l.events.permissionAt = time.Time{}
+		l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+	}
+	for _, e := range l.readEvents() {
+		f := SignalFacts{Event: e, Session: l.signalSession(st), Working: true, MaxContext: st.MaxContext,
+			Permission: !l.events.permissionAt.IsZero()}
+		if e.Event == EventStop {
+			f.Marker = l.markerShown(st, a, e)
+		}
+		act, ending := OnSignal(f)
+		switch act {
+		case SignalNote:
+			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+		case SignalPermission:
+			l.needsPermission(st, a, e)
+		case SignalEnd:
+			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			l.endBySignal(st, a, e, ending)
+			return true
+		}
+	}
+	return false
+}
+
+// signalSession is the session swarm gave the iteration's agent, "" when it gave none (not
+// Claude Code, or a command that picks its session itself).
+func (l *Loop) signalSession(st *State) string {
+	w, err := l.worker()
+	if err != nil || len(AgentCommand(w.Cmd, st.AgentSession)) == len(w.Cmd) {
+		return ""
+	}
+	return st.AgentSession
+}
+
+// permissionSettle is how long after a permission prompt the agent's screen may keep moving
+// (drawing the prompt) before a change means it went on.
+const permissionSettle = 2 * time.Second
+
+// signalText is how the log names an agent's event.
+func signalText(e AgentEvent) string {
+	s := e.Event
+	for _, x := range []string{e.Error, e.Kind} {
+		if x != "" {
+			s += " " + x
+		}
+	}
+	return s
+}
+
+// markerShown reports whether the done marker is in the agent's last answer or on screen.
+func (l *Loop) markerShown(st *State, a agent, e AgentEvent) bool {
+	if l.doneRE == nil {
+		return false
+	}
+	if e.Message != "" && l.doneRE.MatchString(e.Message) {
+		return true
+	}
+	lines, err := l.capture(a, l.cfg.HistoryLines)
+	return err == nil && l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
+}
+
+// endBySignal ends the iteration as the agent's event says; an error or limit is named by
+// what the screen shows when it shows it (with its reset time), else by the event.
+func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
+	lines, _ := l.capture(a, 0)
+	switch ending {
+	case EndAPIError:
+		text, ok := screen.APIError(lines)
+		if !ok {
+			text = "API Error: " + firstOf(e.Message, e.Error)
+		}
+		l.apiError = text
+		l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
+	case EndUsageLimit:
+		text, ok := screen.UsageLimit(lines)
+		if !ok {
+			text = firstOf(e.Message, "rate limit ("+e.Error+")")
+		}
+		now := l.cfg.Clock.Now()
+		reset, _ := screen.LimitReset(text, now)
+		l.limit = &LimitFacts{Text: OneLine(text), Reset: reset, Now: now}
+		l.shareLimit(st, *l.limit)
+	}
+	l.end(st, a, ending)
+}
+
+// needsPermission names the state in which the agent waits for a permission, and notifies.
+func (l *Loop) needsPermission(st *State, a agent, e AgentEvent) {
+	what := OneLine(firstOf(e.Message, "a tool"))
+	l.events.permissionAt = l.cfg.Clock.Now()
+	l.update(func(s *State) error { s.NeedsPermission = what; return nil })
+	l.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, l.cfg.Name)
+	l.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
+	var last []string
+	if lines, err := l.capture(a, 0); err == nil {
+		last = lastN(nonBlank(lines), lastLinesSent)
+	}
+	l.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+}
