@@ -95,7 +95,9 @@ func TestAgentSignals(t *testing.T) {
 			t.Fatalf("got %+v", s)
 		}
 		var doc struct {
-			Hooks map[string][]struct{ Hooks []struct{ Type, Command string } }
+			Hooks map[string][]struct {
+				Hooks []struct{ Type, Command string }
+			}
 		}
 		if err := json.Unmarshal(s.SettingsJSON, &doc); err != nil {
 			t.Fatal(err)
