@@ -73,10 +73,8 @@ func (l *Loop) agentSaid(st *State, event string) bool {
 // watchSignals acts on the events the agent recorded since the last look, and reports
 // whether one of them ended the iteration.
 func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
-	if l.events.permissionAt.After(time.Time{}) && w.facts.LastProgress.After(l.events.permissionAt.Add(permissionSettle)) {
-		// The agent moved on: the permission was given (or refused).
-		l.events.permissionAt = time.Time{}
-		l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+	if !l.events.permissionAt.IsZero() && w.facts.LastProgress.After(l.events.permissionAt.Add(permissionSettle)) {
+		l.permissionAnswered() // the agent moved on: the permission was given (or refused)
 	}
 	for _, e := range l.readEvents() {
 		f := SignalFacts{Event: e, Session: l.signalSession(st), Working: true, MaxContext: st.MaxContext,
@@ -107,6 +105,15 @@ func (l *Loop) signalSession(st *State) string {
 		return ""
 	}
 	return st.AgentSession
+}
+
+// permissionAnswered forgets a permission the agent asked for: it went on, or its iteration
+// ended.
+func (l *Loop) permissionAnswered() {
+	l.events.permissionAt = time.Time{}
+	if cur, err := l.cfg.Dir.Load(); err == nil && cur.NeedsPermission != "" {
+		l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+	}
 }
 
 // permissionSettle is how long after a permission prompt the agent's screen may keep moving
