@@ -18,7 +18,8 @@ import (
 
 // eventReader follows the iteration's events file.
 type eventReader struct {
-	offset int64 // how far the file was read (whole lines only)
+	offset int64  // how far the file was read (whole lines only)
+	thread string // the Codex thread of the prompt's turn, once known
 	// permissionAt: when "needs permission" was named; zero when it is not.
 	permissionAt time.Time
 }
@@ -77,6 +78,9 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 		l.permissionAnswered() // the agent moved on: the permission was given (or refused)
 	}
 	for _, e := range l.readEvents() {
+		if !l.promptThread(e) {
+			continue
+		}
 		f := SignalFacts{Event: e, Session: l.signalSession(st), Working: true, MaxContext: st.MaxContext,
 			Permission: !l.events.permissionAt.IsZero()}
 		if e.Event == EventStop {
@@ -95,6 +99,18 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 		}
 	}
 	return false
+}
+
+// promptThread reports whether e is of the prompt's thread (see PromptThread), and learns it.
+func (l *Loop) promptThread(e AgentEvent) bool {
+	prompt := ""
+	if l.events.thread == "" && e.Agent == "codex" {
+		data, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		prompt = string(data)
+	}
+	thread, ok := PromptThread(e, prompt, l.events.thread)
+	l.events.thread = thread
+	return ok
 }
 
 // signalSession is the session swarm gave the iteration's agent, "" when it gave none (not

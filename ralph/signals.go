@@ -40,7 +40,13 @@ type AgentEvent struct {
 	Kind       string `json:"kind,omitempty"`  // Notification: permission_prompt, idle_prompt, ...
 	// Message is a Notification's text, a StopFailure's details, or else the agent's last answer.
 	Message string `json:"message,omitempty"`
+	// Input is the start of what a Codex turn answered (its first input message, on one line):
+	// Codex reports its side tasks' turns (a title for the session) too, on threads of their own.
+	Input string `json:"input,omitempty"`
 }
+
+// inputKept is how much of a turn's input an event keeps: enough to tell the prompt's turn.
+const inputKept = 200
 
 // ParseAgentEvent reads what an agent hands its recorder: Claude Code's hook input (JSON on
 // stdin) or Codex's notify argument (JSON); ok is false for anything else.
@@ -55,8 +61,13 @@ func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool)
 		if str("type") != "agent-turn-complete" {
 			return AgentEvent{}, false
 		}
-		// Codex's thread is its own (swarm does not choose it): no session to tell agents apart.
-		e.Event, e.Message = EventStop, str("last-assistant-message")
+		e.Event, e.Session, e.Message = EventStop, str("thread-id"), str("last-assistant-message")
+		if in, _ := in["input-messages"].([]any); len(in) > 0 {
+			first, _ := in[0].(string)
+			if e.Input = OneLine(first); len(e.Input) > inputKept {
+				e.Input = e.Input[:inputKept]
+			}
+		}
 		return e, true
 	}
 	e.Event, e.Session, e.Transcript = str("hook_event_name"), str("session_id"), str("transcript_path")
@@ -87,6 +98,21 @@ func firstOf(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// PromptThread tells the thread of the prompt's turn among a Codex agent's: the one already
+// known, or the first whose input is the prompt. ok is false for an event of another thread
+// (a side task's) or of none known yet.
+func PromptThread(e AgentEvent, prompt, known string) (thread string, ok bool) {
+	switch {
+	case e.Agent != "codex" || e.Session == "":
+		return known, true
+	case known != "":
+		return known, e.Session == known
+	case e.Input != "" && strings.HasPrefix(OneLine(prompt), e.Input):
+		return e.Session, true
+	}
+	return "", false
 }
 
 // SignalAct is what an agent's event asks of the loop.

@@ -62,8 +62,8 @@ func TestParseAgentEvent(t *testing.T) {
 			AgentEvent{Event: EventStopFailure, Error: "server_error", Message: `{"status":500}`}, true},
 		{"claude permission", "claude", `{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`,
 			AgentEvent{Event: EventNotification, Kind: "permission_prompt", Message: "Claude needs your permission to use Bash"}, true},
-		{"codex turn", "codex", `{"type":"agent-turn-complete","thread-id":"th","last-assistant-message":"ok"}`,
-			AgentEvent{Event: EventStop, Message: "ok"}, true},
+		{"codex turn", "codex", `{"type":"agent-turn-complete","thread-id":"th","input-messages":["do\n  it"],"last-assistant-message":"ok"}`,
+			AgentEvent{Event: EventStop, Session: "th", Message: "ok", Input: "do it"}, true},
 		{"codex other", "codex", `{"type":"approval-requested"}`, AgentEvent{}, false},
 		{"no event name", "claude", `{"session_id":"s"}`, AgentEvent{}, false},
 		{"not JSON", "claude", `Stop`, AgentEvent{}, false},
@@ -143,5 +143,35 @@ func TestShWord(t *testing.T) {
 		if got := shWord(in); got != want {
 			t.Errorf("shWord(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// Codex reports the turns of its side tasks (the session's title) on threads of their own:
+// only the prompt's thread counts.
+func TestPromptThread(t *testing.T) {
+	codex := func(thread, input string) AgentEvent {
+		return AgentEvent{Agent: "codex", Event: EventStop, Session: thread, Input: input}
+	}
+	prompt := "please make\nthe file.\n"
+	cases := []struct {
+		name, known string
+		e           AgentEvent
+		thread      string
+		ok          bool
+	}{
+		{"the prompt's turn", "", codex("t1", "please make the file."), "t1", true},
+		{"a side task first", "", codex("t2", "Generate a concise, single-line task title"), "", false},
+		{"a side task later", "t1", codex("t2", "Generate a concise title"), "t1", false},
+		{"a later turn of the prompt's thread", "t1", codex("t1", "wrap up now"), "t1", true},
+		{"no input to tell", "", codex("t1", ""), "", false},
+		{"not Codex", "", AgentEvent{Agent: "claude", Event: EventStop, Session: "s"}, "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			thread, ok := PromptThread(c.e, prompt, c.known)
+			if thread != c.thread || ok != c.ok {
+				t.Errorf("got %q/%v, want %q/%v", thread, ok, c.thread, c.ok)
+			}
+		})
 	}
 }

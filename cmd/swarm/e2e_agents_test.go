@@ -15,12 +15,23 @@ import (
 
 // The end-to-end suite runs the real agent CLIs, installed from npm at pinned versions into a
 // cache directory that later runs reuse. The versions are pinned because the screen detectors
-// are checked against what these exact builds draw.
+// are checked against what these exact builds draw. SWARM_E2E_CLAUDE_VERSION and
+// SWARM_E2E_CODEX_VERSION run the suite on other releases.
+var (
+	claudeCodeVersion = envOr("SWARM_E2E_CLAUDE_VERSION", "2.1.197")
+	codexVersion      = envOr("SWARM_E2E_CODEX_VERSION", "0.169.0")
+)
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
 const (
-	claudeCodeVersion = "2.1.197"
-	codexVersion      = "0.169.0"
-	fakeAPIKey        = "sk-ant-fake-0123456789abcdefghijklmnop"
-	fakeOpenAIKey     = "sk-fake-openai-0123456789abcdef"
+	fakeAPIKey    = "sk-ant-fake-0123456789abcdefghijklmnop"
+	fakeOpenAIKey = "sk-fake-openai-0123456789abcdef"
 )
 
 type agentBins struct {

@@ -148,7 +148,7 @@ func interactive(o options) int {
 			return 0
 		}
 		played.fire("UserPromptSubmit", map[string]any{"prompt": msg})
-		played.lastSaid, played.failed = "", false
+		played.input, played.lastSaid, played.failed = msg, "", false
 		if code, exit := handle(msg); exit {
 			return code
 		}

@@ -36,6 +36,7 @@ type signals struct {
 	settings string   // Claude Code's --settings
 	session  string   // Claude Code's --session-id
 	notify   []string // Codex's notify program
+	input    string   // the turn's message
 	lastSaid string   // what the turn printed last (the agent's "last answer")
 	failed   bool     // the turn ended with StopFailure
 }
@@ -83,7 +84,7 @@ func (s *signals) fire(event string, fields map[string]any) {
 	case "codex":
 		if event == "Stop" && len(s.notify) > 0 {
 			msg, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "thread-id": "demo-thread",
-				"turn-id": "1", "last-assistant-message": s.lastSaid})
+				"turn-id": "1", "input-messages": []string{s.input}, "last-assistant-message": s.lastSaid})
 			_ = exec.Command(s.notify[0], append(s.notify[1:], string(msg))...).Run()
 		}
 	}
