@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
@@ -167,7 +168,10 @@ func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
 	case EndAPIError:
 		text, ok := screen.APIError(lines)
 		if !ok {
-			text = "API Error: " + firstOf(e.Message, e.Error)
+			// Drawn a moment after the hook ran, or in words the screen rules do not know.
+			if text = firstOf(e.Message, e.Error); !strings.HasPrefix(text, "API Error") {
+				text = "API Error: " + text
+			}
 		}
 		l.apiError = text
 		l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))

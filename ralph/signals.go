@@ -174,8 +174,8 @@ func OnSignal(f SignalFacts) (SignalAct, Ending) {
 			return SignalEnd, EndCompaction
 		}
 		return SignalNote, 0
-	case EventSessionStart, EventSessionEnd:
-		return SignalNote, 0
 	}
+	// SessionStart and SessionEnd stay in the events file: the agent's start and end are
+	// watched anyway.
 	return SignalIgnore, 0
 }

@@ -33,8 +33,8 @@ func TestOnSignal(t *testing.T) {
 		{"idle prompt", SignalFacts{Event: note("idle_prompt"), Working: true}, SignalIgnore, 0},
 		{"compaction noted", SignalFacts{Event: ev(EventPreCompact), Working: true}, SignalNote, 0},
 		{"compaction under --max-context", SignalFacts{Event: ev(EventPreCompact), Working: true, MaxContext: 70}, SignalEnd, EndCompaction},
-		{"session start", SignalFacts{Event: ev(EventSessionStart)}, SignalNote, 0},
-		{"session end", SignalFacts{Event: ev(EventSessionEnd), Working: true}, SignalNote, 0},
+		{"session start", SignalFacts{Event: ev(EventSessionStart)}, SignalIgnore, 0},
+		{"session end", SignalFacts{Event: ev(EventSessionEnd), Working: true}, SignalIgnore, 0},
 		{"unknown event", SignalFacts{Event: ev("PostToolUse"), Working: true}, SignalIgnore, 0},
 	}
 	for _, c := range cases {
