@@ -2,9 +2,15 @@ package ralph
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
@@ -37,6 +43,12 @@ type Signals struct {
 // to cmd where the agent can call it; without a recorder, for other agents, or when the loop
 // was told not to, cmd is left alone.
 func AgentSignals(cmd []string, d Dir, recorder []string, off bool) Signals {
+	return agentSignals(cmd, d, recorder, off, nil)
+}
+
+// agentSignals is AgentSignals; userNotify is the notify program of the user's own Codex
+// configuration, which the recorder runs after it (the -c override replaces it).
+func agentSignals(cmd []string, d Dir, recorder []string, off bool, userNotify []string) Signals {
 	out := Signals{Argv: cmd}
 	if off || len(recorder) == 0 || len(cmd) == 0 {
 		return out
@@ -49,6 +61,10 @@ func AgentSignals(cmd []string, d Dir, recorder []string, off bool) Signals {
 		out.Argv = append(append([]string{}, cmd...), "--settings", out.Settings)
 	case IsCodex(cmd) && !setsCodexNotify(cmd):
 		rec := append(append([]string{}, recorder...), "--agent", "codex", "--file", events)
+		if len(userNotify) > 0 {
+			then, _ := json.Marshal(userNotify)
+			rec = append(rec, "--then", string(then))
+		}
 		notify, _ := json.Marshal(rec) // a JSON list of strings is a TOML array
 		out.Argv = append([]string{cmd[0], "-c", "notify=" + string(notify)}, cmd[1:]...)
 	default:
@@ -56,6 +72,33 @@ func AgentSignals(cmd []string, d Dir, recorder []string, off bool) Signals {
 	}
 	out.Events = events
 	return out
+}
+
+// CodexUserNotify is the notify program of the Codex configuration the worker's environment
+// points at ($CODEX_HOME or ~/.codex, config.toml); nil when it sets none.
+func CodexUserNotify(envFile string) []string {
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(envFile, &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+	var cfg struct {
+		Notify []string `toml:"notify"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(cost.CodexHome(getenv), "config.toml"), &cfg); err != nil {
+		return nil
+	}
+	return cfg.Notify
 }
 
 // Recorder is the command that records an agent's events, from swarm's wrapper (swarm __run):

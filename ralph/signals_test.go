@@ -116,6 +116,13 @@ func TestAgentSignals(t *testing.T) {
 			t.Fatalf("got %q", s.Argv)
 		}
 	})
+	t.Run("the user's own notify program runs after", func(t *testing.T) {
+		s := agentSignals([]string{"codex"}, d, rec, false, []string{"notify-send", "-a"})
+		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
+		if len(s.Argv) != 3 || s.Argv[2] != want {
+			t.Fatalf("got %q, want %s", s.Argv, want)
+		}
+	})
 	for _, c := range []struct {
 		name string
 		cmd  []string

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -23,8 +24,14 @@ func agentEventCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude (the event on stdin) or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
+			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 		},
 		Action: func(c *cli.Context) error {
+			// The user's program first: the event ends the iteration, and its agent's process
+			// group with whatever runs in it.
+			if then := c.String("then"); then != "" && c.NArg() > 0 {
+				runUserNotify(then, c.Args().Get(c.NArg()-1))
+			}
 			recordAgentEvent(c.String("agent"), c.String("file"), c.Args().Slice(), os.Stdin)
 			return nil
 		},
@@ -70,3 +77,26 @@ func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
 	defer f.Close()
 	_, _ = f.Write(line)
 }
+
+// runUserNotify runs the notify program of the user's Codex configuration with the event, as
+// Codex would have without swarm's (its output is not the agent's business). One that takes
+// longer than userNotifyWait goes on by itself while the event is recorded.
+func runUserNotify(then, event string) {
+	var argv []string
+	if json.Unmarshal([]byte(then), &argv) != nil || len(argv) == 0 {
+		return
+	}
+	cmd := exec.Command(argv[0], append(argv[1:], event)...)
+	if cmd.Start() != nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(userNotifyWait):
+	}
+}
+
+// userNotifyWait bounds how long the user's notify program holds up the agent's signal.
+const userNotifyWait = 2 * time.Second
