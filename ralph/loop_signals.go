@@ -82,8 +82,8 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 		if !l.promptThread(e) {
 			continue
 		}
-		f := SignalFacts{Event: e, Session: l.signalSession(st), Working: true, MaxContext: st.MaxContext,
-			Permission: !l.events.permissionAt.IsZero()}
+		f := SignalFacts{Event: e, Session: l.signalSession(st), Recorded: st.AgentSession, Working: true,
+			MaxContext: st.MaxContext, Permission: !l.events.permissionAt.IsZero()}
 		if e.Event == EventStop {
 			f.Marker = l.markerShown(st, a, e)
 		}
@@ -93,6 +93,9 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 		case SignalPermission:
 			l.needsPermission(st, a, e)
+		case SignalSession:
+			st.AgentSession = e.Session
+			l.update(func(s *State) error { s.AgentSession = e.Session; return nil })
 		case SignalEnd:
 			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 			l.endBySignal(st, a, e, ending)

@@ -125,12 +125,14 @@ const (
 	SignalDelivered                   // the agent took the prompt
 	SignalEnd                         // end the iteration (OnSignal gives the ending)
 	SignalPermission                  // the agent waits for a permission: name it, notify
+	SignalSession                     // the agent's session is another than swarm gave it: read its cost there
 )
 
 // SignalFacts is what the loop knows as an event arrives.
 type SignalFacts struct {
 	Event      AgentEvent
 	Session    string // the session swarm gave this iteration's agent ("" when none)
+	Recorded   string // the session the loop reads the iteration's cost from
 	Working    bool   // the prompt was delivered
 	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
 	MaxContext int    // --max-context (a compaction ends the iteration)
@@ -146,6 +148,12 @@ func OnSignal(f SignalFacts) (SignalAct, Ending) {
 		return SignalIgnore, 0 // an earlier agent's, late
 	}
 	switch e.Event {
+	case EventSessionStart:
+		// A command that picks its session itself (--resume, --continue) runs another than
+		// the one swarm chose: its transcript is where the cost is.
+		if f.Session == "" && e.Agent == "claude" && e.Session != "" && e.Session != f.Recorded {
+			return SignalSession, 0
+		}
 	case EventUserPromptSubmit:
 		return SignalDelivered, 0
 	case EventStop:
@@ -175,7 +183,7 @@ func OnSignal(f SignalFacts) (SignalAct, Ending) {
 		}
 		return SignalNote, 0
 	}
-	// SessionStart and SessionEnd stay in the events file: the agent's start and end are
-	// watched anyway.
+	// Otherwise SessionStart and SessionEnd stay in the events file: the agent's start and
+	// end are watched anyway.
 	return SignalIgnore, 0
 }

@@ -33,7 +33,11 @@ func TestOnSignal(t *testing.T) {
 		{"idle prompt", SignalFacts{Event: note("idle_prompt"), Working: true}, SignalIgnore, 0},
 		{"compaction noted", SignalFacts{Event: ev(EventPreCompact), Working: true}, SignalNote, 0},
 		{"compaction under --max-context", SignalFacts{Event: ev(EventPreCompact), Working: true, MaxContext: 70}, SignalEnd, EndCompaction},
-		{"session start", SignalFacts{Event: ev(EventSessionStart)}, SignalIgnore, 0},
+		{"session start", SignalFacts{Event: ev(EventSessionStart), Session: "s1", Recorded: "s1"}, SignalIgnore, 0},
+		{"a session the command picked", SignalFacts{Event: AgentEvent{Agent: "claude", Event: EventSessionStart, Session: "mine"}, Recorded: "s1"},
+			SignalSession, 0},
+		{"the session the command picked, known", SignalFacts{Event: AgentEvent{Agent: "claude", Event: EventSessionStart, Session: "mine"}, Recorded: "mine"},
+			SignalIgnore, 0},
 		{"session end", SignalFacts{Event: ev(EventSessionEnd), Working: true}, SignalIgnore, 0},
 		{"unknown event", SignalFacts{Event: ev("PostToolUse"), Working: true}, SignalIgnore, 0},
 	}

@@ -63,7 +63,7 @@ func takeSignalFlags(args []string) []string {
 		case a == "--dangerously-skip-permissions":
 		case a == "--settings":
 			played.settings = next()
-		case a == "--session-id":
+		case a == "--session-id" || a == "--resume":
 			played.session = next()
 		case a == "-c" || a == "--config":
 			if k, v, _ := strings.Cut(next(), "="); k == "notify" {
