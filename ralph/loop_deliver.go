@@ -91,6 +91,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 	}
 	deadline := l.cfg.Clock.Now().Add(timeout)
 	blocked := st.BlockedBy
+	var readyAt time.Time // when its input prompt was first seen
 	for {
 		a := l.agentNow()
 		switch {
@@ -105,7 +106,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 		}
 		if lines, err := l.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == screen.Ready && l.settledReady(a, &lines) {
+			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.sessionStarted(st, &readyAt) {
 				if blocked != "" {
 					l.update(func(x *State) error { x.BlockedBy = ""; return nil })
 				}
@@ -183,6 +184,7 @@ func (l *Loop) ensureMatcher() {
 // confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
 // busy, its screen changed from what the paste left, or it ended.
 func (l *Loop) confirmStarted(st *State, pasted string) bool {
+	hooks := l.agentSaid(st, EventSessionStart)
 	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
 	for {
 		cur := l.agentNow()
@@ -192,7 +194,10 @@ func (l *Loop) confirmStarted(st *State, pasted string) bool {
 		}
 		if lines, err := l.capture(cur, 0); err == nil {
 			text := strings.Join(lines, "\n")
-			if screen.ActivityHash(text) != pasted || screen.Classify(text, l.readyRE).Kind == screen.Busy {
+			// An agent whose hooks report to swarm would have said it took the prompt: a
+			// screen that merely changed is no sign then (it may be the agent's start-up).
+			changed := screen.ActivityHash(text) != pasted && !hooks
+			if changed || screen.Classify(text, l.readyRE).Kind == screen.Busy {
 				return true
 			}
 		}

@@ -21,6 +21,10 @@ import (
 type eventReader struct {
 	offset int64  // how far the file was read (whole lines only)
 	thread string // the Codex thread of the prompt's turn, once known
+	// turnEnded: the agent's turn ended while it was still busy (its Stop hooks running); the
+	// iteration ends once its screen shows it idle, as ending says.
+	turnEnded bool
+	ending    Ending
 	// permissionAt: when "needs permission" was named; zero when it is not.
 	permissionAt time.Time
 }
@@ -65,7 +69,7 @@ func (l *Loop) agentSaid(st *State, event string) bool {
 	}
 	session := l.signalSession(st)
 	for _, e := range parseEvents(data) {
-		if act, _ := OnSignal(SignalFacts{Event: e, Session: session}); e.Event == event && act != SignalIgnore {
+		if e.Event == event && (session == "" || e.Session == "" || e.Session == session) {
 			return true
 		}
 	}
@@ -85,10 +89,12 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 		f := SignalFacts{Event: e, Session: l.signalSession(st), Recorded: st.AgentSession, Working: true,
 			MaxContext: st.MaxContext, Permission: !l.events.permissionAt.IsZero()}
 		if e.Event == EventStop {
-			f.Marker = l.markerShown(st, a, e)
+			f.Marker, f.Busy = l.turnScreen(st, a, e)
 		}
 		act, ending := OnSignal(f)
 		switch act {
+		case SignalTurnPending:
+			l.events.turnEnded, l.events.ending = true, ending
 		case SignalNote:
 			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 		case SignalPermission:
@@ -151,16 +157,34 @@ func signalText(e AgentEvent) string {
 	return s
 }
 
-// markerShown reports whether the done marker is in the agent's last answer or on screen.
-func (l *Loop) markerShown(st *State, a agent, e AgentEvent) bool {
+// turnScreen reports, at the end of a turn, whether the done marker is in the agent's last
+// answer or on screen, and whether the screen shows the agent still busy.
+func (l *Loop) turnScreen(st *State, a agent, e AgentEvent) (marker, busy bool) {
+	lines, err := l.capture(a, l.cfg.HistoryLines)
+	if err != nil {
+		return false, false
+	}
+	busy = screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy
 	if l.doneRE == nil {
+		return false, busy
+	}
+	marker = e.Message != "" && l.doneRE.MatchString(e.Message) ||
+		l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
+	return marker, busy
+}
+
+// turnOver ends the iteration whose agent's turn ended while it was busy, once it is idle.
+func (l *Loop) turnOver(st *State, a agent) bool {
+	if !l.events.turnEnded {
 		return false
 	}
-	if e.Message != "" && l.doneRE.MatchString(e.Message) {
-		return true
+	lines, err := l.capture(a, 0)
+	if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy {
+		return false
 	}
-	lines, err := l.capture(a, l.cfg.HistoryLines)
-	return err == nil && l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
+	l.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
+	l.end(st, a, l.events.ending)
+	return true
 }
 
 // endBySignal ends the iteration as the agent's event says; an error or limit is named by
@@ -203,4 +227,56 @@ func (l *Loop) needsPermission(st *State, a agent, e AgentEvent) {
 		last = lastN(nonBlank(lines), lastLinesSent)
 	}
 	l.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+}
+
+// An agent that gives signals runs hooks at its turn's end, the user's own among them; ended
+// while they run, it would take them with it. Its done marker therefore waits, after the
+// turn, until the agent no longer shows itself busy, at most hooksSettle (a hook's own time
+// limit in Claude Code, by default).
+const (
+	hooksSettle     = 60 * time.Second
+	hooksSettlePoll = 200 * time.Millisecond
+)
+
+// letHooksFinish waits while an agent that gives signals shows itself busy (see hooksSettle).
+func (l *Loop) letHooksFinish(a agent) {
+	if _, err := os.Stat(l.cfg.Dir.AgentEvents()); err != nil {
+		return // an agent without signals: no hooks of swarm's, none known of the user's
+	}
+	deadline := l.cfg.Clock.Now().Add(hooksSettle)
+	for l.cfg.Clock.Now().Before(deadline) && l.cfg.Procs.Alive(a.pid) && !l.abortRequested() {
+		lines, err := l.capture(a, 0)
+		if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Busy {
+			return
+		}
+		l.cfg.Clock.Sleep(hooksSettlePoll)
+	}
+}
+
+// Claude Code draws its input prompt before its SessionStart hooks have run, and an Enter
+// pressed meanwhile can be lost. Given swarm's hooks, it is ready once it has said its session
+// started; one whose hooks never report (turned off by the user's settings) is taken as ready
+// sessionStartWait after its input prompt showed.
+const sessionStartWait = 10 * time.Second
+
+// sessionStarted reports whether an agent whose input prompt shows is ready for the prompt as
+// far as its signals go; readyAt notes when its input prompt was first seen.
+func (l *Loop) sessionStarted(st *State, readyAt *time.Time) bool {
+	now := l.cfg.Clock.Now()
+	if readyAt.IsZero() {
+		*readyAt = now
+	}
+	if !l.hooksGiven(st) || l.agentSaid(st, EventSessionStart) {
+		return true
+	}
+	return now.Sub(*readyAt) >= sessionStartWait
+}
+
+// hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
+func (l *Loop) hooksGiven(st *State) bool {
+	w, err := l.worker()
+	if err != nil {
+		return false
+	}
+	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), l.cfg.Dir, Recorder(l.cfg.RunWrapper), st.NoAgentSignals).Settings != ""
 }

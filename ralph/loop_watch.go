@@ -113,6 +113,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		l.end(st, l.settled(), EndExited)
 		return true
 	}
+	if l.turnOver(st, *a) {
+		return true
+	}
 	if OutOfTime(w.facts) {
 		l.end(st, *a, EndIterationTimeout)
 		return true
@@ -299,6 +302,7 @@ const (
 )
 
 func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
+	l.letHooksFinish(a)
 	if feed != nil {
 		l.settleFed(a, feed)
 		return

@@ -120,12 +120,13 @@ type SignalAct int
 
 // The acts.
 const (
-	SignalIgnore     SignalAct = iota // nothing: not this iteration's, or nothing to do
-	SignalNote                        // a moment worth a line in the log
-	SignalDelivered                   // the agent took the prompt
-	SignalEnd                         // end the iteration (OnSignal gives the ending)
-	SignalPermission                  // the agent waits for a permission: name it, notify
-	SignalSession                     // the agent's session is another than swarm gave it: read its cost there
+	SignalIgnore      SignalAct = iota // nothing: not this iteration's, or nothing to do
+	SignalNote                         // a moment worth a line in the log
+	SignalDelivered                    // the agent took the prompt
+	SignalEnd                          // end the iteration (OnSignal gives the ending)
+	SignalPermission                   // the agent waits for a permission: name it, notify
+	SignalSession                      // the agent's session is another than swarm gave it: read its cost there
+	SignalTurnPending                  // the turn ended, the agent is still busy (its Stop hooks): end once it is idle
 )
 
 // SignalFacts is what the loop knows as an event arrives.
@@ -135,6 +136,7 @@ type SignalFacts struct {
 	Recorded   string // the session the loop reads the iteration's cost from
 	Working    bool   // the prompt was delivered
 	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
+	Busy       bool   // the screen shows the agent busy (running its Stop hooks, the user's among them)
 	MaxContext int    // --max-context (a compaction ends the iteration)
 	Permission bool   // "needs permission" is already named
 }
@@ -157,13 +159,18 @@ func OnSignal(f SignalFacts) (SignalAct, Ending) {
 	case EventUserPromptSubmit:
 		return SignalDelivered, 0
 	case EventStop:
-		switch {
-		case !f.Working:
+		if !f.Working {
 			return SignalIgnore, 0
-		case f.Marker:
-			return SignalEnd, EndDoneMarker
 		}
-		return SignalEnd, EndTurnEnded
+		ending := EndTurnEnded
+		if f.Marker {
+			ending = EndDoneMarker
+		}
+		if f.Busy {
+			// Ended now, the agent would take the user's own Stop hooks with it.
+			return SignalTurnPending, ending
+		}
+		return SignalEnd, ending
 	case EventStopFailure:
 		if !f.Working {
 			return SignalIgnore, 0

@@ -20,6 +20,8 @@ func TestOnSignal(t *testing.T) {
 	}{
 		{"turn ended without the marker", SignalFacts{Event: ev(EventStop), Session: "s1", Working: true}, SignalEnd, EndTurnEnded},
 		{"turn ended with the marker", SignalFacts{Event: ev(EventStop), Working: true, Marker: true}, SignalEnd, EndDoneMarker},
+		{"turn ended, its Stop hooks still running", SignalFacts{Event: ev(EventStop), Working: true, Busy: true}, SignalTurnPending, EndTurnEnded},
+		{"turn ended with the marker, still busy", SignalFacts{Event: ev(EventStop), Working: true, Busy: true, Marker: true}, SignalTurnPending, EndDoneMarker},
 		{"a turn before the prompt", SignalFacts{Event: ev(EventStop)}, SignalIgnore, 0},
 		{"an earlier agent's session", SignalFacts{Event: ev(EventStop), Session: "s2", Working: true}, SignalIgnore, 0},
 		{"no session known", SignalFacts{Event: AgentEvent{Event: EventStop}, Session: "s2", Working: true}, SignalEnd, EndTurnEnded},

@@ -22,7 +22,7 @@ func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt
 	t.Helper()
 	bins := requireAgents(t)
 	seedClaudeHome(t, e.home, fullySetUp(e.work))
-	userHook := map[string]any{"type": "command", "command": `echo "$(date +%s) Stop" >> "$HOME/user-hooks.log"`}
+	userHook := map[string]any{"type": "command", "command": `sleep 2; echo "$(date +%s) Stop" >> "$HOME/user-hooks.log"`}
 	user := map[string]any{
 		"skipDangerousModePermissionPrompt": true,
 		"hooks":                             map[string]any{"Stop": []any{map[string]any{"hooks": []any{userHook}}}},
@@ -37,6 +37,11 @@ func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt
 		t.Fatal(err)
 	}
 	e.writeWork("PROMPT.md", prompt)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("iterations log:\n%s\nthe agent's events:\n%s", e.loopFile(name, "iterations.log"), e.loopFile(name, "agent-events.jsonl"))
+		}
+	})
 	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
 	var base []string
 	for _, kv := range claudeEnv(api.URL(), e.home) {

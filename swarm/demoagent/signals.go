@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -97,11 +98,24 @@ func (s *signals) runHooks(event string, fields map[string]any) {
 		in[k] = v
 	}
 	data, _ := json.Marshal(in)
-	for _, cmd := range hookCommands(s.settingsFiles(cwd), event) {
-		c := exec.Command("/bin/sh", "-c", cmd)
-		c.Stdin = strings.NewReader(string(data))
-		_ = c.Run()
+	cmds := hookCommands(s.settingsFiles(cwd), event)
+	if event == "Stop" && len(cmds) > 0 {
+		// As Claude Code does, the turn shows itself busy until its Stop hooks are done.
+		fmt.Printf("✻ Running Stop hooks… (esc to interrupt)")
+		defer fmt.Print("\r\x1b[K")
 	}
+	// All at once, and waited for, as Claude Code runs them.
+	var wg sync.WaitGroup
+	for _, cmd := range cmds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := exec.Command("/bin/sh", "-c", cmd)
+			c.Stdin = strings.NewReader(string(data))
+			_ = c.Run()
+		}()
+	}
+	wg.Wait()
 }
 
 // settingsFiles are the settings Claude Code merges, the user's first.
