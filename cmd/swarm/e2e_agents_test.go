@@ -16,12 +16,23 @@ import (
 // The end-to-end suite runs the real agent CLIs, installed from npm into a cache directory
 // that later runs reuse. The versions are pinned because the screen detectors are checked
 // against what these exact builds draw; SWARM_E2E_AGENTS=latest (make e2e-latest) runs the
-// suite on whatever npm has today instead, to see a new release's drift before users do.
+// suite on whatever npm has today instead, to see a new release's drift before users do, and
+// SWARM_E2E_CLAUDE_VERSION and SWARM_E2E_CODEX_VERSION run it on other releases.
+var (
+	claudeCodeVersion = envOr("SWARM_E2E_CLAUDE_VERSION", "2.1.332")
+	codexVersion      = envOr("SWARM_E2E_CODEX_VERSION", "0.171.0")
+)
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
 const (
-	claudeCodeVersion = "2.1.332"
-	codexVersion      = "0.171.0"
-	fakeAPIKey        = "sk-ant-fake-0123456789abcdefghijklmnop"
-	fakeOpenAIKey     = "sk-fake-openai-0123456789abcdef"
+	fakeAPIKey    = "sk-ant-fake-0123456789abcdefghijklmnop"
+	fakeOpenAIKey = "sk-fake-openai-0123456789abcdef"
 )
 
 type agentBins struct {

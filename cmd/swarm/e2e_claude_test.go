@@ -50,7 +50,8 @@ func mainCallsWith(api *fakeapi.Server, s string) int {
 }
 
 // Iteration 1: the model answers without doing the task, the agent idles and the loop
-// restarts it on inactivity. Iteration 2: it runs a tool and prints the done marker. The
+// restarts it on inactivity (read from the screen alone: its own Stop signal would end the
+// iteration at once, see TestE2EClaudeSignalTurnEnd). Iteration 2: it runs a tool and prints the done marker. The
 // prompt contains the marker too, which must not stop the loop early.
 func TestE2EClaudeLoop(t *testing.T) {
 	requireAgents(t)
@@ -64,7 +65,7 @@ func TestE2EClaudeLoop(t *testing.T) {
 	)
 	prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
 	out := claudeLoop(t, e, api, fullySetUp(e.work), "lab", prompt,
-		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker)
+		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker, "--no-agent-signals")
 	if !strings.Contains(out, "[ralph mode: iteration 1/4]") {
 		t.Fatalf("spawn output: %s", out)
 	}
