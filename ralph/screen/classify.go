@@ -111,7 +111,7 @@ func Classify(text string, readyPattern *regexp.Regexp) State {
 // the screen may hold a dialog or a busy marker.
 type inputArea struct {
 	agent      string
-	live       bool // Claude's input box or Codex's composer is on screen
+	live       bool // Claude's or opencode's input box, or Codex's composer, is on screen
 	dialogFrom int  // first line a dialog may be on
 	busyFrom   int  // first line a busy marker may be on
 }
@@ -122,6 +122,10 @@ func findInput(lines []string) inputArea {
 		// Dialogs replace the input area, so text above a live input area is old transcript.
 		return inputArea{agent: "claude", live: true, dialogFrom: box.bottom + 1,
 			busyFrom: tailStart(lines, box.top, busyContext)}
+	}
+	if end, ok := findOpencodeBox(lines); ok {
+		return inputArea{agent: "opencode", live: true, dialogFrom: end + 1,
+			busyFrom: tailStart(lines, end, busyContext)}
 	}
 	if comp, ok := findCodexComposer(lines, agent); ok {
 		return inputArea{agent: "codex", live: true, dialogFrom: comp + 1,
@@ -138,7 +142,7 @@ var bannerAgents = []struct {
 	// spinner and the retry line stay recognisable.
 	{"claude", compiled(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
 	{"codex", compiled(`OpenAI Codex|Ask Codex to do anything`)},
-	{"gemini", compiled(`Type your message or @|\bgemini-\d`)},
+	{"gemini", compiled(`Type your message or @|\bgemini-\d|Gemini CLI v\d`)},
 	{"aider", compiled(`(?m)^Aider v\d`)},
 	{"opencode", compiled(`(?i)\bopencode\b`)},
 }
@@ -252,6 +256,7 @@ func busyIn(lines []string) bool {
 			brailleSpinnerRe().MatchString(l) ||
 			workingRe().MatchString(l) ||
 			retryingRe().MatchString(l) ||
+			opencodeBusyRe().MatchString(l) ||
 			strings.Contains(l, "esc to interrupt") ||
 			strings.Contains(l, "esc to cancel") {
 			return true
