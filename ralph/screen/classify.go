@@ -293,8 +293,10 @@ func shellReady(lines []string, banner string) (string, bool) {
 
 var (
 	glyphPromptRe = compiled(`^[❯›>]$`)
-	// A prompt drawn inside a box (Gemini CLI, opencode): `│ >   Type your message … │`.
-	boxPromptRe = compiled(`^[│┃║]?[ \x{a0}]*>(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
+	// A prompt drawn inside a box: `│ >   Type your message … │`. Gemini CLI draws it bare,
+	// and as * in its --yolo mode, which only counts with the placeholder: a lone * is a
+	// markdown bullet as often as not.
+	boxPromptRe = compiled(`^[│┃║]?[ \x{a0}]*([>*])(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
 )
 
 // tuiReady recognises full-screen agents without captures of their own, conservatively:
@@ -304,8 +306,8 @@ func tuiReady(lines []string, banner string) (string, bool) {
 	for i := len(tail) - 1; i >= 0; i-- {
 		l := trimBlank(tail[i])
 		m := boxPromptRe().FindStringSubmatch(l)
-		if m != nil && (m[1] != "" || strings.ContainsAny(l, "│┃║")) {
-			if m[1] != "" && banner == "" {
+		if m != nil && (m[2] != "" || m[1] == ">" && strings.ContainsAny(l, "│┃║")) {
+			if m[2] != "" && banner == "" {
 				return "gemini", true
 			}
 			return banner, true

@@ -165,6 +165,8 @@ var captureWant = map[string]State{
 	"gemini-0.61.0/06_hang_t6.txt":                busy("gemini"),
 	"gemini-0.61.0/07_hang_after_esc.txt":         ready("gemini"),
 	"gemini-0.61.0/08_model_not_found_menu.txt":   dialog("model-access", "gemini"),
+	// --yolo draws the prompt as * rather than >.
+	"gemini-0.61.0/09_idle_yolo.txt": ready("gemini"),
 
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.
