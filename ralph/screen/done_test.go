@@ -27,6 +27,14 @@ func TestDoneMatcherCount(t *testing.T) {
 			"",
 			"● ALL DONE",
 		}, 1},
+		// opencode draws the message, in its input box and in the transcript, behind a ┃ bar.
+		{"opencode's wrapped echo and its reply", oneLine, []string{
+			"  ┃",
+			"  ┃  Fix the failing tests, then print",
+			"  ┃  ALL DONE when finished.",
+			"  ┃",
+			"     Done. ALL DONE",
+		}, 1},
 		{"marker right under the echo", oneLine, []string{
 			"❯ " + oneLine,
 			"ALL DONE",
