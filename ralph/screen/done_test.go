@@ -35,6 +35,11 @@ func TestDoneMatcherCount(t *testing.T) {
 			"  ┃",
 			"     Done. ALL DONE",
 		}, 1},
+		{"opencode's echo beside its sidebar", oneLine, []string{
+			"  ┃  Fix the failing tests, then print ALL DONE when finished.            Session title",
+			"  ┃                                                                      Context",
+			"     Working on it.",
+		}, 0},
 		{"marker right under the echo", oneLine, []string{
 			"❯ " + oneLine,
 			"ALL DONE",
