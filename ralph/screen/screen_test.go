@@ -435,6 +435,8 @@ func TestSubstantiveHashEqualWhileOnlyAnimating(t *testing.T) {
 		// The retry countdown of one attempt.
 		{"claude-2.1.197/20_err429_t2.txt", "claude-2.1.197/20_err429_t4.txt"},
 		{"claude-2.1.197/20_err429_t6.txt", "claude-2.1.197/20_err429_t8.txt"},
+		// opencode's progress bar runs while the API hangs.
+		{"opencode-1.18.33/03_working.txt", "opencode-1.18.33/06_hang_t10.txt"},
 	}
 	for _, g := range groups {
 		first := SubstantiveHash(readScreen(t, g[0]))
