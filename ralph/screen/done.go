@@ -43,10 +43,10 @@ func collapse(s string) string {
 
 // echoText normalises a screen line the way an input echo shows it: without the prompt glyph
 // agents put in front of the user's message (Codex marks a queued message with ↳, opencode
-// draws a ┃ bar before it).
+// draws a ┃ bar before it, Gemini CLI a * in its --yolo mode).
 func echoText(line string) string {
 	s := collapse(line)
-	for _, p := range []string{"❯", "›", ">", "│", "┃", "↳"} {
+	for _, p := range []string{"❯", "›", ">", "*", "│", "┃", "↳"} {
 		s = strings.TrimSpace(strings.TrimPrefix(s, p))
 	}
 	s = strings.TrimSpace(strings.TrimSuffix(s, "│"))

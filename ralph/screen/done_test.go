@@ -35,6 +35,10 @@ func TestDoneMatcherCount(t *testing.T) {
 			"  ┃",
 			"     Done. ALL DONE",
 		}, 1},
+		// Gemini CLI's input line in --yolo mode, the prompt pasted and not yet sent.
+		{"Gemini CLI's yolo input line", oneLine, []string{
+			" *   " + oneLine,
+		}, 0},
 		{"opencode's echo beside its sidebar", oneLine, []string{
 			"  ┃  Fix the failing tests, then print ALL DONE when finished.            Session title",
 			"  ┃                                                                      Context",
