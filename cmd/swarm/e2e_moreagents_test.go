@@ -61,17 +61,40 @@ func opencodeEnv(home string) []string {
 		"npm_config_offline=true", "npm_config_registry=http://127.0.0.1:9/"}
 }
 
-// moreAgentsLoop starts a loop on the agent whose shell tool makeFile calls; the model is
-// asked to make DONE and, once the tool ran, answers with the done marker.
-func moreAgentsLoop(t *testing.T, e *e2eEnv, name string, env []string, argv ...string) {
+// makeFileRules answer the agent whose shell tool is makeFile: asked to make the file, it
+// runs the tool; once the tool ran, it answers with the done marker. With hangFirst the
+// first request for the file hangs.
+func makeFileRules(makeFile *fakeapi.ToolUse, hangFirst bool) []fakeapi.Rule {
+	rules := []fakeapi.Rule{
+		{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
+		// opencode titles the session with the plain text of a tool-less request.
+		{When: fakeapi.Match{Side: true}, Reply: fakeapi.Reply{Text: "Make the file"}},
+	}
+	if hangFirst {
+		rules = append(rules, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Hang: true}})
+	}
+	return append(rules, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+		Reply: fakeapi.Reply{ToolUse: makeFile}})
+}
+
+var (
+	geminiMakeFile   = &fakeapi.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": "touch DONE && echo created"}}
+	opencodeMakeFile = &fakeapi.ToolUse{Name: "bash", Input: map[string]any{"command": "touch DONE && echo created",
+		"description": "Create the DONE file"}}
+)
+
+// moreAgentsLoop starts a loop asking the agent to make DONE and waits for it to finish in
+// iterations iterations.
+func moreAgentsLoop(t *testing.T, e *e2eEnv, name string, iterations int, flags, env []string, argv ...string) {
 	t.Helper()
 	prompt := "please make the file in this directory, then reply with " + doneMarker + ".\n"
 	e.writeWork("PROMPT.md", prompt)
 	args := []string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
 		"--done-pattern", doneMarker}
-	args = append(args, envFlags(env)...)
+	args = append(append(args, flags...), envFlags(env)...)
 	e.must(append(append(args, "--"), argv...)...)
-	e.waitDone(name, 120*time.Second, 1)
+	e.waitDone(name, 150*time.Second, iterations)
 	if _, err := os.Stat(filepath.Join(e.work, "DONE")); err != nil {
 		t.Fatalf("the agent did not make the file: %v\n%s", err, e.dump(name))
 	}
@@ -92,13 +115,9 @@ func promptedOnce(t *testing.T, api *fakeapi.Server) {
 func TestE2EGeminiLoop(t *testing.T) {
 	bins := requireAgents(t)
 	e := newE2EEnv(t)
-	api := fakeapi.Start(t,
-		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{
-			ToolUse: &fakeapi.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": "touch DONE && echo created"}}}},
-	)
+	api := fakeapi.Start(t, makeFileRules(geminiMakeFile, false)...)
 	seedGeminiHome(t, e.home)
-	moreAgentsLoop(t, e, "gm", geminiEnv(api.URL(), e.home), bins.gemini, "--yolo")
+	moreAgentsLoop(t, e, "gm", 1, nil, geminiEnv(api.URL(), e.home), bins.gemini, "--yolo")
 	promptedOnce(t, api)
 	for _, r := range api.Requests() {
 		if r.MainCall > 0 && (r.API != fakeapi.Gemini || r.Model != "gemini-2.5-flash") {
@@ -110,18 +129,46 @@ func TestE2EGeminiLoop(t *testing.T) {
 func TestE2EOpencodeLoop(t *testing.T) {
 	bins := requireAgents(t)
 	e := newE2EEnv(t)
-	api := fakeapi.Start(t,
-		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{
-			ToolUse: &fakeapi.ToolUse{Name: "bash", Input: map[string]any{"command": "touch DONE && echo created",
-				"description": "Create the DONE file"}}}},
-		// opencode titles the session with the plain text of a tool-less request.
-		fakeapi.Rule{When: fakeapi.Match{Side: true}, Reply: fakeapi.Reply{Text: "Make the file"}},
-	)
+	api := fakeapi.Start(t, makeFileRules(opencodeMakeFile, false)...)
 	seedOpencodeHome(t, e.home, api.URL())
-	moreAgentsLoop(t, e, "oc", opencodeEnv(e.home), bins.opencode)
+	moreAgentsLoop(t, e, "oc", 1, nil, opencodeEnv(e.home), bins.opencode)
 	promptedOnce(t, api)
 	if reqs := api.Requests(); len(reqs) == 0 || !strings.HasPrefix(reqs[0].Header.Get("User-Agent"), "opencode/") {
 		t.Errorf("the requests did not come from opencode:\n%s", api.Summary())
 	}
+}
+
+// hangFlags let the Regent end an agent whose screen shows no progress for 15 s.
+var hangFlags = []string{"--inactivity-timeout", "120", "--hang-timeout", "15"}
+
+// expectHung checks that iteration 1 was ended as hung, on a screen that showed the agent
+// working, and that iteration 2 ran.
+func expectHung(t *testing.T, e *e2eEnv, name, working string) {
+	t.Helper()
+	expectLog(t, "monitor log", e.loopFile(name, "monitor.log"),
+		"Regent: agent hung (no progress on screen for 15s)", "iteration 1 failed (exit: hung)", "starting iteration 2/3")
+	if screen := e.loopFile(name, "screens/iteration-1.txt"); !strings.Contains(screen, working) {
+		t.Errorf("iteration 1 screen does not show the agent working (%q):\n%s", working, screen)
+	}
+}
+
+// Gemini CLI's spinner line rotates its phrases and ticks its seconds while the API hangs;
+// the Regent ends it after the hang timeout and the next iteration finishes.
+func TestE2EGeminiHang(t *testing.T) {
+	bins := requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t, makeFileRules(geminiMakeFile, true)...)
+	seedGeminiHome(t, e.home)
+	moreAgentsLoop(t, e, "gmhang", 2, hangFlags, geminiEnv(api.URL(), e.home), bins.gemini, "--yolo")
+	expectHung(t, e, "gmhang", "esc to cancel")
+}
+
+// opencode's progress bar runs while the API hangs; the same.
+func TestE2EOpencodeHang(t *testing.T) {
+	bins := requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t, makeFileRules(opencodeMakeFile, true)...)
+	seedOpencodeHome(t, e.home, api.URL())
+	moreAgentsLoop(t, e, "ochang", 2, hangFlags, opencodeEnv(e.home), bins.opencode)
+	expectHung(t, e, "ochang", "esc interrupt")
 }
