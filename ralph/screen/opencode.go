@@ -6,8 +6,9 @@ var (
 	// The box's last line names the agent mode and the model ("┃  Build · Claude Sonnet 4.5
 	// Anthropic"); the bar alone is also opencode's mark on every message in the transcript.
 	opencodeModeRe = compiled(`^[ \x{a0}]*┃[ \x{a0}]+\S[^·]* · \S`)
-	// Under the box while a turn runs: a progress bar of ⬝ and ■ and "esc interrupt".
-	opencodeBusyRe = compiled(`^[ \x{a0}]*[⬝■]{4,}[ \x{a0}]+esc interrupt\b`)
+	// Under the box while a turn runs: a progress bar of ⬝ and ■, then "esc interrupt",
+	// with a retry message ("rate_limit_error [retrying in 2s attempt #1]") between them.
+	opencodeBusyRe = compiled(`^[ \x{a0}]*[⬝■]{4,}[ \x{a0}].*\besc interrupt\b`)
 )
 
 // findOpencodeBox finds opencode's input box by its bottom edge under the mode line and

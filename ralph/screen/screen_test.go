@@ -167,6 +167,8 @@ var captureWant = map[string]State{
 	"gemini-0.61.0/08_model_not_found_menu.txt":   dialog("model-access", "gemini"),
 	// --yolo draws the prompt as * rather than >.
 	"gemini-0.61.0/09_idle_yolo.txt": ready("gemini"),
+	// A 429: it retries quietly under its spinner.
+	"gemini-0.61.0/10_429_retrying_t25.txt": busy("gemini"),
 
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.
@@ -176,6 +178,9 @@ var captureWant = map[string]State{
 	"opencode-1.18.33/04_working_tool.txt":     busy("opencode"),
 	"opencode-1.18.33/05_idle_after_reply.txt": ready("opencode"),
 	"opencode-1.18.33/06_hang_t10.txt":         busy("opencode"),
+	// A 429 in a wide terminal: the retry message between the bar and "esc interrupt",
+	// the sidebar beside the transcript.
+	"opencode-1.18.33/07_429_retrying_sidebar.txt": busy("opencode"),
 }
 
 const rule = "────────────────────────────────────────"
