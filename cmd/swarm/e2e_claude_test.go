@@ -272,8 +272,9 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
 	// 2.1.197: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
-	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer.
-	limitRe := regexp.MustCompile(`Limit: (?:You've hit your session limit|Usage limit reached) · (?:limit )?resets`)
+	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer, and its
+	// StopFailure's own words, "You've hit your 5-hour limit · resets 9:41pm (Europe/Berlin)".
+	limitRe := regexp.MustCompile(`Limit: (?:You've hit your (?:session|[0-9]+-hour|weekly) limit|Usage limit reached) · (?:limit )?resets`)
 	if !strings.Contains(status, "Waiting: usage limit, resets ") || !limitRe.MatchString(status) {
 		t.Errorf("ralph status while waiting:\n%s", status)
 	}
