@@ -80,6 +80,13 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 			d.say("inactivity timeout (%ds), restarting", secs)
 		}
 		d.event("TIMEOUT", "iteration %d inactivity %ds", n, secs)
+	case EndTurnEnded:
+		if n >= lim.MaxIterations || !running {
+			d.say("the agent's turn ended without the done marker")
+		} else {
+			d.say("the agent's turn ended without the done marker, restarting")
+		}
+		d.event("TURN", "iteration %d turn ended without the done marker (the agent's Stop signal)", n)
 	case EndHung:
 		d.regent("agent hung (no progress on screen for %ds) — killing it and restarting", lim.Regent.HangTimeoutSeconds)
 		d.event("HANG", "iteration %d no progress for %ds", n, lim.Regent.HangTimeoutSeconds)
@@ -184,7 +191,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 	case f.Ending == EndExited:
 		d.ConsecutiveFailures = 0
 	}
-	if f.Ending == EndInactive {
+	if f.Ending == EndInactive || f.Ending == EndTurnEnded {
 		// Quiet is not a failure, and it says nothing about success either.
 		if n >= lim.MaxIterations && f.Running {
 			c := outOfIterations(n, lim)
@@ -295,6 +302,8 @@ func outcome(e Ending, code *int) (failed bool, exit string) {
 		return true, "api_error"
 	case EndUsageLimit:
 		return false, "usage_limit"
+	case EndTurnEnded:
+		return false, "turn_end"
 	}
 	return true, "unknown"
 }

@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/swarm-dev/swarm/state"
@@ -26,6 +27,10 @@ type Launch struct {
 	PIDFile  string   // where the script notes its pid and its parent's ("" for nowhere)
 	// Wrapper is swarm's own wrapper (swarm __run), for an environment sh cannot carry.
 	Wrapper []string
+	// Events and Settings are where the agent reports its own signals (see AgentSignals).
+	Events       string
+	Settings     string
+	SettingsJSON []byte
 }
 
 // Command writes the script and returns what the pane runs: the shell, on an empty
@@ -37,6 +42,9 @@ func (l Launch) Command() ([]string, error) {
 
 // Start is Command, and whether the agent starts under the script (not swarm's wrapper).
 func (l Launch) Start() (argv []string, scripted bool, err error) {
+	if err := l.prepareSignals(); err != nil {
+		return nil, false, err
+	}
 	var env []string
 	if err := state.ReadJSON(l.EnvFile, &env); err != nil {
 		// No saved environment (a record from before they were saved), or a damaged one,
@@ -52,6 +60,20 @@ func (l Launch) Start() (argv []string, scripted bool, err error) {
 		return nil, false, err
 	}
 	return []string{"env", "-i", "/bin/sh", l.Script}, true, nil
+}
+
+// prepareSignals writes the agent's settings file and empties its events file: what an
+// earlier agent reported is not this one's.
+func (l Launch) prepareSignals() error {
+	if l.Events != "" {
+		if err := os.Remove(l.Events); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	if l.Settings != "" {
+		return state.ReplaceFile(l.Settings, l.SettingsJSON, 0o600)
+	}
+	return nil
 }
 
 // wrapped is the agent under swarm's own wrapper (or bare, when there is none).

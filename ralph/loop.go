@@ -156,6 +156,7 @@ type Loop struct {
 	notes         *notifier // the loop's notifications under way
 	silent        *silence  // the tmux server's outage under way, nil while it answers
 	seen          agent     // the agent as last seen through tmux
+	events        eventReader
 }
 
 // New prepares a loop; Run drives it.

@@ -142,6 +142,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 	}
 	deadline := l.cfg.Clock.Now().Add(timeout)
 	blocked := st.BlockedBy
+	var readyAt time.Time // when its input prompt was first seen
 	for {
 		a := l.agentNow()
 		switch {
@@ -156,7 +157,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 		}
 		if lines, err := l.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == screen.Ready && l.settledReady(a, &lines) {
+			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
 					l.update(func(x *State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
@@ -235,7 +236,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base in
 		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
-	if !l.confirmStarted(pasted) {
+	if !l.confirmStarted(st, pasted) {
 		l.say("agent did not react to the prompt; pressing Enter again")
 		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
@@ -251,18 +252,23 @@ func (l *Loop) ensureMatcher() {
 	}
 }
 
-// confirmStarted waits for a sign that the agent took the prompt: it became busy, its screen
-// changed from what the paste left, or it ended.
-func (l *Loop) confirmStarted(pasted string) bool {
+// confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
+// busy, its screen changed from what the paste left, or it ended.
+func (l *Loop) confirmStarted(st *State, pasted string) bool {
+	hooks := l.agentSaid(st, EventSessionStart)
 	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
 	for {
 		cur := l.agentNow()
-		if cur.dead {
+		if cur.dead || l.agentSaid(st, EventUserPromptSubmit) {
+			// The agent's own word that it took the prompt comes before any sign on screen.
 			return true
 		}
 		if lines, err := l.capture(cur, 0); err == nil {
 			text := strings.Join(lines, "\n")
-			if screen.ActivityHash(text) != pasted || screen.Classify(text, l.readyRE).Kind == screen.Busy {
+			// An agent whose hooks report to swarm would have said it took the prompt: a
+			// screen that merely changed is no sign then (it may be the agent's start-up).
+			changed := screen.ActivityHash(text) != pasted && !hooks
+			if changed || screen.Classify(text, l.readyRE).Kind == screen.Busy {
 				return true
 			}
 		}

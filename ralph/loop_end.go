@@ -37,6 +37,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		rec.Error = l.limit.Text
 	}
 	defer l.finishIteration(&rec)
+	l.permissionAnswered()
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
 		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })

@@ -105,7 +105,7 @@ func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.LastIterationStarted = now.Format(TimeFormat)
 	st.IterationStartCommit = head
 	st.Phase = PhaseStarting
-	st.BlockedBy = ""
+	st.BlockedBy, st.NeedsPermission = "", ""
 	st.LastExitCode = nil
 	st.LastScreenChange = st.LastIterationStarted
 	st.ContextUsed, st.ContextNudgeSent = 0, false
@@ -145,9 +145,14 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if st.PromptMode == PromptStdin {
 		stdin = d.PromptCopy()
 	}
-	return Launch{Argv: argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
+	var userNotify []string
+	if IsCodex(argv) && !st.NoAgentSignals {
+		userNotify = CodexUserNotify(workers.EnvPath(name))
+	}
+	sig := agentSignals(argv, d, Recorder(wrapper), st.NoAgentSignals, userNotify)
+	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
-		Wrapper: wrapper}
+		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON}
 }
 
 // WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus
@@ -169,6 +174,7 @@ func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
 		return err
 	}
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
+	l.events = eventReader{} // the new agent's events file starts empty
 	p, err := l.startAgent(w, spec, l.cfg.Host && scripted, lc.Script)
 	if err != nil {
 		return err

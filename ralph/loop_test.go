@@ -1308,7 +1308,8 @@ func TestLoopStdinMode(t *testing.T) {
 	// secrets) are flags of the wrapper.
 	want := []string{"/usr/bin/swarm", "__run", "--env-file", h.sd.EnvPath(loopName), "--env", "SWARM_ITERATION=2",
 		"--env", "SWARM_WORKER=" + loopName, "--env", "SWARM_DONE_FILE=" + h.dir.DoneFile(),
-		"--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude", "--session-id", h.state().AgentSession}
+		"--exit-file", h.sd.ExitPath(loopName), "--stdin", h.dir.PromptCopy(), "--", "claude", "--session-id", h.state().AgentSession,
+		"--settings", h.dir.ClaudeSettings()}
 	if len(starts) != 2 || !reflect.DeepEqual(starts[1].spec.Argv, want) {
 		t.Errorf("iteration 2 argv %q, want %q", starts[len(starts)-1].spec.Argv, want)
 	}

@@ -106,9 +106,15 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			l.end(st, *a, EndUsageLimit)
 			return true
 		}
+		if l.watchSignals(st, *a, w) {
+			return true
+		}
 	}
 	if a.dead || !l.cfg.Procs.Alive(a.pid) {
 		l.end(st, l.settled(), EndExited)
+		return true
+	}
+	if l.turnOver(st, *a) {
 		return true
 	}
 	if OutOfTime(w.facts) {
@@ -303,6 +309,7 @@ const (
 )
 
 func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
+	l.letHooksFinish(a)
 	if feed != nil {
 		l.settleFed(a, feed)
 		return

@@ -17,6 +17,7 @@ const (
 	NotifyFailed      = "failed"      // the loop stopped as failed (the Regent gave up)
 	NotifyStagnated   = "stagnated"   // iterations in a row changed nothing in git
 	NotifyBlocked     = "blocked"     // the agent sits on a dialog the prompt cannot go into
+	NotifyPermission  = "permission"  // the agent waits for a permission (its own signal)
 	NotifyUsageLimit  = "usage_limit" // the agent's plan is spent; the loop waits for the reset
 	NotifyBudget      = "budget"      // the loop's cost passed --max-cost
 	NotifyResurrected = "resurrected" // the loop's monitor died and was started again
@@ -24,7 +25,7 @@ const (
 )
 
 // NotifyEvents are all the events, in the order the documentation lists them.
-var NotifyEvents = []string{NotifyDone, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyUsageLimit,
+var NotifyEvents = []string{NotifyDone, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyPermission, NotifyUsageLimit,
 	NotifyBudget, NotifyResurrected, NotifyRollback}
 
 // NotifyConfig says where a loop's notifications go.

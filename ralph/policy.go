@@ -61,17 +61,18 @@ const (
 	EndBudget                         // the loop's cost passed --max-cost while it worked
 	EndAPIError                       // it gave up on its API and sits at the error
 	EndUsageLimit                     // its plan's usage limit is spent
+	EndTurnEnded                      // the agent said its turn ended, without the done marker
 )
 
 func (e Ending) String() string {
 	return [...]string{"exited", "inactive", "hung", "iteration timeout", "ready timeout", "done file",
-		"context limit", "compaction", "done marker", "budget", "API error", "usage limit"}[e]
+		"context limit", "compaction", "done marker", "budget", "API error", "usage limit", "turn ended"}[e]
 }
 
 // Reason is how iterations.jsonl names the ending.
 func (e Ending) Reason() string {
 	return [...]string{"exit", "inactivity", "hang", "iteration_timeout", "ready_timeout", "done_file",
-		"context_limit", "compaction", "done", "budget_exceeded", "api_error", "usage_limit"}[e]
+		"context_limit", "compaction", "done", "budget_exceeded", "api_error", "usage_limit", "turn_end"}[e]
 }
 
 // timedOut reports whether swarm ended the agent for time.

@@ -64,6 +64,12 @@ type State struct {
 	BackoffUntil string `json:"backoff_until,omitempty"`
 	Ended        string `json:"ended,omitempty"`
 
+	// NeedsPermission is what the agent asks permission for (its own signal), while it waits.
+	NeedsPermission string `json:"needs_permission,omitempty"`
+	// NoAgentSignals: the agent is not asked for its own signals (--no-agent-signals); the
+	// screen alone tells what it does.
+	NoAgentSignals bool `json:"no_agent_signals,omitempty"`
+
 	// Time spent paused, so the loop's running time leaves it out: the seconds of pauses that
 	// ended, and when the current one began.
 	PausedSeconds float64 `json:"paused_seconds,omitempty"`

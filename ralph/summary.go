@@ -92,7 +92,13 @@ func (s Summary) Markdown() string {
 	fmt.Fprintf(&b, "# Loop summary: %s\n\n", s.Worker)
 	row := func(k, v string) { fmt.Fprintf(&b, "- **%s:** %s\n", k, v) }
 	status := s.Status.String()
-	if s.ExitReason != "" {
+	if word, _, ended := EndWords(s.Status, s.ExitReason); ended {
+		// The word as ls says it; the summary keeps how, as in "done (done_pattern)".
+		status = word
+		if s.ExitReason != "" && s.ExitReason != word {
+			status += " (" + s.ExitReason + ")"
+		}
+	} else if s.ExitReason != "" {
 		status += " (" + s.ExitReason + ")"
 	}
 	row("Status", status)

@@ -50,7 +50,7 @@ func TestSummary(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	md := s.Markdown()
-	for _, want := range []string{"# Loop summary: w\n", "- **Status:** stopped (complete)\n", "- **Iterations:** 3/10\n",
+	for _, want := range []string{"# Loop summary: w\n", "- **Status:** done (complete)\n", "- **Iterations:** 3/10\n",
 		"- **Duration:** 2m 30s\n", "- **Cost:** unknown\n", "- **Signals:** marker\n", "- PASS `file:DONE.md`: DONE.md exists\n",
 		"## Commits (3)\n", "- 2222222\n"} {
 		if !strings.Contains(md, want) {

@@ -6,6 +6,7 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -104,6 +105,22 @@ func TryLock(path string) (l *Lock, ok bool, err error) {
 	}
 	if !ok {
 		return nil, false, nil
+	}
+	return &Lock{fl: fl}, true, nil
+}
+
+// LockWithin takes the lock at path, waiting up to wait for its holder to let go; ok is false
+// when it did not within that time.
+func LockWithin(path string, wait time.Duration) (l *Lock, ok bool, err error) {
+	fl := flock.New(path, flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	ok, err = fl.TryLockContext(ctx, 10*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return &Lock{fl: fl}, true, nil
 }

@@ -20,6 +20,12 @@ func (d *Dir) HostModesPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".tty")
 }
 
+// InputLockPath is the lock held while something types into a worker's pane: typing is several
+// steps (clear the line, paste, a pause, Enter), and two typists at once interleave them.
+func (d *Dir) InputLockPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".input.lock")
+}
+
 // AgentPIDPath is where the start script notes its process id and its parent's, as it begins.
 func (d *Dir) AgentPIDPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".pid")

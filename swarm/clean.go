@@ -122,7 +122,7 @@ func cleanWorker(e *env, w *state.Worker, what cleanWhat) error {
 		removeLoopOnClean(e, w.Name)
 	}
 	for _, p := range []string{e.dir.LogPath(w.Name, "stdout"), e.dir.LogPath(w.Name, "stderr"), e.dir.ExitPath(w.Name), e.dir.EnvPath(w.Name), e.dir.ScriptPath(w.Name), e.dir.ScreenPath(w.Name),
-		e.dir.HostPath(w.Name), e.dir.HostModesPath(w.Name), e.dir.AgentPIDPath(w.Name)} {
+		e.dir.HostPath(w.Name), e.dir.HostModesPath(w.Name), e.dir.AgentPIDPath(w.Name), e.dir.InputLockPath(w.Name)} {
 		_ = os.Remove(p)
 	}
 	return e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {

@@ -121,6 +121,9 @@ func runningWords(st *ralph.State, now time.Time) (string, tone) {
 	if st.BlockedBy != "" {
 		return "blocked: " + st.BlockedBy, toneWarn
 	}
+	if st.NeedsPermission != "" {
+		return "needs permission", toneWarn
+	}
 	switch st.Phase {
 	case ralph.PhaseBackoff:
 		if until := ralph.ParseTime(st.BackoffUntil); until.After(now) {

@@ -151,5 +151,6 @@ func commands() []*cli.Command {
 		completionCommand(),
 		completeCommand(),
 		runWrapperCommand(),
+		agentEventCommand(),
 	}
 }

@@ -121,7 +121,11 @@ func printLoopTable(e *env, views []loopView) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, v.Word, v.CurrentIteration, v.MaxIterations,
+		status := v.Word
+		if v.NeedsPermission != "" && v.Status == ralph.StatusRunning {
+			status += " (needs permission)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, status, v.CurrentIteration, v.MaxIterations,
 			costCell(v.State), v.WorkerStatus, mon, reason)
 	}
 	tw.Flush()

@@ -62,6 +62,7 @@ type loopOptions struct {
 	replace      bool
 	cleanState   bool
 	maxContext   int
+	noSignals    bool
 	// requiredBy is what makes --prompt-file and --max-iterations required, as typed: --ralph
 	// on spawn, or the command itself (swarm ralph spawn).
 	requiredBy string
@@ -86,6 +87,7 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		replace:      c.Bool("replace"),
 		cleanState:   c.Bool("clean-state"),
 		maxContext:   c.Int("max-context"),
+		noSignals:    c.Bool("no-agent-signals"),
 		requiredBy:   requiredBy(c),
 	}
 }
@@ -281,6 +283,7 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		Pricing:           o.settings.Pricing,
 		RunID:             uuid.NewString(),
 		Regent:            o.regent,
+		NoAgentSignals:    o.loop.noSignals,
 	}
 	if o.settings.Notify.Any() {
 		n := o.settings.Notify

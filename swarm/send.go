@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -94,7 +95,30 @@ func runSend(e *env, o sendOptions) error {
 // comes in the same burst as part of the pasted text.
 const inputSettle = 150 * time.Millisecond
 
+// typingWait bounds how long a sender waits for another to finish typing into the same pane.
+const typingWait = 10 * time.Second
+
+// sendText types text into the worker's pane, one typist at a time: a heartbeat's clearing of
+// the line must not land between a send's paste and its Enter.
 func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
+	if e.dir != nil {
+		path := e.dir.InputLockPath(w.Name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		lock, ok, err := state.LockWithin(path, typingWait)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fail("worker '%s': something else has been typing into its pane for %s", w.Name, typingWait)
+		}
+		defer lock.Unlock()
+	}
+	return typeText(e, w, text, clean, enter)
+}
+
+func typeText(e *env, w *state.Worker, text string, clean, enter bool) error {
 	tm, pane := e.tmuxFor(w), w.Tmux.PaneID
 	if clean {
 		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an

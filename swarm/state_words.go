@@ -12,15 +12,15 @@ import (
 // same everywhere. A loop ends its own agent with a signal, so a loop worker's exit code
 // (143, 137) says nothing: what the loop did does.
 const (
-	wordRunning  = "running"  // the worker's process runs; for a loop: it is driven
-	wordWaiting  = "waiting"  // the loop waits out a usage limit, no agent running
-	wordPaused   = "paused"   // the loop was paused (swarm ralph pause, a signal); resume goes on
-	wordDone     = "done"     // the loop finished its work (done pattern, DONE file, checks passed)
-	wordKilled   = "killed"   // the loop was ended by swarm ralph stop or swarm kill
-	wordStopped  = "stopped"  // a loop stopped for another reason, or a worker that is no loop ended
-	wordFailed   = "failed"   // the loop gave up: failures, a crashing monitor, an unreadable inbox
-	wordOrphaned = "orphaned" // the worker's window or group is gone, processes it started run on
-	wordGone     = "gone"     // a loop whose worker has no record any more
+	wordRunning  = "running"        // the worker's process runs; for a loop: it is driven
+	wordWaiting  = "waiting"        // the loop waits out a usage limit, no agent running
+	wordPaused   = "paused"         // the loop was paused (swarm ralph pause, a signal); resume goes on
+	wordDone     = ralph.EndDone    // the loop finished its work (done pattern, DONE file, checks passed)
+	wordKilled   = ralph.EndKilled  // the loop was ended by swarm ralph stop or swarm kill
+	wordStopped  = ralph.EndStopped // a loop stopped for another reason, or a worker that is no loop ended
+	wordFailed   = ralph.EndFailed  // the loop gave up: failures, a crashing monitor, an unreadable inbox
+	wordOrphaned = "orphaned"       // the worker's window or group is gone, processes it started run on
+	wordGone     = "gone"           // a loop whose worker has no record any more
 )
 
 // stateWord is a state in words: the word and what qualifies it ("exit 4", "max_iterations").
@@ -44,9 +44,6 @@ func (s stateWord) inWords() string {
 	}
 	return "loop " + s.word + ": " + s.detail
 }
-
-// doneReasons are the loop endings that mean the work is finished.
-var doneReasons = map[string]bool{"done_pattern": true, "done_file": true, "complete": true}
 
 // stateOf is the state of a worker (its status, "" when it has no record, and exit code) and
 // of its loop (nil for a worker that is no loop's).
@@ -79,16 +76,9 @@ func loopStateWord(status string, loop *ralph.State) stateWord {
 		return stateWord{word: wordPaused}
 	case ralph.StatusWaiting:
 		return stateWord{word: wordWaiting}
-	case ralph.StatusFailed:
-		return stateWord{word: wordFailed, detail: loop.ExitReason}
-	case ralph.StatusStopped:
-		switch {
-		case doneReasons[loop.ExitReason]:
-			return stateWord{word: wordDone}
-		case loop.ExitReason == "killed":
-			return stateWord{word: wordKilled}
-		}
-		return stateWord{word: wordStopped, detail: loop.ExitReason}
+	}
+	if word, detail, ended := ralph.EndWords(loop.Status, loop.ExitReason); ended {
+		return stateWord{word: word, detail: detail}
 	}
 	if status != state.StatusRunning && status != "" {
 		// The loop's agent keeps its window from one iteration to the next: a loop on record as

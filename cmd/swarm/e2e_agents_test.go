@@ -16,19 +16,48 @@ import (
 // The end-to-end suite runs the real agent CLIs, installed from npm into a cache directory
 // that later runs reuse. The versions are pinned because the screen detectors are checked
 // against what these exact builds draw; SWARM_E2E_AGENTS=latest (make e2e-latest) runs the
-// suite on whatever npm has today instead, to see a new release's drift before users do.
-const (
-	claudeCodeVersion = "2.1.332"
-	codexVersion      = "0.171.0"
-	fakeAPIKey        = "sk-ant-fake-0123456789abcdefghijklmnop"
-	fakeOpenAIKey     = "sk-fake-openai-0123456789abcdef"
+// suite on whatever npm has today instead, to see a new release's drift before users do, and
+// SWARM_E2E_CLAUDE_VERSION and SWARM_E2E_CODEX_VERSION run it on other releases.
+var (
+	claudeCodeVersion = envOr("SWARM_E2E_CLAUDE_VERSION", "2.1.332")
+	codexVersion      = envOr("SWARM_E2E_CODEX_VERSION", "0.171.0")
 )
 
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+const (
+	geminiCLIVersion = "0.61.0"
+	opencodeVersion  = "1.18.33"
+	fakeAPIKey       = "sk-ant-fake-0123456789abcdefghijklmnop"
+	fakeOpenAIKey    = "sk-fake-openai-0123456789abcdef"
+)
+
+// agentPackage is one agent CLI of the suite: its npm package, the command it installs and
+// the release the suite is pinned to.
+type agentPackage struct{ pkg, bin, pinned string }
+
+var agentPackages = []agentPackage{
+	{"@anthropic-ai/claude-code", "claude", claudeCodeVersion},
+	{"@openai/codex", "codex", codexVersion},
+	{"@google/gemini-cli", "gemini", geminiCLIVersion},
+	{"opencode-ai", "opencode", opencodeVersion},
+}
+
 type agentBins struct {
-	claude        string
-	codex         string
-	claudeVersion string // as installed: the pinned one, or today's latest
-	codexVersion  string
+	claude, codex, gemini, opencode string
+	// As installed: the pinned releases, or today's latest.
+	claudeVersion, codexVersion, geminiVersion, opencodeVersion string
+}
+
+// versions names what the suite runs against, for its log.
+func (b agentBins) versions() string {
+	return fmt.Sprintf("@anthropic-ai/claude-code@%s @openai/codex@%s @google/gemini-cli@%s opencode-ai@%s",
+		b.claudeVersion, b.codexVersion, b.geminiVersion, b.opencodeVersion)
 }
 
 var (
@@ -53,7 +82,7 @@ func requireAgents(t *testing.T) agentBins {
 		agents, agentsSkip, agentsErr = installAgents()
 		if agentsErr == nil && agentsSkip == "" {
 			// Printed once per run, so a log of the suite always says what it ran against.
-			fmt.Printf("e2e agents: @anthropic-ai/claude-code@%s @openai/codex@%s\n", agents.claudeVersion, agents.codexVersion)
+			fmt.Printf("e2e agents: %s\n", agents.versions())
 		}
 	})
 	if agentsSkip != "" {
@@ -62,26 +91,30 @@ func requireAgents(t *testing.T) agentBins {
 	if agentsErr != nil {
 		t.Fatal(agentsErr)
 	}
-	t.Logf("agents: claude-code %s, codex %s", agents.claudeVersion, agents.codexVersion)
+	t.Logf("agents: %s", agents.versions())
 	return agents
 }
 
-// wantedVersions are the npm version specs to install: the pinned ones, or "latest" for both
-// when SWARM_E2E_AGENTS=latest.
-func wantedVersions() (claude, codex string, latest bool, err error) {
-	switch v := os.Getenv("SWARM_E2E_AGENTS"); v {
+// wantedVersions are the npm version specs to install, one per agentPackages entry: the
+// pinned ones, or "latest" for all when SWARM_E2E_AGENTS=latest.
+func wantedVersions() (specs []string, latest bool, err error) {
+	v := os.Getenv("SWARM_E2E_AGENTS")
+	switch v {
 	case "", "pinned":
-		return claudeCodeVersion, codexVersion, false, nil
 	case "latest":
-		return "latest", "latest", true, nil
+		latest = true
 	default:
-		return "", "", false, fmt.Errorf("SWARM_E2E_AGENTS=%q: want pinned or latest", v)
+		return nil, false, fmt.Errorf("SWARM_E2E_AGENTS=%q: want pinned or latest", v)
 	}
+	for _, a := range agentPackages {
+		specs = append(specs, map[bool]string{false: a.pinned, true: "latest"}[latest])
+	}
+	return specs, latest, nil
 }
 
 // agentCacheDir is where the npm packages live between runs: SWARM_E2E_CACHE, or a folder
-// per pinned pair of versions (per day for the latest ones) in the user's cache directory.
-func agentCacheDir(claude, codex string, latest bool) (string, error) {
+// per pinned set of versions (per day for the latest ones) in the user's cache directory.
+func agentCacheDir(specs []string, latest bool) (string, error) {
 	if dir := os.Getenv("SWARM_E2E_CACHE"); dir != "" {
 		return filepath.Abs(dir)
 	}
@@ -89,32 +122,42 @@ func agentCacheDir(claude, codex string, latest bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := "claude-" + claude + "_codex-" + codex
-	if latest {
-		name = "latest-" + time.Now().UTC().Format("2006-01-02")
+	var name []string
+	for i, a := range agentPackages {
+		name = append(name, a.bin+"-"+specs[i])
 	}
-	return filepath.Join(base, "swarm-e2e", name), nil
+	if latest {
+		name = []string{"latest-" + time.Now().UTC().Format("2006-01-02")}
+	}
+	return filepath.Join(base, "swarm-e2e", strings.Join(name, "_")), nil
 }
 
 func installAgents() (agentBins, string, error) {
-	claude, codex, latest, err := wantedVersions()
+	specs, latest, err := wantedVersions()
 	if err != nil {
 		return agentBins{}, "", err
 	}
-	dir, err := agentCacheDir(claude, codex, latest)
+	dir, err := agentCacheDir(specs, latest)
 	if err != nil {
 		return agentBins{}, "", err
 	}
-	bins := agentBins{
-		claude: filepath.Join(dir, "node_modules", ".bin", "claude"),
-		codex:  filepath.Join(dir, "node_modules", ".bin", "codex"),
+	bin := func(name string) string { return filepath.Join(dir, "node_modules", ".bin", name) }
+	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode")}
+	have := func() []string { // the packages not installed at the wanted version
+		bins.claudeVersion = installedVersion(dir, agentPackages[0].pkg)
+		bins.codexVersion = installedVersion(dir, agentPackages[1].pkg)
+		bins.geminiVersion = installedVersion(dir, agentPackages[2].pkg)
+		bins.opencodeVersion = installedVersion(dir, agentPackages[3].pkg)
+		got := []string{bins.claudeVersion, bins.codexVersion, bins.geminiVersion, bins.opencodeVersion}
+		var wrong []string
+		for i, a := range agentPackages {
+			if latest && got[i] == "" || !latest && got[i] != specs[i] {
+				wrong = append(wrong, fmt.Sprintf("%s@%s (have %q)", a.pkg, specs[i], got[i]))
+			}
+		}
+		return wrong
 	}
-	have := func() bool {
-		bins.claudeVersion = installedVersion(dir, "@anthropic-ai/claude-code")
-		bins.codexVersion = installedVersion(dir, "@openai/codex")
-		return !latest && bins.claudeVersion == claude && bins.codexVersion == codex
-	}
-	if have() {
+	if !latest && len(have()) == 0 {
 		return bins, "", nil
 	}
 	npm, err := exec.LookPath("npm")
@@ -127,21 +170,22 @@ func installAgents() (agentBins, string, error) {
 	// A registry that cannot be reached must fail the run in minutes, not hang it.
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"--fetch-retries=2", "--fetch-timeout=60000",
-		"@anthropic-ai/claude-code@"+claude, "@openai/codex@"+codex)
-	out, err := cmd.CombinedOutput()
+	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
+		"--fetch-retries=2", "--fetch-timeout=60000"}
+	for i, a := range agentPackages {
+		args = append(args, a.pkg+"@"+specs[i])
+	}
+	out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput()
 	if err != nil {
 		return agentBins{}, "", fmt.Errorf("cannot install the agents from the npm registry into %s: %v\n%s", dir, err, out)
 	}
-	for _, bin := range []string{bins.claude, bins.codex} {
-		if _, err := os.Stat(bin); err != nil {
-			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", bin)
+	for _, b := range []string{bins.claude, bins.codex, bins.gemini, bins.opencode} {
+		if _, err := os.Stat(b); err != nil {
+			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", b)
 		}
 	}
-	if have(); !latest && (bins.claudeVersion != claude || bins.codexVersion != codex) {
-		return agentBins{}, "", fmt.Errorf("npm installed claude-code %s and codex %s into %s, want %s and %s",
-			bins.claudeVersion, bins.codexVersion, dir, claude, codex)
+	if wrong := have(); len(wrong) > 0 {
+		return agentBins{}, "", fmt.Errorf("npm did not install %s into %s", strings.Join(wrong, ", "), dir)
 	}
 	return bins, "", nil
 }

@@ -50,7 +50,8 @@ func mainCallsWith(api *fakeapi.Server, s string) int {
 }
 
 // Iteration 1: the model answers without doing the task, the agent idles and the loop
-// restarts it on inactivity. Iteration 2: it runs a tool and prints the done marker. The
+// restarts it on inactivity (read from the screen alone: its own Stop signal would end the
+// iteration at once, see TestE2EClaudeSignalTurnEnd). Iteration 2: it runs a tool and prints the done marker. The
 // prompt contains the marker too, which must not stop the loop early.
 func TestE2EClaudeLoop(t *testing.T) {
 	requireAgents(t)
@@ -64,7 +65,7 @@ func TestE2EClaudeLoop(t *testing.T) {
 	)
 	prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
 	out := claudeLoop(t, e, api, fullySetUp(e.work), "lab", prompt,
-		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker)
+		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker, "--no-agent-signals")
 	if !strings.Contains(out, "[ralph mode: iteration 1/4]") {
 		t.Fatalf("spawn output: %s", out)
 	}
@@ -189,7 +190,7 @@ func TestE2EClaudeLoopEndedByAChecker(t *testing.T) {
 	if len(records) != 2 || !strings.Contains(records[1], `"checks":[{"name":"command:test -f DONE","passed":true`) {
 		t.Errorf("iterations.jsonl:\n%s", strings.Join(records, "\n"))
 	}
-	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** stopped (complete)") {
+	if summary := e.must("ralph", "summary", "chk"); !strings.Contains(summary, "- **Status:** done (complete)") {
 		t.Errorf("summary:\n%s", summary)
 	}
 	// The agent's turns at the Opus price (the default model, or its family's for one newer
@@ -271,8 +272,9 @@ func TestE2EClaudeUsageLimitParksAndResumes(t *testing.T) {
 	e.waitLoop("lim", 60*time.Second, func(st map[string]any) bool { return st["status"] == "waiting" })
 	status := e.must("ralph", "status", "lim")
 	// 2.1.197: "You've hit your session limit · resets 9:41pm (Europe/Berlin)" under the
-	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer.
-	limitRe := regexp.MustCompile(`Limit: (?:You've hit your session limit|Usage limit reached) · (?:limit )?resets`)
+	// prompt; 2.1.332: "Usage limit reached · limit resets 9:41pm" in the footer, and its
+	// StopFailure's own words, "You've hit your 5-hour limit · resets 9:41pm (Europe/Berlin)".
+	limitRe := regexp.MustCompile(`Limit: (?:You've hit your (?:session|[0-9]+-hour|weekly) limit|Usage limit reached) · (?:limit )?resets`)
 	if !strings.Contains(status, "Waiting: usage limit, resets ") || !limitRe.MatchString(status) {
 		t.Errorf("ralph status while waiting:\n%s", status)
 	}

@@ -111,7 +111,7 @@ func Classify(text string, readyPattern *regexp.Regexp) State {
 // the screen may hold a dialog or a busy marker.
 type inputArea struct {
 	agent      string
-	live       bool // Claude's input box or Codex's composer is on screen
+	live       bool // Claude's or opencode's input box, or Codex's composer, is on screen
 	dialogFrom int  // first line a dialog may be on
 	busyFrom   int  // first line a busy marker may be on
 }
@@ -122,6 +122,10 @@ func findInput(lines []string) inputArea {
 		// Dialogs replace the input area, so text above a live input area is old transcript.
 		return inputArea{agent: "claude", live: true, dialogFrom: box.bottom + 1,
 			busyFrom: tailStart(lines, box.top, busyContext)}
+	}
+	if end, ok := findOpencodeBox(lines); ok {
+		return inputArea{agent: "opencode", live: true, dialogFrom: end + 1,
+			busyFrom: tailStart(lines, end, busyContext)}
 	}
 	if comp, ok := findCodexComposer(lines, agent); ok {
 		return inputArea{agent: "codex", live: true, dialogFrom: comp + 1,
@@ -138,7 +142,7 @@ var bannerAgents = []struct {
 	// spinner and the retry line stay recognisable.
 	{"claude", compiled(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
 	{"codex", compiled(`OpenAI Codex|Ask Codex to do anything`)},
-	{"gemini", compiled(`Type your message or @|\bgemini-\d`)},
+	{"gemini", compiled(`Type your message or @|\bgemini-\d|Gemini CLI v\d`)},
 	{"aider", compiled(`(?m)^Aider v\d`)},
 	{"opencode", compiled(`(?i)\bopencode\b`)},
 }
@@ -252,6 +256,7 @@ func busyIn(lines []string) bool {
 			brailleSpinnerRe().MatchString(l) ||
 			workingRe().MatchString(l) ||
 			retryingRe().MatchString(l) ||
+			opencodeBusyRe().MatchString(l) ||
 			strings.Contains(l, "esc to interrupt") ||
 			strings.Contains(l, "esc to cancel") {
 			return true
@@ -288,8 +293,10 @@ func shellReady(lines []string, banner string) (string, bool) {
 
 var (
 	glyphPromptRe = compiled(`^[❯›>]$`)
-	// A prompt drawn inside a box (Gemini CLI, opencode): `│ >   Type your message … │`.
-	boxPromptRe = compiled(`^[│┃║]?[ \x{a0}]*>(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
+	// A prompt drawn inside a box: `│ >   Type your message … │`. Gemini CLI draws it bare,
+	// and as * in its --yolo mode, which only counts with the placeholder: a lone * is a
+	// markdown bullet as often as not.
+	boxPromptRe = compiled(`^[│┃║]?[ \x{a0}]*([>*])(?:[ \x{a0}]+(Type your message[^│┃║]*))?[ \x{a0}]*[│┃║]?$`)
 )
 
 // tuiReady recognises full-screen agents without captures of their own, conservatively:
@@ -299,8 +306,8 @@ func tuiReady(lines []string, banner string) (string, bool) {
 	for i := len(tail) - 1; i >= 0; i-- {
 		l := trimBlank(tail[i])
 		m := boxPromptRe().FindStringSubmatch(l)
-		if m != nil && (m[1] != "" || strings.ContainsAny(l, "│┃║")) {
-			if m[1] != "" && banner == "" {
+		if m != nil && (m[2] != "" || m[1] == ">" && strings.ContainsAny(l, "│┃║")) {
+			if m[2] != "" && banner == "" {
 				return "gemini", true
 			}
 			return banner, true

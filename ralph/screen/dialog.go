@@ -17,6 +17,9 @@ var dialogRules = []dialogRule{
 	{name: "connectivity", agent: "claude", any: []string{"Unable to connect to Anthropic services"}},
 	{name: "theme", agent: "claude", any: []string{"Choose the text style"}, choice: true},
 	{name: "security-notes", agent: "claude", all: []string{"Security notes", "Press Enter to continue"}},
+	// Gemini CLI's menus sit in a box, the cursor a ● on the chosen option; its trust
+	// question is Claude Code 2.1.197's, its options are not.
+	{name: "trust-folder", agent: "gemini", all: []string{"Do you trust the files in this folder?", "Trust folder"}, choice: true},
 	{name: "trust-folder", agent: "claude", any: []string{
 		"Yes, I trust this folder",
 		"Accessing workspace:",
@@ -34,13 +37,16 @@ var dialogRules = []dialogRule{
 		"Do you want to make this edit",
 		"Do you want to create",
 	}, choice: true},
+	{name: "tool-permission", agent: "gemini", any: []string{"Allow execution of"}, choice: true},
+	{name: "model-access", agent: "gemini", any: []string{"you don't have access to"}, choice: true},
 	{name: "press-enter", any: []string{"Press Enter to continue"}, tail: 3},
 }
 
 // A selection menu always shows its cursor on one option: numbered ("❯ 1. Yes") in Claude
 // Code 2.1.197; unnumbered and indented in 2.1.332 (" ❯ No, exit", " ❯ ✔ Auto (match
 // terminal)"), which tells it from a submitted message: that starts flush left.
-var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}])`)
+// Gemini CLI boxes its menus and marks the option with a ● ("│ ● 1. Allow once").
+var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}]|[ \x{a0}]*│[ \x{a0}]*●[ \x{a0}]+\d+\.[ \x{a0}]+\S)`)
 
 func findDialog(lines []string) (name, agent string) {
 	text := strings.Join(lines, "\n")
@@ -90,6 +96,7 @@ var dialogQuestions = map[string]string{
 	"tool-permission":    "Do you want to proceed?",
 	"connectivity":       "Unable to connect to Anthropic services",
 	"press-enter":        "Press Enter to continue",
+	"model-access":       "It seems like you don't have access to <model>",
 }
 
 // DialogDescription names a dialog for a human, quoting the question it asks so the user

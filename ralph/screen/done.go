@@ -42,10 +42,11 @@ func collapse(s string) string {
 }
 
 // echoText normalises a screen line the way an input echo shows it: without the prompt glyph
-// agents put in front of the user's message (Codex marks a queued message with ↳).
+// agents put in front of the user's message (Codex marks a queued message with ↳, opencode
+// draws a ┃ bar before it, Gemini CLI a * in its --yolo mode).
 func echoText(line string) string {
 	s := collapse(line)
-	for _, p := range []string{"❯", "›", ">", "│", "↳"} {
+	for _, p := range []string{"❯", "›", ">", "*", "│", "┃", "↳"} {
 		s = strings.TrimSpace(strings.TrimPrefix(s, p))
 	}
 	s = strings.TrimSpace(strings.TrimSuffix(s, "│"))
@@ -57,6 +58,7 @@ func (m *DoneMatcher) Count(lines []string) int {
 	if m == nil || m.re == nil {
 		return 0
 	}
+	lines = columns(lines)
 	var hits []int
 	for _, l := range lines {
 		hits = append(hits, len(m.re.FindAllStringIndex(l, -1)))
@@ -69,6 +71,20 @@ func (m *DoneMatcher) Count(lines []string) int {
 		}
 	}
 	return n
+}
+
+// columnGap is a run of blanks wide enough to part two columns of a screen: opencode puts
+// its session sidebar beside the transcript in a wide terminal, so the prompt's echo and the
+// sidebar's text share screen lines.
+var columnGap = compiled(`[ \x{a0}]{8,}`)
+
+// columns splits every line at its column gaps, so that each column's text is read on its own.
+func columns(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, columnGap().Split(strings.TrimRight(l, " \u00a0"), -1)...)
+	}
+	return out
 }
 
 // echoLines marks the lines that belong to an echo of the prompt: runs of consecutive lines

@@ -27,6 +27,23 @@ func TestDoneMatcherCount(t *testing.T) {
 			"",
 			"● ALL DONE",
 		}, 1},
+		// opencode draws the message, in its input box and in the transcript, behind a ┃ bar.
+		{"opencode's wrapped echo and its reply", oneLine, []string{
+			"  ┃",
+			"  ┃  Fix the failing tests, then print",
+			"  ┃  ALL DONE when finished.",
+			"  ┃",
+			"     Done. ALL DONE",
+		}, 1},
+		// Gemini CLI's input line in --yolo mode, the prompt pasted and not yet sent.
+		{"Gemini CLI's yolo input line", oneLine, []string{
+			" *   " + oneLine,
+		}, 0},
+		{"opencode's echo beside its sidebar", oneLine, []string{
+			"  ┃  Fix the failing tests, then print ALL DONE when finished.            Session title",
+			"  ┃                                                                      Context",
+			"     Working on it.",
+		}, 0},
 		{"marker right under the echo", oneLine, []string{
 			"❯ " + oneLine,
 			"ALL DONE",

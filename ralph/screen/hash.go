@@ -48,6 +48,8 @@ var (
 	durationRe     = compiled(`<?\b\d+(?:\.\d+)?[hms]\b(?:\s\d+(?:\.\d+)?[ms]\b)*`)
 	tokensRe       = compiled(`[↓↑]?\s*\d[\d.,]*\s*[kKmM]?\s+tokens\b`)
 	tokensUsedRe   = compiled(`(?i)(tokens used:?\s*)\d[\d.,]*[kKmM]?`)
+	// opencode's progress bar: a run of ⬝ with ■ moving along it.
+	progressBarRe = compiled(`[⬝■]{4,}`)
 )
 
 const spinnerToken = "<spinner>"
@@ -65,6 +67,7 @@ func maskAnimation(l string) string {
 	l = durationRe().ReplaceAllString(l, "<t>")
 	l = tokensRe().ReplaceAllString(l, " <n> tokens")
 	l = tokensUsedRe().ReplaceAllString(l, "${1}<n>")
+	l = progressBarRe().ReplaceAllString(l, "<bar>")
 	return strings.TrimRightFunc(l, isBlankRune)
 }
 

@@ -154,6 +154,33 @@ var captureWant = map[string]State{
 	"codex-0.171.0/56_429.txt":              ready("codex"),
 	"codex-0.171.0/57_hang_t4.txt":          busy("codex"),
 	"codex-0.171.0/58_hang_after_esc.txt":   ready("codex"),
+
+	// Gemini CLI 0.61.0: a boxed menu for first-run trust, tool permission and a model the
+	// API does not know; "esc to cancel" on its spinner line while a turn runs.
+	"gemini-0.61.0/00_first_run_trust_folder.txt": dialog("trust-folder", "gemini"),
+	"gemini-0.61.0/01_idle.txt":                   ready("gemini"),
+	"gemini-0.61.0/02_working.txt":                busy("gemini"),
+	"gemini-0.61.0/04_shell_permission.txt":       dialog("tool-permission", "gemini"),
+	"gemini-0.61.0/05_idle_after_reply.txt":       ready("gemini"),
+	"gemini-0.61.0/06_hang_t6.txt":                busy("gemini"),
+	"gemini-0.61.0/07_hang_after_esc.txt":         ready("gemini"),
+	"gemini-0.61.0/08_model_not_found_menu.txt":   dialog("model-access", "gemini"),
+	// --yolo draws the prompt as * rather than >.
+	"gemini-0.61.0/09_idle_yolo.txt": ready("gemini"),
+	// A 429: it retries quietly under its spinner.
+	"gemini-0.61.0/10_429_retrying_t25.txt": busy("gemini"),
+
+	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
+	// "esc interrupt" sits under it while a turn runs.
+	"opencode-1.18.33/01_idle.txt":             ready("opencode"),
+	"opencode-1.18.33/02_prompt_typed.txt":     ready("opencode"),
+	"opencode-1.18.33/03_working.txt":          busy("opencode"),
+	"opencode-1.18.33/04_working_tool.txt":     busy("opencode"),
+	"opencode-1.18.33/05_idle_after_reply.txt": ready("opencode"),
+	"opencode-1.18.33/06_hang_t10.txt":         busy("opencode"),
+	// A 429 in a wide terminal: the retry message between the bar and "esc interrupt",
+	// the sidebar beside the transcript.
+	"opencode-1.18.33/07_429_retrying_sidebar.txt": busy("opencode"),
 }
 
 const rule = "────────────────────────────────────────"
@@ -413,6 +440,8 @@ func TestSubstantiveHashEqualWhileOnlyAnimating(t *testing.T) {
 		// The retry countdown of one attempt.
 		{"claude-2.1.197/20_err429_t2.txt", "claude-2.1.197/20_err429_t4.txt"},
 		{"claude-2.1.197/20_err429_t6.txt", "claude-2.1.197/20_err429_t8.txt"},
+		// opencode's progress bar runs while the API hangs.
+		{"opencode-1.18.33/03_working.txt", "opencode-1.18.33/06_hang_t10.txt"},
 	}
 	for _, g := range groups {
 		first := SubstantiveHash(readScreen(t, g[0]))

@@ -47,7 +47,7 @@ const (
 type options struct {
 	prompt, banner, dialog, record, stamp string
 	startDelay                            time.Duration
-	ignoreTerm                            bool
+	ignoreTerm, noEcho                    bool
 	exitCode                              int
 	ignoreEnters                          int
 }
@@ -63,13 +63,14 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.exitCode, "exit", -1, "exit with this code right after starting")
 	fs.StringVar(&o.record, "record", "", "append every message received, exactly as received, to this file")
 	fs.StringVar(&o.stamp, "stamp", "", "append the time it started to this file")
+	fs.BoolVar(&o.noEcho, "no-echo", false, "show nothing of a submitted message")
 	fs.IntVar(&o.ignoreEnters, "ignore-enters", 0, "miss the Enter of the first N messages (the text stays in the input line until the next Enter)")
 	return o, fs.Parse(args)
 }
 
 // Main runs the agent with args (without the program name) and returns its exit code.
 func Main(args []string) int {
-	o, err := parseFlags(args)
+	o, err := parseFlags(takeSignalFlags(args))
 	if err != nil {
 		return 2
 	}
@@ -111,9 +112,12 @@ func interactive(o options) int {
 	fmt.Print("\x1b[?2004h")
 	defer fmt.Print("\x1b[?2004l")
 	r := bufio.NewReader(os.Stdin)
+	input = r
 	if o.dialog != "" && !answerDialog(r, o.dialog) {
 		return 0
 	}
+	played.fire("SessionStart", map[string]any{"source": "startup"})
+	defer played.fire("SessionEnd", map[string]any{"reason": "other"})
 	held, missed := "", 0
 	for {
 		if held == "" {
@@ -137,12 +141,19 @@ func interactive(o options) int {
 			continue
 		}
 		recordMessage(o.record, msg)
-		echoMessage(msg)
+		if !o.noEcho {
+			echoMessage(msg)
+		}
 		if strings.TrimSpace(msg) == "/exit" {
 			return 0
 		}
+		played.fire("UserPromptSubmit", map[string]any{"prompt": msg})
+		played.input, played.lastSaid, played.failed = msg, "", false
 		if code, exit := handle(msg); exit {
 			return code
+		}
+		if !played.failed {
+			played.fire("Stop", map[string]any{"stop_hook_active": false, "last_assistant_message": played.lastSaid})
 		}
 	}
 }
@@ -252,6 +263,9 @@ func handle(msg string) (code int, exit bool) {
 		switch verb {
 		case "say":
 			fmt.Println("● " + arg)
+			played.lastSaid = arg
+		case "fail", "permission", "compact", "quiet":
+			signalDirective(verb, arg)
 		case "work":
 			secs, _ := strconv.ParseFloat(arg, 64)
 			work(time.Duration(secs * float64(time.Second)))

@@ -1,5 +1,6 @@
 // Package fakeapi is an in-process fake model API for end-to-end tests that run the real
-// Claude Code CLI (Anthropic Messages API) and the real Codex CLI (OpenAI Responses API).
+// Claude Code CLI and opencode (Anthropic Messages API), the real Codex CLI (OpenAI Responses
+// API) and the real Gemini CLI (Gemini generateContent).
 //
 // A test starts a Server with rules that say how to answer, points the CLI at URL(), and
 // afterwards inspects the request log:
@@ -11,10 +12,12 @@
 //				Input: map[string]any{"command": "touch DONE"}}}},
 //	)
 //	// Claude Code: ANTHROPIC_BASE_URL=srv.URL()   Codex: base_url = srv.URL() + "/v1"
+//	// Gemini CLI: GOOGLE_GEMINI_BASE_URL=srv.URL()
 //	req, ok := srv.WaitFor(10*time.Second, func(r fakeapi.Request) bool { return r.LastIsToolResult })
 //
 // Endpoints: POST /v1/messages (SSE or JSON), POST /v1/messages/count_tokens,
-// POST /v1/responses (SSE or JSON). Everything else, including Claude Code's HEAD / probe,
+// POST /v1/responses (SSE or JSON), POST /v1beta/models/MODEL:generateContent (JSON),
+// :streamGenerateContent (SSE) and :countTokens. Everything else, including Claude Code's HEAD / probe,
 // gets a JSON 404. Query strings are ignored. Every request is logged.
 package fakeapi
 
@@ -33,6 +36,7 @@ import (
 const (
 	Anthropic = "anthropic"
 	OpenAI    = "openai"
+	Gemini    = "gemini"
 )
 
 // Request is one logged request. Body and Header are shared with the log: treat them as
@@ -43,7 +47,7 @@ type Request struct {
 	// MainCall numbers, from 1, only the model requests that carry tools: the agent's own
 	// turns, not title or other side requests. 0 when the request has no tools.
 	MainCall int
-	API      string // Anthropic, OpenAI, or "" for unknown paths
+	API      string // Anthropic, OpenAI, Gemini, or "" for unknown paths
 	Method   string
 	Path     string // without the query string
 	Model    string

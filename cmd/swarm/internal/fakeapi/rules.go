@@ -23,7 +23,7 @@ type Rule struct {
 // use up its Times before the real turn arrives.
 type Match struct {
 	Side              bool   // match tool-less side requests instead of the agent's turns
-	API               string // Anthropic or OpenAI
+	API               string // Anthropic, OpenAI or Gemini
 	Contains          string // anywhere in the raw request body (JSON-escaped as sent)
 	LastBlockContains string // in Request.LastBlock
 	ToolResult        bool   // if true: Request.LastIsToolResult
@@ -40,7 +40,8 @@ type Match struct {
 type Reply struct {
 	Text string
 	// ToolUse asks the agent to run a tool: a tool_use block (stop_reason "tool_use") for
-	// Anthropic, a function_call output item for Responses. It follows Text if both are set.
+	// Anthropic, a function_call output item for Responses, a functionCall part for Gemini.
+	// It follows Text if both are set.
 	ToolUse *ToolUse
 
 	Delay      time.Duration // before anything is sent
@@ -66,7 +67,9 @@ type Reply struct {
 }
 
 // ToolUse is a tool call. For Claude Code the shell tool is "Bash" with input
-// {"command": ...}; for Codex it is "exec_command" with {"cmd": ...}.
+// {"command": ...}; for Codex it is "exec_command" with {"cmd": ...}; for opencode "bash"
+// with {"command": ..., "description": ...}; for Gemini CLI "run_shell_command" with
+// {"command": ...}.
 type ToolUse struct {
 	Name  string
 	Input map[string]any
@@ -151,7 +154,7 @@ func (p Reply) resolve(r *Request) Reply {
 		p.Model = r.Model
 	}
 	if p.Model == "" {
-		p.Model = map[string]string{Anthropic: "claude-fake", OpenAI: "gpt-fake"}[r.API]
+		p.Model = map[string]string{Anthropic: "claude-fake", OpenAI: "gpt-fake", Gemini: "gemini-fake"}[r.API]
 	}
 	return p
 }

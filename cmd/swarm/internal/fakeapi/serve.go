@@ -18,7 +18,12 @@ const (
 	pathResponses   = "/v1/responses"
 )
 
-func isModelPath(p string) bool { return p == pathMessages || p == pathResponses }
+func isModelPath(p string) bool {
+	if _, method, ok := geminiMethod(p); ok {
+		return method != "countTokens"
+	}
+	return p == pathMessages || p == pathResponses
+}
 
 // serve routes one request. URL.Path has no query string, so Claude Code's
 // "/v1/messages?beta=true" lands on /v1/messages.
@@ -39,6 +44,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && req.Path == pathResponses:
 		req.API = OpenAI
 		s.model(w, r, req, parseResponses, s.answerResponses)
+	case r.Method == http.MethodPost && isGemini(req.Path):
+		s.gemini(w, r, req)
 	case r.Method == http.MethodPost && req.Path == pathCountTokens:
 		req.API = Anthropic
 		s.countTokens(w, req)
@@ -87,8 +94,11 @@ func (s *Server) countTokens(w http.ResponseWriter, req *Request) {
 func writeError(w http.ResponseWriter, req *Request, rep Reply) {
 	typ, msg := rep.errorType(req.API), rep.errorMessage(req.API)
 	var body any = anthropicError(typ, msg)
-	if req.API == OpenAI {
+	switch req.API {
+	case OpenAI:
 		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": typ}}
+	case Gemini:
+		body = geminiError(rep.Status, msg)
 	}
 	writeJSON(w, req.Call, rep.Status, body, rep.Headers)
 }

@@ -1,0 +1,282 @@
+package ralph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+)
+
+// The driver's side of the agents' own signals (signals.go): reading the events file the
+// recorder appends to, and carrying out what OnSignal makes of each event. The file is in the
+// loop's directory, whose changes wake the loop already: an event is read at once, with no
+// polling of its own.
+
+// eventReader follows the iteration's events file.
+type eventReader struct {
+	offset int64  // how far the file was read (whole lines only)
+	thread string // the Codex thread of the prompt's turn, once known
+	// turnEnded: the agent's turn ended while it was still busy (its Stop hooks running); the
+	// iteration ends once its screen shows it idle, as ending says.
+	turnEnded bool
+	ending    Ending
+	// permissionAt: when "needs permission" was named; zero when it is not.
+	permissionAt time.Time
+}
+
+// readEvents returns the events recorded since the last read.
+func (l *Loop) readEvents() []AgentEvent {
+	f, err := os.Open(l.cfg.Dir.AgentEvents())
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() < l.events.offset {
+		l.events.offset = 0 // a new file: a new agent's
+	}
+	if _, err := f.Seek(l.events.offset, io.SeekStart); err != nil {
+		return nil
+	}
+	data, _ := io.ReadAll(f)
+	whole := bytes.LastIndexByte(data, '\n') + 1 // a line still being written waits
+	l.events.offset += int64(whole)
+	return parseEvents(data[:whole])
+}
+
+// parseEvents reads JSON lines; damaged ones are skipped.
+func parseEvents(data []byte) []AgentEvent {
+	var out []AgentEvent
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		var e AgentEvent
+		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// agentSaid reports whether the iteration's agent has recorded the event (read without
+// moving on: the watch reads the events itself).
+func (l *Loop) agentSaid(st *State, event string) bool {
+	data, err := os.ReadFile(l.cfg.Dir.AgentEvents())
+	if err != nil {
+		return false
+	}
+	session := l.signalSession(st)
+	for _, e := range parseEvents(data) {
+		if e.Event == event && (session == "" || e.Session == "" || e.Session == session) {
+			return true
+		}
+	}
+	return false
+}
+
+// watchSignals acts on the events the agent recorded since the last look, and reports
+// whether one of them ended the iteration.
+func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
+	if !l.events.permissionAt.IsZero() && w.facts.LastProgress.After(l.events.permissionAt.Add(permissionSettle)) {
+		l.permissionAnswered() // the agent moved on: the permission was given (or refused)
+	}
+	for _, e := range l.readEvents() {
+		if !l.promptThread(e) {
+			continue
+		}
+		f := SignalFacts{Event: e, Session: l.signalSession(st), Recorded: st.AgentSession, Working: true,
+			MaxContext: st.MaxContext, Permission: !l.events.permissionAt.IsZero()}
+		if e.Event == EventStop {
+			f.Marker, f.Busy = l.turnScreen(st, a, e)
+		}
+		act, ending := OnSignal(f)
+		switch act {
+		case SignalTurnPending:
+			l.events.turnEnded, l.events.ending = true, ending
+		case SignalNote:
+			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+		case SignalPermission:
+			l.needsPermission(st, a, e)
+		case SignalSession:
+			st.AgentSession = e.Session
+			l.update(func(s *State) error { s.AgentSession = e.Session; return nil })
+		case SignalEnd:
+			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			l.endBySignal(st, a, e, ending)
+			return true
+		}
+	}
+	return false
+}
+
+// promptThread reports whether e is of the prompt's thread (see PromptThread), and learns it.
+func (l *Loop) promptThread(e AgentEvent) bool {
+	prompt := ""
+	if l.events.thread == "" && e.Agent == "codex" {
+		data, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+		prompt = string(data)
+	}
+	thread, ok := PromptThread(e, prompt, l.events.thread)
+	l.events.thread = thread
+	return ok
+}
+
+// signalSession is the session swarm gave the iteration's agent, "" when it gave none (not
+// Claude Code, or a command that picks its session itself).
+func (l *Loop) signalSession(st *State) string {
+	w, err := l.worker()
+	if err != nil || len(AgentCommand(w.Cmd, st.AgentSession)) == len(w.Cmd) {
+		return ""
+	}
+	return st.AgentSession
+}
+
+// permissionAnswered forgets a permission the agent asked for: it went on, or its iteration
+// ended.
+func (l *Loop) permissionAnswered() {
+	l.events.permissionAt = time.Time{}
+	if cur, err := l.cfg.Dir.Load(); err == nil && cur.NeedsPermission != "" {
+		l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+	}
+}
+
+// permissionSettle is how long after a permission prompt the agent's screen may keep moving
+// (drawing the prompt) before a change means it went on.
+const permissionSettle = 2 * time.Second
+
+// signalText is how the log names an agent's event.
+func signalText(e AgentEvent) string {
+	s := e.Event
+	for _, x := range []string{e.Error, e.Kind} {
+		if x != "" {
+			s += " " + x
+		}
+	}
+	return s
+}
+
+// turnScreen reports, at the end of a turn, whether the done marker is in the agent's last
+// answer or on screen, and whether the screen shows the agent still busy.
+func (l *Loop) turnScreen(st *State, a agent, e AgentEvent) (marker, busy bool) {
+	lines, err := l.capture(a, l.cfg.HistoryLines)
+	if err != nil {
+		return false, false
+	}
+	busy = screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy
+	if l.doneRE == nil {
+		return false, busy
+	}
+	marker = e.Message != "" && l.doneRE.MatchString(e.Message) ||
+		l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
+	return marker, busy
+}
+
+// turnOver ends the iteration whose agent's turn ended while it was busy, once it is idle.
+func (l *Loop) turnOver(st *State, a agent) bool {
+	if !l.events.turnEnded {
+		return false
+	}
+	lines, err := l.capture(a, 0)
+	if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy {
+		return false
+	}
+	l.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
+	l.end(st, a, l.events.ending)
+	return true
+}
+
+// endBySignal ends the iteration as the agent's event says; an error or limit is named by
+// what the screen shows when it shows it (with its reset time), else by the event.
+func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
+	lines, _ := l.capture(a, 0)
+	switch ending {
+	case EndAPIError:
+		text, ok := screen.APIError(lines)
+		if !ok {
+			// Drawn a moment after the hook ran, or in words the screen rules do not know.
+			if text = firstOf(e.Message, e.Error); !strings.HasPrefix(text, "API Error") {
+				text = "API Error: " + text
+			}
+		}
+		l.apiError = text
+		l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
+	case EndUsageLimit:
+		text, ok := screen.UsageLimit(lines)
+		if !ok {
+			text = firstOf(e.Message, "rate limit ("+e.Error+")")
+		}
+		now := l.cfg.Clock.Now()
+		reset, _ := screen.LimitReset(text, now)
+		l.limit = &LimitFacts{Text: OneLine(text), Reset: reset, Now: now}
+		l.shareLimit(st, *l.limit)
+	}
+	l.end(st, a, ending)
+}
+
+// needsPermission names the state in which the agent waits for a permission, and notifies.
+func (l *Loop) needsPermission(st *State, a agent, e AgentEvent) {
+	what := OneLine(firstOf(e.Message, "a tool"))
+	l.events.permissionAt = l.cfg.Clock.Now()
+	l.update(func(s *State) error { s.NeedsPermission = what; return nil })
+	l.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, l.cfg.Name)
+	l.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
+	var last []string
+	if lines, err := l.capture(a, 0); err == nil {
+		last = lastN(nonBlank(lines), lastLinesSent)
+	}
+	l.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+}
+
+// An agent that gives signals runs hooks at its turn's end, the user's own among them; ended
+// while they run, it would take them with it. Its done marker therefore waits, after the
+// turn, until the agent no longer shows itself busy, at most hooksSettle (a hook's own time
+// limit in Claude Code, by default).
+const (
+	hooksSettle     = 60 * time.Second
+	hooksSettlePoll = 200 * time.Millisecond
+)
+
+// letHooksFinish waits while an agent that gives signals shows itself busy (see hooksSettle).
+func (l *Loop) letHooksFinish(a agent) {
+	if _, err := os.Stat(l.cfg.Dir.AgentEvents()); err != nil {
+		return // an agent without signals: no hooks of swarm's, none known of the user's
+	}
+	deadline := l.cfg.Clock.Now().Add(hooksSettle)
+	for l.cfg.Clock.Now().Before(deadline) && l.cfg.Procs.Alive(a.pid) && !l.abortRequested() {
+		lines, err := l.capture(a, 0)
+		if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Busy {
+			return
+		}
+		l.cfg.Clock.Sleep(hooksSettlePoll)
+	}
+}
+
+// Claude Code draws its input prompt before its SessionStart hooks have run, and an Enter
+// pressed meanwhile can be lost. Given swarm's hooks, it is ready once it has said its session
+// started; one whose hooks never report (turned off by the user's settings) is taken as ready
+// sessionStartWait after its input prompt showed.
+const sessionStartWait = 10 * time.Second
+
+// sessionStarted reports whether an agent whose input prompt shows is ready for the prompt as
+// far as its signals go; readyAt notes when its input prompt was first seen.
+func (l *Loop) sessionStarted(st *State, readyAt *time.Time) bool {
+	now := l.cfg.Clock.Now()
+	if readyAt.IsZero() {
+		*readyAt = now
+	}
+	if !l.hooksGiven(st) || l.agentSaid(st, EventSessionStart) {
+		return true
+	}
+	return now.Sub(*readyAt) >= sessionStartWait
+}
+
+// hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
+func (l *Loop) hooksGiven(st *State) bool {
+	w, err := l.worker()
+	if err != nil {
+		return false
+	}
+	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), l.cfg.Dir, Recorder(l.cfg.RunWrapper), st.NoAgentSignals).Settings != ""
+}

@@ -1,0 +1,196 @@
+package ralph
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// The agents' own signals: Claude Code runs hooks at the moments of its session (its turn
+// ended, an API error ended it, it asks for a permission, ...), Codex runs a notify program
+// when its turn is complete. swarm gives each iteration's agent a recorder for them (see
+// signals_launch.go) that appends one line per event to the loop's events file; the loop
+// reads them as facts, and OnSignal says what each one means. The screen stays the source
+// for agents that give no signals, and for what comes before them (first-run dialogs).
+
+// The events, as the recorder names them (Claude Code's hook names; a Codex turn that is
+// complete is a Stop).
+const (
+	EventSessionStart     = "SessionStart"
+	EventUserPromptSubmit = "UserPromptSubmit"
+	EventStop             = "Stop"
+	EventStopFailure      = "StopFailure"
+	EventNotification     = "Notification"
+	EventPreCompact       = "PreCompact"
+	EventSessionEnd       = "SessionEnd"
+)
+
+// ClaudeHookEvents are the hooks swarm asks Claude Code to run.
+var ClaudeHookEvents = []string{EventSessionStart, EventUserPromptSubmit, EventStop, EventStopFailure,
+	EventNotification, EventPreCompact, EventSessionEnd}
+
+// AgentEvent is one event an agent reported, as the loop's events file holds it.
+type AgentEvent struct {
+	At         string `json:"at"`
+	Agent      string `json:"agent"` // claude or codex
+	Event      string `json:"event"`
+	Session    string `json:"session,omitempty"`
+	Transcript string `json:"transcript,omitempty"`
+	Error      string `json:"error,omitempty"` // StopFailure: rate_limit, server_error, ...
+	Kind       string `json:"kind,omitempty"`  // Notification: permission_prompt, idle_prompt, ...
+	// Message is a Notification's text, a StopFailure's details, or else the agent's last answer.
+	Message string `json:"message,omitempty"`
+	// Input is the start of what a Codex turn answered (its first input message, on one line):
+	// Codex reports its side tasks' turns (a title for the session) too, on threads of their own.
+	Input string `json:"input,omitempty"`
+}
+
+// inputKept is how much of a turn's input an event keeps: enough to tell the prompt's turn.
+const inputKept = 200
+
+// ParseAgentEvent reads what an agent hands its recorder: Claude Code's hook input (JSON on
+// stdin) or Codex's notify argument (JSON); ok is false for anything else.
+func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool) {
+	var in map[string]any
+	if json.Unmarshal(raw, &in) != nil {
+		return AgentEvent{}, false
+	}
+	str := func(k string) string { s, _ := in[k].(string); return s }
+	e := AgentEvent{At: now.UTC().Format(time.RFC3339Nano), Agent: agent}
+	if agent == "codex" {
+		if str("type") != "agent-turn-complete" {
+			return AgentEvent{}, false
+		}
+		e.Event, e.Session, e.Message = EventStop, str("thread-id"), str("last-assistant-message")
+		if in, _ := in["input-messages"].([]any); len(in) > 0 {
+			first, _ := in[0].(string)
+			if e.Input = OneLine(first); len(e.Input) > inputKept {
+				e.Input = e.Input[:inputKept]
+			}
+		}
+		return e, true
+	}
+	e.Event, e.Session, e.Transcript = str("hook_event_name"), str("session_id"), str("transcript_path")
+	if e.Event == "" {
+		return AgentEvent{}, false
+	}
+	e.Error, e.Kind = str("error"), str("notification_type")
+	e.Message = firstOf(str("message"), detailText(in["error_details"]), str("last_assistant_message"))
+	return e, true
+}
+
+// detailText is a StopFailure's error_details as text, whatever shape it has.
+func detailText(v any) string {
+	switch d := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return d
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// PromptThread tells the thread of the prompt's turn among a Codex agent's: the one already
+// known, or the first whose input is the prompt. ok is false for an event of another thread
+// (a side task's) or of none known yet.
+func PromptThread(e AgentEvent, prompt, known string) (thread string, ok bool) {
+	switch {
+	case e.Agent != "codex" || e.Session == "":
+		return known, true
+	case known != "":
+		return known, e.Session == known
+	case e.Input != "" && strings.HasPrefix(OneLine(prompt), e.Input):
+		return e.Session, true
+	}
+	return "", false
+}
+
+// SignalAct is what an agent's event asks of the loop.
+type SignalAct int
+
+// The acts.
+const (
+	SignalIgnore      SignalAct = iota // nothing: not this iteration's, or nothing to do
+	SignalNote                         // a moment worth a line in the log
+	SignalDelivered                    // the agent took the prompt
+	SignalEnd                          // end the iteration (OnSignal gives the ending)
+	SignalPermission                   // the agent waits for a permission: name it, notify
+	SignalSession                      // the agent's session is another than swarm gave it: read its cost there
+	SignalTurnPending                  // the turn ended, the agent is still busy (its Stop hooks): end once it is idle
+)
+
+// SignalFacts is what the loop knows as an event arrives.
+type SignalFacts struct {
+	Event      AgentEvent
+	Session    string // the session swarm gave this iteration's agent ("" when none)
+	Recorded   string // the session the loop reads the iteration's cost from
+	Working    bool   // the prompt was delivered
+	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
+	Busy       bool   // the screen shows the agent busy (running its Stop hooks, the user's among them)
+	MaxContext int    // --max-context (a compaction ends the iteration)
+	Permission bool   // "needs permission" is already named
+}
+
+// OnSignal decides what one event means: a turn that ended without the done marker ends the
+// iteration at once (no waiting out the inactivity timeout), one that an API error ended
+// fails it, a rate limit parks the loop as a usage limit does, a permission prompt is named.
+func OnSignal(f SignalFacts) (SignalAct, Ending) {
+	e := f.Event
+	if f.Session != "" && e.Session != "" && e.Session != f.Session {
+		return SignalIgnore, 0 // an earlier agent's, late
+	}
+	switch e.Event {
+	case EventSessionStart:
+		// A command that picks its session itself (--resume, --continue) runs another than
+		// the one swarm chose: its transcript is where the cost is.
+		if f.Session == "" && e.Agent == "claude" && e.Session != "" && e.Session != f.Recorded {
+			return SignalSession, 0
+		}
+	case EventUserPromptSubmit:
+		return SignalDelivered, 0
+	case EventStop:
+		if !f.Working {
+			return SignalIgnore, 0
+		}
+		ending := EndTurnEnded
+		if f.Marker {
+			ending = EndDoneMarker
+		}
+		if f.Busy {
+			// Ended now, the agent would take the user's own Stop hooks with it.
+			return SignalTurnPending, ending
+		}
+		return SignalEnd, ending
+	case EventStopFailure:
+		if !f.Working {
+			return SignalIgnore, 0
+		}
+		if e.Error == "rate_limit" {
+			return SignalEnd, EndUsageLimit
+		}
+		return SignalEnd, EndAPIError
+	case EventNotification:
+		if e.Kind == "permission_prompt" && f.Working && !f.Permission {
+			return SignalPermission, 0
+		}
+		return SignalIgnore, 0
+	case EventPreCompact:
+		if f.MaxContext > 0 && f.Working {
+			return SignalEnd, EndCompaction
+		}
+		return SignalNote, 0
+	}
+	// Otherwise SessionStart and SessionEnd stay in the events file: the agent's start and
+	// end are watched anyway.
+	return SignalIgnore, 0
+}

@@ -1,0 +1,156 @@
+package ralph
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Asking an agent for its signals. Claude Code gets a settings file of its own for the run
+// (--settings): its hooks are merged with the user's and the project's, whose files are never
+// touched, so their own hooks keep running. Codex gets its notify program as a config override
+// on its command line (-c). Both call `swarm agent-event`, which appends the event to the
+// loop's events file. Other agents are left as they are.
+
+// AgentEvents is the file the iteration's agent reports its events to (made afresh for each
+// iteration).
+func (d Dir) AgentEvents() string { return filepath.Join(d.Path, "agent-events.jsonl") }
+
+// ClaudeSettings is the settings file Claude Code is given for its hooks.
+func (d Dir) ClaudeSettings() string { return filepath.Join(d.Path, "claude-settings.json") }
+
+// IsCodex reports whether cmd runs Codex.
+func IsCodex(cmd []string) bool {
+	return len(cmd) > 0 && filepath.Base(cmd[0]) == "codex"
+}
+
+// Signals is what an iteration's agent is given to report its events.
+type Signals struct {
+	Argv         []string // the agent's command, with the recorder added
+	Events       string   // the events file, removed before the agent starts ("": none)
+	Settings     string   // a settings file to write before it starts ("": none)
+	SettingsJSON []byte
+}
+
+// AgentSignals adds the recorder (swarm's executable, the argv prefix of `swarm agent-event`)
+// to cmd where the agent can call it; without a recorder, for other agents, or when the loop
+// was told not to, cmd is left alone.
+func AgentSignals(cmd []string, d Dir, recorder []string, off bool) Signals {
+	return agentSignals(cmd, d, recorder, off, nil)
+}
+
+// agentSignals is AgentSignals; userNotify is the notify program of the user's own Codex
+// configuration, which the recorder runs after it (the -c override replaces it).
+func agentSignals(cmd []string, d Dir, recorder []string, off bool, userNotify []string) Signals {
+	out := Signals{Argv: cmd}
+	if off || len(recorder) == 0 || len(cmd) == 0 {
+		return out
+	}
+	events := d.AgentEvents()
+	switch {
+	case IsClaude(cmd) && !hasFlag(cmd, "--settings"):
+		rec := append(append([]string{}, recorder...), "--agent", "claude", "--file", events)
+		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec)
+		out.Argv = append(append([]string{}, cmd...), "--settings", out.Settings)
+	case IsCodex(cmd) && !setsCodexNotify(cmd):
+		rec := append(append([]string{}, recorder...), "--agent", "codex", "--file", events)
+		if len(userNotify) > 0 {
+			then, _ := json.Marshal(userNotify)
+			rec = append(rec, "--then", string(then))
+		}
+		notify, _ := json.Marshal(rec) // a JSON list of strings is a TOML array
+		out.Argv = append([]string{cmd[0], "-c", "notify=" + string(notify)}, cmd[1:]...)
+	default:
+		return out
+	}
+	out.Events = events
+	return out
+}
+
+// CodexUserNotify is the notify program of the Codex configuration the worker's environment
+// points at ($CODEX_HOME or ~/.codex, config.toml); nil when it sets none.
+func CodexUserNotify(envFile string) []string {
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(envFile, &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+	var cfg struct {
+		Notify []string `toml:"notify"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(cost.CodexHome(getenv), "config.toml"), &cfg); err != nil {
+		return nil
+	}
+	return cfg.Notify
+}
+
+// Recorder is the command that records an agent's events, from swarm's wrapper (swarm __run):
+// the same executable's agent-event; nil without a wrapper.
+func Recorder(wrapper []string) []string {
+	if len(wrapper) == 0 {
+		return nil
+	}
+	return []string{wrapper[0], "agent-event"}
+}
+
+// claudeHookSettings is a settings file that runs rec at every hook swarm reads.
+func claudeHookSettings(rec []string) []byte {
+	quoted := make([]string, len(rec))
+	for i, a := range rec {
+		quoted[i] = shWord(a)
+	}
+	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": 10}
+	hooks := map[string]any{}
+	for _, ev := range ClaudeHookEvents {
+		hooks[ev] = []any{map[string]any{"hooks": []any{hook}}}
+	}
+	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	return append(data, '\n')
+}
+
+// shWord quotes a word for sh only when it needs it, so the command reads as typed.
+func shWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
+		return s
+	}
+	return shQuote(s)
+}
+
+// hasFlag reports whether argv gives flag, as "--flag value" or "--flag=value".
+func hasFlag(argv []string, flag string) bool {
+	return slices.ContainsFunc(argv[1:], func(a string) bool { return a == flag || strings.HasPrefix(a, flag+"=") })
+}
+
+// setsCodexNotify reports whether a Codex command line sets its notify program itself.
+func setsCodexNotify(argv []string) bool {
+	for i, a := range argv {
+		v, ok := "", false
+		switch {
+		case (a == "-c" || a == "--config") && i+1 < len(argv):
+			v, ok = argv[i+1], true
+		case strings.HasPrefix(a, "--config="):
+			v, ok = strings.TrimPrefix(a, "--config="), true
+		}
+		if ok && strings.HasPrefix(strings.TrimSpace(v), "notify") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,102 @@
+package swarm
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph"
+)
+
+// The recorder of an agent's own signals: Claude Code runs it from the hooks of the settings
+// file a loop gives it (the event as JSON on stdin), Codex as its notify program (the event as
+// JSON, its last argument). It appends one line to the loop's events file and says nothing:
+// whatever a hook prints may reach the model, and a hook that fails may stop the agent.
+
+func agentEventCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "agent-event",
+		Hidden: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude (the event on stdin) or codex (the event as the last argument)"},
+			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
+			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
+		},
+		Action: func(c *cli.Context) error {
+			// The user's program first: the event ends the iteration, and its agent's process
+			// group with whatever runs in it.
+			if then := c.String("then"); then != "" && c.NArg() > 0 {
+				runUserNotify(then, c.Args().Get(c.NArg()-1))
+			}
+			recordAgentEvent(c.String("agent"), c.String("file"), c.Args().Slice(), os.Stdin)
+			return nil
+		},
+	}
+}
+
+// maxEventInput bounds what is read of an event (a hook's input holds the agent's last answer).
+const maxEventInput = 1 << 20
+
+// maxEventMessage bounds what is kept of the agent's message: enough for a done marker at the
+// end of a long answer, and for an error's text.
+const maxEventMessage = 16 << 10
+
+// recordAgentEvent appends the event to file; an event it cannot read is dropped.
+func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
+	var raw []byte
+	if agent == "codex" {
+		if len(args) == 0 {
+			return
+		}
+		raw = []byte(args[len(args)-1])
+	} else {
+		raw, _ = io.ReadAll(io.LimitReader(stdin, maxEventInput))
+	}
+	e, ok := ralph.ParseAgentEvent(agent, raw, time.Now())
+	if !ok {
+		return
+	}
+	if e.Message = ralph.OneLine(e.Message); len(e.Message) > maxEventMessage {
+		e.Message = e.Message[len(e.Message)-maxEventMessage:] // the end, where a marker is
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	line = append(line, '\n')
+	// No directory is made: a loop that is gone has nobody to read it. One write with
+	// O_APPEND: lines of hooks that run at once never interleave.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(line)
+}
+
+// runUserNotify runs the notify program of the user's Codex configuration with the event, as
+// Codex would have without swarm's (its output is not the agent's business). One that takes
+// longer than userNotifyWait goes on by itself while the event is recorded.
+func runUserNotify(then, event string) {
+	var argv []string
+	if json.Unmarshal([]byte(then), &argv) != nil || len(argv) == 0 {
+		return
+	}
+	cmd := exec.Command(argv[0], append(argv[1:], event)...)
+	if cmd.Start() != nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(userNotifyWait):
+	}
+}
+
+// userNotifyWait bounds how long the user's notify program holds up the agent's signal.
+const userNotifyWait = 2 * time.Second
