@@ -266,9 +266,11 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 			// state can be written (a full disk), and its events are not told twice.
 			return err
 		}
-		for _, e := range dec.Events {
+		for i, e := range dec.Events {
 			if err := d.LogEvent(now, e.Kind, e.Text); err != nil {
-				return err
+				// The state holds the decision now, so it is not taken again: the events it
+				// could not log are handed back, to be logged once there is room.
+				return &UnloggedError{At: now, Events: dec.Events[i:], Err: err}
 			}
 		}
 		return nil
