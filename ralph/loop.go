@@ -126,12 +126,12 @@ type Loop struct {
 	// compaction finds a compaction under way outside the prompt's echo (--max-context).
 	compaction *screen.DoneMatcher
 	aborted    bool
-	released   bool            // a paused loop's monitor gave up its lock and must leave
-	lastGood   *State          // the state as last read, to rebuild it from when the file is corrupted
-	writeErr   string          // the kind of write failure this pass met (see writeFailure)
-	reported   string          // the kind of write failure said last, until a pass goes without one
-	writeFails int             // passes in a row that met a write failure
-	unlogged   []UnloggedError // recorded decisions whose events are not logged yet
+	released   bool           // a paused loop's monitor gave up its lock and must leave
+	lastGood   *State         // the state as last read, to rebuild it from when the file is corrupted
+	writeErr   string         // the kind of write failure this pass met (see writeFailure)
+	reported   string         // the kind of write failure said last, until a pass goes without one
+	writeFails int            // passes in a row that met a write failure
+	pending    []func() error // appends a full disk refused after their decision was recorded
 	// warnedModels are the models without a price already reported.
 	warnedModels map[string]bool
 	apiError     string      // the API error that ended the iteration, for its record
@@ -239,8 +239,8 @@ func (l *Loop) Run() (Status, error) {
 	defer l.dismissHost()
 	l.files = l.watchOwnFiles()
 	defer l.files.close()
-	// A last try for events a full disk kept out of the log (see UnloggedError).
-	defer l.logUnlogged()
+	// A last chance for what a full disk kept out of the logs (see UnloggedError).
+	defer l.writePendingAtEnd()
 	l.agentResumed()
 	for {
 		status, err := l.run()

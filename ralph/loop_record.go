@@ -73,7 +73,7 @@ func (l *Loop) recorded(err error) {
 // pass in a row, before the pass is made again; after a pass without failure, that writing
 // works again is said (once).
 func (l *Loop) retryWrites() {
-	l.logUnlogged()
+	l.writePending()
 	if l.writeErr != "" {
 		l.writeErr = ""
 		l.writeFails++

@@ -28,7 +28,8 @@ func (l *Loop) newRecord(st *State, kind Ending) IterationRecord {
 // finishIteration records a finished iteration and runs the post-iteration hooks, which see
 // the loop's status as the iteration left it.
 func (l *Loop) finishIteration(rec *IterationRecord) {
-	l.appended(l.cfg.Dir.AppendIteration(*rec))
+	r := *rec
+	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
 	if cur, err := l.cfg.Dir.Load(); err == nil {
 		l.runHooks(cur, HookPostIteration, rec.Iteration, rec.ExitCode)
 	}

@@ -34,7 +34,7 @@ func TestEventsNotLoggedAreKeptAndLoggedLater(t *testing.T) {
 	var said strings.Builder
 	l := &Loop{cfg: Config{Dir: d, Name: "w", Out: &said}}
 	l.keepUnlogged(err)
-	if l.logUnlogged() {
+	if l.writePending() {
 		t.Fatal("logged into a log that cannot be written")
 	}
 	if !strings.Contains(said.String(), "cannot record the loop's progress") {
@@ -43,8 +43,25 @@ func TestEventsNotLoggedAreKeptAndLoggedLater(t *testing.T) {
 	if err := os.Remove(d.IterationsLog()); err != nil {
 		t.Fatal(err)
 	}
-	if !l.logUnlogged() {
+	if !l.writePending() {
 		t.Fatal("events still kept once the log can be written")
+	}
+	// An iteration record the disk refused is kept behind them, and written after them.
+	if err := os.Mkdir(d.IterationsJSONL(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l.appendOrKeep(func() error { return d.AppendIteration(IterationRecord{Iteration: 3}) })
+	if len(l.pending) != 1 {
+		t.Fatalf("%d appends kept, want the record", len(l.pending))
+	}
+	if err := os.Remove(d.IterationsJSONL()); err != nil {
+		t.Fatal(err)
+	}
+	if !l.writePending() {
+		t.Fatal("the record still kept once it can be written")
+	}
+	if recs, _ := os.ReadFile(d.IterationsJSONL()); strings.Count(string(recs), `"iteration":3,`) != 1 {
+		t.Errorf("iterations.jsonl:\n%s\nwant the record once", recs)
 	}
 	log, _ := os.ReadFile(d.IterationsLog())
 	want := "2026-11-26T13:00:00 [END] iteration 3\n2026-11-26T13:00:00 [STOP] max iterations (3) reached\n"
