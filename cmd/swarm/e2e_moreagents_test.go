@@ -35,7 +35,10 @@ func seedGeminiHome(t *testing.T, home string) {
 func geminiEnv(apiURL, home string) []string {
 	return []string{"HOME=" + home, "GEMINI_API_KEY=" + fakeGeminiKey, "GOOGLE_GEMINI_BASE_URL=" + apiURL,
 		// One node process rather than a relaunched child with a larger heap.
-		"GEMINI_CLI_NO_RELAUNCH=1"}
+		"GEMINI_CLI_NO_RELAUNCH=1",
+		// Gemini CLI runs headless (no input prompt, exit 42) wherever CI=true or
+		// GITHUB_ACTIONS=true is set, as it is when CI runs this suite.
+		"CI=", "GITHUB_ACTIONS="}
 }
 
 // seedOpencodeHome writes opencode's global config: the Anthropic provider at the fake API.
