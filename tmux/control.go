@@ -201,14 +201,19 @@ func (c *Control) read(r io.Reader) {
 			break
 		}
 	}
+	c.fail()
+	_ = c.cmd.Wait()
+}
+
+// fail takes no command any more and answers every command still waiting: the client is gone.
+func (c *Control) fail() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.closed = true
 	for _, ch := range c.waiting {
 		ch <- controlReply{err: ErrControlGone}
 	}
 	c.waiting = nil
-	c.mu.Unlock()
-	_ = c.cmd.Wait()
 }
 
 // reply collects one command's output, up to the %end or %error that carries the same time,
@@ -285,13 +290,7 @@ func (c *Control) Close() {
 		return
 	case <-time.After(closeWait):
 	}
-	c.mu.Lock()
-	c.closed = true
-	for _, ch := range c.waiting {
-		ch <- controlReply{err: ErrControlGone}
-	}
-	c.waiting = nil
-	c.mu.Unlock()
+	c.fail()
 	_ = c.cmd.Process.Kill()
 	select {
 	case <-c.done:
