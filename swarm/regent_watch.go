@@ -222,28 +222,15 @@ func (c controlCapture) Respawn(paneID string, s tmux.Spec) (tmux.Pane, error) {
 	return c.Client.Respawn(paneID, s)
 }
 
-// Paste types a prompt through the control client too (a loop does at every iteration); a
-// text it cannot carry, or no client, goes to a tmux process. A client that failed on the way
-// may have typed it already: that is an error, not a second paste.
+// Paste types a text through the control client too (a loop's nudges); see typed.
 func (c controlCapture) Paste(paneID, text string, bracketed bool) error {
-	ctl := c.conn.ctl.Load()
-	if ctl == nil {
-		return c.Client.Paste(paneID, text, bracketed)
-	}
-	err := ctl.Paste(paneID, text, bracketed)
-	if errors.Is(err, tmux.ErrUnquotable) {
-		return c.Client.Paste(paneID, text, bracketed)
-	}
-	if done, aerr := c.answered(ctl, err); done {
-		return aerr
-	}
-	return err
+	return c.typed(func(ctl *tmux.Control) error { return ctl.Paste(paneID, text, bracketed) },
+		func() error { return c.Client.Paste(paneID, text, bracketed) })
 }
 
 // StageBuffer and PasteBuffer go through the control client too (a loop pastes every
 // iteration's prompt in these two steps); a text it cannot carry, or no client, goes to a tmux
-// process. A paste whose client failed on the way may have happened: that is an error, not a
-// second paste.
+// process.
 func (c controlCapture) StageBuffer(name, text string) error {
 	if ctl := c.conn.ctl.Load(); ctl != nil {
 		err := ctl.StageBuffer(name, text)
@@ -255,39 +242,39 @@ func (c controlCapture) StageBuffer(name, text string) error {
 }
 
 func (c controlCapture) PasteBuffer(paneID, name string, bracketed bool) error {
-	ctl := c.conn.ctl.Load()
-	if ctl == nil {
-		return c.Client.PasteBuffer(paneID, name, bracketed)
-	}
-	err := ctl.PasteBuffer(paneID, name, bracketed)
-	if done, aerr := c.answered(ctl, err); done {
-		return aerr
-	}
-	return err
+	return c.typed(func(ctl *tmux.Control) error { return ctl.PasteBuffer(paneID, name, bracketed) },
+		func() error { return c.Client.PasteBuffer(paneID, name, bracketed) })
 }
 
 // SendKeys presses keys through the control client too (the Enter after each prompt), one
 // at a time, each through a tmux process when there is no client.
 func (c controlCapture) SendKeys(paneID string, keys ...string) error {
 	for _, k := range keys {
-		ctl := c.conn.ctl.Load()
-		if ctl == nil {
-			if err := c.Client.SendKeys(paneID, k); err != nil {
-				return err
-			}
-			continue
-		}
-		err := ctl.SendKeys(paneID, k)
-		if errors.Is(err, tmux.ErrUnquotable) {
-			err = c.Client.SendKeys(paneID, k)
-		} else if done, aerr := c.answered(ctl, err); done {
-			err = aerr
-		}
+		err := c.typed(func(ctl *tmux.Control) error { return ctl.SendKeys(paneID, k) },
+			func() error { return c.Client.SendKeys(paneID, k) })
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// typed types into a pane through the control client when there is one, and with a tmux
+// process when there is none or it cannot carry what is typed. A client that failed on the
+// way may have typed it already: that is an error, not a second try.
+func (c controlCapture) typed(viaControl func(*tmux.Control) error, viaProcess func() error) error {
+	ctl := c.conn.ctl.Load()
+	if ctl == nil {
+		return viaProcess()
+	}
+	err := viaControl(ctl)
+	if errors.Is(err, tmux.ErrUnquotable) {
+		return viaProcess()
+	}
+	if done, aerr := c.answered(ctl, err); done {
+		return aerr
+	}
+	return err
 }
 
 // answered reports whether the control client's answer stands (err is what to return with
