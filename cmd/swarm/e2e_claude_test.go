@@ -25,6 +25,20 @@ var makeFileTool = &fakeapi.ToolUse{Name: "Bash", Input: map[string]any{
 var finishOnToolResult = fakeapi.Rule{When: fakeapi.Match{ToolResult: true},
 	Reply: fakeapi.Reply{Text: "Done. " + doneMarker}}
 
+// idleThenMakeFile is a model that answers the first "make the file" without doing it (the
+// turn ends without the done marker) and does it the next time, with the prompt that asks for
+// it: iteration 1 idles, iteration 2 finishes.
+func idleThenMakeFile(t *testing.T) (*fakeapi.Server, string) {
+	api := fakeapi.Start(t,
+		finishOnToolResult,
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
+			Reply: fakeapi.Reply{Text: "I looked around; I will make it next time."}},
+		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
+			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
+	)
+	return api, "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
+}
+
 // claudeLoop starts a ralph loop of the real Claude Code against api, with a HOME set up as
 // setup says, PROMPT.md holding prompt, and the given loop flags.
 func claudeLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, setup claudeSetup, name, prompt string, flags ...string) string {
@@ -56,14 +70,7 @@ func mainCallsWith(api *fakeapi.Server, s string) int {
 func TestE2EClaudeLoop(t *testing.T) {
 	requireAgents(t)
 	e := newE2EEnv(t)
-	api := fakeapi.Start(t,
-		finishOnToolResult,
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
-			Reply: fakeapi.Reply{Text: "I looked around; I will make it next time."}},
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
-			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
-	)
-	prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
+	api, prompt := idleThenMakeFile(t)
 	out := claudeLoop(t, e, api, fullySetUp(e.work), "lab", prompt,
 		"--max-iterations", "4", "--inactivity-timeout", "6", "--done-pattern", doneMarker, "--no-agent-signals")
 	if !strings.Contains(out, "[ralph mode: iteration 1/4]") {

@@ -69,14 +69,7 @@ func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt
 func TestE2EClaudeSignalTurnEnd(t *testing.T) {
 	requireAgents(t)
 	e := newE2EEnv(t)
-	api := fakeapi.Start(t,
-		finishOnToolResult,
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
-			Reply: fakeapi.Reply{Text: "I looked around; I will make it next time."}},
-		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
-			Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
-	)
-	prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
+	api, prompt := idleThenMakeFile(t)
 	settings := claudeSignalLoop(t, e, api, "sig", prompt, nil, true, "--max-iterations", "4", "--inactivity-timeout", "120")
 	e.waitDone("sig", 90*time.Second, 2)
 	iterations := e.loopFile("sig", "iterations.log")

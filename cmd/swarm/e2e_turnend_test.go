@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/swarm-dev/swarm/cmd/swarm/internal/fakeapi"
 	"github.com/swarm-dev/swarm/ralph"
 )
 
@@ -21,14 +20,7 @@ func TestE2EClaudeTurnEndLatency(t *testing.T) {
 	requireAgents(t)
 	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
 		e := newE2EEnv(t)
-		api := fakeapi.Start(t,
-			finishOnToolResult,
-			fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
-				Reply: fakeapi.Reply{Text: "I looked around; I will make it next time."}},
-			fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"},
-				Reply: fakeapi.Reply{Text: "Creating it now.", ToolUse: makeFileTool}},
-		)
-		prompt := "please make the file in this directory.\nWhen it exists, reply with " + doneMarker + " and nothing else.\n"
+		api, prompt := idleThenMakeFile(t)
 		claudeLoop(t, e, api, fullySetUp(e.work), name, prompt, append([]string{"--max-iterations", "3"}, flags...)...)
 		// Each agent gets a new events file: iteration 1's Stop is caught while it is there.
 		stop := watchEvent(e, name, "Stop", 60*time.Second)
