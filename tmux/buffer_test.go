@@ -1,27 +1,11 @@
 package tmux
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // A staged buffer exists until it is pasted, through a tmux process or the control client,
 // and the paste deletes it: what tells a monitor taking over whether a prompt was pasted.
 func TestStagedBuffers(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "got")
-	ready := filepath.Join(dir, "ready")
-	e := realServer(t, "stty raw -echo; touch "+ready+"; exec cat > "+out)
-	c, err := e.Control("w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	waitBytes(t, ready, 0)
-	if _, err := os.Stat(ready); err != nil {
-		t.Fatal("the terminal was not made raw")
-	}
+	e, c, out := rawCatPane(t)
 	for i, step := range []struct {
 		stage func(name, text string) error
 		paste func(pane, name string, bracketed bool) error

@@ -24,24 +24,32 @@ func waitBytes(t *testing.T, path string, n int) string {
 	return string(data)
 }
 
-// A paste through the control client reaches the program byte for byte, whatever tmux's
-// parser would make of the text; the keys after it arrive as keys.
-func TestControlPastesExactly(t *testing.T) {
+// rawCatPane starts a server whose pane's program copies what it reads into the file out, on
+// a raw terminal: it hands the program every byte as typed, nothing is cooked on the way. It
+// returns once the terminal is raw (before, a carriage return would become a line feed), with
+// a control client that closes with the test.
+func rawCatPane(t *testing.T) (e *Exec, c *Control, out string) {
+	t.Helper()
 	dir := t.TempDir()
-	out := filepath.Join(dir, "got")
-	// A raw terminal hands the program every byte as typed: nothing is cooked on the way. The
-	// text goes in once the terminal is raw (before, a carriage return would become a line feed).
+	out = filepath.Join(dir, "got")
 	ready := filepath.Join(dir, "ready")
-	e := realServer(t, "stty raw -echo; touch "+ready+"; exec cat > "+out)
+	e = realServer(t, "stty raw -echo; touch "+ready+"; exec cat > "+out)
 	c, err := e.Control("w")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
 	waitBytes(t, ready, 0)
 	if _, err := os.Stat(ready); err != nil {
 		t.Fatal("the terminal was not made raw")
 	}
+	return e, c, out
+}
+
+// A paste through the control client reaches the program byte for byte, whatever tmux's
+// parser would make of the text; the keys after it arrive as keys.
+func TestControlPastesExactly(t *testing.T) {
+	e, c, out := rawCatPane(t)
 	text := "-starts like a flag\n'single' \"double\" `back` $HOME ~ ~/x #{pane_id} #(echo no) ;\n" +
 		"{ braces } \\ \\n \\047 tab\there cr\rthere \x1b[31mred\x1b[0m é ✓ %begin 1 2 1\n%end 1 2 1\nlast"
 	if err := c.Paste("%0", text, false); err != nil {
