@@ -22,12 +22,18 @@ func (l *Loop) atUsageLimit(st *State, a agent, lines []string) bool {
 	if !ok {
 		return false
 	}
+	l.limitEnds(st, a, text)
+	return true
+}
+
+// limitEnds ends the iteration at the usage limit text names (on screen, or in the agent's
+// own signal), its reset read in the agent's time zone, and tells the account's other loops.
+func (l *Loop) limitEnds(st *State, a agent, text string) {
 	now := l.cfg.Clock.Now()
 	reset, _ := screen.LimitReset(text, now.In(l.agentLocation()))
 	l.limit = &LimitFacts{Text: text, Reset: reset, Now: now}
 	l.shareLimit(st, *l.limit)
 	l.end(st, a, EndUsageLimit)
-	return true
 }
 
 // agentLocation is the agent's time zone (its TZ), in which it shows a reset time that names

@@ -200,19 +200,16 @@ func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
 				text = "API Error: " + text
 			}
 		}
-		l.apiError = text
-		l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
+		l.apiErrorEnds(st, a, text)
 	case EndUsageLimit:
 		text, ok := screen.UsageLimit(lines)
 		if !ok {
 			text = firstOf(e.Message, "rate limit ("+e.Error+")")
 		}
-		now := l.cfg.Clock.Now()
-		reset, _ := screen.LimitReset(text, now)
-		l.limit = &LimitFacts{Text: OneLine(text), Reset: reset, Now: now}
-		l.shareLimit(st, *l.limit)
+		l.limitEnds(st, a, OneLine(text))
+	default:
+		l.end(st, a, ending)
 	}
-	l.end(st, a, ending)
 }
 
 // needsPermission names the state in which the agent waits for a permission, and notifies.

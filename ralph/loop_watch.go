@@ -293,10 +293,16 @@ func (l *Loop) atAPIError(st *State, a agent, lines []string) bool {
 	if !ok || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Ready {
 		return false
 	}
+	l.apiErrorEnds(st, a, text)
+	return true
+}
+
+// apiErrorEnds ends the iteration at the API error text names (on screen, or in the agent's
+// own signal).
+func (l *Loop) apiErrorEnds(st *State, a agent, text string) {
 	l.apiError = text
 	l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
 	l.end(st, a, EndAPIError)
-	return true
 }
 
 // An agent often prints its done marker before its turn is over: the rest of its answer, and
