@@ -58,7 +58,13 @@ func (c *Control) PasteBuffer(paneID, name string, bracketed bool) error {
 		args = append(args, "-p")
 	}
 	line, _ := commandLine("paste-buffer", args...)
-	if _, err := c.run(line); err != nil {
+	replies, err := c.runAll(line)
+	if err != nil {
+		// No answer: the buffer is left to tell whether the paste happened.
+		return err
+	}
+	if err := replies[0].err; err != nil {
+		// -d deletes the buffer only once pasted.
 		_, _ = c.run("delete-buffer -b " + name)
 		return err
 	}

@@ -90,7 +90,8 @@ func (binaryRunner) RunWithin(argv []string, stdin []byte, timeout time.Duration
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	err := cmd.Run()
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
+		// Killed at the deadline; an answer that came just in time still counts.
 		err = errTimedOut
 	}
 	return out.String(), errb.String(), err
