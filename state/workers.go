@@ -202,10 +202,11 @@ func (ws *Workers) List() []*Worker {
 // LoadWorkers reads the worker records without locking: writes are atomic renames, so a reader
 // always sees a complete file. A corrupt file is moved aside and reported through warn.
 func (d *Dir) LoadWorkers(warn func(error)) (*Workers, error) {
-	return d.readWorkers(warn)
+	return d.readWorkers(warn, false)
 }
 
-func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
+// readWorkers reads the records; locked says the caller holds the state lock.
+func (d *Dir) readWorkers(warn func(error), locked bool) (*Workers, error) {
 	data, err := ReadFile(d.statePath())
 	if errors.Is(err, os.ErrNotExist) {
 		return &Workers{byName: map[string]*Worker{}}, nil
@@ -213,7 +214,7 @@ func (d *Dir) readWorkers(warn func(error)) (*Workers, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.workersFrom(data, warn)
+	return d.workersFrom(data, warn, locked)
 }
 
 // PeekWorkers reads the worker records and changes nothing, not even a corrupt file (which
@@ -232,8 +233,9 @@ func (d *Dir) PeekWorkers() (*Workers, error) {
 	return decodeWorkers(data, nil)
 }
 
-// workersFrom decodes the state file's bytes.
-func (d *Dir) workersFrom(data []byte, warn func(error)) (*Workers, error) {
+// workersFrom decodes the state file's bytes; locked says the caller holds the state lock
+// (and writes the records itself once it has changed them).
+func (d *Dir) workersFrom(data []byte, warn func(error), locked bool) (*Workers, error) {
 	ws := &Workers{byName: map[string]*Worker{}}
 	if !json.Valid(data) {
 		var probe any
@@ -248,10 +250,8 @@ func (d *Dir) workersFrom(data []byte, warn func(error)) (*Workers, error) {
 				ws.Put(w)
 				ce.Rebuilt = append(ce.Rebuilt, w.Name)
 			}
-			if len(ce.Rebuilt) > 0 {
-				if err := d.writeWorkers(ws); err != nil {
-					ce.WriteErr = err
-				}
+			if len(ce.Rebuilt) > 0 && !locked {
+				ce.WriteErr = d.writeRebuilt(ws)
 			}
 		}
 		if warn != nil {
@@ -276,7 +276,7 @@ func (d *Dir) UpdateWorkers(warn func(error), fn func(*Workers) error) error {
 		return err
 	}
 	defer l.Unlock()
-	ws, err := d.readWorkers(warn)
+	ws, err := d.readWorkers(warn, true)
 	if err != nil {
 		return err
 	}
@@ -287,6 +287,26 @@ func (d *Dir) UpdateWorkers(warn func(error), fn func(*Workers) error) error {
 }
 
 func (d *Dir) writeWorkers(ws *Workers) error { return d.saveWorkers(ws, true) }
+
+// writeRebuilt saves records rebuilt after the state file was set aside, under the state lock,
+// together with whatever a writer that held the lock meanwhile (a spawn) has saved since.
+func (d *Dir) writeRebuilt(rebuilt *Workers) error {
+	l, err := AcquireLock(d.lockPath())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	cur, err := d.readWorkers(nil, true)
+	if err != nil {
+		return err
+	}
+	for _, w := range rebuilt.List() {
+		if cur.Get(w.Name) == nil {
+			cur.Put(w)
+		}
+	}
+	return d.writeWorkers(cur)
+}
 
 // saveWorkers writes the records, waiting for the disk when durable.
 func (d *Dir) saveWorkers(ws *Workers, durable bool) error {

@@ -46,7 +46,7 @@ func (d *Dir) SharedWorker(name string) (*Worker, error) {
 		return nil, err
 	}
 	if !ok {
-		ws, err := d.workersFrom(data, nil) // sets a corrupt file aside
+		ws, err := d.workersFrom(data, nil, false) // sets a corrupt file aside
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +117,7 @@ func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 		return err
 	}
 	if !ok {
-		return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil) })
+		return d.updateOne(name, fn, func() (*Workers, error) { return d.workersFrom(data, nil, true) })
 	}
 	return d.noteOne(path, c, name, fn)
 }
