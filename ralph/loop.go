@@ -187,7 +187,6 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 	}
 	cur, err := l.cfg.Dir.Apply(l.cfg.Clock.Now(), dec)
 	l.recorded(err)
-	l.keepUnlogged(err)
 	for _, ln := range dec.Lines {
 		if ln.Regent {
 			l.regentPrint(ln.Text)

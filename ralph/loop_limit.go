@@ -72,7 +72,6 @@ func (l *Loop) waitForReset(st *State) {
 		return LimitOver(), nil
 	})
 	l.recorded(err)
-	l.keepUnlogged(err)
 	if l.statusNow() == StatusRunning {
 		l.say("usage limit reset, resuming")
 	}

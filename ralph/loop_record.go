@@ -43,24 +43,17 @@ func (l *Loop) note(fn func(*State) error) {
 func (l *Loop) updateRegent(fn func(*RegentState)) { l.recorded(l.cfg.Dir.UpdateRegent(fn)) }
 
 func (l *Loop) logEvent(kind, text string) {
-	l.appended(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))
-}
-
-// appended reports a failed append (a log line, a record) like recorded; one that worked says
-// nothing about the state file: a line can still fit in a full disk's last page.
-func (l *Loop) appended(err error) {
-	if err != nil {
-		l.recorded(err)
-	}
+	l.recorded(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))
 }
 
 // recorded reports a failed write (a full disk, a read-only state directory) once, not at
 // every retry: the run loop retries after a pause (see Loop.run) and says when a whole pass
-// went without a failure.
+// went without a failure. Events a recorded decision could not log are kept (see UnloggedError).
 func (l *Loop) recorded(err error) {
 	if err == nil || errors.Is(err, ErrNoLoop) || state.IsCorrupt(err) {
 		return
 	}
+	l.keepUnlogged(err)
 	l.writeErr = writeFailure(err)
 	if l.writeErr == l.reported {
 		return

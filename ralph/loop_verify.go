@@ -142,5 +142,5 @@ func (l *Loop) stoppedWhileWorking(st *State, a agent) {
 	rec := l.newRecord(st, EndExited)
 	rec.EndReason = "stopped"
 	rec.Commits = l.commitsOf(st)
-	l.recorded(l.cfg.Dir.AppendIteration(rec))
+	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(rec) })
 }
