@@ -219,6 +219,7 @@ func (l *Loop) keepUnknownScreen(st *State, a agent) string {
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
 // is pressed once more (a paste can swallow the first one).
 func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base int) {
+	unlock := l.typing()
 	before := screen.ActivityHash(strings.Join(lines, "\n"))
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
@@ -236,11 +237,26 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base in
 		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	unlock()
 	if !l.confirmStarted(st, pasted) {
 		l.say("agent did not react to the prompt; pressing Enter again")
 		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
+}
+
+// typing takes the worker's input lock while the loop types into its pane, so that a send or
+// a heartbeat does not land between a paste and its Enter, and returns its release. A typist
+// that holds it too long does not stop the loop: it types all the same.
+func (l *Loop) typing() (unlock func()) {
+	if l.cfg.Workers == nil {
+		return func() {}
+	}
+	lock, ok, err := l.cfg.Workers.LockInput(l.cfg.Name)
+	if err != nil || !ok {
+		return func() {}
+	}
+	return lock.Unlock
 }
 
 // ensureMatcher builds the done matcher from the iteration's prompt copy when this monitor

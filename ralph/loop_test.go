@@ -1381,3 +1381,32 @@ func TestLoopDoneMarkerLetsTheTurnFinish(t *testing.T) {
 		t.Errorf("the agent was ended before its turn was over (%v):\n%s", err, kept)
 	}
 }
+
+// The loop types the prompt holding the worker's input lock, as swarm send and heartbeats do,
+// so neither lands between its paste and its Enter; the lock is let go once Enter is pressed.
+func TestLoopTypesThePromptUnderTheInputLock(t *testing.T) {
+	var pasted, entered []bool
+	h := newHarness(t, setup{max: 1, prompt: "do it\n"}, agentScript{
+		submit: func(tn turn) { tn.p.Exit(0) },
+	})
+	paste, keys := h.fake.OnPaste, h.fake.OnKeys
+	h.fake.OnPaste = func(p *tmuxtest.FakePane, text string) {
+		pasted = append(pasted, state.IsLocked(h.sd.InputLockPath(loopName)))
+		paste(p, text)
+	}
+	h.fake.OnKeys = func(p *tmuxtest.FakePane, key string) {
+		if key == "Enter" {
+			entered = append(entered, state.IsLocked(h.sd.InputLockPath(loopName)))
+		}
+		keys(p, key)
+	}
+	if code := h.run(h.config()); code != 0 {
+		t.Errorf("Run = %d, want 0", code)
+	}
+	if len(pasted) == 0 || !pasted[0] || len(entered) == 0 || !entered[0] {
+		t.Errorf("input lock held at the paste %v and at Enter %v, want both", pasted, entered)
+	}
+	if state.IsLocked(h.sd.InputLockPath(loopName)) {
+		t.Error("input lock still held after the loop")
+	}
+}

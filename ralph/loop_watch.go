@@ -276,10 +276,12 @@ func (l *Loop) watchContext(st *State, a agent, lines []string) bool {
 	}
 	switch act {
 	case ContextNudge:
+		unlock := l.typing()
 		if err := l.cfg.Tmux.Paste(a.paneID, ContextNudgeText(used), true); err == nil {
 			l.cfg.Clock.Sleep(l.cfg.InputSettle)
 			_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 		}
+		unlock()
 	case ContextEnd:
 		l.end(st, a, ending)
 		return true

@@ -1,9 +1,11 @@
 package state
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A loop's agents can run under a long-lived shell in the worker's pane (its host) instead of
@@ -24,6 +26,20 @@ func (d *Dir) HostModesPath(name string) string {
 // steps (clear the line, paste, a pause, Enter), and two typists at once interleave them.
 func (d *Dir) InputLockPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".input.lock")
+}
+
+// TypingWait bounds how long a typist waits for another to finish typing into the same pane.
+const TypingWait = 10 * time.Second
+
+// LockInput takes the worker's input lock (InputLockPath) for one typist: swarm send, a
+// heartbeat, a loop giving its agent the prompt. ok is false when another typist held it for
+// TypingWait.
+func (d *Dir) LockInput(name string) (l *Lock, ok bool, err error) {
+	path := d.InputLockPath(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, false, err
+	}
+	return LockWithin(path, TypingWait)
 }
 
 // AgentPIDPath is where the start script notes its process id and its parent's, as it begins.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -95,23 +94,16 @@ func runSend(e *env, o sendOptions) error {
 // comes in the same burst as part of the pasted text.
 const inputSettle = 150 * time.Millisecond
 
-// typingWait bounds how long a sender waits for another to finish typing into the same pane.
-const typingWait = 10 * time.Second
-
 // sendText types text into the worker's pane, one typist at a time: a heartbeat's clearing of
 // the line must not land between a send's paste and its Enter.
 func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
 	if e.dir != nil {
-		path := e.dir.InputLockPath(w.Name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return err
-		}
-		lock, ok, err := state.LockWithin(path, typingWait)
+		lock, ok, err := e.dir.LockInput(w.Name)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return fail("worker '%s': something else has been typing into its pane for %s", w.Name, typingWait)
+			return fail("worker '%s': something else has been typing into its pane for %s", w.Name, state.TypingWait)
 		}
 		defer lock.Unlock()
 	}
