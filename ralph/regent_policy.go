@@ -176,15 +176,10 @@ func CrashLoop(deaths []time.Time, now time.Time) (keep []time.Time, loop bool) 
 // daemon's failure, not the loop's, and the Regent's keeper stops restarting it instead (the
 // agents keep working, and 'swarm regent restart' takes over).
 func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int, mayGiveUp bool) (keep []time.Time, d Decision) {
-	for _, t := range recent {
-		if now.Sub(t) < crashLoopWindow {
-			keep = append(keep, t)
-		}
-	}
-	keep = append(keep, now)
+	keep, loop := CrashLoop(append(recent, now), now)
 	d.regent("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
 	d.event("RESURRECT", "monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, iteration, count)
-	if len(keep) < crashLoopDeaths || !mayGiveUp {
+	if !loop || !mayGiveUp {
 		return keep, d
 	}
 	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))
