@@ -148,9 +148,15 @@ func (l *Loop) limitOf(st *State, account string) (LimitFacts, bool) {
 
 // agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
 func (l *Loop) agentGetenv(name string) func(string) string {
+	return envFileGetenv(l.cfg.Workers.EnvPath(name))
+}
+
+// envFileGetenv reads a worker's saved environment (its env file, a JSON list of K=V) as a
+// getenv: a variable it does not set is this process's.
+func envFileGetenv(envFile string) func(string) string {
 	env := map[string]string{}
 	var list []string
-	if state.ReadJSON(l.cfg.Workers.EnvPath(name), &list) == nil {
+	if state.ReadJSON(envFile, &list) == nil {
 		for _, kv := range list {
 			if k, v, ok := strings.Cut(kv, "="); ok {
 				env[k] = v

@@ -2,7 +2,6 @@ package ralph
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/swarm-dev/swarm/ralph/cost"
-	"github.com/swarm-dev/swarm/state"
 )
 
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
@@ -77,21 +75,7 @@ func agentSignals(cmd []string, d Dir, recorder []string, off bool, userNotify [
 // CodexUserNotify is the notify program of the Codex configuration the worker's environment
 // points at ($CODEX_HOME or ~/.codex, config.toml); nil when it sets none.
 func CodexUserNotify(envFile string) []string {
-	env := map[string]string{}
-	var list []string
-	if state.ReadJSON(envFile, &list) == nil {
-		for _, kv := range list {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				env[k] = v
-			}
-		}
-	}
-	getenv := func(k string) string {
-		if v, ok := env[k]; ok {
-			return v
-		}
-		return os.Getenv(k)
-	}
+	getenv := envFileGetenv(envFile)
 	var cfg struct {
 		Notify []string `toml:"notify"`
 	}
