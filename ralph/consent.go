@@ -156,7 +156,7 @@ func checkConsent(path string, data []byte, prefixes ...string) error {
 		why = "it changed since you allowed it"
 	}
 	return fmt.Errorf("%w: %s runs commands (%s) and %s: read it, then run 'swarm allow %s'",
-		ErrNotAllowed, canon, strings.Join(keys, ", "), why, shellWord(canon))
+		ErrNotAllowed, canon, strings.Join(keys, ", "), why, shWord(canon))
 }
 
 // isUserConfig reports whether path is the user's own config.toml.
@@ -168,14 +168,6 @@ func isUserConfig(path string) bool {
 	a, errA := CanonicalPath(path)
 	b, errB := CanonicalPath(user)
 	return errA == nil && errB == nil && a == b
-}
-
-// shellWord quotes a path for a command line when it needs it.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // AllowedFiles are the recorded consents, in the order they were given.
