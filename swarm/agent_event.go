@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // The recorder of an agent's own signals: Claude Code runs it from the hooks of the settings
@@ -67,15 +68,9 @@ func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
 	if err != nil {
 		return
 	}
-	line = append(line, '\n')
-	// No directory is made: a loop that is gone has nobody to read it. One write with
-	// O_APPEND: lines of hooks that run at once never interleave.
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.Write(line)
+	// No directory is made: a loop that is gone has nobody to read it. Appends take turns, so
+	// lines of hooks that run at once never interleave.
+	_ = state.AppendLine(file, string(line))
 }
 
 // runUserNotify runs the notify program of the user's Codex configuration with the event, as
