@@ -212,10 +212,10 @@ func (e *env) loadAll() ([]*state.Worker, *liveView, error) {
 
 // targets resolves a command's worker arguments: the named ones, or all (filtered) with --all.
 func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) ([]*state.Worker, *liveView, error) {
+	if err := checkTargetArgs(names, all); err != nil {
+		return nil, nil, err
+	}
 	if all {
-		if len(names) > 0 {
-			return nil, nil, fail("give worker names or --all, not both")
-		}
 		list, lv, err := e.loadAll()
 		if err != nil {
 			return nil, nil, err
@@ -227,14 +227,6 @@ func (e *env) targets(names []string, all bool, keep func(*state.Worker) bool) (
 			}
 		}
 		return out, lv, nil
-	}
-	if len(names) == 0 {
-		return nil, nil, fail("no worker name given (or use --all)")
-	}
-	for _, n := range names {
-		if err := validateName(n); err != nil {
-			return nil, nil, err
-		}
 	}
 	// One read of the records and one look at tmux serve every name.
 	list, lv, err := e.loadAll()
