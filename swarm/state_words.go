@@ -104,11 +104,7 @@ func workerLoop(e *env, w *state.Worker) *ralph.State {
 	if e.dir == nil || w.Metadata["ralph"] != true {
 		return nil
 	}
-	st, err := ralph.DirFor(e.dir, w.Name).Load()
-	if err != nil {
-		return nil
-	}
-	return st
+	return loopState(e, w.Name)
 }
 
 // workerState is a worker's state as it is now.

@@ -64,8 +64,9 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 		out := make([]workerJSON, 0, len(list))
 		for _, w := range list {
 			j := toJSON(w)
-			j.State = workerState(e, w).word
-			j.CostUSD = loopCost(e, w)
+			loop := workerLoop(e, w)
+			j.State = stateOf(w.Status, w.ExitCode, loop).word
+			j.CostUSD = loopCost(loop)
 			out = append(out, j)
 		}
 		return printJSON(e, out)
@@ -132,13 +133,9 @@ func formatDuration(d time.Duration) string {
 	}
 }
 
-// loopCost is what a loop worker's iterations cost so far, when known.
-func loopCost(e *env, w *state.Worker) *float64 {
-	if e.dir == nil || w.Metadata["ralph"] != true {
-		return nil
-	}
-	st, err := ralph.DirFor(e.dir, w.Name).Load()
-	if err != nil || st.CostIterations == 0 {
+// loopCost is what a loop (a worker's, nil for none) cost so far, when known.
+func loopCost(st *ralph.State) *float64 {
+	if st == nil || st.CostIterations == 0 {
 		return nil
 	}
 	return &st.CostUSD
