@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,20 +101,6 @@ func startControl(cmd *exec.Cmd) (*Control, error) {
 	c := &Control{cmd: cmd, stdin: stdin, done: make(chan struct{})}
 	go c.read(stdout)
 	return c, nil
-}
-
-// Capture is Exec.Capture through the control client.
-func (c *Control) Capture(paneID string, historyLines int) (string, error) {
-	if !validTarget(paneID) {
-		return "", fmt.Errorf("invalid pane %q", paneID)
-	}
-	cmd := "capture-pane -p -J -t " + paneID
-	if historyLines < 0 {
-		cmd += " -S -"
-	} else if historyLines > 0 {
-		cmd += " -S " + strconv.Itoa(-historyLines)
-	}
-	return c.run(cmd)
 }
 
 // PaneNow is one look at a pane as Exec.PaneNow takes it (ErrNoPane when it is gone), without
