@@ -222,8 +222,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 		return true
 	}
 	now := w.facts.Now
-	text := strings.Join(lines, "\n")
-	if h := screen.ActivityHash(text); h != w.lastHash {
+	if h := screen.ActivityHashOf(lines); h != w.lastHash {
 		if w.lastHash != "" {
 			w.facts.LastChange = w.changeAt(now, true)
 			if now.Sub(w.savedChange) >= saveScreenChange {
@@ -236,7 +235,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	} else if w.lastHash != "" {
 		w.facts.LastChange = w.changeAt(now, false)
 	}
-	if h := screen.SubstantiveHash(text); h != w.lastSubst {
+	if h := screen.SubstantiveHashOf(lines); h != w.lastSubst {
 		if w.lastSubst != "" {
 			w.facts.LastProgress = now
 			if now.Sub(w.savedProgress) >= saveScreenChange {

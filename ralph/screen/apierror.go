@@ -23,11 +23,16 @@ var (
 
 // APIError returns the agent's last message when it is an API error.
 func APIError(lines []string) (string, bool) {
-	input := inputLine(lines)
+	input := -2 // not looked for yet: finding it costs more than the rest, and is rarely needed
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimRightFunc(lines[i], isBlankRune)
-		if i != input && userMessageRe().MatchString(l) {
-			return "", false
+		if userMessageRe().MatchString(l) {
+			if input == -2 {
+				input = inputLine(lines)
+			}
+			if i != input {
+				return "", false
+			}
 		}
 		if !agentMessageRe().MatchString(l) {
 			continue

@@ -82,7 +82,12 @@ var columnGap = compiled(`[ \x{a0}]{8,}`)
 func columns(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		out = append(out, columnGap().Split(strings.TrimRight(l, " \u00a0"), -1)...)
+		l = strings.TrimRight(l, " \u00a0")
+		if !strings.Contains(l, "        ") && !strings.ContainsRune(l, '\u00a0') {
+			out = append(out, l) // no gap possible; the split's regexp is the costly part of a look
+			continue
+		}
+		out = append(out, columnGap().Split(l, -1)...)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package screen
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -18,20 +19,31 @@ func hashTail(lines []string) string {
 // ActivityHash fingerprints the bottom of the screen so that an unchanged hash over time
 // means no visible activity. Only non-blank lines count, so a pane resize or different
 // blank padding does not look like activity.
-func ActivityHash(text string) string {
-	return hashTail(Lines(text))
-}
+func ActivityHash(text string) string { return ActivityHashOf(Lines(text)) }
+
+// ActivityHashOf is ActivityHash of a screen already split by Lines.
+func ActivityHashOf(lines []string) string { return hashTail(lines) }
 
 // SubstantiveHash is ActivityHash over a screen whose pure animation is masked. A hung
 // Claude keeps changing its spinner glyph and elapsed-time counter forever, so the raw
 // hash never settles; this one only changes when real output appears.
-func SubstantiveHash(text string) string {
-	lines := Lines(text)
-	masked := make([]string, len(lines))
-	for i, l := range lines {
-		masked[i] = maskAnimation(l)
+func SubstantiveHash(text string) string { return SubstantiveHashOf(Lines(text)) }
+
+// SubstantiveHashOf is SubstantiveHash of a screen already split by Lines.
+func SubstantiveHashOf(lines []string) string { return hashTail(maskedTail(lines, activityWindow)) }
+
+// maskedTail is the last n lines that are not blank once masked, masked, in screen order.
+// Only those are masked: a capture with its scrollback holds thousands of lines, and the
+// hash looks at the bottom ones alone. (Masking can blank a line: a bullet on its own.)
+func maskedTail(lines []string, n int) []string {
+	var tail []string
+	for i := len(lines) - 1; i >= 0 && len(tail) < n; i-- {
+		if m := maskAnimation(lines[i]); m != "" {
+			tail = append(tail, m)
+		}
 	}
-	return hashTail(masked)
+	slices.Reverse(tail)
+	return tail
 }
 
 var (

@@ -21,7 +21,10 @@ func isBlankRune(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' }
 // Claude pads its prompt with it) and drops trailing blank lines. NBSPs inside a line are
 // kept: they tell Claude's input box (`❯` NBSP) from a submitted message (`❯` space).
 func Lines(text string) []string {
-	raw := strings.Split(stripansi.Strip(text), "\n")
+	if strings.ContainsAny(text, "\x1b\u009b") {
+		text = stripansi.Strip(text) // captures come without; a pane's raw output does not
+	}
+	raw := strings.Split(text, "\n")
 	lines := make([]string, 0, len(raw))
 	for _, l := range raw {
 		lines = append(lines, strings.TrimRightFunc(l, isBlankRune))
