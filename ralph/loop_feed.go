@@ -51,6 +51,9 @@ type paneFeed struct {
 	// it even while it waits for a look already due.
 	marked  atomic.Bool
 	hint    chan struct{}
+	// flooding: the pane prints faster than floodBytes a floodWindow (see floodMeter). From
+	// then on what arrives is read and dropped, unexamined, until the loop stops the copying.
+	flooding atomic.Bool
 	markers func(text string) [][]int // where the done pattern matches in text
 	pane    string                    // the pane whose output is piped in; "" when none is
 }
@@ -81,14 +84,20 @@ func openFeed(path string, markers func(string) [][]int) (*paneFeed, error) {
 }
 
 func (f *paneFeed) read() {
-	buf := make([]byte, 4096)
+	buf := make([]byte, 64<<10)
 	var tail string // the end of the last read: a marker may be split between two
+	var meter floodMeter
 	for {
 		n, err := f.file.Read(buf)
 		if n > 0 {
 			f.release.Do(func() { f.hold.Close() })
-			f.last.Store(time.Now().UnixNano())
-			if f.markers != nil {
+			now := time.Now()
+			f.last.Store(now.UnixNano())
+			if !f.flooding.Load() && meter.add(now, n) {
+				f.flooding.Store(true)
+				notify(f.hint) // the loop stops the copying at once, even with a look due
+			}
+			if f.markers != nil && !f.flooding.Load() {
 				text := tail + stripansi.Strip(string(buf[:n]))
 				if endsAfter(f.markers(text), len(tail)) {
 					f.marked.Store(true)
@@ -106,6 +115,30 @@ func (f *paneFeed) read() {
 			return
 		}
 	}
+}
+
+// floodBytes a floodWindow is where a pane's output becomes a flood: more than an agent's
+// screen redraws (tens of kB a second) or the echo of a long prompt, less than a command
+// printing without pause. Reading a flood costs the Regent a core, and what it cannot read
+// in time piles up in the tmux server (a gigabyte in a minute and a half).
+const (
+	floodBytes  = 512 << 10
+	floodWindow = time.Second
+)
+
+// floodMeter counts the bytes read in the current floodWindow.
+type floodMeter struct {
+	start time.Time
+	bytes int
+}
+
+// add counts n bytes read at now and reports whether the window they fall in holds a flood.
+func (m *floodMeter) add(now time.Time, n int) bool {
+	if now.Sub(m.start) >= floodWindow {
+		m.start, m.bytes = now, 0
+	}
+	m.bytes += n
+	return m.bytes > floodBytes
 }
 
 // endsAfter reports a match that ends past from: one not wholly inside the text kept from

@@ -28,6 +28,7 @@ type screenWatch struct {
 	// Through the feed: when the screen was captured before, and when the last output read
 	// before this capture arrived (see datedChange).
 	prevLook, outAt time.Time
+	flood           floodPause // the feed stopped while the pane floods
 }
 
 // changeAt dates a change (or, through the feed, a possible one) that a look found at now.
@@ -77,7 +78,9 @@ func (l *Loop) watch(st *State) {
 			unwatch()
 			watched = a.pid
 			exited, unwatch = l.exitWatch(watched)
-			w.feed = l.followPane(a)
+			if !w.flood.holding(l.cfg.Clock.Now()) {
+				w.feed = l.followPane(a)
+			}
 		}
 		l.wait(l.untilNextLook(st, next), exited, w.wakeup())
 		if l.filesChanged {
@@ -131,6 +134,11 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 	if l.silent != nil {
 		return l.whileSilent(a, w, next)
 	}
+	l.followAfterFlood(*a, w, now)
+	if w.feed != nil && w.feed.flooding.Load() {
+		l.stopFollowingFlood(w, now)
+		next.screen = now
+	}
 	if w.feed != nil {
 		return l.screenFed(st, a, w, next)
 	}
@@ -139,6 +147,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		ended := l.lookAtScreen(st, a, w)
 		w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
 		next.screen = now.Add(w.every)
+		if w.flood.holding(now) {
+			next.screen = now.Add(max(w.every, floodScreenPoll))
+		}
 		if at := QuietAt(w.facts); at.After(now) && at.Before(next.screen) {
 			next.screen = at // looked at when it would have been quiet too long, not later
 		}
