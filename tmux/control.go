@@ -68,7 +68,10 @@ func controlDeadline() time.Time {
 // start; a session that does not exist, or a tmux before 3.2 (no -f), ends it at once (Done
 // is closed).
 func (t *Exec) Control(session string) (*Control, error) {
-	argv := append(append([]string{}, t.base()...), "-C", "attach-session", "-f", "no-output", "-t", "="+session)
+	// -u: text beyond ASCII (an agent's ❯ and ●) reaches a control client as it is only when
+	// the client says it takes UTF-8, whatever the locale it was started in; otherwise
+	// show-buffer (see Capture) writes each such character as _.
+	argv := append(append([]string{}, t.base()...), "-u", "-C", "attach-session", "-f", "no-output", "-t", "="+session)
 	cmd := exec.Command(t.bin(), argv...)
 	cmd.Env = childEnv()
 	cmd.Dir = "/"

@@ -12,8 +12,10 @@ import (
 )
 
 // What a control-mode capture returns is what a tmux process's capture returns, byte for
-// byte, also for text show-buffer escapes.
+// byte, also for text show-buffer escapes, and in a locale that is not UTF-8 (a Regent
+// started from a script or cron).
 func TestControlCaptureIsExecCapture(t *testing.T) {
+	t.Setenv("LC_ALL", "C")
 	e := realServer(t, `printf 'back\\slash \\\\ two\ttab \\033 not-an-escape é ❯\n\\101 \\n\nlast-line\n'; sleep 30`)
 	c, err := e.Control("w")
 	if err != nil {
