@@ -95,7 +95,9 @@ func columns(lines []string) []string {
 // echoLines marks the lines that belong to an echo of the prompt: runs of consecutive lines
 // whose joined text occurs, in that order, in the prompt and covers a good part of it. Output
 // that merely repeats a phrase of the prompt (the marker itself, say), even right below the
-// echo, does not continue the prompt's text and so stays outside the run.
+// echo, does not continue the prompt's text and so stays outside the run. A run at the top of
+// the capture may be the end of an echo whose start is above it (scrolled out of the lines
+// captured): it counts when it is the end of the prompt, however little of it is left.
 func (m *DoneMatcher) echoLines(lines []string, hits []int) map[int]bool {
 	any := false
 	for _, k := range hits {
@@ -107,8 +109,10 @@ func (m *DoneMatcher) echoLines(lines []string, hits []int) map[int]bool {
 	echo := map[int]bool{}
 	var run []int
 	runText := ""
+	top := -1 // the first line with text
 	closeRun := func() {
-		if len(m.withoutMarker(runText)) >= m.need {
+		cut := len(run) > 0 && run[0] == top && strings.HasSuffix(m.prompt, runText)
+		if cut || len(m.withoutMarker(runText)) >= m.need {
 			for _, i := range run {
 				echo[i] = true
 			}
@@ -119,6 +123,9 @@ func (m *DoneMatcher) echoLines(lines []string, hits []int) map[int]bool {
 		t := echoText(l)
 		if t == "" {
 			continue
+		}
+		if top < 0 {
+			top = i
 		}
 		if runText != "" && strings.Contains(m.prompt, runText+" "+t) {
 			run = append(run, i)

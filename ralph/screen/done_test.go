@@ -87,6 +87,10 @@ func TestDoneMatcherShortPrompt(t *testing.T) {
 		{"marker under a bullet", []string{"❯ " + prompt, "● <promise>COMPLETE</promise>"}, 1},
 		{"marker under the macOS bullet", []string{"❯ " + prompt, "⏺ <promise>COMPLETE</promise>"}, 1},
 		{"marker alone, echo scrolled away", []string{"<promise>COMPLETE</promise>"}, 1},
+		// The capture's top cuts the echo: what is left of it is the end of the prompt.
+		{"the end of the echo at the capture's top", []string{"  <promise>COMPLETE</promise> when done.", "flood 1", "flood 2"}, 0},
+		{"the end of the echo, then the marker", []string{"", "  when done.", "flood 1", "<promise>COMPLETE</promise>"}, 1},
+		{"a marker lower down is no echo's end", []string{"flood 1", "  <promise>COMPLETE</promise> when done."}, 1},
 		{"echo only", []string{"❯ " + prompt, "", "● Working on it."}, 0},
 		{"echo wrapped", []string{"❯ Do it. Print <promise>COMPLETE</promise>", "  when done."}, 0},
 		{"echo wrapped before the marker", []string{"❯ Do it. Print", "  <promise>COMPLETE</promise> when done."}, 0},
