@@ -11,7 +11,8 @@
 //	@hang          stop responding (no output, no exit)
 //	@spin          animate a spinner and a ticking counter forever (a hung API, as agents show it)
 //	@stream        print a new line every 100ms forever
-//	@flood RATE    print lines at RATE bytes a second (1m: a megabyte) forever; 0: unthrottled
+//	@flood RATE [SECONDS]  print lines at RATE bytes a second (1m: a megabyte; 0: unthrottled)
+//	               for SECONDS, or forever
 //	@touch PATH    create a file
 //	@fork N        start N grandchild processes that sleep until killed
 //	@sh CMD        run CMD with /bin/sh -c and show its output
@@ -278,8 +279,7 @@ func handle(msg string) (code int, exit bool) {
 		case "spin":
 			spin()
 		case "flood":
-			flood(floodRate(arg))
-			return 0, true
+			flood(floodArgs(arg))
 		case "stream":
 			for i := 1; ; i++ {
 				fmt.Printf("output line %d\n", i)

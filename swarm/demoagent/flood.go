@@ -8,17 +8,18 @@ import (
 	"time"
 )
 
-// flood prints numbered lines of build-log width forever: bytesPerSecond of them, or as fast
-// as the terminal takes them when it is 0. It stands for an agent whose command floods its
-// pane (a verbose build, a runaway loop); swarm must stay bounded under it.
-func flood(bytesPerSecond int) {
+// flood prints numbered lines of build-log width for d (forever when 0): bytesPerSecond of
+// them, or as fast as the terminal takes them when it is 0. It stands for an agent whose
+// command floods its pane (a verbose build, a runaway loop); swarm must stay bounded under it.
+func flood(bytesPerSecond int, d time.Duration) {
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	const pad = " building module with verbose output enabled ........................"
 	// A paced flood writes in slices of 10 ms: even enough to read as a steady rate.
 	const slice = 10 * time.Millisecond
 	perSlice := bytesPerSecond / int(time.Second/slice)
 	next := time.Now()
-	for n := 1; ; {
+	end := next.Add(d)
+	for n := 1; d == 0 || time.Now().Before(end); {
 		written := 0
 		for perSlice == 0 || written < perSlice {
 			line := "flood " + strconv.Itoa(n) + pad + "\n"
@@ -41,8 +42,14 @@ func flood(bytesPerSecond int) {
 	}
 }
 
-// floodRate reads @flood's argument: a byte rate with an optional k or m suffix (1m is one
-// MB a second), 0 or nothing for as fast as possible.
+// floodArgs reads @flood's arguments: a byte rate with an optional k or m suffix (1m is one
+// MB a second; 0 or nothing for as fast as possible), then how many seconds (none: forever).
+func floodArgs(arg string) (int, time.Duration) {
+	rate, secs, _ := strings.Cut(arg, " ")
+	s, _ := strconv.ParseFloat(strings.TrimSpace(secs), 64)
+	return floodRate(rate), time.Duration(s * float64(time.Second))
+}
+
 func floodRate(arg string) int {
 	mult := 1
 	switch {
