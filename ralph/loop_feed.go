@@ -49,13 +49,13 @@ type paneFeed struct {
 	// marked: output since the last look may hold the done marker (see markers); the
 	// screen is looked at once, not at the next minScreenPoll, and hint wakes the loop for
 	// it even while it waits for a look already due.
-	marked  atomic.Bool
-	hint    chan struct{}
+	marked atomic.Bool
+	hint   chan struct{}
 	// flooding: the pane prints faster than floodBytes a floodWindow (see floodMeter). From
 	// then on what arrives is read and dropped, unexamined, until the loop stops the copying.
 	flooding atomic.Bool
-	markers func(text string) [][]int // where the done pattern matches in text
-	pane    string                    // the pane whose output is piped in; "" when none is
+	markers  func(text string) [][]int // where the done pattern matches in text
+	pane     string                    // the pane whose output is piped in; "" when none is
 }
 
 // openFeed makes the loop's pipe (a file of another kind in its place is replaced) and opens
