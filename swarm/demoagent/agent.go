@@ -11,8 +11,8 @@
 //	@hang          stop responding (no output, no exit)
 //	@spin          animate a spinner and a ticking counter forever (a hung API, as agents show it)
 //	@stream        print a new line every 100ms forever
-//	@flood RATE [SECONDS]  print lines at RATE bytes a second (1m: a megabyte; 0: unthrottled)
-//	               for SECONDS, or forever
+//	@flood RATE [SECONDS]  print lines at RATE bytes a second (1m: a megabyte; 0: unthrottled;
+//	               yes: run yes(1)) for SECONDS, or forever
 //	@touch PATH    create a file
 //	@fork N        start N grandchild processes that sleep until killed
 //	@sh CMD        run CMD with /bin/sh -c and show its output
@@ -279,7 +279,11 @@ func handle(msg string) (code int, exit bool) {
 		case "spin":
 			spin()
 		case "flood":
-			flood(floodArgs(arg))
+			if rate, secs, _ := strings.Cut(arg+" ", " "); rate == "yes" {
+				floodYes(floodSeconds(secs))
+			} else {
+				flood(floodArgs(arg))
+			}
 		case "stream":
 			for i := 1; ; i++ {
 				fmt.Printf("output line %d\n", i)

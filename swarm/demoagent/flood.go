@@ -3,6 +3,7 @@ package demoagent
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -42,12 +43,31 @@ func flood(bytesPerSecond int, d time.Duration) {
 	}
 }
 
+// floodYes runs yes(1) on the agent's terminal for d (forever when 0): the flood of the
+// shortest lines, as fast as the terminal takes them.
+func floodYes(d time.Duration) {
+	cmd := exec.Command("yes")
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	if d > 0 {
+		time.AfterFunc(d, func() { _ = cmd.Process.Kill() })
+	}
+	_ = cmd.Wait()
+}
+
 // floodArgs reads @flood's arguments: a byte rate with an optional k or m suffix (1m is one
 // MB a second; 0 or nothing for as fast as possible), then how many seconds (none: forever).
 func floodArgs(arg string) (int, time.Duration) {
 	rate, secs, _ := strings.Cut(arg, " ")
-	s, _ := strconv.ParseFloat(strings.TrimSpace(secs), 64)
-	return floodRate(rate), time.Duration(s * float64(time.Second))
+	return floodRate(rate), floodSeconds(secs)
+}
+
+// floodSeconds reads a duration in seconds; none is 0.
+func floodSeconds(arg string) time.Duration {
+	s, _ := strconv.ParseFloat(strings.TrimSpace(arg), 64)
+	return time.Duration(s * float64(time.Second))
 }
 
 func floodRate(arg string) int {
