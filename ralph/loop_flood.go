@@ -54,6 +54,17 @@ func (f *floodPause) resumeDue(now time.Time) bool {
 	return true
 }
 
+// floodTurn is the watch's turn for floods: a pane whose pause is over is followed again,
+// and a followed pane that floods is not, from now on (its screen is looked at at once).
+func (l *Loop) floodTurn(a agent, w *screenWatch, next *watchTimes) {
+	now := w.facts.Now
+	l.followAfterFlood(a, w, now)
+	if w.feed != nil && w.feed.flooding.Load() {
+		l.stopFollowingFlood(w, now)
+		next.screen = now
+	}
+}
+
 // stopFollowingFlood stops the copying of a flooding pane and starts a pause; the screen is
 // looked at now, without the feed. A new flood is logged once, not at every pause of it.
 func (l *Loop) stopFollowingFlood(w *screenWatch, now time.Time) {

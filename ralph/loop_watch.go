@@ -134,28 +134,31 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 	if l.silent != nil {
 		return l.whileSilent(a, w, next)
 	}
-	l.followAfterFlood(*a, w, now)
-	if w.feed != nil && w.feed.flooding.Load() {
-		l.stopFollowingFlood(w, now)
-		next.screen = now
-	}
+	l.floodTurn(*a, w, next)
 	if w.feed != nil {
 		return l.screenFed(st, a, w, next)
 	}
-	if !now.Before(next.screen) {
-		changed := w.facts.LastChange
-		ended := l.lookAtScreen(st, a, w)
-		w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
-		next.screen = now.Add(w.every)
-		if w.flood.holding(now) {
-			next.screen = now.Add(max(w.every, floodScreenPoll))
-		}
-		if at := QuietAt(w.facts); at.After(now) && at.Before(next.screen) {
-			next.screen = at // looked at when it would have been quiet too long, not later
-		}
-		return ended
+	return l.screenPolled(st, a, w, next)
+}
+
+// screenPolled looks at a pane whose output is not followed when its look is due, and sets
+// the next one (see nextScreenPoll). It reports whether the iteration ended.
+func (l *Loop) screenPolled(st *State, a *agent, w *screenWatch, next *watchTimes) bool {
+	now := w.facts.Now
+	if now.Before(next.screen) {
+		return false
 	}
-	return false
+	changed := w.facts.LastChange
+	ended := l.lookAtScreen(st, a, w)
+	w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
+	next.screen = now.Add(w.every)
+	if w.flood.holding(now) {
+		next.screen = now.Add(max(w.every, floodScreenPoll))
+	}
+	if at := QuietAt(w.facts); at.After(now) && at.Before(next.screen) {
+		next.screen = at // looked at when it would have been quiet too long, not later
+	}
+	return ended
 }
 
 // nextScreenPoll is how long until the next capture: soon after the screen moved (a done

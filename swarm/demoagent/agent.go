@@ -279,11 +279,7 @@ func handle(msg string) (code int, exit bool) {
 		case "spin":
 			spin()
 		case "flood":
-			if rate, secs, _ := strings.Cut(arg+" ", " "); rate == "yes" {
-				floodYes(floodSeconds(secs))
-			} else {
-				flood(floodArgs(arg))
-			}
+			floodDirective(arg)
 		case "stream":
 			for i := 1; ; i++ {
 				fmt.Printf("output line %d\n", i)

@@ -9,6 +9,15 @@ import (
 	"time"
 )
 
+// floodDirective carries out @flood RATE [SECONDS].
+func floodDirective(arg string) {
+	if rate, secs, _ := strings.Cut(arg+" ", " "); rate == "yes" {
+		floodYes(floodSeconds(secs))
+		return
+	}
+	flood(floodArgs(arg))
+}
+
 // flood prints numbered lines of build-log width for d (forever when 0): bytesPerSecond of
 // them, or as fast as the terminal takes them when it is 0. It stands for an agent whose
 // command floods its pane (a verbose build, a runaway loop); swarm must stay bounded under it.
