@@ -41,19 +41,9 @@ func configuredServer(t *testing.T, config, script string) *Exec {
 
 func TestControlCaptures(t *testing.T) {
 	e := realServer(t, `printf '%%end 1 2 1\nmarker-line\n'; sleep 30`)
-	c, err := e.Control("w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	// A line of the pane that looks like the end of a reply does not end it.
-	var out string
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) && !strings.Contains(out, "marker-line") {
-		if out, err = c.Capture("%0", 100); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c, out := captureUntil(t, e, 100, "marker-line")
+	defer c.Close()
 	if !strings.Contains(out, "%end 1 2 1\nmarker-line\n") {
 		t.Errorf("capture through control mode: %q", out)
 	}
