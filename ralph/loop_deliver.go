@@ -300,15 +300,20 @@ func (l *Loop) confirmStarted(st *State, pasted string) bool {
 // takes the prompt or ends shortly after a look is seen then, not a whole d later. Looks
 // stay at least minDeliveryLook apart, however fast the pane prints.
 func (l *Loop) untilPrinted(a agent, d time.Duration) {
-	var woken <-chan struct{}
-	if feed := l.followPane(a); feed != nil {
-		woken = feed.wake
-	}
 	start := l.cfg.Clock.Now()
-	l.wait(d, nil, woken)
+	l.wait(d, nil, deliveryWake(l.followPane(a)))
 	if since := l.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
 		l.cfg.Clock.Sleep(minDeliveryLook - since)
 	}
+}
+
+// deliveryWake is what brings a look at a starting agent forward: its pane printing, unless
+// it floods (then every read would be a look, minDeliveryLook apart).
+func deliveryWake(feed *paneFeed) <-chan struct{} {
+	if feed == nil || feed.flooding.Load() {
+		return nil
+	}
+	return feed.wake
 }
 
 // minDeliveryLook bounds how often a starting agent's screen is looked at.

@@ -186,3 +186,15 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	}
 	l.unfollowPane()
 }
+
+// A starting agent whose pane floods is looked at every ReadyPoll, not at every read.
+func TestDeliveryIsNotWokenByAFlood(t *testing.T) {
+	f := &paneFeed{wake: make(chan struct{}, 1)}
+	if deliveryWake(nil) != nil || deliveryWake(f) == nil {
+		t.Fatal("a followed pane's output does not wake the delivery")
+	}
+	f.flooding.Store(true)
+	if deliveryWake(f) != nil {
+		t.Error("a flooding pane wakes the delivery")
+	}
+}
