@@ -8,13 +8,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/guide"
 )
 
 // What a shell completes: the words after "swarm" are walked down the command tree, and the
 // last one (the word being typed, maybe empty) is completed as a flag, a command of the group
-// reached, or a worker's name where the command takes names. The shells' scripts (see
-// completion.go) ask the hidden __complete command, so the completions follow the commands as
-// they are, with no list to keep in step.
+// reached, a worker's name where the command takes names, or a guide's topic (swarm guide). The
+// shells' scripts (see completion.go) ask the hidden __complete command, so the completions
+// follow the commands as they are, with no list to keep in step.
 
 // completeCommand is what the completion scripts run: `swarm __complete -- WORDS...` prints
 // one candidate per line.
@@ -42,6 +43,7 @@ type completionPoint struct {
 	cmds     []*cli.Command // the commands that may come next
 	flags    []cli.Flag     // the flags of the command reached (the app's at the top)
 	names    bool           // the command reached takes worker names
+	topics   bool           // the command reached takes a guide's topic
 	afterArg bool           // past "--": the words are a command of the user's
 	value    bool           // the word being typed is a flag's value
 	dir      string         // --swarm-dir as given on the line
@@ -69,6 +71,8 @@ func completions(app *cli.App, words []string, names func(dir string) []string) 
 		}
 	case p.names:
 		out = names(p.dir)
+	case p.topics:
+		out = guide.Names()
 	}
 	return withPrefix(out, cur)
 }
@@ -100,6 +104,7 @@ func walkCommandLine(app *cli.App, words []string) completionPoint {
 			}
 			p.cmds, p.flags = c.Subcommands, c.Flags
 			p.names = strings.HasPrefix(c.ArgsUsage, "NAME")
+			p.topics = c.ArgsUsage == guideArgs
 		}
 	}
 	return p

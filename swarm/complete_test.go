@@ -32,6 +32,9 @@ func TestCompletions(t *testing.T) {
 		// Commands that take no names complete none.
 		{words: []string{"ls", ""}, want: nil},
 		{words: []string{"__comp"}, want: nil},
+		// A guide's topics, not workers.
+		{words: []string{"guide", "c"}, want: []string{"chains", "checks", "commands", "configuration", "cost"}},
+		{words: []string{"guide", "--format", "json", "exit"}, want: []string{"exit-codes"}},
 	} {
 		dirAsked = ""
 		got := completions(app, tc.words, names)

@@ -6,11 +6,11 @@ import (
 )
 
 // Exit codes are part of swarm's scripting contract.
-// The table in README.md ("Exit codes") lists which command gives which.
+// The guide swarm/guide/exit-codes.md lists which command gives which.
 const (
 	ExitOK       = 0
 	ExitError    = 1 // any failure, including usage errors; a loop or agent that failed
-	ExitNotFound = 2 // no worker with the given name, and nothing else
+	ExitNotFound = 2 // no worker with the given name (swarm guide: no such topic), and nothing else
 	// ExitStagnated: a loop run in this terminal stopped because its iterations changed
 	// nothing in git. It has a code of its own so that 2 keeps meaning "no such worker".
 	ExitStagnated = 3

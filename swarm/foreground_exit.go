@@ -4,8 +4,8 @@ import "github.com/swarm-dev/swarm/ralph"
 
 // foregroundExit is the exit code of a loop run in this terminal (ralph spawn --foreground,
 // ralph run, agent --foreground) once its monitor has let go of it: st is the loop's state
-// then, am its agent mode (nil for a plain loop). Scripts read these codes: README.md's
-// table lists them.
+// then, am its agent mode (nil for a plain loop). Scripts read these codes: the guide
+// swarm/guide/exit-codes.md lists them.
 func foregroundExit(st *ralph.State, am *ralph.AgentMode) int {
 	if st.Status == ralph.StatusPaused {
 		// Ctrl-C, SIGTERM or swarm ralph pause: the loop can go on, but it has not ended.

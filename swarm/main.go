@@ -149,6 +149,7 @@ func commands() []*cli.Command {
 		regentCommand(),
 		allowCommand(),
 		completionCommand(),
+		guideCommand(),
 		completeCommand(),
 		runWrapperCommand(),
 		agentEventCommand(),
