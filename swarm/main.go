@@ -75,7 +75,9 @@ Examples:
    swarm ls
    swarm send w1 "run the tests and fix what fails"
    swarm peek w1
-   swarm kill w1`,
+   swarm kill w1
+
+The manual is built in: swarm guide lists its topics, swarm guide TOPIC shows one.`,
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
