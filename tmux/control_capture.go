@@ -42,9 +42,9 @@ func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 	return unvis(strings.TrimSuffix(replies[1].out, "\n")), nil
 }
 
-// unvis undoes show-buffer's escaping: a backslash as \\, the C escapes \a \b \t \n \v \f \r
-// (and \s, \0), and any other byte that is not printable text as \ and three octal digits.
-// Anything else is kept as it is.
+// unvis undoes show-buffer's escaping: a backslash as \\, a $ that could start a variable
+// ($WORK, ${X}) as \$, the C escapes \a \b \t \n \v \f \r (and \s, \0), and any other byte that
+// is not printable text as \ and three octal digits. Anything else is kept as it is.
 func unvis(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
@@ -71,8 +71,9 @@ func unvis(s string) string {
 	return b.String()
 }
 
-// cEscapes are the one-letter escapes vis writes, by their letter.
-var cEscapes = map[byte]byte{'\\': '\\', 'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v',
+// cEscapes are the one-character escapes show-buffer writes, by the character after the
+// backslash.
+var cEscapes = map[byte]byte{'\\': '\\', '$': '$', 'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v',
 	'f': '\f', 'r': '\r', 's': ' ', '0': 0}
 
 // octalByte reads three octal digits at the start of s as one byte.

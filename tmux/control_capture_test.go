@@ -16,10 +16,10 @@ import (
 // started from a script or cron).
 func TestControlCaptureIsExecCapture(t *testing.T) {
 	t.Setenv("LC_ALL", "C")
-	e := realServer(t, `printf 'back\\slash \\\\ two\ttab \\033 not-an-escape é ❯\n\\101 \\n\nlast-line\n'; sleep 30`)
+	e := realServer(t, `printf 'back\\slash \\\\ two\ttab \\033 not-an-escape é ❯\n\\101 \\n $WORK ${X} $1 $$\nlast-line\n'; sleep 30`)
 	c, out := captureUntil(t, e, 10, "last-line")
 	defer c.Close()
-	if !strings.Contains(out, `back\slash \\ two`) || !strings.Contains(out, `\101 \n`) || !strings.Contains(out, "é ❯") {
+	if !strings.Contains(out, `back\slash \\ two`) || !strings.Contains(out, `\101 \n`) || !strings.Contains(out, "é ❯") || !strings.Contains(out, "$WORK ${X} $1 $$") {
 		t.Errorf("capture through control mode: %q", out)
 	}
 	if viaExec, _ := e.Capture("%0", 10); viaExec != out {
@@ -38,6 +38,7 @@ func TestUnvis(t *testing.T) {
 		`\0x`:              "\x00x",
 		`\q \8 end\`:       `\q \8 end\`,
 		`\\101`:            `\101`,
+		`\$WORK \${X} $1`:  `$WORK ${X} $1`,
 	} {
 		if got := unvis(in); got != want {
 			t.Errorf("unvis(%q) = %q, want %q", in, got, want)
