@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,15 +13,30 @@ import (
 )
 
 // What a control-mode capture returns is what a tmux process's capture returns, byte for
-// byte, also for text show-buffer escapes, and in a locale that is not UTF-8 (a Regent
-// started from a script or cron).
+// byte, also for text show-buffer escapes (every printable character, and $ before each of
+// them), and in a locale that is not UTF-8 (a Regent started from a script or cron).
 func TestControlCaptureIsExecCapture(t *testing.T) {
 	t.Setenv("LC_ALL", "C")
-	e := realServer(t, `printf 'back\\slash \\\\ two\ttab \\033 not-an-escape é ❯\n\\101 \\n $WORK ${X} $1 $$\nlast-line\n'; sleep 30`)
+	var ascii, dollars []string
+	for c := byte('!'); c <= '~'; c++ {
+		ascii = append(ascii, string(c))
+		dollars = append(dollars, "$"+string(c))
+	}
+	text := strings.Join([]string{strings.Join(ascii, ""), strings.Join(dollars, " "),
+		`back\slash \101 \n \$X`, "tab\tand é ❯ 日本語 😀 e\u0301", "last-line"}, "\n")
+	path := filepath.Join(t.TempDir(), "screen.txt")
+	if err := os.WriteFile(path, []byte(text+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := realServer(t, "cat '"+path+"'; sleep 30")
 	c, out := captureUntil(t, e, 10, "last-line")
 	defer c.Close()
-	if !strings.Contains(out, `back\slash \\ two`) || !strings.Contains(out, `\101 \n`) || !strings.Contains(out, "é ❯") || !strings.Contains(out, "$WORK ${X} $1 $$") {
-		t.Errorf("capture through control mode: %q", out)
+	// The line with the tab and the combining accent comes back as the terminal drew it:
+	// compared below, with a tmux process's capture.
+	for _, want := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(want, "tab") && !strings.Contains(out, want+"\n") {
+			t.Errorf("capture through control mode lacks %q:\n%s", want, out)
+		}
 	}
 	if viaExec, _ := e.Capture("%0", 10); viaExec != out {
 		t.Errorf("control capture %q differs from exec capture %q", out, viaExec)
