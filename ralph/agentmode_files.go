@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/inbox"
 	"github.com/swarm-dev/swarm/templates"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/inbox"
 )
 
 // The life of one spec in agent mode, as functions of the inbox and the agent's state: FETCH

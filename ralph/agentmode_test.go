@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/swarm-dev/swarm/swarm/inbox"
+	"github.com/swarm-dev/swarm/ralph/inbox"
 )
 
 func TestAfterStage(t *testing.T) {

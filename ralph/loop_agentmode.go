@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/git"
-	"github.com/swarm-dev/swarm/swarm/inbox"
 )
 
 // Driving agent mode: when a stage's loop has ended, the monitor carries out what AfterStage

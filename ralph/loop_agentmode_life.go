@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/swarm-dev/swarm/swarm/inbox"
+	"github.com/swarm-dev/swarm/ralph/inbox"
 )
 
 // An agent's life around its specs: what it says, how it stops, and what a pause (SIGINT,

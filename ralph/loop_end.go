@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/git"
 )
 
 // Ending an iteration: the driver ends the agent, gathers what happened, and carries out what

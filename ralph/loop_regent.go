@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/screen"
-	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/git"
 )
 
 // The effects around an iteration's end that the user configures: the checkers that verify a

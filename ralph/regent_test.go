@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/screen"
-	"github.com/swarm-dev/swarm/swarm/git"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-dev/swarm/swarm/git"
+	"github.com/swarm-dev/swarm/ralph/git"
 )
 
 // short abbreviates a commit id for messages, as git log --oneline does.

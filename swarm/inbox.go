@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/swarm/git"
-	"github.com/swarm-dev/swarm/swarm/inbox"
+	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/inbox"
 )
 
 // `swarm inbox`: a project's queue of specs (ralph/inbox.jsonl).

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/swarm/inbox"
+	"github.com/swarm-dev/swarm/ralph/inbox"
 )
 
 // agentView is an agent-mode worker as ralph status shows it: its state, and its project's

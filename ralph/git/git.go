@@ -1,7 +1,3 @@
-// Package git is the only place that runs git. Workers get worktrees of their own; the Regent
-// looks at the commits an iteration made, tests an earlier commit on the side and reverts.
-// Every call is `git -C DIR args...` (argv, never a shell string), and a failure carries git's
-// own message, so callers can pass it on to the user as it is.
 package git
 
 import (

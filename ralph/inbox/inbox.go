@@ -1,6 +1,3 @@
-// Package inbox is a project's queue of specs waiting for an agent: ralph/inbox.jsonl, one
-// record per line, processed first in, first out. Every change rewrites the file atomically
-// under a lock; a file that cannot be read is an error naming its line, never rewritten.
 package inbox
 
 import (

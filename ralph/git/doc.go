@@ -1,0 +1,12 @@
+// Package git is the only place that runs git. Every call is `git -C DIR args...` (argv,
+// never a shell string), and a failure carries git's own message, so callers can pass it on
+// to the user as it is.
+//
+// Its users are the loop and the CLI. The loop (package ralph) records the commit an
+// iteration starts from and tells from a fingerprint of the work tree whether it changed
+// anything; the Regent looks at an iteration's commits, tests an earlier commit on the side,
+// reverts and pushes; agent mode makes one commit per spec or sets a failed spec's changes
+// aside. The CLI (package swarm) gives workers worktrees of their own and removes them, and
+// records where a new loop starts. The package sits beside the loop, not under the CLI,
+// because the loop needs it and must not depend on the CLI.
+package git

@@ -1,0 +1,9 @@
+// Package inbox is a project's queue of specs waiting for an agent: ralph/inbox.jsonl, one
+// record per line, processed first in, first out. Every change rewrites the file atomically
+// under a lock; a file that cannot be read is an error naming its line, never rewritten.
+//
+// Its users are agent mode (package ralph), which takes the next spec, marks it active and
+// records how it ended, and the CLI (package swarm), whose inbox commands add, list, remove
+// and clear specs and whose agent status shows the queue. It sits beside the loop, not under
+// the CLI, because the loop needs it and must not depend on the CLI.
+package inbox
