@@ -6,9 +6,34 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/dashboard"
 )
 
 var frameNow = time.Date(2026, 11, 25, 14, 26, 44, 0, time.UTC)
+
+// A loop's row: its kind from what kind of loop it is, its iteration, failures and cost from
+// its state; a worker that is no loop has none of these.
+func TestDashboardRowFor(t *testing.T) {
+	tm := &state.TmuxInfo{}
+	w := &state.Worker{Name: "lp", Status: state.StatusRunning, Tmux: tm, Tags: []string{"x"}, Started: frameNow}
+	st := &ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, CurrentIteration: 3, MaxIterations: 20,
+		TotalFailures: 2, CostUSD: 0.5, CostIterations: 1}
+	activity := frameNow.Add(-5 * time.Second)
+	for _, c := range []struct {
+		lf   loopFacts
+		kind string
+	}{{loopFacts{}, "loop"}, {loopFacts{chain: true}, "chain"}, {loopFacts{agent: true, chain: true}, "agent"}} {
+		r := rowFor(w, st, c.lf, activity, frameNow)
+		if r.Kind != c.kind || !r.Loop || r.Iteration != "3/20" || r.Failures != 2 || r.Cost == nil || *r.Cost != 0.5 ||
+			!r.Changed.Equal(activity) || r.State != "working" || r.Tone != dashboard.ToneBusy {
+			t.Errorf("%+v: %+v", c.lf, r)
+		}
+	}
+	r := rowFor(&state.Worker{Name: "sh", Status: state.StatusRunning}, nil, loopFacts{}, time.Time{}, frameNow)
+	if r.Kind != "plain" || r.Loop || r.Tmux || r.Iteration != "-" || r.Failures != -1 || r.Cost != nil || r.State != "running" {
+		t.Errorf("a worker that is no loop: %+v", r)
+	}
+}
 
 // The words for a loop's states, from its state file's facts.
 func TestDashboardLoopWords(t *testing.T) {
