@@ -14,37 +14,27 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/dashboard"
 )
 
-// What the dashboard reads and does: the state directory, tmux and swarm's own commands.
-// Its model (dashboard_model.go) asks through dashData, so it can be driven without either.
+// What the dashboard (package dashboard) reads and does, on a real state directory: the
+// workers' records and loop states made into rows in words, their screens from tmux or their
+// logs, and swarm's own commands run for its keys.
 
-// dashData is the dashboard's outside world.
-type dashData interface {
-	// snapshot reads every worker's row.
-	snapshot() dashSnapshot
-	// screen is the last n lines of a worker's screen (logs: of its log).
-	screen(r dashRow, n int, logs bool) []string
-	// events are a loop's last n events, Regent lines shown as such.
-	events(r dashRow, n int) []string
-	// run runs a swarm command (ralph pause w1, kill w1, ...): its error is what it said last.
-	run(args ...string) error
-	// attach is what attaches the terminal to a worker's window; its error says why it could not.
-	attach(name string) tea.ExecCommand
-}
-
-// swarmData is dashData on a real state directory.
+// swarmData is dashboard.Data on a real state directory.
 type swarmData struct{ e *env }
 
-func (d swarmData) snapshot() dashSnapshot {
+var _ dashboard.Data = swarmData{}
+
+func (d swarmData) Snapshot() dashboard.Snapshot {
 	now := time.Now()
 	quiet := *d.e
 	quiet.quietTmux = true
 	list, lv, err := quiet.loadAll()
 	if err != nil {
-		return dashSnapshot{Now: now, Err: err.Error()}
+		return dashboard.Snapshot{Now: now, Err: err.Error()}
 	}
-	rows := make([]dashRow, 0, len(list))
+	rows := make([]dashboard.Row, 0, len(list))
 	for _, w := range list {
 		var activity time.Time
 		if w.Tmux != nil && w.Status == state.StatusRunning {
@@ -54,10 +44,10 @@ func (d swarmData) snapshot() dashSnapshot {
 		}
 		st, lf := d.loop(w)
 		r := rowFor(w, st, lf, activity, now)
-		r.worker = w
+		r.Ref = w
 		rows = append(rows, r)
 	}
-	return dashSnapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now, Warn: lv.trouble()}
+	return dashboard.Snapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now, Warn: lv.trouble()}
 }
 
 // loop is a loop worker's state and what kind of loop it is; nil for a worker that is no loop.
@@ -81,8 +71,8 @@ func exists(path string) bool {
 // screenHistory is how far back the log view of a tmux worker reaches.
 const screenHistory = 500
 
-func (d swarmData) screen(r dashRow, n int, logs bool) []string {
-	w := r.worker
+func (d swarmData) Screen(r dashboard.Row, n int, logs bool) []string {
+	w, _ := r.Ref.(*state.Worker)
 	if w == nil {
 		return nil
 	}
@@ -105,7 +95,7 @@ func (d swarmData) screen(r dashRow, n int, logs bool) []string {
 	return lastN(lines, n)
 }
 
-func (d swarmData) events(r dashRow, n int) []string {
+func (d swarmData) Events(r dashboard.Row, n int) []string {
 	if !r.Loop {
 		return nil
 	}
@@ -134,7 +124,7 @@ func (d swarmData) tail(path string, n int) []string {
 	return out
 }
 
-func (d swarmData) run(args ...string) error {
+func (d swarmData) Run(args ...string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -147,7 +137,7 @@ func (d swarmData) run(args ...string) error {
 	return saidWhy(cmd.Run(), &out)
 }
 
-func (d swarmData) attach(name string) tea.ExecCommand {
+func (d swarmData) Attach(name string) tea.ExecCommand {
 	exe, _ := os.Executable()
 	return &attachExec{cmd: exec.Command(exe, "attach", name)}
 }

@@ -6,39 +6,12 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/dashboard"
 )
 
 // What the dashboard says of a worker: one row of facts in words, made from the worker's
-// record, its loop's state and the clock, with no reading of files or tmux here.
-
-// tone is how a state reads at a glance, and so how it is coloured.
-type tone int
-
-const (
-	toneQuiet tone = iota // idle, paused, stopped: nothing happening
-	toneBusy              // working, starting
-	toneGood              // done
-	toneWarn              // blocked, waiting for a limit, backing off: may need a person
-	toneBad               // failed
-)
-
-// dashRow is one worker as the dashboard shows it.
-type dashRow struct {
-	Name      string
-	Kind      string // loop, chain, agent (swarm agent), plain (not a loop)
-	State     string // in words: working, idle, blocked: trust-folder, backoff 8s, done, ...
-	Tone      tone
-	Iteration string    // "3/20"; "-" for a worker that is no loop
-	Changed   time.Time // the screen's last change; zero when not known
-	Failures  int       // the loop's failed iterations; -1 for no loop
-	Cost      *float64  // what the loop cost so far, when known
-	Tmux      bool      // has a tmux window (a screen to preview, to attach to)
-	Loop      bool      // a ralph loop: pause, resume and events apply
-	Tags      []string
-	Started   time.Time // when the worker was started, for the order by start
-
-	worker *state.Worker // the record it was made from, for reading its screen
-}
+// record, its loop's state and the clock, with no reading of files or tmux here. The words are
+// swarm's own (state_words.go), the same as ls and status say.
 
 // idleAfter is how long a screen stays unchanged before its worker reads as idle.
 const idleAfter = 30 * time.Second
@@ -51,8 +24,8 @@ type loopFacts struct {
 
 // rowFor makes a worker's row; st is its loop's state (nil for a worker that is no loop) and
 // activity when its tmux window last printed something.
-func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.Time) dashRow {
-	r := dashRow{Name: w.Name, Kind: "plain", Iteration: "-", Failures: -1, Tmux: w.Tmux != nil, Tags: w.Tags,
+func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.Time) dashboard.Row {
+	r := dashboard.Row{Name: w.Name, Kind: "plain", Iteration: "-", Failures: -1, Tmux: w.Tmux != nil, Tags: w.Tags,
 		Started: w.Started}
 	if st == nil {
 		r.State, r.Tone = workerWords(w, activity, now)
@@ -80,77 +53,61 @@ func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.T
 }
 
 // workerWords is the state of a worker that is no loop.
-func workerWords(w *state.Worker, activity, now time.Time) (string, tone) {
+func workerWords(w *state.Worker, activity, now time.Time) (string, dashboard.Tone) {
 	switch {
 	case w.Status == state.StatusOrphaned:
-		return wordOrphaned, toneBad
+		return wordOrphaned, dashboard.ToneBad
 	case w.Status != state.StatusRunning && w.ExitCode != nil && *w.ExitCode != 0:
-		return stateOf(w.Status, w.ExitCode, nil).String(), toneBad
+		return stateOf(w.Status, w.ExitCode, nil).String(), dashboard.ToneBad
 	case w.Status != state.StatusRunning:
-		return stateOf(w.Status, w.ExitCode, nil).String(), toneQuiet
+		return stateOf(w.Status, w.ExitCode, nil).String(), dashboard.ToneQuiet
 	case w.Tmux != nil && !activity.IsZero() && now.Sub(activity) >= idleAfter:
-		return "idle", toneQuiet
+		return "idle", dashboard.ToneQuiet
 	case w.Tmux != nil:
-		return "working", toneBusy
+		return "working", dashboard.ToneBusy
 	}
-	return "running", toneBusy
+	return "running", dashboard.ToneBusy
 }
 
 // loopWords is the state of a loop, as a person would say it.
-func loopWords(st *ralph.State, now time.Time) (string, tone) {
+func loopWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 	switch sw := loopStateWord("", st); sw.word {
 	case wordPaused, wordKilled, wordStopped:
-		return sw.String(), toneQuiet
+		return sw.String(), dashboard.ToneQuiet
 	case wordFailed:
-		return sw.String(), toneBad
+		return sw.String(), dashboard.ToneBad
 	case wordDone:
-		return sw.String(), toneGood
+		return sw.String(), dashboard.ToneGood
 	}
 	switch st.Status {
 	case ralph.StatusWaiting:
 		if until := ralph.ParseTime(st.WaitingUntil); !until.IsZero() {
-			return "waiting: limit until " + until.Local().Format("15:04"), toneWarn
+			return "waiting: limit until " + until.Local().Format("15:04"), dashboard.ToneWarn
 		}
-		return "waiting: limit", toneWarn
+		return "waiting: limit", dashboard.ToneWarn
 	}
 	return runningWords(st, now)
 }
 
 // runningWords is the state of a loop that runs: where its iteration is.
-func runningWords(st *ralph.State, now time.Time) (string, tone) {
+func runningWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 	if st.BlockedBy != "" {
-		return "blocked: " + st.BlockedBy, toneWarn
+		return "blocked: " + st.BlockedBy, dashboard.ToneWarn
 	}
 	if st.NeedsPermission != "" {
-		return "needs permission", toneWarn
+		return "needs permission", dashboard.ToneWarn
 	}
 	switch st.Phase {
 	case ralph.PhaseBackoff:
 		if until := ralph.ParseTime(st.BackoffUntil); until.After(now) {
-			return "backoff " + formatDuration(until.Sub(now).Round(time.Second)), toneWarn
+			return "backoff " + formatDuration(until.Sub(now).Round(time.Second)), dashboard.ToneWarn
 		}
-		return "backoff", toneWarn
+		return "backoff", dashboard.ToneWarn
 	case ralph.PhaseStarting, ralph.PhaseDelivering, ralph.PhaseSubmitting, ralph.PhaseEnded:
-		return "starting", toneBusy
+		return "starting", dashboard.ToneBusy
 	}
 	if changed := ralph.ParseTime(st.LastScreenChange); !changed.IsZero() && now.Sub(changed) >= idleAfter {
-		return "idle", toneQuiet
+		return "idle", dashboard.ToneQuiet
 	}
-	return "working", toneBusy
-}
-
-// ago says how long ago t was: "4s ago", "3m ago"; "-" when it is not known.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return formatDuration(now.Sub(t)) + " ago"
-}
-
-// dollars is a cost for the table: "$0.42", "-" when not known.
-func dollars(c *float64) string {
-	if c == nil {
-		return "-"
-	}
-	return fmt.Sprintf("$%.2f", *c)
+	return "working", dashboard.ToneBusy
 }

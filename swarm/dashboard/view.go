@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"fmt"
@@ -9,59 +9,50 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Drawing one frame of the dashboard: a function of what is shown (dashView), so a frame can
+// Drawing one frame of the dashboard: a function of what is shown (frame), so a frame can
 // be compared with a golden one and timed in a benchmark. Nothing here reads the state.
 
-// dashSnapshot is what the dashboard read in one look: every worker's row.
-type dashSnapshot struct {
-	Rows   []dashRow
-	Regent int       // the Regent's pid; 0 when none runs
-	Now    time.Time // when it was read, in the zone times are shown in
-	Err    string    // why the workers could not be read, when they could not
-	Warn   string    // what could not be learnt about them (a tmux server not answering)
-}
-
-// dashView is everything one frame shows.
-type dashView struct {
-	Snap     dashSnapshot
-	Rows     []dashRow // the rows the filter lets through
-	Selected int       // index into Rows
-	Screen   []string  // the selected worker's screen (or, in the logs view, its log)
-	Events   []string  // the selected loop's recent events
+// frame is everything one frame shows.
+type frame struct {
+	Snap     Snapshot
+	Rows     []Row    // the rows the filter lets through
+	Selected int      // index into Rows
+	Screen   []string // the selected worker's screen (or, in the logs view, its log)
+	Events   []string // the selected loop's recent events
 	Width    int
-	Height   int      // 0: as tall as the content (a frame printed once)
-	Filter   string   // the filter in force
-	Sort     dashSort // the rows' order
-	Prompt   string   // a question being answered or a line being typed
-	Message  string   // what the last action did
-	Error    string   // why the last action failed; shown until the next key
-	Help     bool     // the keys are shown instead of the screen
-	Logs     bool     // the lower panel shows the log, not the screen
+	Height   int    // 0: as tall as the content (a frame printed once)
+	Filter   string // the filter in force
+	Sort     Sort   // the rows' order
+	Prompt   string // a question being answered or a line being typed
+	Message  string // what the last action did
+	Error    string // why the last action failed; shown until the next key
+	Help     bool   // the keys are shown instead of the screen
+	Logs     bool   // the lower panel shows the log, not the screen
 }
 
-// dashStyles are the frame's colours; all plain without colour.
-type dashStyles struct {
+// styles are the frame's colours; all plain without colour.
+type styles struct {
 	title, header, selected, dim, rule, regent lipgloss.Style
-	tones                                      map[tone]lipgloss.Style
+	tones                                      map[Tone]lipgloss.Style
 }
 
-// newDashStyles builds them without asking the terminal anything: the colours are the 256
+// newStyles builds them without asking the terminal anything: the colours are the 256
 // palette's, written as they are (the live dashboard's terminal adapts them to what it shows).
-func newDashStyles(color bool) dashStyles {
+func newStyles(color bool) styles {
 	st := lipgloss.NewStyle
 	if !color {
 		plain := st()
-		return dashStyles{title: plain, header: plain, selected: plain, dim: plain, rule: plain, regent: plain,
-			tones: map[tone]lipgloss.Style{toneQuiet: plain, toneBusy: plain, toneGood: plain, toneWarn: plain, toneBad: plain}}
+		return styles{title: plain, header: plain, selected: plain, dim: plain, rule: plain, regent: plain,
+			tones: map[Tone]lipgloss.Style{ToneQuiet: plain, ToneBusy: plain, ToneGood: plain, ToneWarn: plain, ToneBad: plain}}
 	}
-	return dashStyles{
+	return styles{
 		title: st().Bold(true), header: st().Bold(true).Foreground(lipgloss.Color("245")),
 		selected: st().Reverse(true), dim: st().Foreground(lipgloss.Color("245")),
 		rule: st().Foreground(lipgloss.Color("240")), regent: st().Foreground(lipgloss.Color("208")),
-		tones: map[tone]lipgloss.Style{
-			toneQuiet: st().Foreground(lipgloss.Color("245")), toneBusy: st().Foreground(lipgloss.Color("39")),
-			toneGood: st().Foreground(lipgloss.Color("42")), toneWarn: st().Foreground(lipgloss.Color("214")),
-			toneBad: st().Foreground(lipgloss.Color("196")),
+		tones: map[Tone]lipgloss.Style{
+			ToneQuiet: st().Foreground(lipgloss.Color("245")), ToneBusy: st().Foreground(lipgloss.Color("39")),
+			ToneGood: st().Foreground(lipgloss.Color("42")), ToneWarn: st().Foreground(lipgloss.Color("214")),
+			ToneBad: st().Foreground(lipgloss.Color("196")),
 		},
 	}
 }
@@ -76,7 +67,7 @@ var columns = []struct {
 const maxNameWidth = 24
 
 // widths are the columns' widths for these rows.
-func widths(rows []dashRow) []int {
+func widths(rows []Row) []int {
 	out := make([]int, len(columns))
 	for i, c := range columns {
 		out[i] = c.width
@@ -87,8 +78,8 @@ func widths(rows []dashRow) []int {
 	return out
 }
 
-// renderDashboard draws the frame.
-func renderDashboard(v dashView, s dashStyles) string {
+// render draws the frame.
+func render(v frame, s styles) string {
 	var b strings.Builder
 	b.WriteString(s.title.Render(fit(headline(v.Snap), clock(v.Snap.Now), v.Width)) + "\n")
 	table := tableLines(v, s)
@@ -107,7 +98,7 @@ func renderDashboard(v dashView, s dashStyles) string {
 }
 
 // headline sums the workers up: "swarm · 4 workers · 2 working · 1 blocked · Regent pid 77".
-func headline(snap dashSnapshot) string {
+func headline(snap Snapshot) string {
 	parts := []string{"swarm", pluralWord(len(snap.Rows), "worker")}
 	counts := map[string]int{}
 	var order []string
@@ -145,7 +136,7 @@ func clock(now time.Time) string {
 }
 
 // tableLines are the column titles and the rows that fit, scrolled to keep the selection in.
-func tableLines(v dashView, s dashStyles) []string {
+func tableLines(v frame, s styles) []string {
 	ws := widths(v.Rows)
 	var head []string
 	for i, c := range columns {
@@ -153,11 +144,11 @@ func tableLines(v dashView, s dashStyles) []string {
 	}
 	lines := []string{s.header.Render(cut(strings.TrimRight("  "+strings.Join(head, " "), " "), v.Width))}
 	if v.Snap.Err != "" {
-		return append(lines, s.tones[toneBad].Render(cut("  "+v.Snap.Err, v.Width)))
+		return append(lines, s.tones[ToneBad].Render(cut("  "+v.Snap.Err, v.Width)))
 	}
 	if v.Snap.Warn != "" {
 		for _, w := range strings.Split(v.Snap.Warn, "\n") {
-			lines = append(lines, s.tones[toneBad].Render(cut("  "+w, v.Width)))
+			lines = append(lines, s.tones[ToneBad].Render(cut("  "+w, v.Width)))
 		}
 	}
 	if len(v.Rows) == 0 {
@@ -189,7 +180,7 @@ func visibleRows(n, selected, height int) (first, last int) {
 }
 
 // rowLine is one worker's row; the selected one is marked (and, in colour, reversed).
-func rowLine(r dashRow, selected bool, ws []int, v dashView, s dashStyles) string {
+func rowLine(r Row, selected bool, ws []int, v frame, s styles) string {
 	cells := []string{r.Name, r.Kind, r.State, r.Iteration, ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
 	for i := range cells {
 		cells[i] = pad(cells[i], ws[i])
@@ -210,7 +201,7 @@ func failures(n int) string {
 }
 
 // lowerPanel is the selected worker's screen (or log) and its loop's events, in height lines.
-func lowerPanel(v dashView, s dashStyles, height int) []string {
+func lowerPanel(v frame, s styles, height int) []string {
 	if v.Help {
 		out := []string{rule("keys", v.Width, s)}
 		for _, l := range helpLines(v.Sort) {
@@ -256,7 +247,7 @@ func lowerPanel(v dashView, s dashStyles, height int) []string {
 }
 
 // helpLines are the keys, with the order in force.
-func helpLines(order dashSort) []string {
+func helpLines(order Sort) []string {
 	return []string{
 		" ↑/↓ j/k  select a worker",
 		" enter    attach to its tmux window (detach to come back)",
@@ -274,12 +265,12 @@ func helpLines(order dashSort) []string {
 }
 
 // footer is the line being typed, why the last action failed, what it did, or the keys.
-func footer(v dashView, s dashStyles) string {
+func footer(v frame, s styles) string {
 	switch {
 	case v.Prompt != "":
 		return cut(v.Prompt, v.Width)
 	case v.Error != "":
-		return s.tones[toneBad].Render(cut(v.Error, v.Width))
+		return s.tones[ToneBad].Render(cut(v.Error, v.Width))
 	case v.Message != "":
 		return cut(v.Message, v.Width)
 	}
@@ -292,7 +283,7 @@ func footer(v dashView, s dashStyles) string {
 	return s.dim.Render(cut(keys, v.Width))
 }
 
-func rule(title string, width int, s dashStyles) string {
+func rule(title string, width int, s styles) string {
 	head := "── " + title + " "
 	return s.rule.Render(head + strings.Repeat("─", max(0, width-ansi.StringWidth(head))))
 }

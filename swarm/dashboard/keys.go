@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"strings"
@@ -6,9 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// The dashboard's keys: see helpLines in dashboard_view.go.
+// The dashboard's keys: see helpLines in view.go.
 
-func (m *dashModel) key(k tea.KeyPressMsg) tea.Cmd {
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if k.Keystroke() == "ctrl+c" {
 		return tea.Quit
 	}
@@ -40,7 +40,7 @@ func (m *dashModel) key(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // command carries out a key typed as a command.
-func (m *dashModel) command(key string) tea.Cmd {
+func (m *model) command(key string) tea.Cmd {
 	switch key {
 	case "q":
 		return tea.Quit
@@ -77,14 +77,14 @@ func (m *dashModel) command(key string) tea.Cmd {
 }
 
 // workerCommand carries out a key that acts on the selected worker.
-func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
+func (m *model) workerCommand(key string, r Row) tea.Cmd {
 	switch key {
 	case "enter":
 		if !r.Tmux {
 			m.view.Message = r.Name + " has no tmux window; l shows its output"
 			return nil
 		}
-		return m.exec(m.data.attach(r.Name), func(err error) tea.Msg {
+		return m.exec(m.data.Attach(r.Name), func(err error) tea.Msg {
 			return actionMsg{text: "back from " + r.Name, failed: "could not attach to " + r.Name, err: err}
 		})
 	case "p", "r":
@@ -104,15 +104,15 @@ func (m *dashModel) workerCommand(key string, r dashRow) tea.Cmd {
 	return nil
 }
 
-func (m *dashModel) current() (dashRow, bool) {
+func (m *model) current() (Row, bool) {
 	if m.view.Selected < 0 || m.view.Selected >= len(m.view.Rows) {
-		return dashRow{}, false
+		return Row{}, false
 	}
 	return m.view.Rows[m.view.Selected], true
 }
 
 // escape backs out one step: the help closes, else the filter kept is cleared.
-func (m *dashModel) escape() tea.Cmd {
+func (m *model) escape() tea.Cmd {
 	if m.view.Help {
 		m.view.Help = false
 		return nil
@@ -126,18 +126,18 @@ func (m *dashModel) escape() tea.Cmd {
 
 // act runs a swarm command beside the model; doing is shown meanwhile, done after, or why
 // what could not be done.
-func (m *dashModel) act(what, doing, done string, args ...string) tea.Cmd {
+func (m *model) act(what, doing, done string, args ...string) tea.Cmd {
 	m.view.Message = doing + "…"
 	data := m.data
 	return func() tea.Msg {
-		if err := data.run(args...); err != nil {
+		if err := data.Run(args...); err != nil {
 			return actionMsg{failed: "could not " + what, err: err}
 		}
 		return actionMsg{text: done}
 	}
 }
 
-func (m *dashModel) typeFilter(k tea.KeyPressMsg) tea.Cmd {
+func (m *model) typeFilter(k tea.KeyPressMsg) tea.Cmd {
 	switch k.Code {
 	case tea.KeyEscape:
 		m.mode, m.view.Filter = modeKeys, ""
@@ -151,7 +151,7 @@ func (m *dashModel) typeFilter(k tea.KeyPressMsg) tea.Cmd {
 	return m.applyFilter()
 }
 
-func (m *dashModel) typeLine(k tea.KeyPressMsg) tea.Cmd {
+func (m *model) typeLine(k tea.KeyPressMsg) tea.Cmd {
 	switch k.Code {
 	case tea.KeyEscape:
 		m.mode = modeKeys
@@ -182,7 +182,7 @@ func edit(line string, k tea.KeyPressMsg) string {
 }
 
 // paste adds pasted text to a line being typed; pasted outside a line, it is no command.
-func (m *dashModel) paste(p tea.PasteMsg) tea.Cmd {
+func (m *model) paste(p tea.PasteMsg) tea.Cmd {
 	// A line being typed is one line: pasted line breaks become spaces.
 	text := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(p.Content)
 	switch m.mode {

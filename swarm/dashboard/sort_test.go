@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"reflect"
@@ -10,42 +10,42 @@ import (
 func TestDashboardAttentionOf(t *testing.T) {
 	for _, c := range []struct {
 		state string
-		tone  tone
+		tone  Tone
 		want  attention
 	}{
-		{"failed (consecutive_failures)", toneBad, attnFailed},
-		{"exited 1", toneBad, attnFailed},
-		{"stopped (exit 1)", toneBad, attnFailed},
-		{"stopped (exit 137)", toneBad, attnFailed},
-		{"orphaned", toneBad, attnFailed},
-		{"blocked: trust-folder", toneWarn, attnNeeds},
-		{"waiting: limit until 19:30", toneWarn, attnNeeds},
-		{"backoff 8s", toneWarn, attnNeeds},
-		{"working", toneBusy, attnActive},
-		{"starting", toneBusy, attnActive},
-		{"idle", toneQuiet, attnActive},
-		{"running", toneBusy, attnActive},
-		{"paused", toneQuiet, attnPaused},
-		{"done", toneGood, attnEnded},
-		{"stopped (max_iterations)", toneQuiet, attnEnded},
-		{"stopped", toneQuiet, attnEnded},
-		{"exited 0", toneQuiet, attnEnded},
-		{"stopped (exit 0)", toneQuiet, attnEnded},
-		{"killed", toneQuiet, attnEnded},
+		{"failed (consecutive_failures)", ToneBad, attnFailed},
+		{"exited 1", ToneBad, attnFailed},
+		{"stopped (exit 1)", ToneBad, attnFailed},
+		{"stopped (exit 137)", ToneBad, attnFailed},
+		{"orphaned", ToneBad, attnFailed},
+		{"blocked: trust-folder", ToneWarn, attnNeeds},
+		{"waiting: limit until 19:30", ToneWarn, attnNeeds},
+		{"backoff 8s", ToneWarn, attnNeeds},
+		{"working", ToneBusy, attnActive},
+		{"starting", ToneBusy, attnActive},
+		{"idle", ToneQuiet, attnActive},
+		{"running", ToneBusy, attnActive},
+		{"paused", ToneQuiet, attnPaused},
+		{"done", ToneGood, attnEnded},
+		{"stopped (max_iterations)", ToneQuiet, attnEnded},
+		{"stopped", ToneQuiet, attnEnded},
+		{"exited 0", ToneQuiet, attnEnded},
+		{"stopped (exit 0)", ToneQuiet, attnEnded},
+		{"killed", ToneQuiet, attnEnded},
 		// Words not known yet: the tone says how much it matters.
-		{"stuck: dialog", toneBad, attnFailed},
-		{"needs you", toneWarn, attnNeeds},
-		{"finished", toneGood, attnEnded},
-		{"thinking", toneBusy, attnActive},
+		{"stuck: dialog", ToneBad, attnFailed},
+		{"needs you", ToneWarn, attnNeeds},
+		{"finished", ToneGood, attnEnded},
+		{"thinking", ToneBusy, attnActive},
 	} {
-		if got := attentionOf(dashRow{State: c.state, Tone: c.tone}); got != c.want {
+		if got := attentionOf(Row{State: c.state, Tone: c.tone}); got != c.want {
 			t.Errorf("%q (tone %d): %d, want %d", c.state, c.tone, got, c.want)
 		}
 	}
 }
 
-func sortedNames(rows []dashRow, s dashSort) []string {
-	rows = append([]dashRow{}, rows...)
+func sortedNames(rows []Row, s Sort) []string {
+	rows = append([]Row{}, rows...)
 	sortRows(rows, s)
 	var names []string
 	for _, r := range rows {
@@ -55,7 +55,7 @@ func sortedNames(rows []dashRow, s dashSort) []string {
 }
 
 // The golden rows are read in the order they were started.
-func startedRows() []dashRow {
+func startedRows() []Row {
 	rows := goldenRows()
 	for i := range rows {
 		rows[i].Started = frameNow.Add(time.Duration(i) * time.Minute)
@@ -65,7 +65,7 @@ func startedRows() []dashRow {
 
 func TestDashboardSortOrders(t *testing.T) {
 	for _, c := range []struct {
-		sort dashSort
+		sort Sort
 		want []string
 	}{
 		// Failed first, then blocked and waiting, then working; done last; by name within each.
@@ -75,11 +75,11 @@ func TestDashboardSortOrders(t *testing.T) {
 	} {
 		// Rows read in another order end in the same one.
 		rows := startedRows()
-		reversed := append([]dashRow{}, rows...)
+		reversed := append([]Row{}, rows...)
 		for i, j := 0, len(reversed)-1; i < j; i, j = i+1, j-1 {
 			reversed[i], reversed[j] = reversed[j], reversed[i]
 		}
-		for _, in := range [][]dashRow{rows, reversed} {
+		for _, in := range [][]Row{rows, reversed} {
 			if got := sortedNames(in, c.sort); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("by %s: %q, want %q", c.sort, got, c.want)
 			}
@@ -90,7 +90,7 @@ func TestDashboardSortOrders(t *testing.T) {
 func TestDashboardParseSort(t *testing.T) {
 	for _, c := range []struct {
 		in      string
-		want    dashSort
+		want    Sort
 		wantErr string
 	}{
 		{"attention", sortAttention, ""},
@@ -98,7 +98,7 @@ func TestDashboardParseSort(t *testing.T) {
 		{"Started", sortStarted, ""},
 		{"size", 0, "--sort must be one of attention, name, started, not 'size'"},
 	} {
-		got, err := parseSort(c.in)
+		got, err := ParseSort(c.in)
 		if c.wantErr != "" {
 			if err == nil || err.Error() != c.wantErr {
 				t.Errorf("%q: error %v, want %q", c.in, err, c.wantErr)
@@ -113,7 +113,7 @@ func TestDashboardParseSort(t *testing.T) {
 
 // The sort key turns the order round: attention, name, started, attention.
 func TestDashboardSortNext(t *testing.T) {
-	for _, c := range []struct{ from, want dashSort }{
+	for _, c := range []struct{ from, want Sort }{
 		{sortAttention, sortName}, {sortName, sortStarted}, {sortStarted, sortAttention},
 	} {
 		if got := c.from.next(); got != c.want {

@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 
 // The dashboard as a Bubble Tea model: what it shows follows from the messages it gets (a
 // fresh look at the workers, a key, the terminal's size, an action's result). Reading and
-// acting go through dashData, in commands that run beside the model.
+// acting go through Data, in commands that run beside the model.
 
 // inputMode is what keys are being typed for.
 type inputMode int
@@ -22,12 +22,12 @@ const (
 	modeConfirm                  // answering "kill NAME? (y/n)"
 )
 
-// dashModel is the dashboard's state.
-type dashModel struct {
-	data     dashData
-	styles   dashStyles
+// model is the dashboard's state.
+type model struct {
+	data     Data
+	styles   styles
 	interval time.Duration
-	view     dashView
+	view     frame
 	selected string // the selected worker's name, kept across refreshes
 	mode     inputMode
 	input    string
@@ -42,7 +42,7 @@ type dashModel struct {
 type (
 	tickMsg    struct{}
 	refreshMsg struct {
-		snap           dashSnapshot
+		snap           Snapshot
 		screen, events []string
 		selected       string
 	}
@@ -53,15 +53,15 @@ type (
 	}
 )
 
-func newDashModel(data dashData, styles dashStyles, interval time.Duration) *dashModel {
-	return &dashModel{data: data, styles: styles, interval: interval, view: dashView{Width: 80, Height: 24},
+func newModel(data Data, styles styles, interval time.Duration) *model {
+	return &model{data: data, styles: styles, interval: interval, view: frame{Width: 80, Height: 24},
 		exec: tea.Exec}
 }
 
-func (m *dashModel) Init() tea.Cmd { return m.refresh() }
+func (m *model) Init() tea.Cmd { return m.refresh() }
 
 // refresh reads the workers and the selected one's screen, beside the model.
-func (m *dashModel) refresh() tea.Cmd {
+func (m *model) refresh() tea.Cmd {
 	if m.loading {
 		m.again = true
 		return nil
@@ -70,14 +70,14 @@ func (m *dashModel) refresh() tea.Cmd {
 	data, selected, logs, height := m.data, m.selected, m.view.Logs, max(m.view.Height, 24)
 	filter, order := m.view.Filter, m.view.Sort
 	return func() tea.Msg {
-		snap := data.snapshot()
+		snap := data.Snapshot()
 		msg := refreshMsg{snap: snap, selected: selected}
 		// Nothing selected yet: the first row shown is.
 		for _, r := range shownRows(snap.Rows, filter, order) {
 			if r.Name == selected || selected == "" {
 				msg.selected = r.Name
-				msg.screen = data.screen(r, height, logs)
-				msg.events = data.events(r, height/3)
+				msg.screen = data.Screen(r, height, logs)
+				msg.events = data.Events(r, height/3)
 				break
 			}
 		}
@@ -85,11 +85,11 @@ func (m *dashModel) refresh() tea.Cmd {
 	}
 }
 
-func (m *dashModel) tick() tea.Cmd {
+func (m *model) tick() tea.Cmd {
 	return tea.Tick(m.interval, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.view.Width, m.view.Height = msg.Width, msg.Height
@@ -114,7 +114,7 @@ func (m *dashModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // refreshed takes a fresh look in; the screen shown is the selected worker's only if the
 // selection did not move while it was read.
-func (m *dashModel) refreshed(msg refreshMsg) tea.Cmd {
+func (m *model) refreshed(msg refreshMsg) tea.Cmd {
 	m.loading = false
 	m.view.Snap = msg.snap
 	if m.selected == "" || m.selected == msg.selected {
@@ -131,9 +131,9 @@ func (m *dashModel) refreshed(msg refreshMsg) tea.Cmd {
 
 // applyFilter picks the rows the filter lets through, in the order chosen, and keeps the
 // selection on its worker (or the nearest row when it is gone).
-func (m *dashModel) applyFilter() tea.Cmd {
+func (m *model) applyFilter() tea.Cmd {
 	m.view.Rows = shownRows(m.view.Snap.Rows, m.view.Filter, m.view.Sort)
-	if i := slices.IndexFunc(m.view.Rows, func(r dashRow) bool { return r.Name == m.selected }); i >= 0 {
+	if i := slices.IndexFunc(m.view.Rows, func(r Row) bool { return r.Name == m.selected }); i >= 0 {
 		m.view.Selected = i
 		return nil
 	}
@@ -141,7 +141,7 @@ func (m *dashModel) applyFilter() tea.Cmd {
 }
 
 // matches reports whether a row has filter in its name, kind, state or tags.
-func matches(r dashRow, filter string) bool {
+func matches(r Row, filter string) bool {
 	if filter == "" {
 		return true
 	}
@@ -151,7 +151,7 @@ func matches(r dashRow, filter string) bool {
 }
 
 // choose selects row i; its screen is read at once.
-func (m *dashModel) choose(i int) tea.Cmd {
+func (m *model) choose(i int) tea.Cmd {
 	if i < 0 || i >= len(m.view.Rows) {
 		return nil
 	}
@@ -164,14 +164,14 @@ func (m *dashModel) choose(i int) tea.Cmd {
 	return nil
 }
 
-func (m *dashModel) View() tea.View {
-	v := tea.NewView(renderDashboard(m.frame(), m.styles))
+func (m *model) View() tea.View {
+	v := tea.NewView(render(m.withPrompt(), m.styles))
 	v.AltScreen = true
 	return v
 }
 
-// frame is the view with the prompt being typed.
-func (m *dashModel) frame() dashView {
+// withPrompt is the frame with the prompt being typed.
+func (m *model) withPrompt() frame {
 	v := m.view
 	switch m.mode {
 	case modeFilter:

@@ -1,6 +1,7 @@
-package swarm
+package dashboard
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -9,29 +10,29 @@ import (
 // worker before one that is blocked or waiting, and those before the ones that just work, so
 // the rows to look at are the first seen however many workers run.
 
-// dashSort is an order of the rows.
-type dashSort int
+// Sort is an order of the rows.
+type Sort int
 
 const (
-	sortAttention dashSort = iota // what needs a person first, then by name
-	sortName                      // by name
-	sortStarted                   // the oldest first, as swarm ls lists them
+	sortAttention Sort = iota // what needs a person first, then by name
+	sortName                  // by name
+	sortStarted               // the oldest first, as swarm ls lists them
 )
 
 // sortNames are the orders as the footer, the help and --sort name them.
 var sortNames = []string{"attention", "name", "started"}
 
-func (s dashSort) String() string { return sortNames[s] }
+func (s Sort) String() string { return sortNames[s] }
 
 // next is the order the sort key turns to.
-func (s dashSort) next() dashSort { return (s + 1) % dashSort(len(sortNames)) }
+func (s Sort) next() Sort { return (s + 1) % Sort(len(sortNames)) }
 
-// parseSort reads --sort.
-func parseSort(name string) (dashSort, error) {
+// ParseSort reads an order by its name (--sort); the error says which names there are.
+func ParseSort(name string) (Sort, error) {
 	if i := slices.Index(sortNames, strings.ToLower(name)); i >= 0 {
-		return dashSort(i), nil
+		return Sort(i), nil
 	}
-	return 0, fail("--sort must be one of %s, not '%s'", strings.Join(sortNames, ", "), name)
+	return 0, fmt.Errorf("--sort must be one of %s, not '%s'", strings.Join(sortNames, ", "), name)
 }
 
 // attention is how much a worker needs a person; the lower, the sooner it is shown.
@@ -47,7 +48,7 @@ const (
 
 // attentionOf classifies a row by the first word of its state; a word it does not know is
 // classified by the state's tone.
-func attentionOf(r dashRow) attention {
+func attentionOf(r Row) attention {
 	word, _, _ := strings.Cut(r.State, " ")
 	switch strings.TrimSuffix(word, ":") {
 	case "failed", "orphaned":
@@ -69,11 +70,11 @@ func attentionOf(r dashRow) attention {
 		return attnEnded
 	}
 	switch r.Tone {
-	case toneBad:
+	case ToneBad:
 		return attnFailed
-	case toneWarn:
+	case ToneWarn:
 		return attnNeeds
-	case toneGood:
+	case ToneGood:
 		return attnEnded
 	}
 	return attnActive
@@ -89,25 +90,25 @@ func exitOfState(s string) (string, bool) {
 }
 
 // sortRows puts rows (as read: the oldest first) in the order s, in place.
-func sortRows(rows []dashRow, s dashSort) {
+func sortRows(rows []Row, s Sort) {
 	switch s {
 	case sortAttention:
-		slices.SortStableFunc(rows, func(a, b dashRow) int {
+		slices.SortStableFunc(rows, func(a, b Row) int {
 			if d := attentionOf(a) - attentionOf(b); d != 0 {
 				return int(d)
 			}
 			return strings.Compare(a.Name, b.Name)
 		})
 	case sortName:
-		slices.SortStableFunc(rows, func(a, b dashRow) int { return strings.Compare(a.Name, b.Name) })
+		slices.SortStableFunc(rows, func(a, b Row) int { return strings.Compare(a.Name, b.Name) })
 	case sortStarted:
-		slices.SortStableFunc(rows, func(a, b dashRow) int { return a.Started.Compare(b.Started) })
+		slices.SortStableFunc(rows, func(a, b Row) int { return a.Started.Compare(b.Started) })
 	}
 }
 
 // shownRows are the rows the filter lets through, in the order s.
-func shownRows(all []dashRow, filter string, s dashSort) []dashRow {
-	var out []dashRow
+func shownRows(all []Row, filter string, s Sort) []Row {
+	var out []Row
 	for _, r := range all {
 		if matches(r, filter) {
 			out = append(out, r)

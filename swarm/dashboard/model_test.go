@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"io"
@@ -15,40 +15,40 @@ import (
 // asked to run.
 type fakeData struct {
 	mu        sync.Mutex
-	rows      []dashRow
+	rows      []Row
 	ran       [][]string
 	failing   map[string]error // a command (its words joined) that fails, and what it says
 	attachErr error            // why attaching fails
 }
 
-func (f *fakeData) snapshot() dashSnapshot {
+func (f *fakeData) Snapshot() Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return dashSnapshot{Rows: append([]dashRow{}, f.rows...), Now: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)}
+	return Snapshot{Rows: append([]Row{}, f.rows...), Now: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)}
 }
 
-func (f *fakeData) screen(r dashRow, n int, logs bool) []string {
+func (f *fakeData) Screen(r Row, n int, logs bool) []string {
 	if logs {
 		return []string{"log of " + r.Name}
 	}
 	return []string{"screen of " + r.Name}
 }
 
-func (f *fakeData) events(r dashRow, n int) []string {
+func (f *fakeData) Events(r Row, n int) []string {
 	if !r.Loop {
 		return nil
 	}
 	return []string{"events of " + r.Name}
 }
 
-func (f *fakeData) run(args ...string) error {
+func (f *fakeData) Run(args ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ran = append(f.ran, args)
 	return f.failing[strings.Join(args, " ")]
 }
 
-func (f *fakeData) attach(name string) tea.ExecCommand {
+func (f *fakeData) Attach(name string) tea.ExecCommand {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ran = append(f.ran, []string{"attach", name})
@@ -69,17 +69,17 @@ func (f *fakeData) commands() [][]string {
 	return append([][]string{}, f.ran...)
 }
 
-// dashHarness drives a model as Bubble Tea would: messages in, commands run, their messages
+// harness drives a model as Bubble Tea would: messages in, commands run, their messages
 // fed back, until nothing but the refresh timer is left.
-type dashHarness struct {
+type harness struct {
 	t    *testing.T
 	data *fakeData
-	m    *dashModel
+	m    *model
 }
 
-func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
+func newHarness(t *testing.T, rows ...Row) *harness {
 	data := &fakeData{rows: rows}
-	h := &dashHarness{t: t, data: data, m: newDashModel(data, newDashStyles(false), time.Hour)}
+	h := &harness{t: t, data: data, m: newModel(data, newStyles(false), time.Hour)}
 	h.m.exec = func(c tea.ExecCommand, done tea.ExecCallback) tea.Cmd {
 		return func() tea.Msg { return done(c.Run()) }
 	}
@@ -88,13 +88,13 @@ func newDashHarness(t *testing.T, rows ...dashRow) *dashHarness {
 	return h
 }
 
-func (h *dashHarness) send(msg tea.Msg) {
+func (h *harness) send(msg tea.Msg) {
 	_, cmd := h.m.Update(msg)
 	h.run(cmd)
 }
 
 // run carries a command out; the refresh timer (an hour here) is left alone.
-func (h *dashHarness) run(cmd tea.Cmd) {
+func (h *harness) run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
@@ -117,7 +117,7 @@ func (h *dashHarness) run(cmd tea.Cmd) {
 	}
 }
 
-func (h *dashHarness) keys(keys ...string) {
+func (h *harness) keys(keys ...string) {
 	for _, k := range keys {
 		switch k {
 		case "enter":
@@ -138,9 +138,9 @@ func (h *dashHarness) keys(keys ...string) {
 	}
 }
 
-func (h *dashHarness) frame() string { return h.m.View().Content }
+func (h *harness) frame() string { return h.m.View().Content }
 
-func (h *dashHarness) wantFrame(parts ...string) {
+func (h *harness) wantFrame(parts ...string) {
 	h.t.Helper()
 	f := h.frame()
 	for _, p := range parts {
@@ -150,8 +150,8 @@ func (h *dashHarness) wantFrame(parts ...string) {
 	}
 }
 
-func testRows() []dashRow {
-	return []dashRow{
+func testRows() []Row {
+	return []Row{
 		{Name: "builder", Kind: "loop", State: "working", Iteration: "3/20", Failures: 0, Tmux: true, Loop: true},
 		{Name: "sh1", Kind: "plain", State: "idle", Iteration: "-", Failures: -1, Tmux: true},
 		{Name: "planner", Kind: "chain", State: "done", Iteration: "5/5", Failures: 1, Tmux: true, Loop: true},
@@ -159,7 +159,7 @@ func testRows() []dashRow {
 }
 
 func TestDashboardFrameFillsTheTerminal(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	if n := strings.Count(h.frame(), "\n") + 1; n != 30 {
 		t.Errorf("frame of %d lines on a terminal of 30:\n%s", n, h.frame())
 	}
@@ -167,7 +167,7 @@ func TestDashboardFrameFillsTheTerminal(t *testing.T) {
 }
 
 func TestDashboardPreviewFollowsTheSelection(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("down")
 	h.wantFrame("▸ sh1", "── sh1 · screen", "screen of sh1")
 	if strings.Contains(h.frame(), "events of") {
@@ -178,7 +178,7 @@ func TestDashboardPreviewFollowsTheSelection(t *testing.T) {
 }
 
 func TestDashboardPauseAndResumeALoop(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("p", "r")
 	want := [][]string{{"ralph", "pause", "builder"}, {"ralph", "resume", "builder"}}
 	if got := h.data.commands(); !reflect.DeepEqual(got, want) {
@@ -188,7 +188,7 @@ func TestDashboardPauseAndResumeALoop(t *testing.T) {
 }
 
 func TestDashboardPauseIsForLoopsOnly(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("down", "p")
 	if got := h.data.commands(); len(got) != 0 {
 		t.Errorf("ran %q for a plain worker", got)
@@ -197,7 +197,7 @@ func TestDashboardPauseIsForLoopsOnly(t *testing.T) {
 }
 
 func TestDashboardKillAsksFirst(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("x")
 	h.wantFrame("kill builder? (y/n)")
 	h.keys("n")
@@ -211,7 +211,7 @@ func TestDashboardKillAsksFirst(t *testing.T) {
 }
 
 func TestDashboardSendsALine(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("down", "s", "echo", " ", "hi", "enter")
 	if got, want := h.data.commands(), [][]string{{"send", "sh1", "--", "echo hi"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ran %q, want %q", got, want)
@@ -219,7 +219,7 @@ func TestDashboardSendsALine(t *testing.T) {
 }
 
 func TestDashboardFilter(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("/", "chain")
 	h.wantFrame("filter: chain", "▸ planner")
 	if strings.Contains(h.frame(), "builder") {
@@ -234,7 +234,7 @@ func TestDashboardFilter(t *testing.T) {
 // Keys read together come as one message of several runes: each still counts, so "/" starts
 // the filter and Enter then ends it instead of attaching.
 func TestDashboardKeysReadTogether(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.send(tea.KeyPressMsg{Code: '/', Text: "/chain"})
 	h.wantFrame("filter: chain", "▸ planner")
 	h.keys("enter")
@@ -247,7 +247,7 @@ func TestDashboardKeysReadTogether(t *testing.T) {
 // Text pasted while a line is typed goes into it, line breaks as spaces; pasted while no
 // line is typed, it is no command.
 func TestDashboardPaste(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.send(tea.PasteMsg{Content: "kq"})
 	if got := h.data.commands(); len(got) != 0 || h.m.mode != modeKeys {
 		t.Errorf("a paste was taken as keys: ran %q, mode %v", got, h.m.mode)
@@ -261,7 +261,7 @@ func TestDashboardPaste(t *testing.T) {
 }
 
 func TestDashboardHelpAndLogs(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("?")
 	h.wantFrame("── keys", "pause / resume its loop")
 	h.keys("?", "l")
@@ -269,7 +269,7 @@ func TestDashboardHelpAndLogs(t *testing.T) {
 }
 
 func TestDashboardQuits(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	_, cmd := h.m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	if cmd == nil {
 		t.Fatal("q gave no command")

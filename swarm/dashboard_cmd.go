@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
+
+	"github.com/swarm-dev/swarm/swarm/dashboard"
 )
 
 // dashboardOptions are the flags of `swarm dashboard`.
@@ -25,8 +26,10 @@ func (o dashboardOptions) check() error {
 	if o.Interval < 100*time.Millisecond {
 		return fail("--interval must be at least 100ms")
 	}
-	_, err := parseSort(o.Sort)
-	return err
+	if _, err := dashboard.ParseSort(o.Sort); err != nil {
+		return fail("%v", err)
+	}
+	return nil
 }
 
 func dashboardCommand() *cli.Command {
@@ -71,36 +74,22 @@ Examples:
 
 func runDashboard(e *env, o dashboardOptions) error {
 	data := swarmData{e: e}
+	order, _ := dashboard.ParseSort(o.Sort)
+	opts := dashboard.Options{Filter: o.Filter, Sort: order, Interval: o.Interval}
 	if o.Once {
-		return printDashboardOnce(e, data, o)
+		opts.Width, opts.Color = onceWidth(), colorFor(e.stdout)
+		fmt.Fprintln(e.stdout, dashboard.RenderOnce(data, opts))
+		return nil
 	}
 	if !o.Terminal {
 		return fail("the dashboard needs a terminal; use 'swarm dashboard --once' (one frame) or 'swarm ls' instead")
 	}
-	order, _ := parseSort(o.Sort)
-	m := newDashModel(data, newDashStyles(os.Getenv("NO_COLOR") == ""), o.Interval)
-	m.view.Filter, m.view.Sort = o.Filter, order
-	if _, err := tea.NewProgram(m).Run(); err != nil {
+	opts.Color = os.Getenv("NO_COLOR") == ""
+	if err := dashboard.Run(data, opts); err != nil {
 		return fail("dashboard: %v", err)
 	}
 	return nil
 }
-
-// printDashboardOnce prints one frame as tall as its content, the first worker selected.
-func printDashboardOnce(e *env, data dashData, o dashboardOptions) error {
-	order, _ := parseSort(o.Sort)
-	v := dashView{Snap: data.snapshot(), Width: onceWidth(), Filter: o.Filter, Sort: order}
-	v.Rows = shownRows(v.Snap.Rows, o.Filter, order)
-	if len(v.Rows) > 0 {
-		v.Screen = trimBlankTail(data.screen(v.Rows[0], onceScreenLines, false))
-		v.Events = data.events(v.Rows[0], onceEventLines)
-	}
-	fmt.Fprintln(e.stdout, renderDashboard(v, newDashStyles(colorFor(e.stdout))))
-	return nil
-}
-
-// How much of the first worker a frame printed once shows.
-const onceScreenLines, onceEventLines = 10, 5
 
 // onceWidth is the width of a frame printed once: the terminal's, else $COLUMNS, else 100.
 func onceWidth() int {

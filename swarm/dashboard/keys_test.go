@@ -1,4 +1,4 @@
-package swarm
+package dashboard
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 )
 
 // The names of the rows shown, top to bottom.
-func (h *dashHarness) rowNames() []string {
+func (h *harness) rowNames() []string {
 	var names []string
 	for _, r := range h.m.view.Rows {
 		names = append(names, r.Name)
@@ -20,7 +20,7 @@ func (h *dashHarness) rowNames() []string {
 
 // j and k move the selection down and up, as the arrows do; k kills nothing.
 func TestDashboardJAndKSelect(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.wantFrame("▸ builder")
 	for _, c := range []struct{ key, want string }{
 		{"j", "▸ sh1"}, {"j", "▸ planner"}, {"j", "▸ planner"}, {"k", "▸ sh1"}, {"k", "▸ builder"}, {"k", "▸ builder"},
@@ -38,7 +38,7 @@ func TestDashboardJAndKSelect(t *testing.T) {
 
 // Rows that need a person come first, whatever order they were read in.
 func TestDashboardNeedsAttentionFirst(t *testing.T) {
-	h := newDashHarness(t, goldenRows()...)
+	h := newHarness(t, goldenRows()...)
 	want := []string{"a-very-long-worker-name-that-is-cut", "fix-42", "inbox", "builder", "tests", "planner"}
 	if got := h.rowNames(); !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
@@ -49,7 +49,7 @@ func TestDashboardNeedsAttentionFirst(t *testing.T) {
 // o turns the order round; the footer says which is in force and the selection stays on its
 // worker.
 func TestDashboardSortKey(t *testing.T) {
-	h := newDashHarness(t, startedRows()...)
+	h := newHarness(t, startedRows()...)
 	h.keys("j") // fix-42
 	for _, c := range []struct {
 		sort  string
@@ -73,7 +73,7 @@ func TestDashboardSortKey(t *testing.T) {
 
 // Why a key's action failed is on the bottom line, through refreshes, until the next key.
 func TestDashboardActionErrorStaysUntilTheNextKey(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.data.failing = map[string]error{
 		"ralph pause builder": errors.New("loop 'builder' is already paused"),
 		"kill builder":        errors.New("swarm: error: worker 'builder' is not running"),
@@ -101,7 +101,7 @@ func TestDashboardActionErrorStaysUntilTheNextKey(t *testing.T) {
 
 // Attaching that fails says why in the dashboard, not on the terminal after it quits.
 func TestDashboardAttachError(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.data.attachErr = errors.New("swarm: error: worker 'builder' has no tmux window any more")
 	h.keys("enter")
 	if got, want := h.data.commands(), [][]string{{"attach", "builder"}}; !reflect.DeepEqual(got, want) {
@@ -115,7 +115,7 @@ func TestDashboardAttachError(t *testing.T) {
 
 // Esc clears the filter kept with enter; while one is typed, it clears it too.
 func TestDashboardEscClearsTheFilter(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("/", "chain", "enter")
 	if got := h.rowNames(); !reflect.DeepEqual(got, []string{"planner"}) {
 		t.Fatalf("rows %q with the filter kept", got)
@@ -140,7 +140,7 @@ func TestDashboardEscClearsTheFilter(t *testing.T) {
 
 // Esc closes the help first; the filter stays until the next esc.
 func TestDashboardEscClosesTheHelp(t *testing.T) {
-	h := newDashHarness(t, testRows()...)
+	h := newHarness(t, testRows()...)
 	h.keys("/", "loop", "enter", "?")
 	h.wantFrame("── keys")
 	h.keys("esc")
@@ -155,7 +155,7 @@ func TestDashboardEscClosesTheHelp(t *testing.T) {
 func TestDashboardErrorLineInRed(t *testing.T) {
 	v := goldenView(24)
 	v.Error = "could not kill builder: worker 'builder' is not running"
-	if got := renderDashboard(v, newDashStyles(true)); !strings.Contains(got, "\x1b[38;5;196m"+v.Error) {
+	if got := render(v, newStyles(true)); !strings.Contains(got, "\x1b[38;5;196m"+v.Error) {
 		t.Errorf("the error line is not red:\n%q", got[strings.LastIndex(got, "\n")+1:])
 	}
 }
