@@ -1,8 +1,3 @@
-// Package state keeps swarm's durable data under one root directory: worker records, ralph loop
-// state, append-only logs. Every write is atomic (temp file, rename: a reader never sees a torn
-// file, a killed writer never leaves one), what must survive a crash of the machine also waits
-// for the disk (fsync of the file and its directory), and every read-modify-write happens under
-// a sidecar flock, so concurrent swarm commands never lose an update.
 package state
 
 import (

@@ -1,5 +1,3 @@
-// Package swarm is the command-line interface: one file per command, plus the worker lifecycle
-// (spawn, kill, reconcile) those commands share.
 package swarm
 
 import (

@@ -1,4 +1,3 @@
-// Package templates holds the files swarm writes for users, embedded in the binary.
 package templates
 
 import "embed"

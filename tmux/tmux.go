@@ -1,6 +1,3 @@
-// Package tmux is the only place that knows tmux syntax. Every call goes to a private server
-// (tmux -L <socket>), commands are passed as argv (never a shell string), panes are addressed by
-// pane ID, and text is delivered through named paste buffers so it arrives byte-exact.
 package tmux
 
 import (

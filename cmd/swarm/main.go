@@ -1,4 +1,3 @@
-// Command swarm runs AI coding agents as named workers in tmux and keeps them looping.
 package main
 
 import (

@@ -1,5 +1,3 @@
-// Package cost reads what agents record about their own token use and prices it: Claude
-// Code's session transcripts, priced per model from one table that a project can override.
 package cost
 
 import (

@@ -1,7 +1,3 @@
-// Package screen reads what an agent's pane shows: whether the agent can take input, is
-// working, or waits at a dialog; whether anything changed between two captures; and whether
-// it printed the done marker. It works on captured text alone, so every rule can be checked
-// against recorded screens of the real agents (testdata/screens).
 package screen
 
 import (

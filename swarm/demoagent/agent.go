@@ -1,28 +1,3 @@
-// Package demoagent is a small stand-in for an AI coding agent: it shows an input prompt like
-// Claude Code's, takes typed or pasted messages (or a whole message on a non-terminal stdin),
-// and acts on directive lines in them. swarm uses it for its demo and its tests, so both run
-// without any agent CLI or network.
-//
-// Directives (one per line, anywhere in a message; other lines are ignored like prose):
-//
-//	@say TEXT      print TEXT ($VARS expanded)
-//	@work SECONDS  show a spinner for that long, then continue
-//	@exit CODE     exit with CODE
-//	@hang          stop responding (no output, no exit)
-//	@spin          animate a spinner and a ticking counter forever (a hung API, as agents show it)
-//	@stream        print a new line every 100ms forever
-//	@flood RATE [SECONDS]  print lines at RATE bytes a second (1m: a megabyte; 0: unthrottled;
-//	               yes: run yes(1)) for SECONDS, or forever
-//	@touch PATH    create a file
-//	@fork N        start N grandchild processes that sleep until killed
-//	@sh CMD        run CMD with /bin/sh -c and show its output
-//	@stamp PATH    append the time (seconds.nanoseconds since the epoch, as date +%s.%N) to PATH
-//
-// With --stamp PATH it appends the time it started to PATH, the same way (benchmarks time
-// restarts with it, without a process of their own per stamp).
-//
-// With --ignore-enters N the Enter of the first N messages is missed, as a busy TUI can miss
-// it: nothing changes on screen until Enter comes again.
 package demoagent
 
 import (

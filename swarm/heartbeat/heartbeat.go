@@ -1,5 +1,3 @@
-// Package heartbeat keeps the schedules on which swarm nudges workers ("continue"), for agents
-// that stall on a usage limit: their state files and the pure decision of what is due.
 package heartbeat
 
 import (

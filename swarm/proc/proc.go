@@ -1,6 +1,3 @@
-// Package proc reads and ends processes through Linux's /proc: whether a process still runs
-// (and is the one that was started, not a later one with its PID), whole process groups, and
-// processes that carry a worker's identity in their environment after leaving its group.
 package proc
 
 import (

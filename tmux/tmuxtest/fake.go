@@ -1,5 +1,3 @@
-// Package tmuxtest provides an in-memory tmux.Client for tests: panes that hold a screen,
-// record what is typed into them, and run a scripted "agent" instead of a program.
 package tmuxtest
 
 import (

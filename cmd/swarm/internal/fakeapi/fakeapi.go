@@ -1,24 +1,3 @@
-// Package fakeapi is an in-process fake model API for end-to-end tests that run the real
-// Claude Code CLI and opencode (Anthropic Messages API), the real Codex CLI (OpenAI Responses
-// API) and the real Gemini CLI (Gemini generateContent).
-//
-// A test starts a Server with rules that say how to answer, points the CLI at URL(), and
-// afterwards inspects the request log:
-//
-//	srv := fakeapi.Start(t,
-//		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done."}},
-//		fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Times: 1,
-//			Reply: fakeapi.Reply{ToolUse: &fakeapi.ToolUse{Name: "Bash",
-//				Input: map[string]any{"command": "touch DONE"}}}},
-//	)
-//	// Claude Code: ANTHROPIC_BASE_URL=srv.URL()   Codex: base_url = srv.URL() + "/v1"
-//	// Gemini CLI: GOOGLE_GEMINI_BASE_URL=srv.URL()
-//	req, ok := srv.WaitFor(10*time.Second, func(r fakeapi.Request) bool { return r.LastIsToolResult })
-//
-// Endpoints: POST /v1/messages (SSE or JSON), POST /v1/messages/count_tokens,
-// POST /v1/responses (SSE or JSON), POST /v1beta/models/MODEL:generateContent (JSON),
-// :streamGenerateContent (SSE) and :countTokens. Everything else, including Claude Code's HEAD / probe,
-// gets a JSON 404. Query strings are ignored. Every request is logged.
 package fakeapi
 
 import (

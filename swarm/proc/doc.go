@@ -1,0 +1,20 @@
+// Package proc reads and ends processes through Linux's /proc and the kernel's own calls:
+// whether a process still runs (and is the one that was started, not a later one with its
+// PID: Alive with the start time from Start or Stat), whole process groups (GroupAlive,
+// KillGroup: SIGTERM, a grace, then SIGKILL), and the processes that carry a worker's
+// identity in their environment after leaving its group (Tagged, KillTagged), since an agent
+// that runs setsid or double-forks is still that worker's to end. Exited watches a process
+// end through a pidfd, with no polling, where the kernel has them.
+//
+// Its readers are hot: a Regent driving fifty loops looks for every agent's leftovers at each
+// iteration's end. So /proc files are read with bare system calls (read.go), a
+// process's environment is kept for a moment once read (tagged.go: it changes only at an
+// exec), and Mark narrows a look to the processes started since an agent began, by the
+// kernel's last handed-out PID, instead of all of them.
+//
+// The package knows no worker, loop or tmux: it takes PIDs, groups and KEY=VALUE tags. Its
+// users are the CLI and, through it, the loop: package ralph must not import swarm/..., so
+// it states what it needs as ralph.Procs and the CLI hands it an adapter over this package
+// (swarm/ralph_monitor.go). Usage is what swarm regent status reports of the Regent's own
+// use, and EndStdoutTo ends the copier of a pane's output when a loop stops following it.
+package proc
