@@ -3,6 +3,8 @@ package ralph
 import (
 	"fmt"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Agent mode (swarm agent): one worker works through its project's spec inbox, one spec after
@@ -206,7 +208,7 @@ func (am *AgentMode) StopMessage(reason string) string {
 	case AgentBudget:
 		return fmt.Sprintf("Cost limit reached ($%.2f of $%.2f). Agent stopping.", am.Session.TotalCost, am.MaxCost)
 	case AgentDryRunDone:
-		return fmt.Sprintf("Dry run: %s planned, nothing executed. Agent stopping.", plural(len(am.Planned), "spec"))
+		return fmt.Sprintf("Dry run: %s planned, nothing executed. Agent stopping.", words.Plural(len(am.Planned), "spec"))
 	case AgentInboxCorrupt:
 		return "Inbox unreadable (ralph/inbox.jsonl). Agent stopping until it is fixed."
 	}
@@ -215,7 +217,7 @@ func (am *AgentMode) StopMessage(reason string) string {
 
 // SummaryLine is the session's last log line: "Session summary: 3 specs, $2.45, 1h 23m".
 func (am *AgentMode) SummaryLine(now time.Time) string {
-	return fmt.Sprintf("Session summary: %s, $%.2f, %s", plural(am.Session.SpecsCompleted, "spec"),
+	return fmt.Sprintf("Session summary: %s, $%.2f, %s", words.Plural(am.Session.SpecsCompleted, "spec"),
 		am.Session.TotalCost, am.Elapsed(now))
 }
 
@@ -225,26 +227,5 @@ func (am *AgentMode) Elapsed(now time.Time) string {
 	if err != nil {
 		return "0m"
 	}
-	return HoursMinutes(now.Sub(start))
-}
-
-// HoursMinutes is a duration as "1h 23m", or "5m" below an hour.
-func HoursMinutes(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	h, m := int(d.Hours()), int(d.Minutes())%60
-	if h > 0 {
-		return fmt.Sprintf("%dh %dm", h, m)
-	}
-	return fmt.Sprintf("%dm", m)
-}
-
-// MinutesSeconds is a spec's duration for its commit: "15m 32s" (or "1h 2m 3s"), the loop
-// log's format with the minutes always shown ("0m 5s").
-func MinutesSeconds(d time.Duration) string {
-	if d.Round(time.Second) < time.Minute {
-		return "0m " + FormatDuration(d)
-	}
-	return FormatDuration(d)
+	return words.HoursMinutes(now.Sub(start))
 }

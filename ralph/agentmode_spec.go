@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -81,7 +82,7 @@ func CommitMessage(f SpecFacts) string {
 		cost = fmt.Sprintf("$%.2f", *f.Cost)
 	}
 	msg := fmt.Sprintf("ralph: complete %s\n\nSpec: ralph/specs/%s\nTasks completed: %d\nDuration: %s\nCost: %s",
-		SpecName(f.Spec), f.Spec, f.Tasks, MinutesSeconds(f.Duration), cost)
+		SpecName(f.Spec), f.Spec, f.Tasks, words.MinutesSeconds(f.Duration), cost)
 	if f.ID != "" {
 		msg += "\n\n" + SpecIDTrailer + ": " + f.ID
 	}

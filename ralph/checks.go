@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Completion checkers (--check): an agent's claim to be done (a marker, the DONE file, a clean
@@ -155,8 +157,8 @@ func (v Verdict) Passed() bool {
 // agreed.
 func Verified(n int, signals []string, checks int) Decision {
 	var d Decision
-	d.say("completion verified: %s passed (signals: %s), stopping loop", plural(checks, "check"), strings.Join(signals, ", "))
-	d.event("COMPLETE", "iteration %d %s passed (signals: %s)", n, plural(checks, "check"), strings.Join(signals, ", "))
+	d.say("completion verified: %s passed (signals: %s), stopping loop", words.Plural(checks, "check"), strings.Join(signals, ", "))
+	d.event("COMPLETE", "iteration %d %s passed (signals: %s)", n, words.Plural(checks, "check"), strings.Join(signals, ", "))
 	d.stop(StatusStopped, "complete", "")
 	d.EndAgent = true
 	return d

@@ -3,6 +3,8 @@ package ralph
 import (
 	"errors"
 	"fmt"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // What users (and signals) do to a loop: pause, resume, kill. Like the loop's own decisions,
@@ -73,7 +75,7 @@ func Resume(st *State, r ResumeRequest) (Decision, bool, error) {
 	case st.CurrentIteration < max:
 		d.event("RESUME", "resumed after %s, iteration limit %d", st.ExitReason, max)
 	default:
-		return d, false, fmt.Errorf("%w (%s after %s)", ErrFinished, st.ExitReason, plural(st.CurrentIteration, "iteration"))
+		return d, false, fmt.Errorf("%w (%s after %s)", ErrFinished, st.ExitReason, words.Plural(st.CurrentIteration, "iteration"))
 	}
 	d.Status, d.ClearExitReason, d.Unpause = StatusRunning, true, true
 	if st.Status != StatusRunning && st.Status != StatusPaused {

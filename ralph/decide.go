@@ -3,6 +3,8 @@ package ralph
 import (
 	"fmt"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // The loop's transitions: between iterations, when an iteration ends, and after it ended.
@@ -201,8 +203,8 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 		return d
 	}
 	if !failed {
-		d.say("iteration %d completed (exit: %s, duration: %s)", n, exit, FormatDuration(f.Duration))
-		d.event("END", "iteration %d exit=%s duration=%s", n, exit, CompactDuration(f.Duration))
+		d.say("iteration %d completed (exit: %s, duration: %s)", n, exit, words.Duration(f.Duration))
+		d.event("END", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
 		return d
 	}
 	return failure(d, f, lim, exit)
@@ -211,7 +213,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 // failure counts a failed iteration: give up at the failure limit, otherwise back off.
 func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	n := f.Iteration
-	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, CompactDuration(f.Duration))
+	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
 	if d.ConsecutiveFailures >= lim.Regent.MaxFailures {
 		msg := fmt.Sprintf("%d consecutive failures, stopping loop", d.ConsecutiveFailures)
 		d.say("%s", msg)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -50,7 +51,7 @@ func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
 	step, why := AfterStage(am.Stage, end, am.DryRun)
 	switch step {
 	case StepConstruct:
-		l.agentSay(am, "PLAN: %s generated", plural(end.Tasks, "task"))
+		l.agentSay(am, "PLAN: %s generated", words.Plural(end.Tasks, "task"))
 		am.Stage = StageConstruct
 		return l.beginStage(am, st)
 	case StepCommit:
@@ -159,7 +160,7 @@ func (l *Loop) failSpec(am *AgentMode, why string) {
 func (l *Loop) planned(am *AgentMode, tasks int) {
 	keep := filepath.Join(filepath.Dir(am.Log), "plan-"+SpecName(am.Spec)+".jsonl")
 	if data, err := os.ReadFile(PlanPath(am.Project)); err == nil && os.WriteFile(keep, data, 0o644) == nil {
-		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", plural(tasks, "task"), keep)
+		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", words.Plural(tasks, "task"), keep)
 	}
 	l.requeue(am)
 	am.Planned = append(am.Planned, am.SpecID)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -48,7 +49,7 @@ func (l *Loop) chainSays(cs *ChainState, action ChainAction, step, reason string
 	case ChainNext:
 		msg = fmt.Sprintf("step %s complete, starting %s", step, cs.Steps[cs.CurrentStep].Agent)
 	case ChainDone:
-		msg = fmt.Sprintf("step %s complete: chain complete (%s)", step, plural(len(cs.Steps), "step"))
+		msg = fmt.Sprintf("step %s complete: chain complete (%s)", step, words.Plural(len(cs.Steps), "step"))
 	case ChainStop:
 		msg = fmt.Sprintf("step %s ended %s: chain stopped", step, reason)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -81,7 +82,7 @@ func (l *Loop) serverBack(w *screenWatch) {
 		return
 	}
 	now := l.cfg.Clock.Now()
-	l.regentSay("the tmux server answers again (after %s)", FormatDuration(now.Sub(l.silent.since)))
+	l.regentSay("the tmux server answers again (after %s)", words.Duration(now.Sub(l.silent.since)))
 	l.silent = nil
 	w.facts.LastChange, w.facts.LastProgress = now, now
 	w.lastHash, w.lastSubst = "", ""

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -70,7 +71,7 @@ func (l *Loop) commitsOf(st *State) []string {
 func (l *Loop) verify(st *State, signals []string, code *int) Verdict {
 	checks := ParseChecks(st.Checks, "/")
 	l.say("iteration %d claims to be done (%s): running %s", st.CurrentIteration, strings.Join(signals, ", "),
-		plural(len(checks), "check"))
+		words.Plural(len(checks), "check"))
 	prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
 	results := RunChecks(checks, CheckContext{WorkDir: l.workDir(st), Iteration: st.CurrentIteration, ExitCode: code,
 		OutputFile: l.cfg.Dir.ScreenPath(st.CurrentIteration), Prompt: string(prompt), Timeout: st.checkTimeout(),

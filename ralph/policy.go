@@ -197,10 +197,3 @@ func (l Limits) inactivity() int {
 	}
 	return l.InactivitySeconds
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

@@ -1,5 +1,7 @@
 package ralph
 
+import "github.com/swarm-dev/swarm/ralph/words"
+
 // The stagnation breaker (--stagnation-limit N): N iterations in a row that change nothing in
 // git, neither a commit nor a file, end the loop as stagnated instead of letting it spin.
 
@@ -42,8 +44,8 @@ func withStagnation(d Decision, f RunFacts, lim Limits) Decision {
 		return d
 	}
 	d.Backoff = 0
-	d.say("no git changes in %s, stopping loop (stagnated)", plural(r.Count, "iteration"))
-	d.event("STAGNATED", "no git changes in %s", plural(r.Count, "iteration"))
+	d.say("no git changes in %s, stopping loop (stagnated)", words.Plural(r.Count, "iteration"))
+	d.event("STAGNATED", "no git changes in %s", words.Plural(r.Count, "iteration"))
 	d.stop(StatusStopped, "stagnated", "")
 	return d
 }

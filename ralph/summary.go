@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -103,7 +104,7 @@ func (s Summary) Markdown() string {
 	}
 	row("Status", status)
 	row("Iterations", fmt.Sprintf("%d/%d", s.Iterations, s.MaxIterations))
-	row("Duration", FormatDuration(time.Duration(s.DurationMs)*time.Millisecond))
+	row("Duration", words.Duration(time.Duration(s.DurationMs)*time.Millisecond))
 	row("Cost", s.costText())
 	if s.Agent != "" {
 		row("Agent", s.Agent)

@@ -1,11 +1,8 @@
 package ralph
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
-// How stored times and durations read in status, logs and summaries.
+// How stored times read in status, logs and summaries.
 
 // FormatTime renders a stored time for people, in local time: 2024-01-15 10:30:00.
 func FormatTime(stored string) string {
@@ -26,26 +23,4 @@ func ParseTime(stored string) time.Time {
 		return t
 	}
 	return time.Time{}
-}
-
-// FormatDuration renders an iteration's duration as the loop log shows it: 42s, 3m 42s, 1h 2m 3s.
-func FormatDuration(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	if s < 0 {
-		s = 0
-	}
-	h, m, sec := s/3600, (s%3600)/60, s%60
-	switch {
-	case h > 0:
-		return fmt.Sprintf("%dh %dm %ds", h, m, sec)
-	case m > 0:
-		return fmt.Sprintf("%dm %ds", m, sec)
-	default:
-		return fmt.Sprintf("%ds", sec)
-	}
-}
-
-// CompactDuration is the iterations.log form: 5m42s.
-func CompactDuration(d time.Duration) string {
-	return d.Round(time.Second).String()
 }

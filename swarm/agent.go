@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -208,7 +209,7 @@ func beginSession(e *env, am *ralph.AgentMode, prev *ralph.AgentSession, name st
 		am.Session, am.CostBase = *prev, prev.TotalCost
 		am.Session.Worker = name
 		say("Agent resumed the session of %s (%s completed, %d failed, $%.2f spent)",
-			prev.StartedAt, pluralWord(prev.SpecsCompleted, "spec"), prev.SpecsFailed, prev.TotalCost)
+			prev.StartedAt, words.Plural(prev.SpecsCompleted, "spec"), prev.SpecsFailed, prev.TotalCost)
 	}
 	return say, startLog
 }

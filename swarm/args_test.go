@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestReorderArgs(t *testing.T) {
@@ -59,16 +58,6 @@ func TestErrorsMapToExitCodes(t *testing.T) {
 	}
 	if exitCode(0) != nil {
 		t.Error("exit code 0 is no error")
-	}
-}
-
-func TestFormatDuration(t *testing.T) {
-	cases := map[time.Duration]string{-time.Second: "0s", 42 * time.Second: "42s", 5 * time.Minute: "5m",
-		time.Hour: "1h", 63 * time.Minute: "1h 3m", 48 * time.Hour: "2d", 52 * time.Hour: "2d 4h"}
-	for d, want := range cases {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
 )
@@ -100,7 +101,7 @@ func runningWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 	switch st.Phase {
 	case ralph.PhaseBackoff:
 		if until := ralph.ParseTime(st.BackoffUntil); until.After(now) {
-			return "backoff " + formatDuration(until.Sub(now).Round(time.Second)), dashboard.ToneWarn
+			return "backoff " + words.Short(until.Sub(now).Round(time.Second)), dashboard.ToneWarn
 		}
 		return "backoff", dashboard.ToneWarn
 	case ralph.PhaseStarting, ralph.PhaseDelivering, ralph.PhaseSubmitting, ralph.PhaseEnded:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
 )
 
@@ -121,16 +122,16 @@ func startHeartbeat(e *env, name string, interval, expire time.Duration, message
 		return err
 	}
 	if interval < time.Minute {
-		e.warnf("very short interval (%s), consider using at least 1m", heartbeat.FormatDuration(interval))
+		e.warnf("very short interval (%s), consider using at least 1m", words.Terse(interval))
 	}
 	if err := ensureRunner(e); err != nil {
 		return err
 	}
 	until := "no expiration"
 	if expire > 0 {
-		until = "expires in " + heartbeat.FormatDuration(expire)
+		until = "expires in " + words.Terse(expire)
 	}
-	fmt.Fprintf(e.stdout, "%s (every %s, %s)\n", lead, heartbeat.FormatDuration(interval), until)
+	fmt.Fprintf(e.stdout, "%s (every %s, %s)\n", lead, words.Terse(interval), until)
 	return nil
 }
 

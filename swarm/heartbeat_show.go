@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
 )
 
@@ -64,7 +65,7 @@ func runHeartbeatList(e *env, format string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKER\tINTERVAL\tNEXT BEAT\tEXPIRES\tSTATUS\tBEATS")
 	for _, h := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", h.WorkerName, heartbeat.FormatDuration(h.Interval()),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", h.WorkerName, words.Terse(h.Interval()),
 			nextBeatText(h, now), expiresText(h, now), h.Status, h.BeatCount)
 	}
 	return tw.Flush()
@@ -83,7 +84,7 @@ func nextBeatText(h *heartbeat.State, now time.Time) string {
 	if h.Status != heartbeat.Active {
 		return "-"
 	}
-	return "in " + heartbeat.FormatDuration(max(h.NextBeat().Sub(now), 0))
+	return "in " + words.Terse(max(h.NextBeat().Sub(now), 0))
 }
 
 func expiresText(h *heartbeat.State, now time.Time) string {
@@ -94,7 +95,7 @@ func expiresText(h *heartbeat.State, now time.Time) string {
 	case !exp.After(now):
 		return "passed"
 	}
-	return "in " + heartbeat.FormatDuration(exp.Sub(now))
+	return "in " + words.Terse(exp.Sub(now))
 }
 
 func heartbeatStatusCommand() *cli.Command {
@@ -141,7 +142,7 @@ func runHeartbeatStatus(e *env, name, format string) error {
 		last = t.Local().Format("2006-01-02 15:04:05")
 	}
 	fmt.Fprintf(e.stdout, "Worker: %s\nStatus: %s\nInterval: %s\nMessage: %s\n", h.WorkerName, h.Status,
-		heartbeat.FormatDuration(h.Interval()), h.Message)
+		words.Terse(h.Interval()), h.Message)
 	fmt.Fprintf(e.stdout, "Expires: %s\nLast beat: %s\nNext beat: %s\nBeat count: %d\n", expiresText(h, now), last,
 		nextBeatText(h, now), h.BeatCount)
 	return nil

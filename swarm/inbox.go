@@ -11,6 +11,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // `swarm inbox`: a project's queue of specs (ralph/inbox.jsonl).
@@ -109,7 +110,7 @@ func runInboxList(e *env, dir string, args []string) error {
 	if err != nil {
 		return fail("%v", err)
 	}
-	fmt.Fprintf(e.stdout, "Inbox (%s):\n", pluralWord(len(recs), "spec"))
+	fmt.Fprintf(e.stdout, "Inbox (%s):\n", words.Plural(len(recs), "spec"))
 	// The seed's columns: status 8 wide, the spec at least 16, two spaces between.
 	width := 16
 	for _, r := range recs {
@@ -135,7 +136,7 @@ func inboxWhen(r inbox.Record, now time.Time) string {
 	if err != nil {
 		return verb
 	}
-	return verb + " " + formatDuration(now.Sub(t)) + " ago"
+	return verb + " " + words.Ago(t, now)
 }
 
 func runInboxRemove(e *env, dir string, args []string) error {
@@ -175,7 +176,7 @@ func runInboxClear(e *env, dir string, args []string) error {
 	if err != nil {
 		return fail("%v", err)
 	}
-	fmt.Fprintf(e.stdout, "Cleared %s\n", pluralWord(n, "pending spec"))
+	fmt.Fprintf(e.stdout, "Cleared %s\n", words.Plural(n, "pending spec"))
 	return nil
 }
 

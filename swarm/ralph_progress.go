@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // A foreground loop on a terminal keeps one progress line at the bottom, updated in place:
@@ -69,7 +70,7 @@ func progressText(st *ralph.State, cost *float64, now time.Time) string {
 		agent = st.WorkerName
 	}
 	s := fmt.Sprintf("[Agent: %s] Iteration %d/%d | %s", agent, st.CurrentIteration, st.MaxIterations,
-		ralph.FormatDuration(st.RunningTime(now)))
+		words.Duration(st.RunningTime(now)))
 	if cost != nil {
 		s += fmt.Sprintf(" | $%.4f", *cost)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -137,7 +138,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
 	fmt.Fprintf(out, "Started: %s\n", ralph.FormatTime(st.Started))
 	fmt.Fprintf(out, "Current iteration started: %s\n", ralph.FormatTime(st.LastIterationStarted))
-	fmt.Fprintf(out, "Running time: %s (time paused not counted)\n", formatDuration(st.RunningTime(now)))
+	fmt.Fprintf(out, "Running time: %s (time paused not counted)\n", words.Short(st.RunningTime(now)))
 	fmt.Fprintf(out, "Consecutive failures: %d\n", st.ConsecutiveFailures)
 	fmt.Fprintf(out, "Total failures: %d\n", st.TotalFailures)
 	fmt.Fprintf(out, "Inactivity timeout: %ds\n", st.InactivityTimeout)
@@ -164,7 +165,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm attach %s')\n", st.NeedsPermission, st.WorkerName)
 	}
 	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
-		fmt.Fprintf(out, "Last screen change: %s (%s ago)\n", ralph.FormatTime(st.LastScreenChange), formatDuration(now.Sub(t)))
+		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
 	printRegentStatus(out, ralph.EffectiveRegent(st.Regent), v.RegentState)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // agentView is an agent-mode worker as ralph status shows it: its state, and its project's
@@ -52,6 +53,6 @@ func printAgentStatus(out io.Writer, v *agentView, st *ralph.State, now time.Tim
 		now = t
 	}
 	fmt.Fprintf(out, "Session: %s completed, $%.2f spent, %s elapsed\n",
-		pluralWord(v.Session.SpecsCompleted, "spec"), v.CostBase+st.CostUSD, v.Elapsed(now))
+		words.Plural(v.Session.SpecsCompleted, "spec"), v.CostBase+st.CostUSD, v.Elapsed(now))
 	fmt.Fprintf(out, "Agent log: %s\n\n", homeRelative(v.Log))
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // printCompletionStatus shows how the loop verifies a claim of being done, and its hooks.
@@ -77,9 +78,9 @@ func costText(st *ralph.State) string {
 	var s string
 	switch {
 	case st.CostIterations > 0:
-		s = fmt.Sprintf("$%.2f (%s, %s tokens)", st.CostUSD, pluralWord(st.CostIterations, "iteration"), humanCount(st.Tokens.Total()))
+		s = fmt.Sprintf("$%.2f (%s, %s tokens)", st.CostUSD, words.Plural(st.CostIterations, "iteration"), words.Count(st.Tokens.Total()))
 	case st.Tokens.Total() > 0:
-		s = fmt.Sprintf("unknown (%s tokens of a model without a price)", humanCount(st.Tokens.Total()))
+		s = fmt.Sprintf("unknown (%s tokens of a model without a price)", words.Count(st.Tokens.Total()))
 	case st.Agent == "claude" || st.Agent == "codex":
 		s = "$0.00 (nothing recorded yet)"
 	default:
@@ -91,34 +92,16 @@ func costText(st *ralph.State) string {
 	return s
 }
 
-// humanCount is 950, 34.5K, 1.2M.
-func humanCount(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fK", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // printWaiting shows a loop parked at a usage limit: when it resets (or, when the agent did
 // not say, when the loop tries again) and what the agent said.
 func printWaiting(out io.Writer, st *ralph.State, now time.Time) {
 	until := ralph.ParseTime(st.WaitingUntil)
 	if reset := ralph.ParseTime(st.WaitingReset); !reset.IsZero() {
 		fmt.Fprintf(out, "Waiting: usage limit, resets %s (in %s)\n", reset.Local().Format("2006-01-02 15:04 MST"),
-			formatDuration(reset.Sub(now)))
+			words.Short(reset.Sub(now)))
 	} else if !until.IsZero() {
 		fmt.Fprintf(out, "Waiting: usage limit, reset time not known; trying again %s (in %s)\n",
-			until.Local().Format("2006-01-02 15:04 MST"), formatDuration(until.Sub(now)))
+			until.Local().Format("2006-01-02 15:04 MST"), words.Short(until.Sub(now)))
 	}
 	if st.WaitingFor != "" {
 		fmt.Fprintf(out, "Limit: %s\n", st.WaitingFor)

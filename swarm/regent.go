@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -110,7 +111,7 @@ func regentStatus(e *env, format string) error {
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "Regent: running (pid %d)\n", r.PID)
-	fmt.Fprintf(e.stdout, "Uptime: %s (since %s)\n", formatDuration(time.Duration(r.UptimeSeconds*float64(time.Second))), r.Started)
+	fmt.Fprintf(e.stdout, "Uptime: %s (since %s)\n", words.Short(time.Duration(r.UptimeSeconds*float64(time.Second))), r.Started)
 	fmt.Fprintf(e.stdout, "Loops watched: %d\n", len(r.Loops))
 	for _, name := range r.Loops {
 		fmt.Fprintf(e.stdout, "  %s\n", name)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -109,9 +110,9 @@ func statusLine(w *state.Worker, sw stateWord, ended, now time.Time) string {
 	}
 	switch {
 	case w.Status == state.StatusRunning:
-		parts = append(parts, "uptime "+formatDuration(now.Sub(w.Started)))
+		parts = append(parts, "uptime "+words.Short(now.Sub(w.Started)))
 	case !ended.IsZero() && !w.Started.IsZero() && ended.After(w.Started):
-		parts = append(parts, "ran "+formatDuration(ended.Sub(w.Started)))
+		parts = append(parts, "ran "+words.Short(ended.Sub(w.Started)))
 	}
 	if len(parts) == 0 {
 		return w.Name + ": " + sw.word

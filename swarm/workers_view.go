@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -98,7 +99,7 @@ func tableRow(w *state.Worker, sw stateWord) []string {
 	}
 	up, wt, tags := "-", "-", strings.Join(w.Tags, ",")
 	if w.Status == state.StatusRunning {
-		up = formatDuration(time.Since(w.Started))
+		up = words.Short(time.Since(w.Started))
 	}
 	if w.Worktree != nil {
 		wt = w.Worktree.Path
@@ -107,30 +108,6 @@ func tableRow(w *state.Worker, sw stateWord) []string {
 		tags = "-"
 	}
 	return []string{w.Name, status, where, up, wt, tags}
-}
-
-// formatDuration renders a duration the way people say it: 42s, 5m, 1h 3m, 2d 4h.
-func formatDuration(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	s := int(d.Seconds())
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm", s/60)
-	case s < 86400:
-		if m := (s % 3600) / 60; m > 0 {
-			return fmt.Sprintf("%dh %dm", s/3600, m)
-		}
-		return fmt.Sprintf("%dh", s/3600)
-	default:
-		if h := (s % 86400) / 3600; h > 0 {
-			return fmt.Sprintf("%dd %dh", s/86400, h)
-		}
-		return fmt.Sprintf("%dd", s/86400)
-	}
 }
 
 // loopCost is what a loop (a worker's, nil for none) cost so far, when known.

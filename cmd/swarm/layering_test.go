@@ -15,10 +15,11 @@ import (
 	"testing"
 )
 
-// The module's layers, from the bottom: state; tmux; ralph/screen and ralph/cost; the loop
-// (ralph, with ralph/git and ralph/inbox); the CLI (swarm and its helpers under swarm/); the
-// entry point. A lower layer that reaches up makes the loop depend on the CLI, so these rules
-// are checked against the import graph rather than left to review.
+// The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
+// read, for every layer); ralph/screen and ralph/cost; the loop (ralph, with ralph/git and
+// ralph/inbox); the CLI (swarm and its helpers under swarm/); the entry point. A lower layer
+// that reaches up makes the loop depend on the CLI, so these rules are checked against the
+// import graph rather than left to review.
 
 const module = "github.com/swarm-dev/swarm"
 
@@ -41,6 +42,9 @@ var importRules = []importRule{
 	{rule: "state stands on no other package of the module",
 		pkgs: []string{module + "/state/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/state/..."}, deps: true},
+	{rule: "the words said to people stand on no other package of the module",
+		pkgs: []string{module + "/ralph/words"},
+		deny: []string{module + "/..."}, allow: []string{module + "/ralph/words"}, deps: true},
 	{rule: "tmux stands on no other package of the module",
 		pkgs: []string{module + "/tmux/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/tmux/..."}, deps: true},

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // screenData is fakeData with a screen of its own, and what the dashboard asked of it.
@@ -49,18 +48,5 @@ func TestDashboardRenderOnce(t *testing.T) {
 	if got := RenderOnce(data, Options{Filter: "nobody", Width: 60, Color: true}); !strings.Contains(got, "no worker matches 'nobody'") ||
 		!strings.Contains(got, "\x1b[") {
 		t.Errorf("a frame in colour without rows:\n%s", got)
-	}
-}
-
-func TestDashboardAgo(t *testing.T) {
-	for d, want := range map[time.Duration]string{-time.Second: "0s ago", 42 * time.Second: "42s ago",
-		5 * time.Minute: "5m ago", time.Hour: "1h ago", 63 * time.Minute: "1h 3m ago", 48 * time.Hour: "2d ago",
-		52 * time.Hour: "2d 4h ago"} {
-		if got := ago(frameNow.Add(-d), frameNow); got != want {
-			t.Errorf("%v ago: %q, want %q", d, got, want)
-		}
-	}
-	if got := ago(time.Time{}, frameNow); got != "-" {
-		t.Errorf("not known: %q", got)
 	}
 }

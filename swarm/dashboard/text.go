@@ -3,42 +3,11 @@ package dashboard
 import (
 	"fmt"
 	"strings"
-	"time"
 )
 
-// Words and lines as the frame shows them. The CLI says durations, counts and errors the same
-// way in its own tables; these are the dashboard's, so that it needs nothing of the CLI.
-
-// ago says how long ago t was: "4s ago", "3m ago"; "-" when it is not known.
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return formatDuration(now.Sub(t)) + " ago"
-}
-
-// formatDuration says a duration the way people say it: 42s, 5m, 1h 3m, 2d 4h.
-func formatDuration(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	s := int(d.Seconds())
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm", s/60)
-	case s < 86400:
-		if m := (s % 3600) / 60; m > 0 {
-			return fmt.Sprintf("%dh %dm", s/3600, m)
-		}
-		return fmt.Sprintf("%dh", s/3600)
-	}
-	if h := (s % 86400) / 3600; h > 0 {
-		return fmt.Sprintf("%dd %dh", s/86400, h)
-	}
-	return fmt.Sprintf("%dd", s/86400)
-}
+// Words and lines as the frame shows them. Durations and plurals come from ralph/words, as
+// in the CLI's own tables, so that both say them alike; the dashboard still needs nothing of
+// the CLI.
 
 // dollars is a cost for the table: "$0.42", "-" when not known.
 func dollars(c *float64) string {
@@ -46,13 +15,6 @@ func dollars(c *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("$%.2f", *c)
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func lastN(lines []string, n int) []string {

@@ -7,6 +7,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Drawing one frame of the dashboard: a function of what is shown (frame), so a frame can
@@ -99,7 +101,7 @@ func render(v frame, s styles) string {
 
 // headline sums the workers up: "swarm · 4 workers · 2 working · 1 blocked · Regent pid 77".
 func headline(snap Snapshot) string {
-	parts := []string{"swarm", pluralWord(len(snap.Rows), "worker")}
+	parts := []string{"swarm", words.Plural(len(snap.Rows), "worker")}
 	counts := map[string]int{}
 	var order []string
 	for _, r := range snap.Rows {
@@ -181,7 +183,7 @@ func visibleRows(n, selected, height int) (first, last int) {
 
 // rowLine is one worker's row; the selected one is marked (and, in colour, reversed).
 func rowLine(r Row, selected bool, ws []int, v frame, s styles) string {
-	cells := []string{r.Name, r.Kind, r.State, r.Iteration, ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
+	cells := []string{r.Name, r.Kind, r.State, r.Iteration, words.Ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
 	for i := range cells {
 		cells[i] = pad(cells[i], ws[i])
 	}

@@ -2,7 +2,6 @@ package heartbeat
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -75,7 +74,9 @@ func readTime(s *string) time.Time {
 var ErrInvalidDuration = errors.New("invalid duration")
 
 // ParseDuration reads "4h", "30m", "90s", "1d", combinations such as "1h30m", or a bare
-// number of seconds ("3600").
+// number of seconds ("3600"). It reads back what words.Terse writes, the form the heartbeat
+// commands show intervals in; it stays here, beside the flags it reads, because its rules
+// (bare seconds, nothing below a second) are the command's, not how a duration is said.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if n, err := strconv.Atoi(s); err == nil {
@@ -105,23 +106,4 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, ErrInvalidDuration
 	}
 	return total, nil
-}
-
-// FormatDuration shows a duration the short way: 90s, 30m, 4h, 1h30m, 2d.
-func FormatDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d <= 0 {
-		return "0s"
-	}
-	var b strings.Builder
-	for _, u := range []struct {
-		name string
-		size time.Duration
-	}{{"d", 24 * time.Hour}, {"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}} {
-		if n := d / u.size; n > 0 {
-			fmt.Fprintf(&b, "%d%s", n, u.name)
-			d -= n * u.size
-		}
-	}
-	return b.String()
 }

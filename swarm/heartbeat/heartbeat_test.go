@@ -3,6 +3,8 @@ package heartbeat
 import (
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -18,8 +20,15 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("ParseDuration(%q) succeeded", bad)
 		}
 	}
-	if got := FormatDuration(90 * time.Minute); got != "1h30m" {
-		t.Errorf("FormatDuration = %s", got)
+}
+
+// The heartbeat commands show intervals with words.Terse; what they show reads back the same.
+func TestParseDurationReadsTerse(t *testing.T) {
+	for _, d := range []time.Duration{time.Second, 90 * time.Second, 30 * time.Minute, 4 * time.Hour,
+		90 * time.Minute, 48 * time.Hour, 25*time.Hour + 5*time.Second} {
+		if got, err := ParseDuration(words.Terse(d)); err != nil || got != d {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", words.Terse(d), got, err, d)
+		}
 	}
 }
 
