@@ -165,3 +165,37 @@ func TestTransitionWritesOnlyAChange(t *testing.T) {
 		t.Errorf("a change was not written: status %q", got.Status)
 	}
 }
+
+// What the driver says of a decision is said under the lock, once the state and the events
+// are written: a reader that waits for the lock (Settled) finds all three or none.
+func TestApplyThenSaysUnderTheLockOnceRecorded(t *testing.T) {
+	dir := Dir{Path: t.TempDir()}
+	if err := dir.Create(&State{Status: StatusRunning, CurrentIteration: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var d Decision
+	d.stop(StatusStopped, "done_pattern", "done pattern matched, stopping loop")
+	d.event("DONE", "iteration 2 done pattern matched")
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	said := false
+	if _, err := dir.ApplyThen(now, d, func() {
+		said = true
+		if st, _ := dir.Load(); st.Status != StatusStopped {
+			t.Errorf("said before the state was written: %q", st.Status)
+		}
+		if log, _ := os.ReadFile(dir.IterationsLog()); !strings.Contains(string(log), "[DONE] iteration 2") {
+			t.Errorf("said before the events were written: %q", log)
+		}
+		if dir.Settled(50 * time.Millisecond) {
+			t.Error("said without the lock held: a reader would not have waited")
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !said {
+		t.Fatal("nothing said")
+	}
+	if !dir.Settled(time.Second) {
+		t.Error("the lock is still held after the decision")
+	}
+}

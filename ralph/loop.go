@@ -185,14 +185,13 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 			dec.Events = append(dec.Events, Event{Kind: regentEvent, Text: ln.Text})
 		}
 	}
-	cur, err := l.cfg.Dir.Apply(l.cfg.Clock.Now(), dec)
+	// Said under the lock once recorded (a reader then never finds the state without the
+	// lines), or, when it could not be recorded, after.
+	said := false
+	cur, err := l.cfg.Dir.ApplyThen(l.cfg.Clock.Now(), dec, func() { said = true; l.sayLines(dec.Lines) })
 	l.recorded(err)
-	for _, ln := range dec.Lines {
-		if ln.Regent {
-			l.regentPrint(ln.Text)
-		} else {
-			l.say("%s", ln.Text)
-		}
+	if !said {
+		l.sayLines(dec.Lines)
 	}
 	if dec.EndAgent {
 		l.endAgent(a, l.cfg.KillGrace)

@@ -24,6 +24,17 @@ func (l *Loop) regentPrint(text string) { fmt.Fprintf(l.cfg.Out, "🛡️  Regen
 // regentEvent is the kind of the event log's entries that are the Regent's lines.
 const regentEvent = "REGENT"
 
+// sayLines prints a decision's lines, the Regent's as its own.
+func (l *Loop) sayLines(lines []Line) {
+	for _, ln := range lines {
+		if ln.Regent {
+			l.regentPrint(ln.Text)
+		} else {
+			l.say("%s", ln.Text)
+		}
+	}
+}
+
 func (l *Loop) say(format string, args ...any) {
 	fmt.Fprintf(l.cfg.Out, "[ralph] "+l.cfg.Name+": "+format+"\n", args...)
 }

@@ -244,8 +244,27 @@ func (d Dir) WithLock(fn func() error) error {
 // its events to iterations.log together, under the loop lock, so that the state and the log
 // never tell different stories.
 func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
-	st, _, err := d.Transition(now, func(*State) (Decision, error) { return dec, nil })
+	return d.ApplyThen(now, dec, nil)
+}
+
+// ApplyThen is Apply with then run under the loop lock once the decision is recorded (its
+// state and its events written): what the driver says of the decision is in its log before a
+// reader that takes the lock (ralph logs, see Dir.Settled) can see the state without it.
+func (d Dir) ApplyThen(now time.Time, dec Decision, then func()) (*State, error) {
+	st, _, err := d.transition(now, func(*State) (Decision, error) { return dec, nil }, then)
 	return st, err
+}
+
+// Settled waits, at most wait, for a decision being recorded to be wholly written (state,
+// events and what the driver says of it), so that a reader does not find the one without the
+// others. It reports whether it did not have to give up.
+func (d Dir) Settled(wait time.Duration) bool {
+	l, ok, err := state.LockWithin(d.lockPath(), wait)
+	if err != nil || !ok {
+		return false
+	}
+	l.Unlock()
+	return true
 }
 
 // Transition decides on the state as it is under the loop lock and applies the decision, for
@@ -253,6 +272,11 @@ func (d Dir) Apply(now time.Time, dec Decision) (*State, error) {
 // applied; its error is returned. A decision that changes nothing of the state (one that only
 // logs, or none at all) costs no write.
 func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*State, Decision, error) {
+	return d.transition(now, decide, nil)
+}
+
+// transition is Transition with then run under the lock once the decision is recorded.
+func (d Dir) transition(now time.Time, decide func(*State) (Decision, error), then func()) (*State, Decision, error) {
 	var dec Decision
 	st, err := d.locked(func(st *State) error {
 		var err error
@@ -272,6 +296,9 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 				// could not log are handed back, to be logged once there is room.
 				return &UnloggedError{At: now, Events: dec.Events[i:], Err: err}
 			}
+		}
+		if then != nil {
+			then()
 		}
 		return nil
 	})

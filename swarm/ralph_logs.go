@@ -83,6 +83,8 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 		}
 		return fail("worker '%s' is not a ralph worker", name)
 	}
+	// A decision being recorded is read whole: its state, its events and its lines together.
+	ld.Settled(settleWait)
 	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine}
 	if o.Monitor {
 		t.path, t.whole, t.torn = ld.MonitorLog(), nil, isTornEntry
@@ -100,6 +102,10 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	}
 	return t.run(e)
 }
+
+// settleWait bounds how long ralph logs waits for a decision being recorded: the loop lock is
+// held that long only by a writer that is stuck, and the logs are read all the same then.
+const settleWait = 2 * time.Second
 
 // eventStart is how every iterations.log entry begins (see ralph.Dir.LogEvent).
 var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
