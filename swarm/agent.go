@@ -151,11 +151,11 @@ func agentProject(dir string) (string, error) {
 func startAgent(e *env, o agentOptions) error {
 	am, name := o.mode, o.spawn.worker.Name
 	if _, err := (inbox.Inbox{Root: am.Project}).Load(); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	prev, err := ralph.LoadSession(am.Project)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if err := checkSessionFree(e, am.Project, prev); err != nil {
 		return err
@@ -164,7 +164,7 @@ func startAgent(e *env, o agentOptions) error {
 	say, startLog := beginSession(e, am, prev, name, now)
 	prompt, stop, err := ralph.NextSpec(am, now, 0, say)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if stop != "" {
 		say("%s", am.StopMessage(stop))

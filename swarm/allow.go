@@ -76,14 +76,14 @@ func allowTarget(arg string) (string, error) {
 	}
 	fi, err := os.Stat(arg)
 	if err != nil {
-		return "", fail("%v", err)
+		return "", fail("%w", err)
 	}
 	if !fi.IsDir() {
 		return arg, nil
 	}
 	dir, err := filepath.Abs(arg)
 	if err != nil {
-		return "", fail("%v", err)
+		return "", fail("%w", err)
 	}
 	found := ralph.FindProjectConfig(dir)
 	if found == "" {
@@ -95,11 +95,11 @@ func allowTarget(arg string) (string, error) {
 func allowFile(c *cli.Context, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	entry, err := ralph.Allow(path, time.Now())
 	if err != nil {
-		return fail("cannot record the consent: %v", err)
+		return fail("cannot record the consent: %w", err)
 	}
 	out := c.App.Writer
 	keys := ralph.CommandKeys(data)
@@ -117,7 +117,7 @@ func allowFile(c *cli.Context, path string) error {
 func revokeAllowed(c *cli.Context, path string) error {
 	found, err := ralph.Revoke(path)
 	if err != nil {
-		return fail("cannot record it: %v", err)
+		return fail("cannot record it: %w", err)
 	}
 	canon, _ := ralph.CanonicalPath(path)
 	if !found {
@@ -136,7 +136,7 @@ type allowedRow struct {
 func listAllowed(c *cli.Context, format string) error {
 	files, err := ralph.AllowedFiles()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	rows := make([]allowedRow, 0, len(files))
 	for _, f := range files {

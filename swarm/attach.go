@@ -64,7 +64,7 @@ func runAttach(e *env, o attachOptions) error {
 	}
 	if tm.InsideServer() {
 		if err := tm.SwitchClient(w.Tmux.PaneID); err != nil {
-			return fail("cannot switch to '%s': %v", w.Name, err)
+			return fail("cannot switch to '%s': %w", w.Name, err)
 		}
 		return nil
 	}

@@ -27,7 +27,7 @@ func (o dashboardOptions) check() error {
 		return fail("--interval must be at least 100ms")
 	}
 	if _, err := dashboard.ParseSort(o.Sort); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func runDashboard(e *env, o dashboardOptions) error {
 	}
 	opts.Color = os.Getenv("NO_COLOR") == ""
 	if err := dashboard.Run(data, opts); err != nil {
-		return fail("dashboard: %v", err)
+		return fail("dashboard: %w", err)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ type demoOptions struct {
 func runDemo(e *env, o demoOptions) error {
 	dir, err := os.MkdirTemp("", "swarm-demo-")
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	work, root := filepath.Join(dir, "work"), filepath.Join(dir, "state")
 	de, err := demoEnv(e, work, root)
@@ -74,7 +74,7 @@ func runDemo(e *env, o demoOptions) error {
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "demo workspace: %s\n", work)
 	fmt.Fprintf(e.stdout, "watch it live from another terminal: SWARM_DIR=%s swarm attach demo\n", root)
@@ -98,16 +98,16 @@ func runDemo(e *env, o demoOptions) error {
 func demoEnv(e *env, work, root string) (*env, error) {
 	files := map[string]string{"PROMPT.md": demoPrompt, "tasks.txt": "task 1\ntask 2\ntask 3\n"}
 	if err := os.MkdirAll(work, 0o755); err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
-			return nil, fail("%v", err)
+			return nil, fail("%w", err)
 		}
 	}
 	sdir, err := state.Open(root)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	conf, err := writeTmuxConfig(sdir.Root)
 	if err != nil {

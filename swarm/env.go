@@ -60,7 +60,7 @@ func openEnv(c *cli.Context) (*env, error) {
 	}
 	dir, err := state.Open(root)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	socket := c.String("tmux-socket")
 	if socket == "" {
@@ -145,7 +145,7 @@ func writeTmuxConfig(root string) (string, error) {
 		return conf, nil
 	}
 	if err := state.WriteFileAtomic(conf, []byte(want), 0o600); err != nil {
-		return "", fail("cannot write %s: %v", conf, err)
+		return "", fail("cannot write %s: %w", conf, err)
 	}
 	return conf, nil
 }

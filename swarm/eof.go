@@ -36,7 +36,7 @@ func runEOF(e *env, o eofOptions) error {
 		return err
 	}
 	if err := e.tmuxFor(w).SendKeys(w.Tmux.PaneID, "C-d"); err != nil {
-		return fail("cannot send EOF to '%s': %v", w.Name, err)
+		return fail("cannot send EOF to '%s': %w", w.Name, err)
 	}
 	fmt.Fprintf(e.stdout, "sent EOF to %s\n", w.Name)
 	return nil

@@ -54,7 +54,7 @@ func runnerArgv(e *env, exe, command string) []string {
 func keepHeartbeats(e *env) error {
 	s := heartbeat.StoreFor(e.dir)
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	lock, ok, err := state.TryLock(s.KeeperLock())
 	if err != nil || !ok {
@@ -64,7 +64,7 @@ func keepHeartbeats(e *env) error {
 	defer removeOwnPane(e)
 	exe, err := os.Executable()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	signal.Ignore(syscall.SIGUSR1)
 	// The runner ends with its keeper (a killed tmux server takes both): a keeper revived by
@@ -82,7 +82,7 @@ func keepHeartbeats(e *env) error {
 func runHeartbeats(e *env) error {
 	s := heartbeat.StoreFor(e.dir)
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	lock, ok, err := state.TryLock(s.RunnerLock())
 	if err != nil || !ok {
@@ -191,7 +191,7 @@ func ensureRunner(e *env) error {
 	}
 	p, err := startRevived(e, runnerWindow, runnerArgv(e, exe, "__keep"))
 	if err != nil {
-		return fail("cannot start the heartbeat runner: %v", err)
+		return fail("cannot start the heartbeat runner: %w", err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) && !state.IsLocked(s.RunnerLock()) && e.procs.Alive(p.PID, 0) {

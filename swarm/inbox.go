@@ -51,7 +51,7 @@ Examples:
 func openInbox(dir string) (inbox.Inbox, error) {
 	ib, err := inbox.Open(dir, gitTopLevel)
 	if err != nil {
-		return ib, fail("%v", err)
+		return ib, fail("%w", err)
 	}
 	return ib, nil
 }
@@ -76,7 +76,7 @@ func runInboxAdd(e *env, dir string, args []string) error {
 		return recs, nil
 	})
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "Queued: %s %s\n", added.ID, added.Spec)
 	return nil
@@ -108,7 +108,7 @@ func runInboxList(e *env, dir string, args []string) error {
 	}
 	recs, err := ib.Load()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "Inbox (%s):\n", words.Plural(len(recs), "spec"))
 	// The seed's columns: status 8 wide, the spec at least 16, two spaces between.
@@ -154,7 +154,7 @@ func runInboxRemove(e *env, dir string, args []string) error {
 		return recs, err
 	})
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "Removed: %s %s\n", removed.ID, removed.Spec)
 	return nil
@@ -174,7 +174,7 @@ func runInboxClear(e *env, dir string, args []string) error {
 		return recs, nil
 	})
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "Cleared %s\n", words.Plural(n, "pending spec"))
 	return nil
@@ -206,7 +206,7 @@ func runQueryInbox(e *env, dir string) error {
 	}
 	recs, err := ib.Load()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if recs == nil {
 		recs = []inbox.Record{}

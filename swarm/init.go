@@ -89,7 +89,7 @@ func initInstructions(e *env, o initOptions) error {
 	data, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !os.IsNotExist(err) {
-		return fail("cannot read %s: %v", path, err)
+		return fail("cannot read %s: %w", path, err)
 	}
 	action, content := planSection(string(data), exists, o.Force)
 	if action == actionPresent {
@@ -101,7 +101,7 @@ func initInstructions(e *env, o initOptions) error {
 		return nil
 	}
 	if err := state.WriteFileAtomic(path, []byte(content), filePerm(path)); err != nil {
-		return fail("cannot write %s: %v", path, err)
+		return fail("cannot write %s: %w", path, err)
 	}
 	fmt.Fprintln(e.stdout, doneLine(action, name))
 	return nil
@@ -154,14 +154,14 @@ func initSandbox(e *env, o initOptions) error {
 		}
 		data, err := templates.Sandbox.ReadFile("sandbox/" + f.Name)
 		if err != nil {
-			return fail("%v", err)
+			return fail("%w", err)
 		}
 		mode := os.FileMode(0o644)
 		if f.Executable {
 			mode = 0o755
 		}
 		if err := state.WriteFileAtomic(path, data, mode); err != nil {
-			return fail("cannot write %s: %v", path, err)
+			return fail("cannot write %s: %w", path, err)
 		}
 		fmt.Fprintf(e.stdout, "Created %s\n", f.Name)
 	}

@@ -48,7 +48,7 @@ func runInterrupt(e *env, o interruptOptions) error {
 			err = syscall.Kill(-w.PID, syscall.SIGINT)
 		}
 		if err != nil {
-			return fail("cannot interrupt '%s': %v", w.Name, err)
+			return fail("cannot interrupt '%s': %w", w.Name, err)
 		}
 		fmt.Fprintf(e.stdout, "interrupted %s\n", w.Name)
 	}

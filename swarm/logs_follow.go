@@ -111,7 +111,7 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 	path := e.dir.LogPath(w.Name, stream)
 	f, err := os.Open(path)
 	if err != nil {
-		return fail("no log for worker '%s': %v", w.Name, err)
+		return fail("no log for worker '%s': %w", w.Name, err)
 	}
 	defer f.Close()
 	tailFile(e.stdout, f, n, true, func() bool {

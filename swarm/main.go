@@ -89,7 +89,7 @@ The manual is built in: swarm guide lists its topics, swarm guide TOPIC shows on
 		},
 		Commands: commands(),
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return fail("%v (see 'swarm --help')", err)
+			return fail("%w (see 'swarm --help')", err)
 		},
 		// Bare `swarm` is an incomplete command line: its help, and exit 1.
 		Action: func(c *cli.Context) error {
@@ -108,7 +108,7 @@ The manual is built in: swarm guide lists its topics, swarm guide TOPIC shows on
 func setUsageErrors(cmd *cli.Command, parent string) {
 	path := parent + " " + cmd.Name
 	cmd.OnUsageError = func(c *cli.Context, err error, isSubcommand bool) error {
-		return fail("%v (see '%s --help')", err, path)
+		return fail("%w (see '%s --help')", err, path)
 	}
 	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
 		cmd.Action = needsSubcommand

@@ -81,7 +81,7 @@ func loopStateError(ld ralph.Dir, name string, err error) error {
 		}
 		return fail("worker '%s' is not a ralph worker", name)
 	}
-	return fail("%v", err)
+	return fail("%w", err)
 }
 
 func corruptLoop(ld ralph.Dir, kept string) error {

@@ -24,7 +24,7 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 	def := c.String("chain")
 	steps, err := ralph.ParseChain(def)
 	if err != nil {
-		return ralphSpawnOptions{}, fail("%v", err)
+		return ralphSpawnOptions{}, fail("%w", err)
 	}
 	w, _, err := spawnOptionsFromFlags(c)
 	if err != nil {
@@ -65,7 +65,7 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 func chainState(dir, def string, steps []ralph.ChainStep, checks []string) (*ralph.ChainState, []string, error) {
 	profiles, err := ralph.LoadProfiles(dir)
 	if err != nil {
-		return nil, nil, fail("%v", err)
+		return nil, nil, fail("%w", err)
 	}
 	var global []string
 	for _, spec := range checks {
@@ -87,7 +87,7 @@ func chainState(dir, def string, steps []ralph.ChainStep, checks []string) (*ral
 	}
 	for _, spec := range append(append([]string{}, global...), allStepChecks(steps)...) {
 		if _, err := ralph.ParseCheck(spec, dir); err != nil {
-			return nil, nil, fail("%v", err)
+			return nil, nil, fail("%w", err)
 		}
 	}
 	return cs, global, nil

@@ -74,7 +74,7 @@ func runRalphClean(e *env, o ralphCleanOptions) error {
 	}
 	for _, n := range names {
 		if err := os.RemoveAll(ralph.DirFor(e.dir, n).Path); err != nil {
-			return fail("%v", err)
+			return fail("%w", err)
 		}
 		fmt.Fprintf(e.stdout, "cleaned ralph state for %s\n", n)
 	}

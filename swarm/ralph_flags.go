@@ -76,7 +76,7 @@ func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.RegentConf
 	f.NoRegent = c.Bool("no-regent")
 	rc, err := ralph.ResolveRegent(dir, f)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	return &rc, nil
 }
@@ -96,7 +96,7 @@ func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSe
 	for _, spec := range c.StringSlice("hook") {
 		h, err := ralph.ParseHook(spec)
 		if err != nil {
-			return ralph.LoopSettings{}, fail("%v", err)
+			return ralph.LoopSettings{}, fail("%w", err)
 		}
 		f.Hooks = append(f.Hooks, h)
 	}
@@ -114,7 +114,7 @@ func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSe
 	}
 	ls, err := ralph.ResolveLoop(dir, f)
 	if err != nil {
-		return ralph.LoopSettings{}, fail("%v", err)
+		return ralph.LoopSettings{}, fail("%w", err)
 	}
 	return ls, nil
 }

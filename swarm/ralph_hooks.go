@@ -31,7 +31,7 @@ func stopLoopOnKill(e *env, name string) error {
 		e.warnf("cannot record that the loop of '%s' was killed yet (%v); it stays killed, and is recorded once it can be", name, err)
 		return nil
 	}
-	return fail("cannot record that the loop of '%s' was killed (%v); its monitor was ended instead", name, err)
+	return fail("cannot record that the loop of '%s' was killed (%w); its monitor was ended instead", name, err)
 }
 
 // endMonitor stops whatever drives the loop: the Regent lets go of it (and does not take it

@@ -39,7 +39,7 @@ func runRalphInit(e *env, o ralphInitOptions) error {
 		return fail("PROMPT.md already exists (use --force to overwrite)")
 	}
 	if err := state.WriteFileAtomic(path, []byte(templates.Prompt), 0o644); err != nil {
-		return fail("cannot write PROMPT.md: %v", err)
+		return fail("cannot write PROMPT.md: %w", err)
 	}
 	if exists {
 		fmt.Fprintln(e.stdout, "created PROMPT.md (overwritten)")

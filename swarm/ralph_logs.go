@@ -152,7 +152,7 @@ func (t *tail) run(e *env) error {
 	case err == nil:
 		t.f = f
 	case !errors.Is(err, os.ErrNotExist):
-		return fail("%v", err)
+		return fail("%w", err)
 	case !t.follow:
 		return nil
 	}

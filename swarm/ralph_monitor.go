@@ -163,7 +163,7 @@ func runMonitor(e *env, o monitorOptions) error {
 	defer closeOut()
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if !ok {
 		if o.foreground {
@@ -194,7 +194,7 @@ func runMonitor(e *env, o monitorOptions) error {
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 		if status == "" {
-			return fail("%v", err)
+			return fail("%w", err)
 		}
 	}
 	if o.foreground {

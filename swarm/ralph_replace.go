@@ -17,7 +17,7 @@ import (
 func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 	ws, err := e.dir.LoadWorkers(e.warnErr)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if w := ws.Get(name); w != nil {
 		if !lo.replace {
@@ -34,7 +34,7 @@ func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 	if lo.cleanState || lo.replace {
 		if _, err := os.Stat(ld.Path); err == nil {
 			if err := os.RemoveAll(ld.Path); err != nil {
-				return fail("cannot remove the ralph state of '%s': %v", name, err)
+				return fail("cannot remove the ralph state of '%s': %w", name, err)
 			}
 			if lo.cleanState {
 				fmt.Fprintf(e.stdout, "cleared ralph state for %s\n", name)
@@ -82,7 +82,7 @@ func clearLoopKeepingHistory(ld ralph.Dir) error {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(ld.Path, ent.Name())); err != nil {
-			return fail("cannot clear the earlier ralph state of '%s': %v", filepath.Base(ld.Path), err)
+			return fail("cannot clear the earlier ralph state of '%s': %w", filepath.Base(ld.Path), err)
 		}
 	}
 	return nil

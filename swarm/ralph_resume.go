@@ -88,7 +88,7 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 		e.warnf("worker '%s' is not paused", name)
 		return nil
 	case errors.Is(err, ralph.ErrFinished):
-		return fail("ralph loop for '%s' is %v; run more with 'swarm ralph resume %s --max-iterations %d'",
+		return fail("ralph loop for '%s' is %w; run more with 'swarm ralph resume %s --max-iterations %d'",
 			name, err, name, st.CurrentIteration+st.MaxIterations)
 	default:
 		// A limit below the current iteration, or a state that cannot be read.
@@ -106,7 +106,7 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 		err = handOver(e, ld, name, st.CurrentIteration)
 	}
 	if err != nil {
-		return fail("cannot start the loop monitor: %v", err)
+		return fail("cannot start the loop monitor: %w", err)
 	}
 	if d.Status == "" {
 		fmt.Fprintf(e.stdout, "set the iteration limit of ralph loop for %s to %d\n", name, st.MaxIterations)
@@ -152,7 +152,7 @@ func resumeChain(ld ralph.Dir) error {
 	if cs, err := ld.LoadChain(); err == nil && cs != nil && cs.Status == ralph.ChainFailed {
 		cs.Resumed()
 		if err := ld.SaveChain(cs); err != nil {
-			return fail("cannot write the chain's state: %v", err)
+			return fail("cannot write the chain's state: %w", err)
 		}
 	}
 	return nil

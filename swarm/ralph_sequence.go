@@ -8,7 +8,7 @@ import "github.com/swarm-dev/swarm/ralph"
 // writeAgentPrompt puts an agent's first prompt where its loop reads it.
 func writeAgentPrompt(ld ralph.Dir, prompt string) error {
 	if err := ld.WriteAgentPrompt(prompt); err != nil {
-		return fail("cannot write %s: %v", ld.AgentPromptPath(), err)
+		return fail("cannot write %s: %w", ld.AgentPromptPath(), err)
 	}
 	return nil
 }
@@ -17,12 +17,12 @@ func writeAgentPrompt(ld ralph.Dir, prompt string) error {
 func (o ralphSpawnOptions) saveSequence(ld ralph.Dir) error {
 	if o.chain != nil {
 		if err := ld.SaveChain(o.chain); err != nil {
-			return fail("cannot write the chain's state: %v", err)
+			return fail("cannot write the chain's state: %w", err)
 		}
 	}
 	if o.agent != nil {
 		if err := ld.SaveAgentMode(o.agent); err != nil {
-			return fail("cannot write the agent's state: %v", err)
+			return fail("cannot write the agent's state: %w", err)
 		}
 	}
 	return nil

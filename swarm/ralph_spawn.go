@@ -128,7 +128,7 @@ func (o *loopOptions) checkSettings(e *env) error {
 			return fail("--done-pattern is empty")
 		}
 		if _, err := regexp.Compile(p); err != nil {
-			return fail("invalid --done-pattern: %v", err)
+			return fail("invalid --done-pattern: %w", err)
 		}
 	}
 	switch o.promptMode {
@@ -256,7 +256,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	appendMonitorLog(ld, startingLine(name, st.MaxIterations))
 	if err := startMonitor(e, name); err != nil {
 		undoLoop(e, w, ld)
-		return fail("cannot start the loop monitor: %v", err)
+		return fail("cannot start the loop monitor: %w", err)
 	}
 	printLoopSpawned(e, w, st.MaxIterations)
 	return nil
@@ -312,7 +312,7 @@ func startingLine(name string, max int) string {
 func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	ld := ralph.DirFor(e.dir, o.Name)
 	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
-		return nil, fail("cannot create %s: %v", ld.Path, err)
+		return nil, fail("cannot create %s: %w", ld.Path, err)
 	}
 	w, err := startFirstAgent(e, ld, o, st)
 	if err != nil {
@@ -329,7 +329,7 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	st.BeginIteration(1, now, head)
 	if err := ld.Create(st); err != nil {
 		undoLoop(e, w, ld)
-		return nil, fail("cannot write loop state: %v", err)
+		return nil, fail("cannot write loop state: %w", err)
 	}
 	_ = ld.LogEvent(now, "START", fmt.Sprintf("iteration 1/%d", st.MaxIterations))
 	_ = ld.UpdateRegent(func(rs *ralph.RegentState) { rs.Iteration = 1 })
@@ -346,10 +346,10 @@ func printLoopSpawned(e *env, w *state.Worker, max int) {
 func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	prompt, err := ralph.ReadPrompt(st.PromptFile)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	if err := os.WriteFile(ld.PromptCopy(), []byte(prompt), 0o600); err != nil {
-		return nil, fail("cannot write %s: %v", ld.PromptCopy(), err)
+		return nil, fail("cannot write %s: %w", ld.PromptCopy(), err)
 	}
 	o.Tmux = true
 	st.AgentSession = uuid.NewString()

@@ -54,7 +54,7 @@ func runRalphSummary(e *env, o ralphSummaryOptions) error {
 	}
 	s, err := ld.LoadSummary(name, time.Now())
 	if err != nil {
-		return fail("cannot read the loop of '%s': %v", name, err)
+		return fail("cannot read the loop of '%s': %w", name, err)
 	}
 	if o.Format == "json" {
 		return printJSON(e, s)

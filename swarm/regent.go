@@ -100,7 +100,7 @@ func regentStatus(e *env, format string) error {
 	}
 	r, err := regentStatusOf(e.dir)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if format == "json" {
 		data, _ := json.MarshalIndent(struct {
@@ -147,7 +147,7 @@ func regentLogs(e *env, n int, follow bool) error {
 		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regentLogPath(e.dir))
 	}
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	defer f.Close()
 	// Followed until interrupted: the Regent comes and goes, its log stays.
@@ -176,7 +176,7 @@ func regentRestart(e *env) error {
 	old := regentPID(e.dir)
 	if old != 0 {
 		if _, err := regentRequest(e.dir, "quit"); err != nil {
-			return fail("cannot restart the Regent: %v", err)
+			return fail("cannot restart the Regent: %w", err)
 		}
 		waitFor(10*time.Second, func() bool { return !regentAlive(e.dir) })
 		if regentAlive(e.dir) {
@@ -186,7 +186,7 @@ func regentRestart(e *env) error {
 	// A restart is the user's word that the Regent may run again after a crash loop.
 	_ = os.Remove(regentCrashLoopPath(e.dir))
 	if err := ensureRegent(e); err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	// Back when every loop that needs it is driven again.
 	waitFor(10*time.Second, func() bool { return loopsDriven(e) })

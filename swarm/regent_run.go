@@ -25,7 +25,7 @@ import (
 func keepRegent(e *env) error {
 	lock, ok, err := state.TryLock(regentKeeperPath(e.dir))
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if !ok {
 		removeOwnPane(e) // another keeper is on it
@@ -34,7 +34,7 @@ func keepRegent(e *env) error {
 	defer lock.Unlock()
 	exe, err := os.Executable()
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	// Caught rather than ignored, so the Regent it starts gets default handling back.
 	sigs := make(chan os.Signal, 4)
@@ -74,7 +74,7 @@ func keepRegent(e *env) error {
 func serveRegent(e *env) error {
 	lock, ok, err := state.TryLock(regentLockPath(e.dir))
 	if err != nil {
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	if !ok {
 		// Another Regent serves this directory; a keeper waits for it to go.
@@ -83,7 +83,7 @@ func serveRegent(e *env) error {
 	logf, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		lock.Unlock()
-		return fail("%v", err)
+		return fail("%w", err)
 	}
 	defer logf.Close()
 	r := newRegent(e, timestamped{logf})

@@ -45,7 +45,7 @@ func screenLines(e *env, w *state.Worker, history int, stream string) ([]string,
 	}
 	data, err := os.ReadFile(e.dir.LogPath(w.Name, stream))
 	if err != nil {
-		return nil, fail("no log for worker '%s': %v", w.Name, err)
+		return nil, fail("no log for worker '%s': %w", w.Name, err)
 	}
 	return trimBlankTail(splitLines(stripansi.Strip(string(data)))), nil
 }
@@ -56,7 +56,7 @@ func paneLines(e *env, w *state.Worker, history int) ([]string, error) {
 	gone := fail("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
 	var lines []string
 	if _, err := e.tmuxFor(w).PaneNow(w.Tmux.PaneID); errors.Is(err, tmux.ErrNotAnswering) {
-		return nil, fail("cannot read the screen of '%s': %v", w.Name, err)
+		return nil, fail("cannot read the screen of '%s': %w", w.Name, err)
 	}
 	if _, own := e.ownPane(w); own {
 		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)

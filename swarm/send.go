@@ -68,7 +68,7 @@ func runSend(e *env, o sendOptions) error {
 	if text == "-" {
 		data, err := io.ReadAll(o.Stdin)
 		if err != nil {
-			return fail("cannot read standard input: %v", err)
+			return fail("cannot read standard input: %w", err)
 		}
 		text = string(data)
 	}
@@ -83,7 +83,7 @@ func runSend(e *env, o sendOptions) error {
 	}
 	for _, w := range ws {
 		if err := sendText(e, w, text, !o.Raw, !o.NoEnter); err != nil {
-			return fail("cannot send to '%s': %v", w.Name, err)
+			return fail("cannot send to '%s': %w", w.Name, err)
 		}
 		fmt.Fprintf(e.stdout, "sent to %s\n", w.Name)
 	}

@@ -95,7 +95,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	var readyRE *regexp.Regexp
 	if p := c.String("ready-pattern"); p != "" {
 		if readyRE, err = regexp.Compile(p); err != nil {
-			return spawnOptions{}, nil, fail("invalid --ready-pattern: %v", err)
+			return spawnOptions{}, nil, fail("invalid --ready-pattern: %w", err)
 		}
 	}
 	if c.Int("ready-timeout") <= 0 {
@@ -133,7 +133,7 @@ func configuredCommand(cwd string) ([]string, error) {
 	}
 	cmd, err := ralph.DefaultCommand(cwd)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	if len(cmd) == 0 {
 		return nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(ralph.UserConfigPath()))
@@ -197,9 +197,9 @@ func undoSpawn(e *env, w *state.Worker, why error) error {
 	_ = stopWorker(e, w, 2*time.Second)
 	code, msg, _ := codeOf(why)
 	if err := cleanWorker(e, w, everything); err != nil {
-		return &exitError{code: code, msg: fmt.Sprintf("%s; stopping it failed too: %v", msg, err)}
+		return &exitError{code: code, msg: fmt.Sprintf("%s; stopping it failed too: %v", msg, err), cause: why}
 	}
-	return &exitError{code: code, msg: msg + "; the worker was stopped and removed"}
+	return &exitError{code: code, msg: msg + "; the worker was stopped and removed", cause: why}
 }
 
 // interrupted is the failure of a command ended by signal sig: its exit code is the shell's
@@ -209,7 +209,7 @@ func interrupted(sig os.Signal, format string, args ...any) error {
 	if s, ok := sig.(syscall.Signal); ok {
 		code = 128 + int(s)
 	}
-	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+	return wrapped(code, format, args...)
 }
 
 // printSpawned says where a started worker runs: "spawned w1 (tmux: swarm:w1)".

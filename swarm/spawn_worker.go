@@ -165,13 +165,13 @@ func spawnDir(o spawnOptions) (string, error) {
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", fail("cannot determine current directory: %v", err)
+			return "", fail("cannot determine current directory: %w", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return "", fail("invalid --cwd: %v", err)
+		return "", fail("invalid --cwd: %w", err)
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return "", fail("directory not found: %s", cwd)
@@ -201,7 +201,7 @@ func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
 	envList := workerEnv(o.BaseEnv, o.Env, o.Name, o.ID)
 	if err := state.WriteJSON(e.dir.EnvPath(o.Name), envList); err != nil {
 		undo()
-		return nil, fail("cannot save worker environment: %v", err)
+		return nil, fail("cannot save worker environment: %w", err)
 	}
 	w := newRecord(o, runDir, wtInfo)
 	if o.BeforeStart != nil {
@@ -210,7 +210,7 @@ func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
 	if err := startProgram(e, o, w, envList); err != nil {
 		os.Remove(e.dir.EnvPath(o.Name))
 		undo()
-		return w, fail("cannot start worker '%s': %v", o.Name, err)
+		return w, fail("cannot start worker '%s': %w", o.Name, err)
 	}
 	return w, nil
 }

@@ -63,7 +63,7 @@ func stopWorker(e *env, w *state.Worker, grace time.Duration) error {
 		w.ExitCode = exit
 	}
 	if err != nil {
-		return fail("stopped '%s', but cannot record it: %v", w.Name, err)
+		return fail("stopped '%s', but cannot record it: %w", w.Name, err)
 	}
 	return nil
 }

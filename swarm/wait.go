@@ -182,7 +182,7 @@ func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string
 	}
 	all, err := e.dir.LoadWorkers(e.warnErr)
 	if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	var codes []int
 	for _, w := range ws {

@@ -28,7 +28,7 @@ func (e *env) live() (*liveView, error) {
 	if errors.Is(err, tmux.ErrNotAnswering) {
 		lv.silent[e.tm.Socket()] = err
 	} else if err != nil {
-		return nil, fail("%v", err)
+		return nil, fail("%w", err)
 	}
 	lv.panes[e.tm.Socket()] = panes
 	return lv, nil
@@ -175,7 +175,7 @@ func (e *env) loadWorker(name string) (*state.Worker, *liveView, error) {
 	}
 	ws, err := e.dir.LoadWorkers(e.warnErr)
 	if err != nil {
-		return nil, nil, fail("%v", err)
+		return nil, nil, fail("%w", err)
 	}
 	w := ws.Get(name)
 	if w == nil {
@@ -194,7 +194,7 @@ func (e *env) loadWorker(name string) (*state.Worker, *liveView, error) {
 func (e *env) loadAll() ([]*state.Worker, *liveView, error) {
 	ws, err := e.dir.LoadWorkers(e.warnErr)
 	if err != nil {
-		return nil, nil, fail("%v", err)
+		return nil, nil, fail("%w", err)
 	}
 	lv, err := e.live()
 	if err != nil {

@@ -40,16 +40,16 @@ func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) 
 		return nil, fail("worktree path %s already exists (remove it or choose another name)", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fail("cannot create %s: %v", filepath.Dir(path), err)
+		return nil, fail("cannot create %s: %w", filepath.Dir(path), err)
 	}
 	cw := &createdWorktree{info: state.WorktreeInfo{Path: path, Branch: branch, BaseRepo: top}}
 	if git.BranchExists(top, branch) {
 		if err := git.AddWorktree(top, path, branch); err != nil {
-			return nil, fail("cannot create worktree on existing branch '%s': %v", branch, err)
+			return nil, fail("cannot create worktree on existing branch '%s': %w", branch, err)
 		}
 	} else {
 		if err := git.AddWorktreeNewBranch(top, path, branch); err != nil {
-			return nil, fail("cannot create worktree: %v", err)
+			return nil, fail("cannot create worktree: %w", err)
 		}
 		cw.createdBranch = true
 	}

@@ -1,0 +1,83 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+	"testing"
+)
+
+func TestFailKeepsItsCause(t *testing.T) {
+	cause := &fs.PathError{Op: "open", Path: "/x/PROMPT.md", Err: fs.ErrNotExist}
+	err := fail("cannot read %s: %w", "PROMPT.md", cause)
+	if got, want := err.Error(), fmt.Sprintf("cannot read %s: %v", "PROMPT.md", cause); got != want {
+		t.Errorf("message %q, want %q (as with %%v)", got, want)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Error("errors.Is does not reach the cause")
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != "/x/PROMPT.md" {
+		t.Errorf("errors.As does not reach the cause: %v", pe)
+	}
+	if errors.Unwrap(err) != error(cause) {
+		t.Errorf("Unwrap = %v, want the cause", errors.Unwrap(err))
+	}
+	if code, _, _ := codeOf(err); code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+}
+
+func TestFailWithSeveralCauses(t *testing.T) {
+	err := fail("%w; then %w", os.ErrPermission, syscall.ENOSPC)
+	if got, want := err.Error(), fmt.Sprintf("%v; then %v", os.ErrPermission, syscall.ENOSPC); got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if !errors.Is(err, os.ErrPermission) || !errors.Is(err, syscall.ENOSPC) {
+		t.Error("errors.Is does not reach every cause")
+	}
+}
+
+func TestFailWithoutCause(t *testing.T) {
+	err := fail("bad %s: %v", "x", 3)
+	if err.Error() != "bad x: 3" || errors.Unwrap(err) != nil {
+		t.Errorf("fail without %%w: %q, unwraps to %v", err, errors.Unwrap(err))
+	}
+}
+
+func TestNotFoundIsNoWorker(t *testing.T) {
+	if err := fmt.Errorf("ralph: %w", notFound("w1")); !errors.Is(err, errNoWorker) {
+		t.Errorf("%v does not wrap errNoWorker", err)
+	}
+}
+
+// TestCodeOf is the table of the one mapping from errors to exit codes.
+func TestCodeOf(t *testing.T) {
+	cases := []struct {
+		name   string
+		err    error
+		code   int
+		msg    string
+		silent bool
+	}{
+		{"nil", nil, ExitOK, "", true},
+		{"fail", fail("bad %s", "x"), ExitError, "bad x", false},
+		{"not found", notFound("w"), ExitNotFound, "no worker named 'w'", false},
+		{"silent code", exitCode(ExitStagnated), ExitStagnated, "", true},
+		{"interrupted", interrupted(syscall.SIGINT, "stopped: %w", os.ErrClosed), ExitInterrupted, "stopped: " + os.ErrClosed.Error(), false},
+		{"plain", errors.New("plain"), ExitError, "plain", false},
+		{"wrapped plain", fmt.Errorf("a: %w", os.ErrNotExist), ExitError, "a: " + os.ErrNotExist.Error(), false},
+		{"wrapped sentinel", fmt.Errorf("loop: %w", errNoWorker), ExitNotFound, "loop: no such worker", false},
+		{"wrapped exitError", fmt.Errorf("x: %w", notFound("w")), ExitNotFound, "no worker named 'w'", false},
+		// The outermost exitError decides: a failure that wraps a missing worker is its own.
+		{"fail around not found", fail("cannot pause: %w", notFound("w")), ExitError, "cannot pause: no worker named 'w'", false},
+	}
+	for _, c := range cases {
+		code, msg, silent := codeOf(c.err)
+		if code != c.code || msg != c.msg || silent != c.silent {
+			t.Errorf("%s: codeOf = %d %q %v, want %d %q %v", c.name, code, msg, silent, c.code, c.msg, c.silent)
+		}
+	}
+}
