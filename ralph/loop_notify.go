@@ -44,19 +44,19 @@ func (l *Loop) escalation(cur *State, reason string) *channel {
 		return nil
 	}
 	l.logEvent("ESCALATE", reason)
-	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
-	rc := EffectiveRegent(cur.Regent)
+	l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
+	rc := EffectiveSupervision(cur.Supervision)
 	if !rc.Enabled || rc.Webhook == "" {
-		l.regentSay("%s — stopping and reporting", reason)
+		l.supervisionSay("%s — stopping and reporting", reason)
 		return nil
 	}
 	url := rc.Webhook
 	return &channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
 		after: func(err error) {
 			if err != nil {
-				l.regentSayLater("%s — webhook failed: %v", reason, err)
+				l.supervisionSayLater("%s — webhook failed: %v", reason, err)
 			} else {
-				l.regentSayLater("%s — escalated to webhook", reason)
+				l.supervisionSayLater("%s — escalated to webhook", reason)
 			}
 		}}
 }
@@ -142,10 +142,10 @@ func (l *Loop) notifyFailed(ch string, n Notification, err error) {
 
 // regentSayLater is regentSay from another goroutine: it leaves the loop's own bookkeeping of
 // failed writes alone.
-func (l *Loop) regentSayLater(format string, args ...any) {
+func (l *Loop) supervisionSayLater(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	l.regentPrint(text)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), regentEvent, text)
+	l.supervisionPrint(text)
+	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), supervisionEvent, text)
 }
 
 // WaitNotifications waits up to limit for the loop's notifications still under way (a

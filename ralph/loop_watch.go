@@ -254,7 +254,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 			w.facts.LastProgress = now
 			if now.Sub(w.savedProgress) >= saveScreenChange {
 				w.savedProgress = now
-				l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+				l.updateSupervision(func(rs *SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
 			}
 		}
 		w.lastSubst = h

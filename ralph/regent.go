@@ -16,7 +16,7 @@ import (
 // applies the same policy.
 
 // RegentConfig is the Regent's policy for one loop.
-type RegentConfig struct {
+type SupervisionConfig struct {
 	Enabled               bool   `json:"enabled"`
 	MaxFailures           int    `json:"max_retries"`
 	RetryBackoffSeconds   int    `json:"retry_backoff_seconds,omitempty"` // 0: min(2^(n-1), 300)
@@ -29,12 +29,12 @@ type RegentConfig struct {
 }
 
 // DefaultRegent is the policy when nothing is configured.
-func DefaultRegent() RegentConfig {
-	return RegentConfig{Enabled: true, MaxFailures: MaxConsecutiveFailures, HangTimeoutSeconds: 300}
+func DefaultSupervision() SupervisionConfig {
+	return SupervisionConfig{Enabled: true, MaxFailures: MaxConsecutiveFailures, HangTimeoutSeconds: 300}
 }
 
 // RegentState is what the Regent records about a loop: regent-state.json.
-type RegentState struct {
+type SupervisionState struct {
 	PID                 int      `json:"pid"`
 	Iteration           int      `json:"iteration"`
 	ConsecutiveErrors   int      `json:"consecutive_errors"`
@@ -49,7 +49,7 @@ type RegentState struct {
 }
 
 // RegentStatePath is the Regent's state file of a loop.
-func (d Dir) RegentStatePath() string { return filepath.Join(d.Path, "regent-state.json") }
+func (d Dir) SupervisionStatePath() string { return filepath.Join(d.Path, "regent-state.json") }
 
 // DoneFile is the marker an agent creates to say the whole task is complete.
 func (d Dir) DoneFile() string { return filepath.Join(d.Path, "DONE") }
@@ -59,21 +59,21 @@ func (d Dir) DoneFile() string { return filepath.Join(d.Path, "DONE") }
 func (d Dir) WaitFile() string { return filepath.Join(d.Path, "WAIT_WITHOUT_RESTART") }
 
 // LoadRegent reads the Regent's state; a missing file is an empty state.
-func (d Dir) LoadRegent() RegentState {
-	var rs RegentState
-	_ = state.ReadJSON(d.RegentStatePath(), &rs)
+func (d Dir) LoadSupervision() SupervisionState {
+	var rs SupervisionState
+	_ = state.ReadJSON(d.SupervisionStatePath(), &rs)
 	return rs
 }
 
 // UpdateRegent changes the Regent's state under the loop lock.
-func (d Dir) UpdateRegent(fn func(*RegentState)) error {
+func (d Dir) UpdateSupervision(fn func(*SupervisionState)) error {
 	return d.WithLock(func() error {
-		rs := d.LoadRegent()
+		rs := d.LoadSupervision()
 		before, _ := json.Marshal(&rs)
 		fn(&rs)
 		// The Regent's figures, for display and its counters: not worth a wait for the disk
 		// at every iteration of every loop.
-		return writeChanged(d.RegentStatePath(), before, &rs, state.ReplaceJSON)
+		return writeChanged(d.SupervisionStatePath(), before, &rs, state.ReplaceJSON)
 	})
 }
 

@@ -25,9 +25,9 @@ type WatchFacts struct {
 // Regent there is neither hang detection nor an iteration limit.
 func WatchLimits(lim Limits) (inactivity, hang, limit time.Duration) {
 	inactivity = time.Duration(lim.inactivity()) * time.Second
-	if lim.Regent.Enabled {
-		hang = time.Duration(lim.Regent.HangTimeoutSeconds) * time.Second
-		limit = time.Duration(lim.Regent.IterationTimeout) * time.Second
+	if lim.Supervision.Enabled {
+		hang = time.Duration(lim.Supervision.HangTimeoutSeconds) * time.Second
+		limit = time.Duration(lim.Supervision.IterationTimeout) * time.Second
 	}
 	return inactivity, hang, limit
 }
@@ -96,23 +96,23 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	case !f.Tested:
 		return GateRunTests, d
 	case f.TestsPassed:
-		d.regent("Tests passed ✅ — commit %s kept", f.Commits[0])
+		d.supervisionSay("Tests passed ✅ — commit %s kept", f.Commits[0])
 		d.event("TESTS", "passed at %s", f.Commits[0])
 		return GateDone, d
 	case f.ConfigError != "":
-		d.regent("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
+		d.supervisionSay("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
 		d.stop(StatusFailed, "test_command_error", f.ConfigError)
 		d.Escalate = "test command cannot run: " + f.ConfigError
 		return GateStop, d
 	case !f.BaselineTested:
 		return GateRunBaseline, d
 	case f.BaselineFailed:
-		d.regent("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
+		d.supervisionSay("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
 		d.event("TESTS", "failed at %s and already at %s; nothing reverted", f.Commits[0], f.StartCommit)
 		return GateDone, d
 	}
 	for _, c := range f.Commits {
-		d.regent("Tests failed ❌ — reverting commit %s", c)
+		d.supervisionSay("Tests failed ❌ — reverting commit %s", c)
 	}
 	return GateRevert, d
 }
@@ -129,7 +129,7 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 		return d, false
 	}
 	why := OneLine(err.Error())
-	d.regent("could not revert: %s — stopping loop", why)
+	d.supervisionSay("could not revert: %s — stopping loop", why)
 	d.stop(StatusFailed, "rollback_failed", "could not revert: "+why)
 	d.Escalate = "tests failed and the revert failed: " + why
 	return d, true
@@ -139,8 +139,8 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 // iteration (next) starts; nothing when the Regent is off or no iteration is left.
 func Restarting(next int, lim Limits) Decision {
 	var d Decision
-	if lim.Regent.Enabled && next <= lim.MaxIterations {
-		d.regent("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
+	if lim.Supervision.Enabled && next <= lim.MaxIterations {
+		d.supervisionSay("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
 	}
 	return d
 }
@@ -177,13 +177,13 @@ func CrashLoop(deaths []time.Time, now time.Time) (keep []time.Time, loop bool) 
 // agents keep working, and 'swarm regent restart' takes over).
 func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int, mayGiveUp bool) (keep []time.Time, d Decision) {
 	keep, loop := CrashLoop(append(recent, now), now)
-	d.regent("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
+	d.supervisionSay("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
 	d.event("RESURRECT", "monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, iteration, count)
 	if !loop || !mayGiveUp {
 		return keep, d
 	}
 	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))
-	d.regent("%s — stopping the loop", reason)
+	d.supervisionSay("%s — stopping the loop", reason)
 	d.stop(StatusFailed, "monitor_crash_loop", "")
 	// Nothing would watch the agent any more.
 	d.EndAgent = true
@@ -199,6 +199,6 @@ func MonitorCrashed(iteration int, fault string) Decision {
 	var d Decision
 	d.stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
 	d.EndAgent, d.Escalate = true, "monitor crashed: "+fault
-	d.regent("the monitor of this loop crashed (%s) — loop failed", fault)
+	d.supervisionSay("the monitor of this loop crashed (%s) — loop failed", fault)
 	return d
 }

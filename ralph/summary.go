@@ -160,7 +160,7 @@ func (d Dir) LoadSummary(name string, now time.Time) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	return BuildSummary(name, st, recs, d.LoadRegent().Rollbacks, now), nil
+	return BuildSummary(name, st, recs, d.LoadSupervision().Rollbacks, now), nil
 }
 
 // WriteSummary writes summary.md for the loop as it is now.
