@@ -10,7 +10,7 @@ import (
 )
 
 // Watching a working agent: the driver samples the process, the screen and the stop files,
-// and the policy (regent_policy.go) says when what it sees ends the iteration.
+// and the policy (supervision_policy.go) says when what it sees ends the iteration.
 
 // screenWatch is what the driver remembers between looks at the screen.
 type screenWatch struct {

@@ -12,7 +12,7 @@ import (
 )
 
 // The Regent's effects: running the tests and reverting commits for the test gate, and
-// reporting a loop that gave up. What to do is decided in regent_policy.go.
+// reporting a loop that gave up. What to do is decided in supervision_policy.go.
 
 // testTimeout bounds one run of the test command.
 const testTimeout = 30 * time.Minute
