@@ -229,7 +229,7 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
 		d.ConsecutiveFailures, lim.Supervision.MaxFailures)
 	if lim.Supervision.Enabled {
-		// The Regent's own word on its decision, as its display shows every one of them.
+		// Supervision's own word on its decision, as its display shows every one of them.
 		d.supervisionSay("agent %s — retrying in %ds (attempt %d/%d)", failedHow(f.Ending, exit), int(wait.Seconds()),
 			d.ConsecutiveFailures, lim.Supervision.MaxFailures)
 	}
@@ -237,7 +237,8 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	return d
 }
 
-// failedHow is how a Regent line names a failed agent's end: "exited (exit 1)", "failed (hung)".
+// failedHow is how a supervision line names a failed agent's end: "exited (exit 1)",
+// "failed (hung)".
 func failedHow(e Ending, exit string) string {
 	if e == EndExited {
 		return fmt.Sprintf("exited (exit %s)", exit)
@@ -245,7 +246,7 @@ func failedHow(e Ending, exit string) string {
 	return fmt.Sprintf("failed (%s)", exit)
 }
 
-// RetryWait is the wait before retrying after the n-th consecutive failure: the Regent's
+// RetryWait is the wait before retrying after the n-th consecutive failure: supervision's
 // fixed wait when one is configured, otherwise min(2^(n-1), 300) s.
 func RetryWait(n int, rc SupervisionConfig) time.Duration {
 	if rc.Enabled && rc.RetryBackoffSeconds > 0 {

@@ -178,7 +178,7 @@ func limits(st *State) Limits {
 // transition carries a decision out: the state and its log events in one step, then what it
 // says, then its effects on the agent and the outside world.
 func (l *Loop) transition(st *State, a agent, dec Decision) *State {
-	// The Regent's lines go in the event log with the decision's own events, in one write.
+	// Supervision lines go in the event log with the decision's own events, in one write.
 	dec.Events = slices.Clip(dec.Events)
 	for _, ln := range dec.Lines {
 		if ln.Supervision {

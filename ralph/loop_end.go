@@ -102,7 +102,7 @@ func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool
 // iteration limit.
 func doneReason(reason string) bool { return reason == "complete" || reason == "done_pattern" }
 
-// noteInRegent keeps the Regent's state in step with an iteration's outcome.
+// noteInSupervision keeps the supervision state in step with an iteration's outcome.
 func (l *Loop) noteInSupervision(dec Decision, cur *State) {
 	head := l.workerHead()
 	l.updateSupervision(func(rs *SupervisionState) {
@@ -229,7 +229,7 @@ func fatalReason(exitFile string, code int) string {
 }
 
 // backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran
-// its course is followed by the next iteration, which the Regent announces.
+// its course is followed by the next iteration, which supervision announces.
 func (l *Loop) backoff(st *State) {
 	until := ParseTime(st.BackoffUntil)
 	waited := true

@@ -11,8 +11,8 @@ import (
 // What a loop says (its output) and records (its state, its event log), and how it copes
 // with files it cannot write.
 
-// regentSay reports what the Regent did, in the loop's output and in its event log (where ralph
-// logs shows it among the iterations).
+// supervisionSay reports what supervision did, in the loop's output and in its event log
+// (where ralph logs shows it among the iterations).
 func (l *Loop) supervisionSay(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	l.supervisionPrint(text)
@@ -21,10 +21,10 @@ func (l *Loop) supervisionSay(format string, args ...any) {
 
 func (l *Loop) supervisionPrint(text string) { fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text) }
 
-// regentEvent is the kind of the event log's entries that are the Regent's lines.
+// supervisionEvent is the kind of the event log's entries that are supervision lines.
 const supervisionEvent = "REGENT"
 
-// sayLines prints a decision's lines, the Regent's as its own.
+// sayLines prints a decision's lines, supervision's under their own label.
 func (l *Loop) sayLines(lines []Line) {
 	for _, ln := range lines {
 		if ln.Supervision {

@@ -31,7 +31,7 @@ func (l *Loop) notAnswering(err error) bool {
 	return true
 }
 
-// escalateSilence tells the log, the Regent's counters and its webhook (where it has one)
+// escalateSilence tells the log, the supervision counters and its webhook (where it has one)
 // that the loop cannot watch its agent; the loop itself goes on.
 func (l *Loop) escalateSilence(why string) {
 	reason := why + " — the agent is left running; waiting for the server"

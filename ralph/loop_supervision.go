@@ -11,13 +11,13 @@ import (
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// The Regent's effects: running the tests and reverting commits for the test gate, and
+// Supervision's effects: running the tests and reverting commits for the test gate, and
 // reporting a loop that gave up. What to do is decided in supervision_policy.go.
 
 // testTimeout bounds one run of the test command.
 const testTimeout = 30 * time.Minute
 
-// gateOn reports whether the test gate looks at the loop's iterations: the Regent is on, with
+// gateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
 // a test command and rollback, and the iteration's start commit is known.
 func gateOn(st *State, rc SupervisionConfig) bool {
 	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""

@@ -80,7 +80,8 @@ func (e Ending) timedOut() bool {
 	return e == EndInactive || e == EndHung || e == EndIterationTimeout || e == EndReadyTimeout
 }
 
-// Line is one thing the loop says: a "[ralph] name: ..." line, or a Regent line.
+// Line is one thing the loop says: a "[ralph] name: ..." line, or a supervision line
+// (shown as "🛡️  Regent: ...").
 type Line struct {
 	Supervision bool
 	Text        string
@@ -179,7 +180,7 @@ type Limits struct {
 	Supervision       SupervisionConfig
 }
 
-// EffectiveRegent fills in what an older or partial configuration leaves out.
+// EffectiveSupervision fills in what an older or partial configuration leaves out.
 func EffectiveSupervision(rc *SupervisionConfig) SupervisionConfig {
 	if rc == nil {
 		return DefaultSupervision()

@@ -11,7 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// A loop's summary: how it went, from its state, its iteration records and the Regent's
+// A loop's summary: how it went, from its state, its iteration records and the supervision
 // counts. Written to summary.md when the loop ends; `swarm ralph summary` builds it any time.
 
 // Summary is the loop at a glance.

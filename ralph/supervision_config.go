@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// RegentFlags are the Regent's settings given on the command line; nil means the flag was not
-// given, so it does not override the project file.
+// SupervisionFlags are the supervision settings given on the command line; nil means the flag
+// was not given, so it does not override the project file.
 type SupervisionFlags struct {
 	MaxFailures           *int
 	RetryBackoffSeconds   *int
@@ -20,10 +20,10 @@ type SupervisionFlags struct {
 	NoSupervision         bool
 }
 
-// ResolveRegent is the Regent's policy for a loop started in dir: the defaults, overridden by
-// the [regent] tables of the user's config.toml and of the swarm.toml found from dir upwards
-// (see ConfigFiles), overridden by the flags that were given. The result is checked as a
-// whole, since a rule may combine settings from several places (rollback switched on in a
+// ResolveSupervision is the supervision policy for a loop started in dir: the defaults,
+// overridden by the [regent] tables of the user's config.toml and of the swarm.toml found from
+// dir upwards (see ConfigFiles), overridden by the flags that were given. The result is checked
+// as a whole, since a rule may combine settings from several places (rollback switched on in a
 // file, the test command given as a flag).
 func ResolveSupervision(dir string, flags SupervisionFlags) (SupervisionConfig, error) {
 	rc := DefaultSupervision()

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The Regent's rules as policy: when a working agent counts as ended (quiet, hung, out of
+// Supervision's rules as policy: when a working agent counts as ended (quiet, hung, out of
 // time), whether an iteration's commits are kept or reverted, and when a monitor that keeps
 // dying is given up on. The failure limit and backoff are in decide.go (failure, RetryWait).
 
@@ -21,8 +21,8 @@ type WatchFacts struct {
 	Limit        time.Duration // 0: no limit on an iteration's wall time
 }
 
-// WatchLimits turns the loop's settings into the durations a watch applies. Without the
-// Regent there is neither hang detection nor an iteration limit.
+// WatchLimits turns the loop's settings into the durations a watch applies. Without
+// supervision there is neither hang detection nor an iteration limit.
 func WatchLimits(lim Limits) (inactivity, hang, limit time.Duration) {
 	inactivity = time.Duration(lim.inactivity()) * time.Second
 	if lim.Supervision.Enabled {
@@ -86,7 +86,7 @@ type GateFacts struct {
 }
 
 // Gate decides the test gate's next step. Without rollback the tests are not run at all,
-// as the Regent's spec says; a suite that was already failing before the iteration is
+// as supervision's spec says; a suite that was already failing before the iteration is
 // reported, not blamed on it.
 func Gate(f GateFacts) (GateStep, Decision) {
 	var d Decision
@@ -135,8 +135,8 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 	return d, true
 }
 
-// Restarting is the Regent's word when the wait after a failed agent is over and the next
-// iteration (next) starts; nothing when the Regent is off or no iteration is left.
+// Restarting is supervision's word when the wait after a failed agent is over and the next
+// iteration (next) starts; nothing when supervision is off or no iteration is left.
 func Restarting(next int, lim Limits) Decision {
 	var d Decision
 	if lim.Supervision.Enabled && next <= lim.MaxIterations {
@@ -192,7 +192,7 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 }
 
 // MonitorCrashed is the end of a loop whose monitor failed with a fault of its own: the agent
-// is ended (nobody would watch it), the loop fails with the fault on record, and the Regent
+// is ended (nobody would watch it), the loop fails with the fault on record, and supervision
 // escalates. Running it again would hit the same fault.
 func MonitorCrashed(iteration int, fault string) Decision {
 	fault = OneLine(fault)

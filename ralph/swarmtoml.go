@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// ProjectConfigName is the project file whose [regent] table configures the Regent.
+// ProjectConfigName is the project file whose [regent] table configures supervision.
 const ProjectConfigName = "swarm.toml"
 
 // FindProjectConfig looks for swarm.toml in dir and its parents up to the repository root (the
@@ -34,7 +34,7 @@ func FindProjectConfig(dir string) string {
 	}
 }
 
-// RegentFile is the [regent] table of swarm.toml; nil fields were not set.
+// SupervisionFile is the [regent] table of swarm.toml; nil fields were not set.
 type SupervisionFile struct {
 	Enabled               *bool
 	RollbackOnTestFailure *bool
@@ -101,7 +101,7 @@ type supervisionKey struct {
 	set  func(rf *SupervisionFile, v any) error
 }
 
-// errWrongValue says a value is not of the kind regentKey.want describes.
+// errWrongValue says a value is not of the kind supervisionKey.want describes.
 var errWrongValue = errors.New("wrong value")
 
 var supervisionKeys = []supervisionKey{
