@@ -86,7 +86,7 @@ func TestAfterRun(t *testing.T) {
 				lines:    []string{"fatal error: executable not found: ./a.sh, stopping loop (no retries)"},
 				events:   []string{"[FAIL] executable not found: ./a.sh"},
 				escalate: "fatal error: executable not found: ./a.sh"}},
-		{"fatal without the Regent is not escalated", RunFacts{Counters: Counters{Iteration: 2}, Ending: EndExited, ExitCode: code(126), FatalReason: "permission denied (exit 126)"},
+		{"fatal without supervision is not escalated", RunFacts{Counters: Counters{Iteration: 2}, Ending: EndExited, ExitCode: code(126), FatalReason: "permission denied (exit 126)"},
 			noSupervision, want{status: StatusFailed, reason: "fatal_error", phase: PhaseEnded,
 				lines:  []string{"fatal error: permission denied (exit 126), stopping loop (no retries)"},
 				events: []string{"[FAIL] permission denied (exit 126)"}}},
@@ -105,11 +105,11 @@ func TestAfterRun(t *testing.T) {
 func TestRetryWaitNeedsSupervisionForAFixedWait(t *testing.T) {
 	rc := SupervisionConfig{Enabled: false, RetryBackoffSeconds: 30}
 	if got := RetryWait(3, rc); got != 4*time.Second {
-		t.Errorf("without the Regent: %v, want the doubling 4s", got)
+		t.Errorf("without supervision: %v, want the doubling 4s", got)
 	}
 	rc.Enabled = true
 	if got := RetryWait(3, rc); got != 30*time.Second {
-		t.Errorf("with the Regent: %v, want 30s", got)
+		t.Errorf("with supervision: %v, want 30s", got)
 	}
 }
 

@@ -138,7 +138,7 @@ func TestNotifierDropsBeyondItsQueue(t *testing.T) {
 	}
 }
 
-// A loop that gives up tells the tmux clients and the Regent's webhook, each once, with the
+// A loop that gives up tells the tmux clients and supervision's webhook, each once, with the
 // failed event; an endpoint that answers 500 is reported in the log, not retried.
 func TestLoopNotifiesItsEnd(t *testing.T) {
 	hook := newSupervisionWebhook(t, http.StatusInternalServerError)

@@ -45,10 +45,10 @@ func TestUpdatesThatChangeNothingAreNotWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	if inode(t, d.SupervisionStatePath()) != before {
-		t.Error("a Regent update that changed nothing rewrote its file")
+		t.Error("a supervision update that changed nothing rewrote its file")
 	}
 	if err := d.UpdateSupervision(func(rs *SupervisionState) { rs.Iteration = 4 }); err != nil || d.LoadSupervision().Iteration != 4 {
-		t.Errorf("a Regent change was not written (%v)", err)
+		t.Errorf("a supervision change was not written (%v)", err)
 	}
 
 	// A note about the running agent follows the same rules, without waiting for the disk.

@@ -60,7 +60,7 @@ func TestResolveSupervision(t *testing.T) {
 		{name: "negative iteration timeout", file: "-", flags: SupervisionFlags{IterationTimeout: ptr(-1)}, wantErr: "--iteration-timeout must not be negative"},
 		{name: "webhook not http", file: "-", flags: SupervisionFlags{Webhook: ptr("ftp://x")},
 			wantErr: "invalid --webhook 'ftp://x' (expected an http:// or https:// URL)"},
-		{name: "checks apply with the Regent off", file: "-", flags: SupervisionFlags{NoSupervision: true, Push: ptr(true)},
+		{name: "checks apply with supervision off", file: "-", flags: SupervisionFlags{NoSupervision: true, Push: ptr(true)},
 			wantErr: "--push needs --rollback-on-test-failure"},
 	}
 	for _, c := range cases {

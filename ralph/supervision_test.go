@@ -20,12 +20,12 @@ import (
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
-// The Regent's rules are driven through the same fake tmux, fake clock and scripted agent as
+// Supervision's rules are driven through the same fake tmux, fake clock and scripted agent as
 // the loop tests: each test sets one policy, makes the agent break (or keep) the rule it
 // guards, and checks the transition the loop takes, so a rule that stops working fails here.
 
-// regentHarness is a loop harness whose stored state carries the Regent policy rc; edit may
-// adjust the rest of the state (phase, iteration, start commit) before the loop runs.
+// supervisionHarness is a loop harness whose stored state carries the supervision policy rc;
+// edit may adjust the rest of the state (phase, iteration, start commit) before the loop runs.
 func supervisionHarness(t *testing.T, s setup, script agentScript, rc SupervisionConfig, edit func(*State)) *harness {
 	t.Helper()
 	h := newHarness(t, s, script)
@@ -42,7 +42,7 @@ func supervisionHarness(t *testing.T, s setup, script agentScript, rc Supervisio
 	return h
 }
 
-// regentBeforeFirstRun makes the stored loop one that has not started any iteration yet.
+// supervisionBeforeFirstRun makes the stored loop one that has not started any iteration yet.
 func supervisionBeforeFirstRun(st *State) {
 	st.Phase = ""
 	st.CurrentIteration = 0
@@ -50,7 +50,7 @@ func supervisionBeforeFirstRun(st *State) {
 
 const supervisionPrefix = "🛡️  Regent: "
 
-// regentLines are the Regent's messages, prefix stripped, in order.
+// supervisionLines are supervision's messages, prefix stripped, in order.
 func supervisionLines(h *harness) []string {
 	var out []string
 	for _, l := range strings.Split(h.out.String(), "\n") {
@@ -64,7 +64,7 @@ func supervisionLines(h *harness) []string {
 func wantSupervisionLines(h *harness, want ...string) {
 	h.t.Helper()
 	if got := supervisionLines(h); !reflect.DeepEqual(got, want) {
-		h.t.Errorf("Regent said:\n  %s\nwant:\n  %s\nfull output:\n%s",
+		h.t.Errorf("supervision said:\n  %s\nwant:\n  %s\nfull output:\n%s",
 			strings.Join(got, "\n  "), strings.Join(want, "\n  "), h.out.String())
 	}
 }
@@ -115,7 +115,7 @@ func supervisionWantFailures(h *harness, st *State, consecutive, total int) {
 	}
 }
 
-// regentAnimate draws the agent's screen now and redraws it every second of fake time with
+// supervisionAnimate draws the agent's screen now and redraws it every second of fake time with
 // the next tick, for as long as this agent runs.
 func supervisionAnimate(tn turn, draw func(prompt string, tick int) string) {
 	tn.p.SetScreen(draw(tn.prompt, 0))
@@ -131,7 +131,7 @@ func supervisionAnimate(tn turn, draw func(prompt string, tick int) string) {
 
 var supervisionSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
 
-// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/claude-2.1.197/24_hang_*:
+// supervisionHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/claude-2.1.197/24_hang_*:
 // the spinner glyph rotates and its counters climb, but no output ever appears.
 func supervisionHungScreen(prompt string, tick int) string {
 	lines := append(echo(prompt), "",
@@ -143,7 +143,7 @@ func supervisionHungScreen(prompt string, tick int) string {
 	return strings.Join(lines, "\n")
 }
 
-// regentSteadyScreen is an agent that prints a new line of real output every tick. Only the
+// supervisionSteadyScreen is an agent that prints a new line of real output every tick. Only the
 // newest lines stay in view, as older ones scroll away; that keeps ten minutes of fake time
 // cheap to capture and hash.
 func supervisionSteadyScreen(prompt string, tick int) string {
@@ -154,7 +154,7 @@ func supervisionSteadyScreen(prompt string, tick int) string {
 	return claudeBusy(prompt, time.Duration(tick)*time.Second, out...)
 }
 
-// regentTmux is the fake tmux with every capture the loop makes recorded, to show what the
+// supervisionTmux is the fake tmux with every capture the loop makes recorded, to show what the
 // loop saw on screen.
 type supervisionTmux struct {
 	*tmuxtest.Fake
@@ -592,7 +592,7 @@ func TestSupervisionMaxFailuresAndFixedBackoff(t *testing.T) {
 	}
 }
 
-// regentWebhook is an escalation endpoint that records what it is sent.
+// supervisionWebhook is an escalation endpoint that records what it is sent.
 type supervisionWebhook struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
@@ -624,7 +624,7 @@ func (w *supervisionWebhook) received() []supervisionPost {
 	return append([]supervisionPost(nil), w.posts...)
 }
 
-// regentFailingWithLastWords exits 1 after printing a line the escalation should carry.
+// supervisionFailingWithLastWords exits 1 after printing a line the escalation should carry.
 func supervisionFailingWithLastWords(tn turn) {
 	tn.p.SetScreen(claudeIdle(append(echo(tn.prompt), "", fmt.Sprintf("● Error: cannot reach the build cache (iteration %d)", tn.it))...))
 	tn.p.Exit(1)
@@ -733,7 +733,7 @@ func TestSupervisionDisabled(t *testing.T) {
 		st := h.state()
 		h.wantState(st, StatusFailed, "consecutive_failures", 5)
 		supervisionWantFailures(h, st, 5, 5)
-		// The Regent's own backoff and webhook are part of the supervision that is off.
+		// Supervision's own backoff and webhook are off with it.
 		if got, want := h.clock.waits(PhaseBackoff), durations(1, 2, 4, 8); !reflect.DeepEqual(got, want) {
 			t.Errorf("backoff waits %v, want %v", got, want)
 		}
@@ -743,7 +743,8 @@ func TestSupervisionDisabled(t *testing.T) {
 	})
 }
 
-// regentGit runs git in dir (identity and configuration come from the environment regentRepo sets).
+// supervisionGit runs git in dir (identity and configuration come from the environment
+// supervisionRepo sets).
 func supervisionGit(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	out, err := cmd.CombinedOutput()
@@ -753,7 +754,7 @@ func supervisionGit(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// regentCommit writes files (name → content) and commits them with message msg.
+// supervisionCommit writes files (name → content) and commits them with message msg.
 func supervisionCommit(dir, msg string, files map[string]string) (string, error) {
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -769,14 +770,14 @@ func supervisionCommit(dir, msg string, files map[string]string) (string, error)
 	return supervisionGit(dir, "rev-parse", "HEAD")
 }
 
-// regentRepo turns dir into a repository with a base commit whose suite (status.txt) passes
+// supervisionRepo turns dir into a repository with a base commit whose suite (status.txt) passes
 // and a commit made before the loop, whose status.txt is preStatus. It returns that commit.
 func supervisionRepo(t *testing.T, dir, preStatus string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	// Both the test's commits and the Regent's reverts get this identity, and no user or
+	// Both the test's commits and supervision's reverts get this identity, and no user or
 	// system configuration (signing, hooks, templates) leaks in.
 	empty := filepath.Join(t.TempDir(), "gitconfig")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
@@ -810,8 +811,8 @@ func supervisionSubjects(t *testing.T, dir string) []string {
 	return strings.Split(out, "\n")
 }
 
-// regentGated is a one-iteration loop whose worker directory is a repository (see
-// regentRepo) and whose agent runs agent there when it gets the prompt, then exits 0. The
+// supervisionGated is a one-iteration loop whose worker directory is a repository (see
+// supervisionRepo) and whose agent runs agent there when it gets the prompt, then exits 0. The
 // loop records an iteration's start commit only for iterations it starts, so the adopted
 // first one is given the pre-loop commit here. It returns the repository and that commit.
 func supervisionGated(t *testing.T, testCommand, preStatus string, agent func(dir string) error) (h *harness, dir, pre string) {
@@ -891,7 +892,7 @@ func TestSupervisionTestGatedRollback(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "helper.txt")); !os.IsNotExist(err) {
 			t.Errorf("helper.txt still present after its commit was reverted (%v)", err)
 		}
-		// The commit made before the loop is not the Regent's to touch.
+		// The commit made before the loop is not supervision's to touch.
 		if b, err := os.ReadFile(filepath.Join(dir, "pre.txt")); err != nil || string(b) != "made before the loop\n" {
 			t.Errorf("pre.txt %q (%v), want the pre-loop commit's content", b, err)
 		}
