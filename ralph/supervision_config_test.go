@@ -42,7 +42,7 @@ func TestResolveSupervision(t *testing.T) {
 			want: with(func(rc *SupervisionConfig) {
 				rc.MaxFailures, rc.HangTimeoutSeconds, rc.TestCommand = 2, 120, "make test"
 			})},
-		{name: "file turns the Regent off", file: "[regent]\nenabled = false\n", want: with(func(rc *SupervisionConfig) { rc.Enabled = false })},
+		{name: "file turns supervision off", file: "[regent]\nenabled = false\n", want: with(func(rc *SupervisionConfig) { rc.Enabled = false })},
 		{name: "--no-regent over the file", file: file, flags: SupervisionFlags{NoSupervision: true}, want: with(func(rc *SupervisionConfig) {
 			rc.Enabled = false
 			rc.MaxFailures, rc.RetryBackoffSeconds, rc.HangTimeoutSeconds = 2, 1, 120
