@@ -47,7 +47,7 @@ func TestContextCheck(t *testing.T) {
 
 // Ending an iteration for its context is not a failure, and the log says why.
 func TestContextEndingsAreNotFailures(t *testing.T) {
-	lim := Limits{MaxIterations: 5, MaxContext: 70, Regent: DefaultRegent()}
+	lim := Limits{MaxIterations: 5, MaxContext: 70, Supervision: DefaultSupervision()}
 	for _, e := range []Ending{EndContextLimit, EndCompaction} {
 		code := 143
 		d := AfterRun(RunFacts{Counters: Counters{Iteration: 2, ConsecutiveFailures: 1}, Ending: e, ExitCode: &code, Running: true}, lim)

@@ -90,11 +90,11 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 		}
 		d.event("TURN", "iteration %d turn ended without the done marker (the agent's Stop signal)", n)
 	case EndHung:
-		d.regent("agent hung (no progress on screen for %ds) — killing it and restarting", lim.Regent.HangTimeoutSeconds)
-		d.event("HANG", "iteration %d no progress for %ds", n, lim.Regent.HangTimeoutSeconds)
+		d.supervisionSay("agent hung (no progress on screen for %ds) — killing it and restarting", lim.Supervision.HangTimeoutSeconds)
+		d.event("HANG", "iteration %d no progress for %ds", n, lim.Supervision.HangTimeoutSeconds)
 	case EndIterationTimeout:
-		d.regent("iteration %d exceeded %ds — killing the agent", n, lim.Regent.IterationTimeout)
-		d.event("TIMEOUT", "iteration %d exceeded %ds", n, lim.Regent.IterationTimeout)
+		d.supervisionSay("iteration %d exceeded %ds — killing the agent", n, lim.Supervision.IterationTimeout)
+		d.event("TIMEOUT", "iteration %d exceeded %ds", n, lim.Supervision.IterationTimeout)
 	case EndContextLimit:
 		d.say("context use passed %d%% (--max-context %d%% + 15), ending iteration %d", lim.MaxContext+15, lim.MaxContext, n)
 		d.event("CONTEXT", "iteration %d context_limit: over %d%%, agent ended", n, lim.MaxContext+15)
@@ -214,7 +214,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	n := f.Iteration
 	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
-	if d.ConsecutiveFailures >= lim.Regent.MaxFailures {
+	if d.ConsecutiveFailures >= lim.Supervision.MaxFailures {
 		msg := fmt.Sprintf("%d consecutive failures, stopping loop", d.ConsecutiveFailures)
 		d.say("%s", msg)
 		d.stop(StatusFailed, "consecutive_failures", msg)
@@ -225,19 +225,20 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 		d.say("iteration %d failed (exit: %s)", n, exit)
 		return d
 	}
-	wait := RetryWait(d.ConsecutiveFailures, lim.Regent)
+	wait := RetryWait(d.ConsecutiveFailures, lim.Supervision)
 	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
-		d.ConsecutiveFailures, lim.Regent.MaxFailures)
-	if lim.Regent.Enabled {
-		// The Regent's own word on its decision, as its display shows every one of them.
-		d.regent("agent %s — retrying in %ds (attempt %d/%d)", failedHow(f.Ending, exit), int(wait.Seconds()),
-			d.ConsecutiveFailures, lim.Regent.MaxFailures)
+		d.ConsecutiveFailures, lim.Supervision.MaxFailures)
+	if lim.Supervision.Enabled {
+		// Supervision's own word on its decision, as its display shows every one of them.
+		d.supervisionSay("agent %s — retrying in %ds (attempt %d/%d)", failedHow(f.Ending, exit), int(wait.Seconds()),
+			d.ConsecutiveFailures, lim.Supervision.MaxFailures)
 	}
 	d.Phase, d.Backoff = PhaseBackoff, wait
 	return d
 }
 
-// failedHow is how a Regent line names a failed agent's end: "exited (exit 1)", "failed (hung)".
+// failedHow is how a supervision line names a failed agent's end: "exited (exit 1)",
+// "failed (hung)".
 func failedHow(e Ending, exit string) string {
 	if e == EndExited {
 		return fmt.Sprintf("exited (exit %s)", exit)
@@ -245,9 +246,9 @@ func failedHow(e Ending, exit string) string {
 	return fmt.Sprintf("failed (%s)", exit)
 }
 
-// RetryWait is the wait before retrying after the n-th consecutive failure: the Regent's
+// RetryWait is the wait before retrying after the n-th consecutive failure: supervision's
 // fixed wait when one is configured, otherwise min(2^(n-1), 300) s.
-func RetryWait(n int, rc RegentConfig) time.Duration {
+func RetryWait(n int, rc SupervisionConfig) time.Duration {
 	if rc.Enabled && rc.RetryBackoffSeconds > 0 {
 		return time.Duration(rc.RetryBackoffSeconds) * time.Second
 	}
@@ -335,7 +336,7 @@ func stopRules(m Markers, code *int, ran bool, fatal string, lim Limits) (Decisi
 	case ran && code != nil && (*code == 126 || *code == 127):
 		d.say("fatal error: %s, stopping loop (no retries)", fatal)
 		d.stop(StatusFailed, "fatal_error", fatal)
-		if lim.Regent.Enabled {
+		if lim.Supervision.Enabled {
 			d.Escalate = "fatal error: " + fatal
 		}
 	default:

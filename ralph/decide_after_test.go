@@ -10,9 +10,9 @@ import (
 func TestAfterRun(t *testing.T) {
 	dur := 90 * time.Second
 	fixed := testLimits
-	fixed.Regent.RetryBackoffSeconds = 30
-	noRegent := testLimits
-	noRegent.Regent.Enabled = false
+	fixed.Supervision.RetryBackoffSeconds = 30
+	noSupervision := testLimits
+	noSupervision.Supervision.Enabled = false
 	cases := []struct {
 		name string
 		f    RunFacts
@@ -86,8 +86,8 @@ func TestAfterRun(t *testing.T) {
 				lines:    []string{"fatal error: executable not found: ./a.sh, stopping loop (no retries)"},
 				events:   []string{"[FAIL] executable not found: ./a.sh"},
 				escalate: "fatal error: executable not found: ./a.sh"}},
-		{"fatal without the Regent is not escalated", RunFacts{Counters: Counters{Iteration: 2}, Ending: EndExited, ExitCode: code(126), FatalReason: "permission denied (exit 126)"},
-			noRegent, want{status: StatusFailed, reason: "fatal_error", phase: PhaseEnded,
+		{"fatal without supervision is not escalated", RunFacts{Counters: Counters{Iteration: 2}, Ending: EndExited, ExitCode: code(126), FatalReason: "permission denied (exit 126)"},
+			noSupervision, want{status: StatusFailed, reason: "fatal_error", phase: PhaseEnded,
 				lines:  []string{"fatal error: permission denied (exit 126), stopping loop (no retries)"},
 				events: []string{"[FAIL] permission denied (exit 126)"}}},
 		{"the DONE file wins over a failure", RunFacts{Counters: Counters{Iteration: 2}, Ending: EndExited, ExitCode: code(1), Markers: Markers{DoneFile: true, DonePath: "D"}},
@@ -102,22 +102,22 @@ func TestAfterRun(t *testing.T) {
 	}
 }
 
-func TestRetryWaitNeedsTheRegentForAFixedWait(t *testing.T) {
-	rc := RegentConfig{Enabled: false, RetryBackoffSeconds: 30}
+func TestRetryWaitNeedsSupervisionForAFixedWait(t *testing.T) {
+	rc := SupervisionConfig{Enabled: false, RetryBackoffSeconds: 30}
 	if got := RetryWait(3, rc); got != 4*time.Second {
-		t.Errorf("without the Regent: %v, want the doubling 4s", got)
+		t.Errorf("without supervision: %v, want the doubling 4s", got)
 	}
 	rc.Enabled = true
 	if got := RetryWait(3, rc); got != 30*time.Second {
-		t.Errorf("with the Regent: %v, want 30s", got)
+		t.Errorf("with supervision: %v, want 30s", got)
 	}
 }
 
-func TestEffectiveRegent(t *testing.T) {
-	if got := EffectiveRegent(nil); got != DefaultRegent() {
+func TestEffectiveSupervision(t *testing.T) {
+	if got := EffectiveSupervision(nil); got != DefaultSupervision() {
 		t.Errorf("nil config: %+v, want the defaults", got)
 	}
-	if got := EffectiveRegent(&RegentConfig{Enabled: true}); got.MaxFailures != MaxConsecutiveFailures {
+	if got := EffectiveSupervision(&SupervisionConfig{Enabled: true}); got.MaxFailures != MaxConsecutiveFailures {
 		t.Errorf("no failure limit: %d, want %d", got.MaxFailures, MaxConsecutiveFailures)
 	}
 }

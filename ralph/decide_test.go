@@ -12,13 +12,13 @@ import (
 
 func code(c int) *int { return &c }
 
-var testLimits = Limits{MaxIterations: 10, InactivitySeconds: 30, Regent: DefaultRegent()}
+var testLimits = Limits{MaxIterations: 10, InactivitySeconds: 30, Supervision: DefaultSupervision()}
 
 func lineTexts(d Decision) []string {
 	var out []string
 	for _, l := range d.Lines {
 		prefix := ""
-		if l.Regent {
+		if l.Supervision {
 			prefix = "Regent: "
 		}
 		out = append(out, prefix+l.Text)
@@ -114,7 +114,7 @@ func TestDonePatternSeen(t *testing.T) {
 
 func TestAnnounce(t *testing.T) {
 	lim := testLimits
-	lim.Regent.IterationTimeout = 600
+	lim.Supervision.IterationTimeout = 600
 	cases := []struct {
 		name   string
 		iter   int

@@ -43,7 +43,7 @@
 //
 // The policy is pure: functions of observed facts and the state that return a Decision, with
 // no tmux, processes, files or clock inside, so the tests can take every case through it.
-// It lives in policy.go (the types), decide.go, iteration_end.go, regent_policy.go (quiet,
+// It lives in policy.go (the types), decide.go, iteration_end.go, supervision_policy.go (quiet,
 // hung, out of time, the test gate, crash loops), control.go (pause, resume, kill),
 // limits.go, context_policy.go, stagnation.go, budget.go, signals.go (OnSignal),
 // notify_policy.go, chain.go (StepEnded) and agentmode.go (AfterStage). The driver is Loop

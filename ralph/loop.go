@@ -172,17 +172,17 @@ func New(cfg Config) *Loop {
 func limits(st *State) Limits {
 	return Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
 		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), MaxCost: st.MaxCost,
-		LimitWait: time.Duration(st.LimitWait) * time.Second, LimitMargin: time.Duration(st.LimitMargin) * time.Second, Regent: EffectiveRegent(st.Regent)}
+		LimitWait: time.Duration(st.LimitWait) * time.Second, LimitMargin: time.Duration(st.LimitMargin) * time.Second, Supervision: EffectiveSupervision(st.Supervision)}
 }
 
 // transition carries a decision out: the state and its log events in one step, then what it
 // says, then its effects on the agent and the outside world.
 func (l *Loop) transition(st *State, a agent, dec Decision) *State {
-	// The Regent's lines go in the event log with the decision's own events, in one write.
+	// Supervision lines go in the event log with the decision's own events, in one write.
 	dec.Events = slices.Clip(dec.Events)
 	for _, ln := range dec.Lines {
-		if ln.Regent {
-			dec.Events = append(dec.Events, Event{Kind: regentEvent, Text: ln.Text})
+		if ln.Supervision {
+			dec.Events = append(dec.Events, Event{Kind: supervisionEvent, Text: ln.Text})
 		}
 	}
 	// Said under the lock once recorded (a reader then never finds the state without the
@@ -260,7 +260,7 @@ func (l *Loop) Run() (Status, error) {
 func (l *Loop) run() (Status, error) {
 	// Whoever drives the loop, a background monitor or a foreground one, is on record.
 	if st, err := l.cfg.Dir.Load(); err == nil {
-		l.updateRegent(func(rs *RegentState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
+		l.updateSupervision(func(rs *SupervisionState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
 		if st.RunID == "" {
 			// A loop begun before runs had an id gets one, for its iteration records.
 			l.update(func(s *State) error { s.RunID = uuid.NewString(); return nil })

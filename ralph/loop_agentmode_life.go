@@ -48,7 +48,7 @@ func (l *Loop) agentStops(am *AgentMode, reason string) {
 	}
 }
 
-// escalateInbox reports an agent stopped by an inbox it cannot read as the Regent reports a
+// escalateInbox reports an agent stopped by an inbox it cannot read as supervision reports a
 // loop it gives up on: in the log, and to its webhook where it has one.
 func (l *Loop) escalateInbox(am *AgentMode) {
 	cur, err := l.cfg.Dir.Load()

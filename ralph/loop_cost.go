@@ -102,7 +102,7 @@ func (l *Loop) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
 		spent = s.CostUSD
 		return nil
 	})
-	l.updateRegent(func(rs *RegentState) { rs.TotalCostUSD = spent })
+	l.updateSupervision(func(rs *SupervisionState) { rs.TotalCostUSD = spent })
 	return spent
 }
 

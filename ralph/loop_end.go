@@ -40,7 +40,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	l.permissionAnswered()
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
-		l.updateRegent(func(rs *RegentState) { rs.Hangs++ })
+		l.updateSupervision(func(rs *SupervisionState) { rs.Hangs++ })
 	}
 	l.saveScreen(a, n)
 	// End the agent (when it still runs) and any orphans it left, in its process group or not.
@@ -53,7 +53,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Commits = l.commitsOf(st)
 	spent := l.costOf(st, &rec)
-	e := EndFacts{Signals: SignalsOf(kind, a.code, marker, l.markers().DoneFile), Gate: gateOn(st, lim.Regent),
+	e := EndFacts{Signals: SignalsOf(kind, a.code, marker, l.markers().DoneFile), Gate: gateOn(st, lim.Supervision),
 		Commits: len(rec.Commits) > 0, Checks: lim.Checks}
 	verdict, stop := l.endSteps(st, &e, rec.ExitCode)
 	if stop {
@@ -75,7 +75,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	} else if dec.RemoveDoneFile {
 		l.removeDoneFile(checksFailed)
 	}
-	l.noteInRegent(dec, l.transition(st, a, dec))
+	l.noteInSupervision(dec, l.transition(st, a, dec))
 }
 
 // endSteps does what the policy asks before its verdict: the test gate, then the checkers.
@@ -84,7 +84,7 @@ func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool
 	for {
 		switch NextEndStep(*e) {
 		case EndGate:
-			stop, reverted := l.gateCommits(st, limits(st).Regent)
+			stop, reverted := l.gateCommits(st, limits(st).Supervision)
 			if stop {
 				return v, true
 			}
@@ -102,10 +102,10 @@ func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool
 // iteration limit.
 func doneReason(reason string) bool { return reason == "complete" || reason == "done_pattern" }
 
-// noteInRegent keeps the Regent's state in step with an iteration's outcome.
-func (l *Loop) noteInRegent(dec Decision, cur *State) {
+// noteInSupervision keeps the supervision state in step with an iteration's outcome.
+func (l *Loop) noteInSupervision(dec Decision, cur *State) {
 	head := l.workerHead()
-	l.updateRegent(func(rs *RegentState) {
+	l.updateSupervision(func(rs *SupervisionState) {
 		if dec.SetCounters {
 			rs.ConsecutiveErrors = cur.ConsecutiveFailures
 		}
@@ -229,7 +229,7 @@ func fatalReason(exitFile string, code int) string {
 }
 
 // backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran
-// its course is followed by the next iteration, which the Regent announces.
+// its course is followed by the next iteration, which supervision announces.
 func (l *Loop) backoff(st *State) {
 	until := ParseTime(st.BackoffUntil)
 	waited := true

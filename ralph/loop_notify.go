@@ -8,7 +8,7 @@ import (
 )
 
 // A loop's notifications: which of a decision's moments go out (notify_policy.go), to the
-// channels of the loop's [notify] settings, and the Regent's escalation to its webhook when
+// channels of the loop's [notify] settings, and supervision's escalation to its webhook when
 // the loop gives up.
 
 // lastLinesSent is how much of the agent's output a notification carries.
@@ -37,26 +37,26 @@ func (l *Loop) announce(cur *State, a agent, dec Decision) {
 	}
 }
 
-// escalation records that the Regent gave up on the loop for reason (nothing when reason is
+// escalation records that supervision gave up on the loop for reason (nothing when reason is
 // empty) and returns the channel to its webhook, nil when it has none.
 func (l *Loop) escalation(cur *State, reason string) *channel {
 	if reason == "" {
 		return nil
 	}
 	l.logEvent("ESCALATE", reason)
-	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
-	rc := EffectiveRegent(cur.Regent)
+	l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
+	rc := EffectiveSupervision(cur.Supervision)
 	if !rc.Enabled || rc.Webhook == "" {
-		l.regentSay("%s — stopping and reporting", reason)
+		l.supervisionSay("%s — stopping and reporting", reason)
 		return nil
 	}
 	url := rc.Webhook
 	return &channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
 		after: func(err error) {
 			if err != nil {
-				l.regentSayLater("%s — webhook failed: %v", reason, err)
+				l.supervisionSayLater("%s — webhook failed: %v", reason, err)
 			} else {
-				l.regentSayLater("%s — escalated to webhook", reason)
+				l.supervisionSayLater("%s — escalated to webhook", reason)
 			}
 		}}
 }
@@ -83,7 +83,7 @@ func (l *Loop) send(cur *State, n Notice, last []string, extra *channel) {
 		Time: l.cfg.Clock.Now().Format(time.RFC3339)}})
 }
 
-// withoutURL leaves out a [notify] webhook at the address the Regent's escalation goes to:
+// withoutURL leaves out a [notify] webhook at the address supervision's escalation goes to:
 // one POST, not two.
 func withoutURL(channels []channel, url string) []channel {
 	out := channels[:0:0]
@@ -133,19 +133,19 @@ func (l *Loop) chainGoesOn(cur *State) bool {
 }
 
 // notifyFailed reports a notification a channel could not deliver, in the loop's output and
-// event log. It runs in the delivering goroutine, so it writes directly (see regentSayLater).
+// event log. It runs in the delivering goroutine, so it writes directly (see supervisionSayLater).
 func (l *Loop) notifyFailed(ch string, n Notification, err error) {
 	text := "notification " + n.Event + " to " + ch + " failed: " + OneLine(err.Error())
 	l.say("%s", text)
 	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "NOTIFY", text)
 }
 
-// regentSayLater is regentSay from another goroutine: it leaves the loop's own bookkeeping of
-// failed writes alone.
-func (l *Loop) regentSayLater(format string, args ...any) {
+// supervisionSayLater is supervisionSay from another goroutine: it leaves the loop's own
+// bookkeeping of failed writes alone.
+func (l *Loop) supervisionSayLater(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	l.regentPrint(text)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), regentEvent, text)
+	l.supervisionPrint(text)
+	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), supervisionEvent, text)
 }
 
 // WaitNotifications waits up to limit for the loop's notifications still under way (a
@@ -161,7 +161,7 @@ func hasEndNotice(ns []Notice) bool {
 	return false
 }
 
-// isEndEvent: the events that end a loop, which the Regent's escalation goes with.
+// isEndEvent: the events that end a loop, which supervision's escalation goes with.
 func isEndEvent(e string) bool {
 	return e == NotifyFailed || e == NotifyBudget || e == NotifyStagnated || e == NotifyDone
 }

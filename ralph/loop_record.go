@@ -11,24 +11,24 @@ import (
 // What a loop says (its output) and records (its state, its event log), and how it copes
 // with files it cannot write.
 
-// regentSay reports what the Regent did, in the loop's output and in its event log (where ralph
-// logs shows it among the iterations).
-func (l *Loop) regentSay(format string, args ...any) {
+// supervisionSay reports what supervision did, in the loop's output and in its event log
+// (where ralph logs shows it among the iterations).
+func (l *Loop) supervisionSay(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	l.regentPrint(text)
-	l.logEvent(regentEvent, text)
+	l.supervisionPrint(text)
+	l.logEvent(supervisionEvent, text)
 }
 
-func (l *Loop) regentPrint(text string) { fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text) }
+func (l *Loop) supervisionPrint(text string) { fmt.Fprintf(l.cfg.Out, "🛡️  Regent: %s\n", text) }
 
-// regentEvent is the kind of the event log's entries that are the Regent's lines.
-const regentEvent = "REGENT"
+// supervisionEvent is the kind of the event log's entries that are supervision lines.
+const supervisionEvent = "REGENT"
 
-// sayLines prints a decision's lines, the Regent's as its own.
+// sayLines prints a decision's lines, supervision's under their own label.
 func (l *Loop) sayLines(lines []Line) {
 	for _, ln := range lines {
-		if ln.Regent {
-			l.regentPrint(ln.Text)
+		if ln.Supervision {
+			l.supervisionPrint(ln.Text)
 		} else {
 			l.say("%s", ln.Text)
 		}
@@ -51,7 +51,9 @@ func (l *Loop) note(fn func(*State) error) {
 	l.recorded(err)
 }
 
-func (l *Loop) updateRegent(fn func(*RegentState)) { l.recorded(l.cfg.Dir.UpdateRegent(fn)) }
+func (l *Loop) updateSupervision(fn func(*SupervisionState)) {
+	l.recorded(l.cfg.Dir.UpdateSupervision(fn))
+}
 
 func (l *Loop) logEvent(kind, text string) {
 	l.recorded(l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), kind, text))

@@ -31,18 +31,18 @@ func (l *Loop) notAnswering(err error) bool {
 	return true
 }
 
-// escalateSilence tells the log, the Regent's counters and its webhook (where it has one)
+// escalateSilence tells the log, the supervision counters and its webhook (where it has one)
 // that the loop cannot watch its agent; the loop itself goes on.
 func (l *Loop) escalateSilence(why string) {
 	reason := why + " — the agent is left running; waiting for the server"
-	l.regentSay("%s", reason)
+	l.supervisionSay("%s", reason)
 	l.logEvent("ESCALATE", reason)
-	l.updateRegent(func(rs *RegentState) { rs.Escalations++ })
+	l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
 	cur, err := l.cfg.Dir.Load()
 	if err != nil {
 		return
 	}
-	rc := EffectiveRegent(cur.Regent)
+	rc := EffectiveSupervision(cur.Supervision)
 	if !rc.Enabled || rc.Webhook == "" {
 		return
 	}
@@ -50,9 +50,9 @@ func (l *Loop) escalateSilence(why string) {
 	hook := channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
 		after: func(err error) {
 			if err != nil {
-				l.regentSayLater("tmux server not answering — webhook failed: %v", err)
+				l.supervisionSayLater("tmux server not answering — webhook failed: %v", err)
 			} else {
-				l.regentSayLater("tmux server not answering — escalated to webhook")
+				l.supervisionSayLater("tmux server not answering — escalated to webhook")
 			}
 		}}
 	l.send(cur, Notice{NotifyBlocked, why}, nil, &hook)
@@ -82,7 +82,7 @@ func (l *Loop) serverBack(w *screenWatch) {
 		return
 	}
 	now := l.cfg.Clock.Now()
-	l.regentSay("the tmux server answers again (after %s)", words.Duration(now.Sub(l.silent.since)))
+	l.supervisionSay("the tmux server answers again (after %s)", words.Duration(now.Sub(l.silent.since)))
 	l.silent = nil
 	w.facts.LastChange, w.facts.LastProgress = now, now
 	w.lastHash, w.lastSubst = "", ""

@@ -57,7 +57,7 @@ func (l *Loop) start(st *State) error {
 		return nil
 	}
 	l.agentIteration(n)
-	l.updateRegent(func(rs *RegentState) { rs.Iteration = n; rs.PID = os.Getpid() })
+	l.updateSupervision(func(rs *SupervisionState) { rs.Iteration = n; rs.PID = os.Getpid() })
 	l.say("starting iteration %d/%d", n, st.MaxIterations)
 	l.logEvent("START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations))
 	return nil

@@ -10,7 +10,7 @@ import (
 )
 
 // Watching a working agent: the driver samples the process, the screen and the stop files,
-// and the policy (regent_policy.go) says when what it sees ends the iteration.
+// and the policy (supervision_policy.go) says when what it sees ends the iteration.
 
 // screenWatch is what the driver remembers between looks at the screen.
 type screenWatch struct {
@@ -254,7 +254,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 			w.facts.LastProgress = now
 			if now.Sub(w.savedProgress) >= saveScreenChange {
 				w.savedProgress = now
-				l.updateRegent(func(rs *RegentState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+				l.updateSupervision(func(rs *SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
 			}
 		}
 		w.lastSubst = h

@@ -84,7 +84,7 @@ func TestStagnation(t *testing.T) {
 }
 
 func TestAfterRunStopsAStagnatedLoopUnlessItEndsAnyway(t *testing.T) {
-	lim := Limits{MaxIterations: 10, StagnationLimit: 3, Regent: DefaultRegent()}
+	lim := Limits{MaxIterations: 10, StagnationLimit: 3, Supervision: DefaultSupervision()}
 	zero := 0
 	stalled := StagnationFacts{Limit: 3, InRepo: true, Before: "a", After: "a", Count: 2}
 	d := AfterRun(RunFacts{Counters: Counters{Iteration: 4}, Ending: EndExited, ExitCode: &zero, Running: true, Stagnation: stalled}, lim)

@@ -14,7 +14,7 @@ import (
 // SWARM_EVENT carry.
 const (
 	NotifyDone        = "done"        // the loop finished: done signal, checkers passed, iteration limit
-	NotifyFailed      = "failed"      // the loop stopped as failed (the Regent gave up)
+	NotifyFailed      = "failed"      // the loop stopped as failed (supervision gave up)
 	NotifyStagnated   = "stagnated"   // iterations in a row changed nothing in git
 	NotifyBlocked     = "blocked"     // the agent sits on a dialog the prompt cannot go into
 	NotifyPermission  = "permission"  // the agent waits for a permission (its own signal)

@@ -54,7 +54,7 @@ type channel struct {
 	name string // as the loop reports a failure: "webhook", "command", ...
 	url  string // a webhook's address
 	send func(Notification) error
-	// after, when set, hears how it went instead of the notifier's failed (the Regent's
+	// after, when set, hears how it went instead of the notifier's failed (supervision's
 	// escalation says either way in the log).
 	after func(error)
 }

@@ -138,12 +138,12 @@ func TestNotifierDropsBeyondItsQueue(t *testing.T) {
 	}
 }
 
-// A loop that gives up tells the tmux clients and the Regent's webhook, each once, with the
+// A loop that gives up tells the tmux clients and supervision's webhook, each once, with the
 // failed event; an endpoint that answers 500 is reported in the log, not retried.
 func TestLoopNotifiesItsEnd(t *testing.T) {
-	hook := newRegentWebhook(t, http.StatusInternalServerError)
-	rc := RegentConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300}
-	h := regentHarness(t, setup{max: 10}, agentScript{submit: regentFailingWithLastWords}, rc, func(st *State) {
+	hook := newSupervisionWebhook(t, http.StatusInternalServerError)
+	rc := SupervisionConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300}
+	h := supervisionHarness(t, setup{max: 10}, agentScript{submit: supervisionFailingWithLastWords}, rc, func(st *State) {
 		st.Notify = &NotifyConfig{Tmux: true, Webhook: hook.srv.URL, Events: []string{NotifyFailed}}
 	})
 	if code := h.run(h.config()); code != 1 {

@@ -80,10 +80,11 @@ func (e Ending) timedOut() bool {
 	return e == EndInactive || e == EndHung || e == EndIterationTimeout || e == EndReadyTimeout
 }
 
-// Line is one thing the loop says: a "[ralph] name: ..." line, or a Regent line.
+// Line is one thing the loop says: a "[ralph] name: ..." line, or a supervision line
+// (shown as "🛡️  Regent: ...").
 type Line struct {
-	Regent bool
-	Text   string
+	Supervision bool
+	Text        string
 }
 
 // Event is one iterations.log entry: `<time> [KIND] text`.
@@ -134,8 +135,8 @@ func (d *Decision) say(format string, args ...any) {
 	d.Lines = append(d.Lines, Line{Text: fmt.Sprintf(format, args...)})
 }
 
-func (d *Decision) regent(format string, args ...any) {
-	d.Lines = append(d.Lines, Line{Regent: true, Text: fmt.Sprintf(format, args...)})
+func (d *Decision) supervisionSay(format string, args ...any) {
+	d.Lines = append(d.Lines, Line{Supervision: true, Text: fmt.Sprintf(format, args...)})
 }
 
 func (d *Decision) event(kind, format string, args ...any) {
@@ -176,13 +177,13 @@ type Limits struct {
 	MaxCost           float64       // USD the loop may spend; 0: no budget
 	LimitWait         time.Duration // wait after a usage limit whose reset is not known; 0: the default
 	LimitMargin       time.Duration // added to a usage limit's reset time; 0: the default
-	Regent            RegentConfig
+	Supervision       SupervisionConfig
 }
 
-// EffectiveRegent fills in what an older or partial configuration leaves out.
-func EffectiveRegent(rc *RegentConfig) RegentConfig {
+// EffectiveSupervision fills in what an older or partial configuration leaves out.
+func EffectiveSupervision(rc *SupervisionConfig) SupervisionConfig {
 	if rc == nil {
-		return DefaultRegent()
+		return DefaultSupervision()
 	}
 	c := *rc
 	if c.MaxFailures <= 0 {

@@ -124,9 +124,9 @@ type State struct {
 	WaitingFor   string `json:"waiting_for,omitempty"`
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
 
-	Regent               *RegentConfig `json:"regent,omitempty"`
-	Notify               *NotifyConfig `json:"notify,omitempty"` // where its notifications go
-	IterationStartCommit string        `json:"iteration_start_commit,omitempty"`
+	Supervision          *SupervisionConfig `json:"regent,omitempty"`
+	Notify               *NotifyConfig      `json:"notify,omitempty"` // where its notifications go
+	IterationStartCommit string             `json:"iteration_start_commit,omitempty"`
 }
 
 // checkTimeout is how long one checker may run.

@@ -37,18 +37,18 @@ func TestUpdatesThatChangeNothingAreNotWritten(t *testing.T) {
 		t.Errorf("a change inside a list was not written: %+v, %v", st, err)
 	}
 
-	if err := d.UpdateRegent(func(rs *RegentState) { rs.Iteration = 3 }); err != nil {
+	if err := d.UpdateSupervision(func(rs *SupervisionState) { rs.Iteration = 3 }); err != nil {
 		t.Fatal(err)
 	}
-	before = inode(t, d.RegentStatePath())
-	if err := d.UpdateRegent(func(rs *RegentState) { rs.Iteration = 3 }); err != nil {
+	before = inode(t, d.SupervisionStatePath())
+	if err := d.UpdateSupervision(func(rs *SupervisionState) { rs.Iteration = 3 }); err != nil {
 		t.Fatal(err)
 	}
-	if inode(t, d.RegentStatePath()) != before {
-		t.Error("a Regent update that changed nothing rewrote its file")
+	if inode(t, d.SupervisionStatePath()) != before {
+		t.Error("a supervision update that changed nothing rewrote its file")
 	}
-	if err := d.UpdateRegent(func(rs *RegentState) { rs.Iteration = 4 }); err != nil || d.LoadRegent().Iteration != 4 {
-		t.Errorf("a Regent change was not written (%v)", err)
+	if err := d.UpdateSupervision(func(rs *SupervisionState) { rs.Iteration = 4 }); err != nil || d.LoadSupervision().Iteration != 4 {
+		t.Errorf("a supervision change was not written (%v)", err)
 	}
 
 	// A note about the running agent follows the same rules, without waiting for the disk.

@@ -11,7 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// A loop's summary: how it went, from its state, its iteration records and the Regent's
+// A loop's summary: how it went, from its state, its iteration records and the supervision
 // counts. Written to summary.md when the loop ends; `swarm ralph summary` builds it any time.
 
 // Summary is the loop at a glance.
@@ -160,7 +160,7 @@ func (d Dir) LoadSummary(name string, now time.Time) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	return BuildSummary(name, st, recs, d.LoadRegent().Rollbacks, now), nil
+	return BuildSummary(name, st, recs, d.LoadSupervision().Rollbacks, now), nil
 }
 
 // WriteSummary writes summary.md for the loop as it is now.

@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// ProjectConfigName is the project file whose [regent] table configures the Regent.
+// ProjectConfigName is the project file whose [regent] table configures supervision.
 const ProjectConfigName = "swarm.toml"
 
 // FindProjectConfig looks for swarm.toml in dir and its parents up to the repository root (the
@@ -34,8 +34,8 @@ func FindProjectConfig(dir string) string {
 	}
 }
 
-// RegentFile is the [regent] table of swarm.toml; nil fields were not set.
-type RegentFile struct {
+// SupervisionFile is the [regent] table of swarm.toml; nil fields were not set.
+type SupervisionFile struct {
 	Enabled               *bool
 	RollbackOnTestFailure *bool
 	TestCommand           *string
@@ -47,41 +47,41 @@ type RegentFile struct {
 // ParseProjectConfig reads the [regent] table of a swarm.toml. Unknown keys in it and values
 // of the wrong type or range are errors naming the file and the key's line. Other tables
 // belong to other parts of swarm and are left alone.
-func ParseProjectConfig(path string) (*RegentFile, error) {
+func ParseProjectConfig(path string) (*SupervisionFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var doc struct {
-		Regent toml.Primitive `toml:"regent"`
+		Supervision toml.Primitive `toml:"regent"`
 	}
 	md, err := toml.Decode(string(data), &doc)
 	if err != nil {
 		return nil, tomlError(path, data, err)
 	}
 	if !md.IsDefined("regent") {
-		return &RegentFile{}, nil
+		return &SupervisionFile{}, nil
 	}
 	// Every check below runs inside the decoder (see keyValue), which is what knows the line
 	// of each key.
 	var raw any
-	if err := md.PrimitiveDecode(doc.Regent, &raw); err != nil {
+	if err := md.PrimitiveDecode(doc.Supervision, &raw); err != nil {
 		return nil, tomlError(path, data, err)
 	}
 	if _, ok := raw.(map[string]any); !ok {
-		return nil, tomlError(path, data, md.PrimitiveDecode(doc.Regent, notATable{}))
+		return nil, tomlError(path, data, md.PrimitiveDecode(doc.Supervision, notATable{}))
 	}
 	var table map[string]toml.Primitive
-	if err := md.PrimitiveDecode(doc.Regent, &table); err != nil {
+	if err := md.PrimitiveDecode(doc.Supervision, &table); err != nil {
 		return nil, tomlError(path, data, err)
 	}
-	rf := &RegentFile{}
+	rf := &SupervisionFile{}
 	// Keys come in file order, so the first mistake in the file is the one reported.
 	for _, k := range md.Keys() {
 		if len(k) != 2 || k[0] != "regent" {
 			continue
 		}
-		kv := keyValue{name: k[1], key: regentKeyNamed(k[1]), rf: rf}
+		kv := keyValue{name: k[1], key: supervisionKeyNamed(k[1]), rf: rf}
 		if err := md.PrimitiveDecode(table[k[1]], kv); err != nil {
 			return nil, tomlError(path, data, err)
 		}
@@ -95,21 +95,21 @@ func ParseProjectConfig(path string) (*RegentFile, error) {
 
 // regentKey is one setting of [regent]: what a good value looks like, for messages, and how
 // it is stored.
-type regentKey struct {
+type supervisionKey struct {
 	name string
 	want string
-	set  func(rf *RegentFile, v any) error
+	set  func(rf *SupervisionFile, v any) error
 }
 
-// errWrongValue says a value is not of the kind regentKey.want describes.
+// errWrongValue says a value is not of the kind supervisionKey.want describes.
 var errWrongValue = errors.New("wrong value")
 
-var regentKeys = []regentKey{
-	{"enabled", "true or false", func(rf *RegentFile, v any) error { return setBool(&rf.Enabled, v) }},
-	{"rollback_on_test_failure", "true or false", func(rf *RegentFile, v any) error {
+var supervisionKeys = []supervisionKey{
+	{"enabled", "true or false", func(rf *SupervisionFile, v any) error { return setBool(&rf.Enabled, v) }},
+	{"rollback_on_test_failure", "true or false", func(rf *SupervisionFile, v any) error {
 		return setBool(&rf.RollbackOnTestFailure, v)
 	}},
-	{"test_command", "a quoted string", func(rf *RegentFile, v any) error {
+	{"test_command", "a quoted string", func(rf *SupervisionFile, v any) error {
 		s, ok := v.(string)
 		if !ok {
 			return errWrongValue
@@ -117,21 +117,21 @@ var regentKeys = []regentKey{
 		rf.TestCommand = &s
 		return nil
 	}},
-	{"max_retries", "a non-negative integer", func(rf *RegentFile, v any) error {
+	{"max_retries", "a non-negative integer", func(rf *SupervisionFile, v any) error {
 		return setCount(&rf.MaxRetries, v, 1)
 	}},
-	{"retry_backoff_seconds", "a non-negative integer", func(rf *RegentFile, v any) error {
+	{"retry_backoff_seconds", "a non-negative integer", func(rf *SupervisionFile, v any) error {
 		return setCount(&rf.RetryBackoffSeconds, v, 0)
 	}},
-	{"hang_timeout_seconds", "a non-negative integer", func(rf *RegentFile, v any) error {
+	{"hang_timeout_seconds", "a non-negative integer", func(rf *SupervisionFile, v any) error {
 		return setCount(&rf.HangTimeoutSeconds, v, 0)
 	}},
 }
 
-func regentKeyNamed(name string) *regentKey {
-	for i := range regentKeys {
-		if regentKeys[i].name == name {
-			return &regentKeys[i]
+func supervisionKeyNamed(name string) *supervisionKey {
+	for i := range supervisionKeys {
+		if supervisionKeys[i].name == name {
+			return &supervisionKeys[i]
 		}
 	}
 	return nil
@@ -164,14 +164,14 @@ func setCount(dst **int, v any, min int) error {
 // decoder reports its errors as toml.ParseError at the key's position.
 type keyValue struct {
 	name string
-	key  *regentKey // nil: not a key of [regent]
-	rf   *RegentFile
+	key  *supervisionKey // nil: not a key of [regent]
+	rf   *SupervisionFile
 }
 
 func (kv keyValue) UnmarshalTOML(v any) error {
 	if kv.key == nil {
-		known := make([]string, len(regentKeys))
-		for i, k := range regentKeys {
+		known := make([]string, len(supervisionKeys))
+		for i, k := range supervisionKeys {
 			known[i] = k.name
 		}
 		return fmt.Errorf("unknown key %q in [regent] (known: %s)", kv.name, strings.Join(known, ", "))
@@ -223,7 +223,7 @@ func tomlError(path string, data []byte, err error) error {
 	}
 	msg := pe.Message
 	if name, ok := strings.CutPrefix(pe.LastKey, "regent."); ok && strings.HasPrefix(msg, "expected value but found") {
-		if k := regentKeyNamed(name); k != nil {
+		if k := supervisionKeyNamed(name); k != nil {
 			msg = fmt.Sprintf("%s: expected %s, got %s", name, k.want, rawValue(data, line))
 		}
 	}

@@ -41,7 +41,7 @@ func allowForTest(t *testing.T, path string) {
 func ptr[T any](v T) *T { return &v }
 
 // describe shows the fields that are set, for failure messages.
-func describe(rf RegentFile) string {
+func describe(rf SupervisionFile) string {
 	var parts []string
 	v := reflect.ValueOf(rf)
 	for i := 0; i < v.NumField(); i++ {
@@ -55,10 +55,10 @@ func describe(rf RegentFile) string {
 func TestParseProjectConfig(t *testing.T) {
 	cases := []struct {
 		name, file string
-		want       RegentFile
+		want       SupervisionFile
 	}{
-		{"empty file", "", RegentFile{}},
-		{"no regent table", "[other]\nx = 1\n", RegentFile{}},
+		{"empty file", "", SupervisionFile{}},
+		{"no regent table", "[other]\nx = 1\n", SupervisionFile{}},
 		{"every key", `# project settings
 [regent]
 enabled = false
@@ -67,15 +67,15 @@ test_command = "go test ./... # not a comment"
 max_retries = 3
 retry_backoff_seconds = 0
 hang_timeout_seconds = 120
-`, RegentFile{Enabled: ptr(false), RollbackOnTestFailure: ptr(true), TestCommand: ptr("go test ./... # not a comment"),
+`, SupervisionFile{Enabled: ptr(false), RollbackOnTestFailure: ptr(true), TestCommand: ptr("go test ./... # not a comment"),
 			MaxRetries: ptr(3), RetryBackoffSeconds: ptr(0), HangTimeoutSeconds: ptr(120)}},
-		{"literal string", "[regent]\ntest_command = 'make \"check\"'\n", RegentFile{TestCommand: ptr(`make "check"`)}},
-		{"escapes", "[regent]\ntest_command = \"a\\tb\"\n", RegentFile{TestCommand: ptr("a\tb")}},
+		{"literal string", "[regent]\ntest_command = 'make \"check\"'\n", SupervisionFile{TestCommand: ptr(`make "check"`)}},
+		{"escapes", "[regent]\ntest_command = \"a\\tb\"\n", SupervisionFile{TestCommand: ptr("a\tb")}},
 		// Other tables and top-level keys belong to other parts of swarm.
 		{"other tables left alone", "title = \"x\"\n[build]\nanything = [1, 2]\n[regent]\nmax_retries = 2\n[later]\ny = true\n",
-			RegentFile{MaxRetries: ptr(2)}},
-		{"dotted key", "regent.enabled = false\n", RegentFile{Enabled: ptr(false)}},
-		{"inline table", "regent = { hang_timeout_seconds = 5 }\n", RegentFile{HangTimeoutSeconds: ptr(5)}},
+			SupervisionFile{MaxRetries: ptr(2)}},
+		{"dotted key", "regent.enabled = false\n", SupervisionFile{Enabled: ptr(false)}},
+		{"inline table", "regent = { hang_timeout_seconds = 5 }\n", SupervisionFile{HangTimeoutSeconds: ptr(5)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

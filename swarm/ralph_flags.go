@@ -55,14 +55,14 @@ func ralphFlags() []cli.Flag {
 
 // regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
 // only the flags given on the command line override swarm.toml.
-func regentConfig(c *cli.Context, dir string) (*ralph.RegentConfig, error) {
+func regentConfig(c *cli.Context, dir string) (*ralph.SupervisionConfig, error) {
 	return regentConfigOf(c, dir, "max-failures")
 }
 
 // regentConfigOf is regentConfig with the flag that holds the Regent's failure limit (""
 // when the command's --max-failures means something else, as for swarm agent).
-func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.RegentConfig, error) {
-	var f ralph.RegentFlags
+func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.SupervisionConfig, error) {
+	var f ralph.SupervisionFlags
 	if failuresFlag != "" {
 		setFlag(c, failuresFlag, c.Int, &f.MaxFailures)
 	}
@@ -73,8 +73,8 @@ func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.RegentConf
 	setFlag(c, "rollback-on-test-failure", c.Bool, &f.RollbackOnTestFailure)
 	setFlag(c, "push", c.Bool, &f.Push)
 	setFlag(c, "webhook", c.String, &f.Webhook)
-	f.NoRegent = c.Bool("no-regent")
-	rc, err := ralph.ResolveRegent(dir, f)
+	f.NoSupervision = c.Bool("no-regent")
+	rc, err := ralph.ResolveSupervision(dir, f)
 	if err != nil {
 		return nil, fail("%w", err)
 	}

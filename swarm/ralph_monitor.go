@@ -75,7 +75,7 @@ func appendMonitorLog(ld ralph.Dir, line string) {
 func startMonitor(e *env, name string) error {
 	e = e.onServerOf(name)
 	ld := ralph.DirFor(e.dir, name)
-	if st, err := ld.Load(); err != nil || ralph.EffectiveRegent(st.Regent).Enabled {
+	if st, err := ld.Load(); err != nil || ralph.EffectiveSupervision(st.Supervision).Enabled {
 		if err := ensureRegent(e); err != nil {
 			return err
 		}
@@ -358,7 +358,7 @@ func needsRegent(ld ralph.Dir) bool {
 
 // regentDrives is needsRegent for a loop whose state st is already read.
 func regentDrives(ld ralph.Dir, st *ralph.State) bool {
-	return ralph.EffectiveRegent(st.Regent).Enabled && needsMonitor(ld, st)
+	return ralph.EffectiveSupervision(st.Supervision).Enabled && needsMonitor(ld, st)
 }
 
 // runKeptChild runs a kept process until it ends, and reports whether it ended on purpose

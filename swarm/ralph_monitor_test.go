@@ -160,7 +160,7 @@ func TestMonitorTakesOverFromADeadOne(t *testing.T) {
 			t.Errorf("monitor log lacks %q:\n%s", want, data)
 		}
 	}
-	if rs := ld.LoadRegent(); rs.Resurrections != 1 {
+	if rs := ld.LoadSupervision(); rs.Resurrections != 1 {
 		t.Errorf("resurrections %d", rs.Resurrections)
 	}
 }

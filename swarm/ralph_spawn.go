@@ -159,7 +159,7 @@ type ralphSpawnOptions struct {
 	worker   spawnOptions
 	loop     loopOptions
 	settings ralph.LoopSettings
-	regent   *ralph.RegentConfig
+	regent   *ralph.SupervisionConfig
 	chain    *ralph.ChainState // --chain: the steps, the first of which starts now
 	// swarm agent: the agent's state, and the prompt of its first stage
 	agent       *ralph.AgentMode
@@ -282,7 +282,7 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		LimitMargin:       o.loop.limitMargin,
 		Pricing:           o.settings.Pricing,
 		RunID:             uuid.NewString(),
-		Regent:            o.regent,
+		Supervision:       o.regent,
 		NoAgentSignals:    o.loop.noSignals,
 	}
 	if o.settings.Notify.Any() {
@@ -332,7 +332,7 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 		return nil, fail("cannot write loop state: %w", err)
 	}
 	_ = ld.LogEvent(now, "START", fmt.Sprintf("iteration 1/%d", st.MaxIterations))
-	_ = ld.UpdateRegent(func(rs *ralph.RegentState) { rs.Iteration = 1 })
+	_ = ld.UpdateSupervision(func(rs *ralph.SupervisionState) { rs.Iteration = 1 })
 	return w, nil
 }
 

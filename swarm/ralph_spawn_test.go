@@ -77,7 +77,7 @@ func TestRalphSpawnChecksThePromptCanBeRead(t *testing.T) {
 func spawnOpts(t *testing.T, name, prompt string) ralphSpawnOptions {
 	lo := goodLoop(prompt)
 	lo.promptFile = prompt
-	rc := ralph.DefaultRegent()
+	rc := ralph.DefaultSupervision()
 	return ralphSpawnOptions{worker: spawnOptions{Name: name, Argv: []string{"sh"}, Cwd: t.TempDir()}, loop: lo, regent: &rc}
 }
 
@@ -120,7 +120,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 		t.Errorf("started %q (%v), want now in %s", st.Started, err, ralph.TimeFormat)
 	}
 	if st.WorkerName != "agent" || st.Status != ralph.StatusRunning || st.CurrentIteration != 1 || st.Phase != ralph.PhaseStarting ||
-		st.LastIterationStarted != st.Started || st.LastScreenChange != st.Started || st.PromptFile != prompt || st.Regent == nil ||
+		st.LastIterationStarted != st.Started || st.LastScreenChange != st.Started || st.PromptFile != prompt || st.Supervision == nil ||
 		st.DonePattern == nil || *st.DonePattern != "ALL DONE" || st.IterationStartCommit != "" {
 		t.Errorf("state %+v", st)
 	}
@@ -133,7 +133,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if data, _ := os.ReadFile(ld.MonitorLog()); !strings.HasSuffix(string(data), " [ralph] agent: starting iteration 1/3\n") {
 		t.Errorf("monitor log %q", data)
 	}
-	if rs := ld.LoadRegent(); rs.Iteration != 1 {
+	if rs := ld.LoadSupervision(); rs.Iteration != 1 {
 		t.Errorf("regent state iteration %d", rs.Iteration)
 	}
 	wantRegent(t, te)

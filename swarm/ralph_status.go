@@ -101,10 +101,10 @@ type loopView struct {
 	MonitorAlive bool   `json:"monitor_alive"`
 	// Monitor is what drives the loop: "regent" (the state directory's Regent), "own" (a
 	// monitor process of its own) or "" (nothing).
-	Monitor     string             `json:"monitor"`
-	RegentState *ralph.RegentState `json:"regent_state"`
-	Chain       *ralph.ChainState  `json:"chain,omitempty"`
-	Agent       *agentView         `json:"agent,omitempty"`
+	Monitor     string                  `json:"monitor"`
+	RegentState *ralph.SupervisionState `json:"regent_state"`
+	Chain       *ralph.ChainState       `json:"chain,omitempty"`
+	Agent       *agentView              `json:"agent,omitempty"`
 }
 
 // viewLoop gathers what is shown of a loop; regent is the pid of the state directory's
@@ -114,7 +114,7 @@ func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopVi
 	if w != nil {
 		ws, status = w.Status, w.Status
 	}
-	rs := ld.LoadRegent()
+	rs := ld.LoadSupervision()
 	cs, _ := ld.LoadChain()
 	v := loopView{State: st, WorkerStatus: ws, Word: stateOf(status, nil, st).word, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
 	switch {
@@ -168,7 +168,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
-	printRegentStatus(out, ralph.EffectiveRegent(st.Regent), v.RegentState)
+	printRegentStatus(out, ralph.EffectiveSupervision(st.Supervision), v.RegentState)
 	if st.Notify != nil && st.Notify.Any() {
 		fmt.Fprintf(out, "Notify: %s\n", notifyText(*st.Notify))
 	}
@@ -182,7 +182,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	}
 }
 
-func printRegentStatus(out io.Writer, rc ralph.RegentConfig, rs *ralph.RegentState) {
+func printRegentStatus(out io.Writer, rc ralph.SupervisionConfig, rs *ralph.SupervisionState) {
 	if !rc.Enabled {
 		fmt.Fprintf(out, "Regent: off\n")
 		return
@@ -208,7 +208,7 @@ func notifyText(n ralph.NotifyConfig) string {
 }
 
 // regentSettings names the Regent's settings that differ from doing nothing.
-func regentSettings(rc ralph.RegentConfig) []string {
+func regentSettings(rc ralph.SupervisionConfig) []string {
 	parts := []string{fmt.Sprintf("max failures %d", rc.MaxFailures)}
 	if rc.HangTimeoutSeconds > 0 {
 		parts = append(parts, fmt.Sprintf("hang timeout %ds", rc.HangTimeoutSeconds))

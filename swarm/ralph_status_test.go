@@ -19,7 +19,7 @@ func TestRalphStatusText(t *testing.T) {
 		Started: started.Format(ralph.TimeFormat), LastIterationStarted: started.Add(2 * time.Hour).Format(ralph.TimeFormat),
 		LastScreenChange: started.Add(3 * time.Hour).Format(ralph.TimeFormat), ConsecutiveFailures: 1, TotalFailures: 2,
 		InactivityTimeout: 60, DonePattern: &pattern, LastExitCode: &code, BlockedBy: "trust-folder", ExitReason: "x"})
-	if err := ld.UpdateRegent(func(rs *ralph.RegentState) {
+	if err := ld.UpdateSupervision(func(rs *ralph.SupervisionState) {
 		rs.Resurrections, rs.Rollbacks, rs.LastCommit = 1, 2, "abc123"
 		rs.LastOutputAt = started.Add(3 * time.Hour).Format(time.RFC3339)
 	}); err != nil {
@@ -53,7 +53,7 @@ func TestRalphStatusShowsTimesInTheLocalZone(t *testing.T) {
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	var b strings.Builder
 	st := &ralph.State{WorkerName: "w", Started: at.Format(ralph.TimeFormat), LastScreenChange: at.Format(ralph.TimeFormat)}
-	printLoopStatus(&b, loopView{State: st, WorkerStatus: "gone", RegentState: &ralph.RegentState{}}, at.Add(90*time.Second))
+	printLoopStatus(&b, loopView{State: st, WorkerStatus: "gone", RegentState: &ralph.SupervisionState{}}, at.Add(90*time.Second))
 	for _, want := range []string{"Started: 2026-11-21 15:00:00\n", "Last screen change: 2026-11-21 15:00:00 (1m ago)\n",
 		"Done pattern: (none)\n", "Worker: gone\n"} {
 		if !strings.Contains(b.String(), want) {
@@ -64,11 +64,11 @@ func TestRalphStatusShowsTimesInTheLocalZone(t *testing.T) {
 
 func TestRalphStatusRegentSettings(t *testing.T) {
 	var b strings.Builder
-	printRegentStatus(&b, ralph.RegentConfig{Enabled: false}, &ralph.RegentState{})
+	printRegentStatus(&b, ralph.SupervisionConfig{Enabled: false}, &ralph.SupervisionState{})
 	if b.String() != "Regent: off\n" {
 		t.Errorf("got %q", b.String())
 	}
-	got := regentSettings(ralph.RegentConfig{Enabled: true, MaxFailures: 2, IterationTimeout: 9, TestCommand: "make test",
+	got := regentSettings(ralph.SupervisionConfig{Enabled: true, MaxFailures: 2, IterationTimeout: 9, TestCommand: "make test",
 		RollbackOnTestFailure: true, Webhook: "http://x"})
 	want := "max failures 2, iteration timeout 9s, tests: make test (rollback on failure), webhook set"
 	if strings.Join(got, ", ") != want {

@@ -10,13 +10,13 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// The Regent is the supervision policy over a loop: resurrection of a dead monitor, crash
+// Supervision is the policy over a loop: resurrection of a dead monitor, crash
 // escalation, hang detection, test-gated rollback of bad commits and the DONE-file stop rules.
 // Its settings travel with the loop state so every monitor (including a resurrected one)
 // applies the same policy.
 
-// RegentConfig is the Regent's policy for one loop.
-type RegentConfig struct {
+// SupervisionConfig is the supervision policy for one loop.
+type SupervisionConfig struct {
 	Enabled               bool   `json:"enabled"`
 	MaxFailures           int    `json:"max_retries"`
 	RetryBackoffSeconds   int    `json:"retry_backoff_seconds,omitempty"` // 0: min(2^(n-1), 300)
@@ -28,13 +28,13 @@ type RegentConfig struct {
 	Webhook               string `json:"webhook,omitempty"`
 }
 
-// DefaultRegent is the policy when nothing is configured.
-func DefaultRegent() RegentConfig {
-	return RegentConfig{Enabled: true, MaxFailures: MaxConsecutiveFailures, HangTimeoutSeconds: 300}
+// DefaultSupervision is the policy when nothing is configured.
+func DefaultSupervision() SupervisionConfig {
+	return SupervisionConfig{Enabled: true, MaxFailures: MaxConsecutiveFailures, HangTimeoutSeconds: 300}
 }
 
-// RegentState is what the Regent records about a loop: regent-state.json.
-type RegentState struct {
+// SupervisionState is what supervision records about a loop: regent-state.json.
+type SupervisionState struct {
 	PID                 int      `json:"pid"`
 	Iteration           int      `json:"iteration"`
 	ConsecutiveErrors   int      `json:"consecutive_errors"`
@@ -48,8 +48,8 @@ type RegentState struct {
 	RecentResurrections []string `json:"recent_resurrections,omitempty"`
 }
 
-// RegentStatePath is the Regent's state file of a loop.
-func (d Dir) RegentStatePath() string { return filepath.Join(d.Path, "regent-state.json") }
+// SupervisionStatePath is the supervision state file of a loop.
+func (d Dir) SupervisionStatePath() string { return filepath.Join(d.Path, "regent-state.json") }
 
 // DoneFile is the marker an agent creates to say the whole task is complete.
 func (d Dir) DoneFile() string { return filepath.Join(d.Path, "DONE") }
@@ -58,22 +58,22 @@ func (d Dir) DoneFile() string { return filepath.Join(d.Path, "DONE") }
 // something outside).
 func (d Dir) WaitFile() string { return filepath.Join(d.Path, "WAIT_WITHOUT_RESTART") }
 
-// LoadRegent reads the Regent's state; a missing file is an empty state.
-func (d Dir) LoadRegent() RegentState {
-	var rs RegentState
-	_ = state.ReadJSON(d.RegentStatePath(), &rs)
+// LoadSupervision reads the supervision state; a missing file is an empty state.
+func (d Dir) LoadSupervision() SupervisionState {
+	var rs SupervisionState
+	_ = state.ReadJSON(d.SupervisionStatePath(), &rs)
 	return rs
 }
 
-// UpdateRegent changes the Regent's state under the loop lock.
-func (d Dir) UpdateRegent(fn func(*RegentState)) error {
+// UpdateSupervision changes the supervision state under the loop lock.
+func (d Dir) UpdateSupervision(fn func(*SupervisionState)) error {
 	return d.WithLock(func() error {
-		rs := d.LoadRegent()
+		rs := d.LoadSupervision()
 		before, _ := json.Marshal(&rs)
 		fn(&rs)
-		// The Regent's figures, for display and its counters: not worth a wait for the disk
+		// Supervision's figures, for display and its counters: not worth a wait for the disk
 		// at every iteration of every loop.
-		return writeChanged(d.RegentStatePath(), before, &rs, state.ReplaceJSON)
+		return writeChanged(d.SupervisionStatePath(), before, &rs, state.ReplaceJSON)
 	})
 }
 

@@ -9,14 +9,14 @@ import (
 var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func TestWatchLimits(t *testing.T) {
-	lim := Limits{InactivitySeconds: 45, Regent: RegentConfig{Enabled: true, HangTimeoutSeconds: 300, IterationTimeout: 900}}
+	lim := Limits{InactivitySeconds: 45, Supervision: SupervisionConfig{Enabled: true, HangTimeoutSeconds: 300, IterationTimeout: 900}}
 	in, hang, limit := WatchLimits(lim)
 	if in != 45*time.Second || hang != 300*time.Second || limit != 900*time.Second {
-		t.Errorf("with the Regent: %v %v %v", in, hang, limit)
+		t.Errorf("with supervision: %v %v %v", in, hang, limit)
 	}
-	lim.Regent.Enabled = false
+	lim.Supervision.Enabled = false
 	if in, hang, limit = WatchLimits(lim); in != 45*time.Second || hang != 0 || limit != 0 {
-		t.Errorf("without the Regent only inactivity applies: %v %v %v", in, hang, limit)
+		t.Errorf("without supervision only inactivity applies: %v %v %v", in, hang, limit)
 	}
 }
 
@@ -213,12 +213,12 @@ func TestMonitorCrashed(t *testing.T) {
 	if len(d.Events) != 1 || d.Events[0].Kind != "FAIL" || d.Events[0].Text != "iteration 4: the monitor crashed: index out of range goroutine 7 [running]" {
 		t.Errorf("events %+v", d.Events)
 	}
-	if len(d.Lines) != 1 || !d.Lines[0].Regent {
-		t.Errorf("lines %+v: want the Regent's line", d.Lines)
+	if len(d.Lines) != 1 || !d.Lines[0].Supervision {
+		t.Errorf("lines %+v: want the supervision line", d.Lines)
 	}
 }
 
-// The Regent announces the restart after a failed agent's wait, while iterations are left and
+// Supervision announces the restart after a failed agent's wait, while iterations are left and
 // only when it supervises the loop.
 func TestRestarting(t *testing.T) {
 	lim := testLimitsMax(5)
@@ -227,8 +227,8 @@ func TestRestarting(t *testing.T) {
 	if d := Restarting(6, lim); len(d.Lines) != 0 {
 		t.Errorf("past the limit: %v", lineTexts(d))
 	}
-	lim.Regent.Enabled = false
+	lim.Supervision.Enabled = false
 	if d := Restarting(3, lim); len(d.Lines) != 0 {
-		t.Errorf("without the Regent: %v", lineTexts(d))
+		t.Errorf("without supervision: %v", lineTexts(d))
 	}
 }

@@ -20,17 +20,17 @@ import (
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
-// The Regent's rules are driven through the same fake tmux, fake clock and scripted agent as
+// Supervision's rules are driven through the same fake tmux, fake clock and scripted agent as
 // the loop tests: each test sets one policy, makes the agent break (or keep) the rule it
 // guards, and checks the transition the loop takes, so a rule that stops working fails here.
 
-// regentHarness is a loop harness whose stored state carries the Regent policy rc; edit may
-// adjust the rest of the state (phase, iteration, start commit) before the loop runs.
-func regentHarness(t *testing.T, s setup, script agentScript, rc RegentConfig, edit func(*State)) *harness {
+// supervisionHarness is a loop harness whose stored state carries the supervision policy rc;
+// edit may adjust the rest of the state (phase, iteration, start commit) before the loop runs.
+func supervisionHarness(t *testing.T, s setup, script agentScript, rc SupervisionConfig, edit func(*State)) *harness {
 	t.Helper()
 	h := newHarness(t, s, script)
 	_, err := h.dir.Update(func(st *State) error {
-		st.Regent = &rc
+		st.Supervision = &rc
 		if edit != nil {
 			edit(st)
 		}
@@ -42,34 +42,34 @@ func regentHarness(t *testing.T, s setup, script agentScript, rc RegentConfig, e
 	return h
 }
 
-// regentBeforeFirstRun makes the stored loop one that has not started any iteration yet.
-func regentBeforeFirstRun(st *State) {
+// supervisionBeforeFirstRun makes the stored loop one that has not started any iteration yet.
+func supervisionBeforeFirstRun(st *State) {
 	st.Phase = ""
 	st.CurrentIteration = 0
 }
 
-const regentPrefix = "🛡️  Regent: "
+const supervisionPrefix = "🛡️  Regent: "
 
-// regentLines are the Regent's messages, prefix stripped, in order.
-func regentLines(h *harness) []string {
+// supervisionLines are supervision's messages, prefix stripped, in order.
+func supervisionLines(h *harness) []string {
 	var out []string
 	for _, l := range strings.Split(h.out.String(), "\n") {
-		if strings.HasPrefix(l, regentPrefix) {
-			out = append(out, strings.TrimPrefix(l, regentPrefix))
+		if strings.HasPrefix(l, supervisionPrefix) {
+			out = append(out, strings.TrimPrefix(l, supervisionPrefix))
 		}
 	}
 	return out
 }
 
-func wantRegentLines(h *harness, want ...string) {
+func wantSupervisionLines(h *harness, want ...string) {
 	h.t.Helper()
-	if got := regentLines(h); !reflect.DeepEqual(got, want) {
-		h.t.Errorf("Regent said:\n  %s\nwant:\n  %s\nfull output:\n%s",
+	if got := supervisionLines(h); !reflect.DeepEqual(got, want) {
+		h.t.Errorf("supervision said:\n  %s\nwant:\n  %s\nfull output:\n%s",
 			strings.Join(got, "\n  "), strings.Join(want, "\n  "), h.out.String())
 	}
 }
 
-func regentWantOut(h *harness, subs ...string) {
+func supervisionWantOut(h *harness, subs ...string) {
 	h.t.Helper()
 	out := h.out.String()
 	for _, s := range subs {
@@ -79,7 +79,7 @@ func regentWantOut(h *harness, subs ...string) {
 	}
 }
 
-func regentWantNotOut(h *harness, subs ...string) {
+func supervisionWantNotOut(h *harness, subs ...string) {
 	h.t.Helper()
 	out := h.out.String()
 	for _, s := range subs {
@@ -89,7 +89,7 @@ func regentWantNotOut(h *harness, subs ...string) {
 	}
 }
 
-func regentIterationsLog(h *harness) string {
+func supervisionIterationsLog(h *harness) string {
 	h.t.Helper()
 	b, err := os.ReadFile(h.dir.IterationsLog())
 	if err != nil && !os.IsNotExist(err) {
@@ -98,9 +98,9 @@ func regentIterationsLog(h *harness) string {
 	return string(b)
 }
 
-func regentWantLog(h *harness, subs ...string) {
+func supervisionWantLog(h *harness, subs ...string) {
 	h.t.Helper()
-	log := regentIterationsLog(h)
+	log := supervisionIterationsLog(h)
 	for _, s := range subs {
 		if !strings.Contains(log, s) {
 			h.t.Errorf("iterations.log lacks %q:\n%s", s, log)
@@ -108,16 +108,16 @@ func regentWantLog(h *harness, subs ...string) {
 	}
 }
 
-func regentWantFailures(h *harness, st *State, consecutive, total int) {
+func supervisionWantFailures(h *harness, st *State, consecutive, total int) {
 	h.t.Helper()
 	if st.ConsecutiveFailures != consecutive || st.TotalFailures != total {
 		h.t.Errorf("failures %d/%d (consecutive/total), want %d/%d", st.ConsecutiveFailures, st.TotalFailures, consecutive, total)
 	}
 }
 
-// regentAnimate draws the agent's screen now and redraws it every second of fake time with
+// supervisionAnimate draws the agent's screen now and redraws it every second of fake time with
 // the next tick, for as long as this agent runs.
-func regentAnimate(tn turn, draw func(prompt string, tick int) string) {
+func supervisionAnimate(tn turn, draw func(prompt string, tick int) string) {
 	tn.p.SetScreen(draw(tn.prompt, 0))
 	var step func(tick int)
 	step = func(tick int) {
@@ -129,24 +129,24 @@ func regentAnimate(tn turn, draw func(prompt string, tick int) string) {
 	step(1)
 }
 
-var regentSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
+var supervisionSpinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}
 
-// regentHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/claude-2.1.197/24_hang_*:
+// supervisionHungScreen is Claude stuck on a request, as recorded in screen/testdata/screens/claude-2.1.197/24_hang_*:
 // the spinner glyph rotates and its counters climb, but no output ever appears.
-func regentHungScreen(prompt string, tick int) string {
+func supervisionHungScreen(prompt string, tick int) string {
 	lines := append(echo(prompt), "",
 		fmt.Sprintf("%s Deciphering… (%ds · ↓ %d tokens · esc to interrupt)",
-			regentSpinnerGlyphs[tick%len(regentSpinnerGlyphs)], tick, 25+tick),
+			supervisionSpinnerGlyphs[tick%len(supervisionSpinnerGlyphs)], tick, 25+tick),
 		"  ⎿  Tip: Hit Enter to queue up additional messages while Claude is working.",
 		"", loopRule, "❯\u00a0", loopRule,
 		"  ⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt · ← for agents")
 	return strings.Join(lines, "\n")
 }
 
-// regentSteadyScreen is an agent that prints a new line of real output every tick. Only the
+// supervisionSteadyScreen is an agent that prints a new line of real output every tick. Only the
 // newest lines stay in view, as older ones scroll away; that keeps ten minutes of fake time
 // cheap to capture and hash.
-func regentSteadyScreen(prompt string, tick int) string {
+func supervisionSteadyScreen(prompt string, tick int) string {
 	var out []string
 	for i := max(1, tick-9); i <= tick; i++ {
 		out = append(out, fmt.Sprintf("● Wrote section %d of the report.", i))
@@ -154,37 +154,37 @@ func regentSteadyScreen(prompt string, tick int) string {
 	return claudeBusy(prompt, time.Duration(tick)*time.Second, out...)
 }
 
-// regentTmux is the fake tmux with every capture the loop makes recorded, to show what the
+// supervisionTmux is the fake tmux with every capture the loop makes recorded, to show what the
 // loop saw on screen.
-type regentTmux struct {
+type supervisionTmux struct {
 	*tmuxtest.Fake
 	clock *fakeClock
 
 	mu   sync.Mutex
-	caps []regentCapture
+	caps []supervisionCapture
 }
 
-type regentCapture struct {
+type supervisionCapture struct {
 	at      time.Time
 	history int
 	text    string
 }
 
-func (r *regentTmux) Capture(paneID string, historyLines int) (string, error) {
+func (r *supervisionTmux) Capture(paneID string, historyLines int) (string, error) {
 	s, err := r.Fake.Capture(paneID, historyLines)
 	if err == nil {
 		r.mu.Lock()
-		r.caps = append(r.caps, regentCapture{at: r.clock.Now(), history: historyLines, text: s})
+		r.caps = append(r.caps, supervisionCapture{at: r.clock.Now(), history: historyLines, text: s})
 		r.mu.Unlock()
 	}
 	return s, err
 }
 
 // between returns the captures with the given history depth taken in (from, to).
-func (r *regentTmux) between(history int, from, to time.Time) []regentCapture {
+func (r *supervisionTmux) between(history int, from, to time.Time) []supervisionCapture {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []regentCapture
+	var out []supervisionCapture
 	for _, c := range r.caps {
 		if c.history == history && c.at.After(from) && c.at.Before(to) {
 			out = append(out, c)
@@ -193,17 +193,17 @@ func (r *regentTmux) between(history int, from, to time.Time) []regentCapture {
 	return out
 }
 
-func TestRegentHangKillsAnimatedAgent(t *testing.T) {
-	h := regentHarness(t, setup{max: 2, inactivity: 1000}, agentScript{
+func TestSupervisionHangKillsAnimatedAgent(t *testing.T) {
+	h := supervisionHarness(t, setup{max: 2, inactivity: 1000}, agentScript{
 		submit: func(tn turn) {
 			if tn.it == 1 {
-				regentAnimate(tn, regentHungScreen)
+				supervisionAnimate(tn, supervisionHungScreen)
 				return
 			}
 			tn.p.Exit(0)
 		},
-	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 30}, nil)
-	rt := &regentTmux{Fake: h.fake, clock: h.clock}
+	}, SupervisionConfig{Enabled: true, HangTimeoutSeconds: 30}, nil)
+	rt := &supervisionTmux{Fake: h.fake, clock: h.clock}
 	cfg := h.config()
 	cfg.Tmux = rt
 	if code := h.run(cfg); code != 0 {
@@ -215,15 +215,15 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 		"iteration 2 completed (exit: 0, duration: 0s)",
 		"max iterations (2) reached",
 	)
-	regentWantOut(h, "Regent: agent hung (no progress on screen for 30s)")
+	supervisionWantOut(h, "Regent: agent hung (no progress on screen for 30s)")
 	st := h.state()
 	h.wantState(st, StatusStopped, "max_iterations", 2)
 	// A hang is a failed iteration; the success after it reset the run of failures.
-	regentWantFailures(h, st, 0, 1)
-	if rs := h.dir.LoadRegent(); rs.Hangs != 1 {
+	supervisionWantFailures(h, st, 0, 1)
+	if rs := h.dir.LoadSupervision(); rs.Hangs != 1 {
 		t.Errorf("regent-state hangs %d, want 1", rs.Hangs)
 	}
-	regentWantLog(h, "[HANG] iteration 1 no progress for 30s", "[FAIL] iteration 1 exit=hung")
+	supervisionWantLog(h, "[HANG] iteration 1 no progress for 30s", "[FAIL] iteration 1 exit=hung")
 
 	starts, submits := h.startRecs(), h.submitRecs()
 	kills := h.procs.liveKills()
@@ -261,25 +261,25 @@ func TestRegentHangKillsAnimatedAgent(t *testing.T) {
 // The hang and inactivity clocks start when the prompt is delivered: an agent that is slow to
 // show its input prompt has neither hung nor gone quiet, and once it has the prompt it gets
 // the full timeout to work on it.
-func TestRegentQuietTimersStartAtPromptDelivery(t *testing.T) {
+func TestSupervisionQuietTimersStartAtPromptDelivery(t *testing.T) {
 	cases := []struct {
 		name       string
 		inactivity int
-		rc         RegentConfig
+		rc         SupervisionConfig
 		load       time.Duration // how long the agent takes to show its input box
 		work       func(tn turn)
 		timeout    time.Duration
 	}{
-		{"hang", 1000, RegentConfig{Enabled: true, HangTimeoutSeconds: 30}, 40 * time.Second,
-			func(tn turn) { regentAnimate(tn, regentHungScreen) }, 30 * time.Second},
-		{"inactivity", 60, DefaultRegent(), 65 * time.Second,
+		{"hang", 1000, SupervisionConfig{Enabled: true, HangTimeoutSeconds: 30}, 40 * time.Second,
+			func(tn turn) { supervisionAnimate(tn, supervisionHungScreen) }, 30 * time.Second},
+		{"inactivity", 60, DefaultSupervision(), 65 * time.Second,
 			// Answers, then sits at its prompt for good.
 			func(tn turn) { tn.p.SetScreen(claudeIdle(append(echo(tn.prompt), "", "● I had a look around.")...)) },
 			60 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := regentHarness(t, setup{max: 2, inactivity: c.inactivity, readyTimeout: 120}, agentScript{
+			h := supervisionHarness(t, setup{max: 2, inactivity: c.inactivity, readyTimeout: 120}, agentScript{
 				start: func(tn turn) {
 					if tn.it == 2 {
 						// Loading for longer than the timeout before the input box shows.
@@ -319,10 +319,10 @@ func TestRegentQuietTimersStartAtPromptDelivery(t *testing.T) {
 	}
 }
 
-func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
-	h := regentHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
-		submit: func(tn turn) { regentAnimate(tn, regentSteadyScreen) },
-	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 30, IterationTimeout: 120}, nil)
+func TestSupervisionSteadyOutputIsNotAHang(t *testing.T) {
+	h := supervisionHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
+		submit: func(tn turn) { supervisionAnimate(tn, supervisionSteadyScreen) },
+	}, SupervisionConfig{Enabled: true, HangTimeoutSeconds: 30, IterationTimeout: 120}, nil)
 	// Two minutes of output, four hang timeouts: only the iteration limit ends it, and as its
 	// only iteration failed the loop failed.
 	if code := h.run(h.config()); code != 1 {
@@ -332,9 +332,9 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 		"iteration 1 failed (exit: iteration timeout)",
 		"max iterations reached (1) and every iteration failed",
 	)
-	regentWantOut(h, "Regent: iteration 1 exceeded 120s — killing the agent")
-	regentWantNotOut(h, "hung")
-	if rs := h.dir.LoadRegent(); rs.Hangs != 0 {
+	supervisionWantOut(h, "Regent: iteration 1 exceeded 120s — killing the agent")
+	supervisionWantNotOut(h, "hung")
+	if rs := h.dir.LoadSupervision(); rs.Hangs != 0 {
 		t.Errorf("regent-state hangs %d, want 0", rs.Hangs)
 	}
 	kills := h.procs.liveKills()
@@ -345,7 +345,7 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 		t.Errorf("agent killed after %v, want the 120s iteration timeout", ran)
 	}
 	// The progress it made was seen, right up to the end.
-	rs := h.dir.LoadRegent()
+	rs := h.dir.LoadSupervision()
 	last, err := time.Parse(time.RFC3339, rs.LastOutputAt)
 	if err != nil {
 		t.Fatalf("regent-state last_output_at %q: %v", rs.LastOutputAt, err)
@@ -355,23 +355,23 @@ func TestRegentSteadyOutputIsNotAHang(t *testing.T) {
 	}
 }
 
-func TestRegentIterationTimeoutCountsAsFailure(t *testing.T) {
+func TestSupervisionIterationTimeoutCountsAsFailure(t *testing.T) {
 	// Four failures already: the timed-out iteration is the fifth, and the loop gives up.
-	h := regentHarness(t, setup{max: 10, consecutive: 4, inactivity: 1000}, agentScript{
-		submit: func(tn turn) { regentAnimate(tn, regentSteadyScreen) },
-	}, RegentConfig{Enabled: true, HangTimeoutSeconds: 300, IterationTimeout: 60}, nil)
+	h := supervisionHarness(t, setup{max: 10, consecutive: 4, inactivity: 1000}, agentScript{
+		submit: func(tn turn) { supervisionAnimate(tn, supervisionSteadyScreen) },
+	}, SupervisionConfig{Enabled: true, HangTimeoutSeconds: 300, IterationTimeout: 60}, nil)
 	if code := h.run(h.config()); code != 1 {
 		t.Errorf("Run = %d, want 1", code)
 	}
 	h.wantLines("5 consecutive failures, stopping loop")
-	wantRegentLines(h,
+	wantSupervisionLines(h,
 		"iteration 1 exceeded 60s — killing the agent",
 		"5 consecutive failures (last exit: iteration timeout) — stopping and reporting",
 	)
 	st := h.state()
 	h.wantState(st, StatusFailed, "consecutive_failures", 1)
-	regentWantFailures(h, st, 5, 5)
-	regentWantLog(h, "[TIMEOUT] iteration 1 exceeded 60s", "[FAIL] iteration 1 exit=iteration timeout", "[ESCALATE]")
+	supervisionWantFailures(h, st, 5, 5)
+	supervisionWantLog(h, "[TIMEOUT] iteration 1 exceeded 60s", "[FAIL] iteration 1 exit=iteration timeout", "[ESCALATE]")
 	kills := h.procs.liveKills()
 	if len(kills) != 1 || kills[0].pid != h.startRecs()[0].pid {
 		t.Fatalf("live kills %+v, want the agent", kills)
@@ -381,9 +381,9 @@ func TestRegentIterationTimeoutCountsAsFailure(t *testing.T) {
 	}
 }
 
-func TestRegentDoneFile(t *testing.T) {
+func TestSupervisionDoneFile(t *testing.T) {
 	t.Run("present before the first run", func(t *testing.T) {
-		h := regentHarness(t, setup{max: 3}, agentScript{}, DefaultRegent(), regentBeforeFirstRun)
+		h := supervisionHarness(t, setup{max: 3}, agentScript{}, DefaultSupervision(), supervisionBeforeFirstRun)
 		if err := os.WriteFile(h.dir.DoneFile(), []byte("finished\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -398,14 +398,14 @@ func TestRegentDoneFile(t *testing.T) {
 		if in := h.fake.Inputs(); len(in) != 0 {
 			t.Errorf("typed into the pane: %+v", in)
 		}
-		regentWantLog(h, "[DONE] DONE file present")
+		supervisionWantLog(h, "[DONE] DONE file present")
 	})
 
 	t.Run("created while the agent runs", func(t *testing.T) {
 		var created time.Time
-		h := regentHarness(t, setup{max: 3, inactivity: 1000}, agentScript{
+		h := supervisionHarness(t, setup{max: 3, inactivity: 1000}, agentScript{
 			submit: func(tn turn) {
-				regentAnimate(tn, regentSteadyScreen)
+				supervisionAnimate(tn, supervisionSteadyScreen)
 				tn.h.clock.After(10*time.Second, func() {
 					created = tn.h.clock.Now()
 					if err := os.WriteFile(tn.h.dir.DoneFile(), nil, 0o600); err != nil {
@@ -413,14 +413,14 @@ func TestRegentDoneFile(t *testing.T) {
 					}
 				})
 			},
-		}, DefaultRegent(), nil)
+		}, DefaultSupervision(), nil)
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
 		h.wantLines("task completed (DONE marker present), stopping loop")
 		st := h.state()
 		h.wantState(st, StatusStopped, "done_file", 1)
-		regentWantFailures(h, st, 0, 0)
+		supervisionWantFailures(h, st, 0, 0)
 		kills := h.procs.liveKills()
 		if len(kills) != 1 || kills[0].pid != h.startRecs()[0].pid {
 			t.Fatalf("live kills %+v, want the running agent", kills)
@@ -434,7 +434,7 @@ func TestRegentDoneFile(t *testing.T) {
 	})
 
 	t.Run("a directory before the first run", func(t *testing.T) {
-		h := regentHarness(t, setup{max: 3}, agentScript{}, DefaultRegent(), regentBeforeFirstRun)
+		h := supervisionHarness(t, setup{max: 3}, agentScript{}, DefaultSupervision(), supervisionBeforeFirstRun)
 		if err := os.Mkdir(h.dir.DoneFile(), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -446,20 +446,20 @@ func TestRegentDoneFile(t *testing.T) {
 		if p, _ := h.fake.Get(h.paneID); p.Starts != 1 {
 			t.Errorf("%d programs started in the pane, want no agent for the loop", p.Starts)
 		}
-		regentWantLog(h, "[FAIL] DONE is a directory", "[ESCALATE]")
+		supervisionWantLog(h, "[FAIL] DONE is a directory", "[ESCALATE]")
 	})
 
 	t.Run("a directory created while the agent runs", func(t *testing.T) {
-		h := regentHarness(t, setup{max: 3, inactivity: 1000}, agentScript{
+		h := supervisionHarness(t, setup{max: 3, inactivity: 1000}, agentScript{
 			submit: func(tn turn) {
-				regentAnimate(tn, regentSteadyScreen)
+				supervisionAnimate(tn, supervisionSteadyScreen)
 				tn.h.clock.After(10*time.Second, func() {
 					if err := os.Mkdir(tn.h.dir.DoneFile(), 0o700); err != nil {
 						tn.h.t.Error(err)
 					}
 				})
 			},
-		}, DefaultRegent(), nil)
+		}, DefaultSupervision(), nil)
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
@@ -474,7 +474,7 @@ func TestRegentDoneFile(t *testing.T) {
 	})
 }
 
-func TestRegentWaitWithoutRestart(t *testing.T) {
+func TestSupervisionWaitWithoutRestart(t *testing.T) {
 	cases := []struct {
 		name   string
 		edit   func(*State)
@@ -492,12 +492,12 @@ func TestRegentWaitWithoutRestart(t *testing.T) {
 			// A clean exit would otherwise start the next iteration.
 			tn.p.Exit(0)
 		}, why: "WAIT_WITHOUT_RESTART file present", starts: 1, iter: 1},
-		{name: "marker file before the first run", edit: regentBeforeFirstRun, pre: true,
+		{name: "marker file before the first run", edit: supervisionBeforeFirstRun, pre: true,
 			why: "WAIT_WITHOUT_RESTART file present", starts: 1, iter: 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := regentHarness(t, setup{max: 3}, agentScript{submit: c.submit}, DefaultRegent(), c.edit)
+			h := supervisionHarness(t, setup{max: 3}, agentScript{submit: c.submit}, DefaultSupervision(), c.edit)
 			if c.pre {
 				if err := os.WriteFile(h.dir.WaitFile(), nil, 0o600); err != nil {
 					t.Fatal(err)
@@ -509,16 +509,16 @@ func TestRegentWaitWithoutRestart(t *testing.T) {
 			h.wantLines("wait-without-restart signal detected (" + c.why + "), stopping loop")
 			st := h.state()
 			h.wantState(st, StatusStopped, "wait_without_restart", c.iter)
-			regentWantFailures(h, st, 0, 0)
+			supervisionWantFailures(h, st, 0, 0)
 			if n := len(h.startRecs()); n != c.starts {
 				t.Errorf("%d agents started, want %d", n, c.starts)
 			}
-			regentWantLog(h, "[WAIT] "+c.why)
+			supervisionWantLog(h, "[WAIT] "+c.why)
 		})
 	}
 }
 
-func TestRegentFatalStartError(t *testing.T) {
+func TestSupervisionFatalStartError(t *testing.T) {
 	cases := []struct {
 		name   string
 		code   int
@@ -530,20 +530,20 @@ func TestRegentFatalStartError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := regentHarness(t, setup{max: 5}, agentScript{
+			h := supervisionHarness(t, setup{max: 5}, agentScript{
 				submit: func(tn turn) {
 					if err := os.WriteFile(tn.h.sd.ExitPath(loopName), []byte(c.file), 0o600); err != nil {
 						tn.h.t.Error(err)
 					}
 					tn.p.Exit(c.code)
 				},
-			}, DefaultRegent(), nil)
+			}, DefaultSupervision(), nil)
 			if code := h.run(h.config()); code != 1 {
 				t.Errorf("Run = %d, want 1", code)
 			}
 			h.wantLines("fatal error: " + c.reason + ", stopping loop (no retries)")
-			regentWantOut(h, "fatal error: "+c.reason)
-			regentWantNotOut(h, "retrying")
+			supervisionWantOut(h, "fatal error: "+c.reason)
+			supervisionWantNotOut(h, "retrying")
 			h.wantState(h.state(), StatusFailed, "fatal_error", 1)
 			if n := len(h.startRecs()); n != 1 {
 				t.Errorf("%d agents started, want 1", n)
@@ -555,11 +555,11 @@ func TestRegentFatalStartError(t *testing.T) {
 	}
 }
 
-func TestRegentMaxFailuresAndFixedBackoff(t *testing.T) {
+func TestSupervisionMaxFailuresAndFixedBackoff(t *testing.T) {
 	for _, maxFailures := range []int{2, 4} {
 		t.Run(fmt.Sprintf("max_retries=%d", maxFailures), func(t *testing.T) {
-			h := regentHarness(t, setup{max: 10}, agentScript{submit: exitOnSubmit(1)},
-				RegentConfig{Enabled: true, MaxFailures: maxFailures, RetryBackoffSeconds: 7, HangTimeoutSeconds: 300}, nil)
+			h := supervisionHarness(t, setup{max: 10}, agentScript{submit: exitOnSubmit(1)},
+				SupervisionConfig{Enabled: true, MaxFailures: maxFailures, RetryBackoffSeconds: 7, HangTimeoutSeconds: 300}, nil)
 			if code := h.run(h.config()); code != 1 {
 				t.Errorf("Run = %d, want 1", code)
 			}
@@ -573,7 +573,7 @@ func TestRegentMaxFailuresAndFixedBackoff(t *testing.T) {
 			h.wantLines(want...)
 			st := h.state()
 			h.wantState(st, StatusFailed, "consecutive_failures", maxFailures)
-			regentWantFailures(h, st, maxFailures, maxFailures)
+			supervisionWantFailures(h, st, maxFailures, maxFailures)
 			// Every wait is the configured one, never the doubling default.
 			var waits []int
 			for i := 1; i < maxFailures; i++ {
@@ -585,32 +585,32 @@ func TestRegentMaxFailuresAndFixedBackoff(t *testing.T) {
 			if n := len(h.startRecs()); n != maxFailures {
 				t.Errorf("%d agents started, want %d", n, maxFailures)
 			}
-			if rs := h.dir.LoadRegent(); rs.ConsecutiveErrors != maxFailures || rs.Escalations != 1 {
+			if rs := h.dir.LoadSupervision(); rs.ConsecutiveErrors != maxFailures || rs.Escalations != 1 {
 				t.Errorf("regent-state consecutive_errors %d, escalations %d; want %d, 1", rs.ConsecutiveErrors, rs.Escalations, maxFailures)
 			}
 		})
 	}
 }
 
-// regentWebhook is an escalation endpoint that records what it is sent.
-type regentWebhook struct {
+// supervisionWebhook is an escalation endpoint that records what it is sent.
+type supervisionWebhook struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
-	posts  []regentPost
+	posts  []supervisionPost
 	status int
 }
 
-type regentPost struct {
+type supervisionPost struct {
 	method, contentType string
 	body                []byte
 }
 
-func newRegentWebhook(t *testing.T, status int) *regentWebhook {
-	w := &regentWebhook{status: status}
+func newSupervisionWebhook(t *testing.T, status int) *supervisionWebhook {
+	w := &supervisionWebhook{status: status}
 	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.mu.Lock()
-		w.posts = append(w.posts, regentPost{method: r.Method, contentType: r.Header.Get("Content-Type"), body: body})
+		w.posts = append(w.posts, supervisionPost{method: r.Method, contentType: r.Header.Get("Content-Type"), body: body})
 		w.mu.Unlock()
 		rw.WriteHeader(w.status)
 	}))
@@ -618,28 +618,28 @@ func newRegentWebhook(t *testing.T, status int) *regentWebhook {
 	return w
 }
 
-func (w *regentWebhook) received() []regentPost {
+func (w *supervisionWebhook) received() []supervisionPost {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]regentPost(nil), w.posts...)
+	return append([]supervisionPost(nil), w.posts...)
 }
 
-// regentFailingWithLastWords exits 1 after printing a line the escalation should carry.
-func regentFailingWithLastWords(tn turn) {
+// supervisionFailingWithLastWords exits 1 after printing a line the escalation should carry.
+func supervisionFailingWithLastWords(tn turn) {
 	tn.p.SetScreen(claudeIdle(append(echo(tn.prompt), "", fmt.Sprintf("● Error: cannot reach the build cache (iteration %d)", tn.it))...))
 	tn.p.Exit(1)
 }
 
-func TestRegentEscalationWebhook(t *testing.T) {
+func TestSupervisionEscalationWebhook(t *testing.T) {
 	t.Run("posts the report", func(t *testing.T) {
-		hook := newRegentWebhook(t, http.StatusOK)
-		h := regentHarness(t, setup{max: 10}, agentScript{submit: regentFailingWithLastWords},
-			RegentConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300, Webhook: hook.srv.URL}, nil)
+		hook := newSupervisionWebhook(t, http.StatusOK)
+		h := supervisionHarness(t, setup{max: 10}, agentScript{submit: supervisionFailingWithLastWords},
+			SupervisionConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300, Webhook: hook.srv.URL}, nil)
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
 		h.wantState(h.state(), StatusFailed, "consecutive_failures", 2)
-		wantRegentLines(h, "agent exited (exit 1) — retrying in 1s (attempt 1/2)", "Restarting the agent (iteration 2/10)...",
+		wantSupervisionLines(h, "agent exited (exit 1) — retrying in 1s (attempt 1/2)", "Restarting the agent (iteration 2/10)...",
 			"2 consecutive failures (last exit: 1) — escalated to webhook")
 		posts := hook.received()
 		if len(posts) != 1 {
@@ -671,15 +671,15 @@ func TestRegentEscalationWebhook(t *testing.T) {
 		if !contains(e.LastLines, "● Error: cannot reach the build cache (iteration 2)") {
 			t.Errorf("last_lines %q lack the failed agent's last output", e.LastLines)
 		}
-		if rs := h.dir.LoadRegent(); rs.Escalations != 1 {
+		if rs := h.dir.LoadSupervision(); rs.Escalations != 1 {
 			t.Errorf("regent-state escalations %d, want 1", rs.Escalations)
 		}
 	})
 
 	t.Run("endpoint answers 500", func(t *testing.T) {
-		hook := newRegentWebhook(t, http.StatusInternalServerError)
-		h := regentHarness(t, setup{max: 10}, agentScript{submit: regentFailingWithLastWords},
-			RegentConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300, Webhook: hook.srv.URL}, nil)
+		hook := newSupervisionWebhook(t, http.StatusInternalServerError)
+		h := supervisionHarness(t, setup{max: 10}, agentScript{submit: supervisionFailingWithLastWords},
+			SupervisionConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300, Webhook: hook.srv.URL}, nil)
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
@@ -688,7 +688,7 @@ func TestRegentEscalationWebhook(t *testing.T) {
 			"starting iteration 2/10",
 			"2 consecutive failures, stopping loop",
 		)
-		regentWantOut(h, "webhook failed", "500")
+		supervisionWantOut(h, "webhook failed", "500")
 		h.wantState(h.state(), StatusFailed, "consecutive_failures", 2)
 		if n := len(hook.received()); n != 1 {
 			t.Errorf("%d webhook posts, want 1", n)
@@ -696,15 +696,15 @@ func TestRegentEscalationWebhook(t *testing.T) {
 	})
 }
 
-func TestRegentDisabled(t *testing.T) {
+func TestSupervisionDisabled(t *testing.T) {
 	t.Run("no hang detection", func(t *testing.T) {
-		h := regentHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
+		h := supervisionHarness(t, setup{max: 1, inactivity: 1000}, agentScript{
 			submit: func(tn turn) {
-				regentAnimate(tn, regentHungScreen)
+				supervisionAnimate(tn, supervisionHungScreen)
 				// Three minutes: six hang timeouts, three iteration timeouts.
 				tn.exitAfter(3*time.Minute, 0, claudeIdle(append(echo(tn.prompt), "", "● Finally done.")...))
 			},
-		}, RegentConfig{Enabled: false, HangTimeoutSeconds: 30, IterationTimeout: 60}, nil)
+		}, SupervisionConfig{Enabled: false, HangTimeoutSeconds: 30, IterationTimeout: 60}, nil)
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
@@ -713,27 +713,27 @@ func TestRegentDisabled(t *testing.T) {
 			"iteration 1 completed (exit: 0, duration: 3m 0s)",
 			"max iterations (1) reached",
 		)
-		regentWantNotOut(h, "hung", "exceeded")
+		supervisionWantNotOut(h, "hung", "exceeded")
 		if k := h.procs.liveKills(); len(k) != 0 {
 			t.Errorf("live kills %+v, want none", k)
 		}
-		if rs := h.dir.LoadRegent(); rs.Hangs != 0 {
+		if rs := h.dir.LoadSupervision(); rs.Hangs != 0 {
 			t.Errorf("regent-state hangs %d, want 0", rs.Hangs)
 		}
 	})
 
 	t.Run("max failures defaults to 5", func(t *testing.T) {
-		hook := newRegentWebhook(t, http.StatusOK)
-		h := regentHarness(t, setup{max: 10}, agentScript{submit: exitOnSubmit(1)},
-			RegentConfig{Enabled: false, RetryBackoffSeconds: 7, Webhook: hook.srv.URL}, nil)
+		hook := newSupervisionWebhook(t, http.StatusOK)
+		h := supervisionHarness(t, setup{max: 10}, agentScript{submit: exitOnSubmit(1)},
+			SupervisionConfig{Enabled: false, RetryBackoffSeconds: 7, Webhook: hook.srv.URL}, nil)
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
 		h.wantLines(fiveFailureLines...)
 		st := h.state()
 		h.wantState(st, StatusFailed, "consecutive_failures", 5)
-		regentWantFailures(h, st, 5, 5)
-		// The Regent's own backoff and webhook are part of the supervision that is off.
+		supervisionWantFailures(h, st, 5, 5)
+		// Supervision's own backoff and webhook are off with it.
 		if got, want := h.clock.waits(PhaseBackoff), durations(1, 2, 4, 8); !reflect.DeepEqual(got, want) {
 			t.Errorf("backoff waits %v, want %v", got, want)
 		}
@@ -743,8 +743,9 @@ func TestRegentDisabled(t *testing.T) {
 	})
 }
 
-// regentGit runs git in dir (identity and configuration come from the environment regentRepo sets).
-func regentGit(dir string, args ...string) (string, error) {
+// supervisionGit runs git in dir (identity and configuration come from the environment
+// supervisionRepo sets).
+func supervisionGit(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -753,30 +754,30 @@ func regentGit(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// regentCommit writes files (name → content) and commits them with message msg.
-func regentCommit(dir, msg string, files map[string]string) (string, error) {
+// supervisionCommit writes files (name → content) and commits them with message msg.
+func supervisionCommit(dir, msg string, files map[string]string) (string, error) {
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			return "", err
 		}
-		if _, err := regentGit(dir, "add", name); err != nil {
+		if _, err := supervisionGit(dir, "add", name); err != nil {
 			return "", err
 		}
 	}
-	if _, err := regentGit(dir, "commit", "-q", "-m", msg); err != nil {
+	if _, err := supervisionGit(dir, "commit", "-q", "-m", msg); err != nil {
 		return "", err
 	}
-	return regentGit(dir, "rev-parse", "HEAD")
+	return supervisionGit(dir, "rev-parse", "HEAD")
 }
 
-// regentRepo turns dir into a repository with a base commit whose suite (status.txt) passes
+// supervisionRepo turns dir into a repository with a base commit whose suite (status.txt) passes
 // and a commit made before the loop, whose status.txt is preStatus. It returns that commit.
-func regentRepo(t *testing.T, dir, preStatus string) string {
+func supervisionRepo(t *testing.T, dir, preStatus string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	// Both the test's commits and the Regent's reverts get this identity, and no user or
+	// Both the test's commits and supervision's reverts get this identity, and no user or
 	// system configuration (signing, hooks, templates) leaks in.
 	empty := filepath.Join(t.TempDir(), "gitconfig")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
@@ -788,97 +789,97 @@ func regentRepo(t *testing.T, dir, preStatus string) string {
 	t.Setenv("GIT_AUTHOR_EMAIL", "ralph@example.com")
 	t.Setenv("GIT_COMMITTER_NAME", "Ralph")
 	t.Setenv("GIT_COMMITTER_EMAIL", "ralph@example.com")
-	if _, err := regentGit(dir, "init", "-q"); err != nil {
+	if _, err := supervisionGit(dir, "init", "-q"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := regentCommit(dir, "base", map[string]string{"status.txt": "ok\n", ".gitignore": "PROMPT.md\n"}); err != nil {
+	if _, err := supervisionCommit(dir, "base", map[string]string{"status.txt": "ok\n", ".gitignore": "PROMPT.md\n"}); err != nil {
 		t.Fatal(err)
 	}
-	pre, err := regentCommit(dir, "pre-loop work", map[string]string{"pre.txt": "made before the loop\n", "status.txt": preStatus})
+	pre, err := supervisionCommit(dir, "pre-loop work", map[string]string{"pre.txt": "made before the loop\n", "status.txt": preStatus})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pre
 }
 
-func regentSubjects(t *testing.T, dir string) []string {
+func supervisionSubjects(t *testing.T, dir string) []string {
 	t.Helper()
-	out, err := regentGit(dir, "log", "--format=%s")
+	out, err := supervisionGit(dir, "log", "--format=%s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return strings.Split(out, "\n")
 }
 
-// regentGated is a one-iteration loop whose worker directory is a repository (see
-// regentRepo) and whose agent runs agent there when it gets the prompt, then exits 0. The
+// supervisionGated is a one-iteration loop whose worker directory is a repository (see
+// supervisionRepo) and whose agent runs agent there when it gets the prompt, then exits 0. The
 // loop records an iteration's start commit only for iterations it starts, so the adopted
 // first one is given the pre-loop commit here. It returns the repository and that commit.
-func regentGated(t *testing.T, testCommand, preStatus string, agent func(dir string) error) (h *harness, dir, pre string) {
+func supervisionGated(t *testing.T, testCommand, preStatus string, agent func(dir string) error) (h *harness, dir, pre string) {
 	t.Helper()
-	h = regentHarness(t, setup{max: 1}, agentScript{
+	h = supervisionHarness(t, setup{max: 1}, agentScript{
 		submit: func(tn turn) {
 			if err := agent(dir); err != nil {
 				tn.h.t.Error(err)
 			}
 			tn.p.Exit(0)
 		},
-	}, RegentConfig{Enabled: true, TestCommand: testCommand, RollbackOnTestFailure: true, HangTimeoutSeconds: 300}, nil)
+	}, SupervisionConfig{Enabled: true, TestCommand: testCommand, RollbackOnTestFailure: true, HangTimeoutSeconds: 300}, nil)
 	dir = filepath.Dir(h.promptPath)
-	pre = regentRepo(t, dir, preStatus)
+	pre = supervisionRepo(t, dir, preStatus)
 	if _, err := h.dir.Update(func(st *State) error { st.IterationStartCommit = pre; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return h, dir, pre
 }
 
-func TestRegentTestGatedRollback(t *testing.T) {
+func TestSupervisionTestGatedRollback(t *testing.T) {
 	const suite = "grep -qx ok status.txt"
 
 	t.Run("passing commits kept", func(t *testing.T) {
 		var made string
-		h, dir, _ := regentGated(t, suite, "ok\n", func(dir string) (err error) {
-			if _, err = regentCommit(dir, "add feature", map[string]string{"feature.txt": "new\n"}); err != nil {
+		h, dir, _ := supervisionGated(t, suite, "ok\n", func(dir string) (err error) {
+			if _, err = supervisionCommit(dir, "add feature", map[string]string{"feature.txt": "new\n"}); err != nil {
 				return err
 			}
-			made, err = regentCommit(dir, "document feature", map[string]string{"FEATURE.md": "docs\n"})
+			made, err = supervisionCommit(dir, "document feature", map[string]string{"FEATURE.md": "docs\n"})
 			return err
 		})
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
-		wantRegentLines(h, "Tests passed ✅ — commit "+short(made)+" kept")
+		wantSupervisionLines(h, "Tests passed ✅ — commit "+short(made)+" kept")
 		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's last commit %s", head, made)
 		}
 		h.wantState(h.state(), StatusStopped, "max_iterations", 1)
-		if rs := h.dir.LoadRegent(); rs.LastCommit != short(made) || rs.Rollbacks != 0 {
+		if rs := h.dir.LoadSupervision(); rs.LastCommit != short(made) || rs.Rollbacks != 0 {
 			t.Errorf("regent-state last_commit %q, rollbacks %d; want %q, 0", rs.LastCommit, rs.Rollbacks, short(made))
 		}
 	})
 
 	t.Run("breaking commits reverted newest first", func(t *testing.T) {
 		var first, second string
-		h, dir, _ := regentGated(t, suite, "ok\n", func(dir string) (err error) {
-			if first, err = regentCommit(dir, "add helper", map[string]string{"helper.txt": "helper\n"}); err != nil {
+		h, dir, _ := supervisionGated(t, suite, "ok\n", func(dir string) (err error) {
+			if first, err = supervisionCommit(dir, "add helper", map[string]string{"helper.txt": "helper\n"}); err != nil {
 				return err
 			}
-			second, err = regentCommit(dir, "break the suite", map[string]string{"status.txt": "broken\n"})
+			second, err = supervisionCommit(dir, "break the suite", map[string]string{"status.txt": "broken\n"})
 			return err
 		})
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
-		wantRegentLines(h,
+		wantSupervisionLines(h,
 			"Tests failed ❌ — reverting commit "+short(second),
 			"Tests failed ❌ — reverting commit "+short(first),
 		)
 		want := []string{`Revert "add helper"`, `Revert "break the suite"`, "break the suite", "add helper", "pre-loop work", "base"}
-		if got := regentSubjects(t, dir); !reflect.DeepEqual(got, want) {
+		if got := supervisionSubjects(t, dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("git log %q, want %q", got, want)
 		}
 		// Each revert names the commit it undoes, the newest one undone first.
-		bodies, err := regentGit(dir, "log", "-2", "--format=%b")
+		bodies, err := supervisionGit(dir, "log", "-2", "--format=%b")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -891,16 +892,16 @@ func TestRegentTestGatedRollback(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "helper.txt")); !os.IsNotExist(err) {
 			t.Errorf("helper.txt still present after its commit was reverted (%v)", err)
 		}
-		// The commit made before the loop is not the Regent's to touch.
+		// The commit made before the loop is not supervision's to touch.
 		if b, err := os.ReadFile(filepath.Join(dir, "pre.txt")); err != nil || string(b) != "made before the loop\n" {
 			t.Errorf("pre.txt %q (%v), want the pre-loop commit's content", b, err)
 		}
-		regentWantLog(h, "[ROLLBACK] reverted "+short(second), "[ROLLBACK] reverted "+short(first))
-		log := regentIterationsLog(h)
+		supervisionWantLog(h, "[ROLLBACK] reverted "+short(second), "[ROLLBACK] reverted "+short(first))
+		log := supervisionIterationsLog(h)
 		if strings.Index(log, "reverted "+short(second)) > strings.Index(log, "reverted "+short(first)) {
 			t.Errorf("rollbacks logged oldest first:\n%s", log)
 		}
-		if rs := h.dir.LoadRegent(); rs.Rollbacks != 2 {
+		if rs := h.dir.LoadSupervision(); rs.Rollbacks != 2 {
 			t.Errorf("regent-state rollbacks %d, want 2", rs.Rollbacks)
 		}
 		st := h.state()
@@ -909,23 +910,23 @@ func TestRegentTestGatedRollback(t *testing.T) {
 
 	t.Run("test command cannot run", func(t *testing.T) {
 		var made string
-		h, dir, _ := regentGated(t, "no-such-binary-xyz", "ok\n", func(dir string) (err error) {
-			made, err = regentCommit(dir, "break the suite", map[string]string{"status.txt": "broken\n"})
+		h, dir, _ := supervisionGated(t, "no-such-binary-xyz", "ok\n", func(dir string) (err error) {
+			made, err = supervisionCommit(dir, "break the suite", map[string]string{"status.txt": "broken\n"})
 			return err
 		})
 		if code := h.run(h.config()); code != 1 {
 			t.Errorf("Run = %d, want 1", code)
 		}
 		h.wantState(h.state(), StatusFailed, "test_command_error", 1)
-		regentWantOut(h, "test command cannot run")
-		regentWantNotOut(h, "reverting")
+		supervisionWantOut(h, "test command cannot run")
+		supervisionWantNotOut(h, "reverting")
 		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s left alone", head, made)
 		}
-		if got := regentSubjects(t, dir); got[0] != "break the suite" {
+		if got := supervisionSubjects(t, dir); got[0] != "break the suite" {
 			t.Errorf("git log %q, want nothing reverted", got)
 		}
-		if rs := h.dir.LoadRegent(); rs.Rollbacks != 0 {
+		if rs := h.dir.LoadSupervision(); rs.Rollbacks != 0 {
 			t.Errorf("regent-state rollbacks %d, want 0", rs.Rollbacks)
 		}
 	})
@@ -933,22 +934,22 @@ func TestRegentTestGatedRollback(t *testing.T) {
 	t.Run("suite already failing", func(t *testing.T) {
 		var made string
 		// The pre-loop commit broke the suite; the iteration starts from there.
-		h, dir, pre := regentGated(t, suite, "broken\n", func(dir string) (err error) {
-			made, err = regentCommit(dir, "add feature", map[string]string{"feature.txt": "new\n"})
+		h, dir, pre := supervisionGated(t, suite, "broken\n", func(dir string) (err error) {
+			made, err = supervisionCommit(dir, "add feature", map[string]string{"feature.txt": "new\n"})
 			return err
 		})
 		if code := h.run(h.config()); code != 0 {
 			t.Errorf("Run = %d, want 0", code)
 		}
-		wantRegentLines(h, "Tests failed, but they were already failing before this iteration (at "+short(pre)+") — commits kept")
-		regentWantNotOut(h, "reverting")
+		wantSupervisionLines(h, "Tests failed, but they were already failing before this iteration (at "+short(pre)+") — commits kept")
+		supervisionWantNotOut(h, "reverting")
 		if head := git.Head(dir); head != made {
 			t.Errorf("HEAD %s, want the agent's commit %s kept", head, made)
 		}
-		if got, want := regentSubjects(t, dir), []string{"add feature", "pre-loop work", "base"}; !reflect.DeepEqual(got, want) {
+		if got, want := supervisionSubjects(t, dir), []string{"add feature", "pre-loop work", "base"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("git log %q, want %q", got, want)
 		}
-		if rs := h.dir.LoadRegent(); rs.Rollbacks != 0 {
+		if rs := h.dir.LoadSupervision(); rs.Rollbacks != 0 {
 			t.Errorf("regent-state rollbacks %d, want 0", rs.Rollbacks)
 		}
 	})

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// RegentFlags are the Regent's settings given on the command line; nil means the flag was not
-// given, so it does not override the project file.
-type RegentFlags struct {
+// SupervisionFlags are the supervision settings given on the command line; nil means the flag
+// was not given, so it does not override the project file.
+type SupervisionFlags struct {
 	MaxFailures           *int
 	RetryBackoffSeconds   *int
 	HangTimeoutSeconds    *int
@@ -17,20 +17,20 @@ type RegentFlags struct {
 	RollbackOnTestFailure *bool
 	Push                  *bool
 	Webhook               *string
-	NoRegent              bool
+	NoSupervision         bool
 }
 
-// ResolveRegent is the Regent's policy for a loop started in dir: the defaults, overridden by
-// the [regent] tables of the user's config.toml and of the swarm.toml found from dir upwards
-// (see ConfigFiles), overridden by the flags that were given. The result is checked as a
-// whole, since a rule may combine settings from several places (rollback switched on in a
+// ResolveSupervision is the supervision policy for a loop started in dir: the defaults,
+// overridden by the [regent] tables of the user's config.toml and of the swarm.toml found from
+// dir upwards (see ConfigFiles), overridden by the flags that were given. The result is checked
+// as a whole, since a rule may combine settings from several places (rollback switched on in a
 // file, the test command given as a flag).
-func ResolveRegent(dir string, flags RegentFlags) (RegentConfig, error) {
-	rc := DefaultRegent()
+func ResolveSupervision(dir string, flags SupervisionFlags) (SupervisionConfig, error) {
+	rc := DefaultSupervision()
 	for _, path := range ConfigFiles(dir) {
 		rf, err := ParseProjectConfig(path)
 		if err != nil {
-			return RegentConfig{}, err
+			return SupervisionConfig{}, err
 		}
 		override(&rc.Enabled, rf.Enabled)
 		override(&rc.RollbackOnTestFailure, rf.RollbackOnTestFailure)
@@ -47,11 +47,11 @@ func ResolveRegent(dir string, flags RegentFlags) (RegentConfig, error) {
 	override(&rc.RollbackOnTestFailure, flags.RollbackOnTestFailure)
 	override(&rc.Push, flags.Push)
 	override(&rc.Webhook, flags.Webhook)
-	if flags.NoRegent {
+	if flags.NoSupervision {
 		rc.Enabled = false
 	}
 	if err := rc.check(); err != nil {
-		return RegentConfig{}, err
+		return SupervisionConfig{}, err
 	}
 	return rc, nil
 }
@@ -63,7 +63,7 @@ func override[T any](dst *T, src *T) {
 }
 
 // check rejects a policy that cannot work, wherever its settings came from.
-func (rc RegentConfig) check() error {
+func (rc SupervisionConfig) check() error {
 	switch {
 	case rc.MaxFailures < 1:
 		return errors.New("--max-failures must be at least 1")

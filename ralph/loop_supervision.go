@@ -11,22 +11,22 @@ import (
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// The Regent's effects: running the tests and reverting commits for the test gate, and
-// reporting a loop that gave up. What to do is decided in regent_policy.go.
+// Supervision's effects: running the tests and reverting commits for the test gate, and
+// reporting a loop that gave up. What to do is decided in supervision_policy.go.
 
 // testTimeout bounds one run of the test command.
 const testTimeout = 30 * time.Minute
 
-// gateOn reports whether the test gate looks at the loop's iterations: the Regent is on, with
+// gateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
 // a test command and rollback, and the iteration's start commit is known.
-func gateOn(st *State, rc RegentConfig) bool {
+func gateOn(st *State, rc SupervisionConfig) bool {
 	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""
 }
 
 // gateCommits runs the test gate after an iteration. stop is true when the loop must stop (the
 // test command cannot run at all, or a revert failed); reverted when the iteration's commits
 // were reverted.
-func (l *Loop) gateCommits(st *State, rc RegentConfig) (stop, reverted bool) {
+func (l *Loop) gateCommits(st *State, rc SupervisionConfig) (stop, reverted bool) {
 	f := GateFacts{Configured: gateOn(st, rc), StartCommit: short(st.IterationStartCommit)}
 	cwd, commits := l.iterationCommits(st, f.Configured)
 	f.Commits = shorts(commits)
@@ -39,7 +39,7 @@ func (l *Loop) gateCommits(st *State, rc RegentConfig) (stop, reverted bool) {
 		case GateStop:
 			return true, false
 		case GateRunTests:
-			l.updateRegent(func(rs *RegentState) { rs.LastCommit = short(commits[0]) })
+			l.updateSupervision(func(rs *SupervisionState) { rs.LastCommit = short(commits[0]) })
 			_, terr := runTests(cwd, rc.TestCommand, testTimeout)
 			f.Tested, f.TestsPassed = true, terr == nil
 			if errors.Is(terr, errTestConfig) {
@@ -71,9 +71,9 @@ func (l *Loop) iterationCommits(st *State, needed bool) (cwd string, commits []s
 
 // revert undoes an iteration's commits, newest first, and pushes the reverts when asked to.
 // It reports true when the loop must stop because a revert failed.
-func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) bool {
+func (l *Loop) revert(st *State, cwd string, commits []string, rc SupervisionConfig) bool {
 	reverted, err := git.Revert(cwd, commits)
-	l.updateRegent(func(rs *RegentState) {
+	l.updateSupervision(func(rs *SupervisionState) {
 		rs.Rollbacks += len(reverted)
 		rs.LastCommit = short(git.Head(cwd))
 	})
@@ -83,9 +83,9 @@ func (l *Loop) revert(st *State, cwd string, commits []string, rc RegentConfig) 
 		return stop
 	}
 	if err := git.Push(cwd); err != nil {
-		l.regentSay("git push failed: %s", OneLine(err.Error()))
+		l.supervisionSay("git push failed: %s", OneLine(err.Error()))
 	} else {
-		l.regentSay("pushed the reverts")
+		l.supervisionSay("pushed the reverts")
 	}
 	return false
 }
@@ -138,7 +138,7 @@ func (l *Loop) Resurrected(deadPID int, mayGiveUp bool) (giveUp bool) {
 	}
 	now := l.cfg.Clock.Now()
 	var dec Decision
-	l.updateRegent(func(rs *RegentState) {
+	l.updateSupervision(func(rs *SupervisionState) {
 		rs.Resurrections++
 		var recent []time.Time
 		for _, s := range rs.RecentResurrections {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The Regent's rules as policy: when a working agent counts as ended (quiet, hung, out of
+// Supervision's rules as policy: when a working agent counts as ended (quiet, hung, out of
 // time), whether an iteration's commits are kept or reverted, and when a monitor that keeps
 // dying is given up on. The failure limit and backoff are in decide.go (failure, RetryWait).
 
@@ -21,13 +21,13 @@ type WatchFacts struct {
 	Limit        time.Duration // 0: no limit on an iteration's wall time
 }
 
-// WatchLimits turns the loop's settings into the durations a watch applies. Without the
-// Regent there is neither hang detection nor an iteration limit.
+// WatchLimits turns the loop's settings into the durations a watch applies. Without
+// supervision there is neither hang detection nor an iteration limit.
 func WatchLimits(lim Limits) (inactivity, hang, limit time.Duration) {
 	inactivity = time.Duration(lim.inactivity()) * time.Second
-	if lim.Regent.Enabled {
-		hang = time.Duration(lim.Regent.HangTimeoutSeconds) * time.Second
-		limit = time.Duration(lim.Regent.IterationTimeout) * time.Second
+	if lim.Supervision.Enabled {
+		hang = time.Duration(lim.Supervision.HangTimeoutSeconds) * time.Second
+		limit = time.Duration(lim.Supervision.IterationTimeout) * time.Second
 	}
 	return inactivity, hang, limit
 }
@@ -86,7 +86,7 @@ type GateFacts struct {
 }
 
 // Gate decides the test gate's next step. Without rollback the tests are not run at all,
-// as the Regent's spec says; a suite that was already failing before the iteration is
+// as supervision's spec says; a suite that was already failing before the iteration is
 // reported, not blamed on it.
 func Gate(f GateFacts) (GateStep, Decision) {
 	var d Decision
@@ -96,23 +96,23 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	case !f.Tested:
 		return GateRunTests, d
 	case f.TestsPassed:
-		d.regent("Tests passed ✅ — commit %s kept", f.Commits[0])
+		d.supervisionSay("Tests passed ✅ — commit %s kept", f.Commits[0])
 		d.event("TESTS", "passed at %s", f.Commits[0])
 		return GateDone, d
 	case f.ConfigError != "":
-		d.regent("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
+		d.supervisionSay("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
 		d.stop(StatusFailed, "test_command_error", f.ConfigError)
 		d.Escalate = "test command cannot run: " + f.ConfigError
 		return GateStop, d
 	case !f.BaselineTested:
 		return GateRunBaseline, d
 	case f.BaselineFailed:
-		d.regent("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
+		d.supervisionSay("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
 		d.event("TESTS", "failed at %s and already at %s; nothing reverted", f.Commits[0], f.StartCommit)
 		return GateDone, d
 	}
 	for _, c := range f.Commits {
-		d.regent("Tests failed ❌ — reverting commit %s", c)
+		d.supervisionSay("Tests failed ❌ — reverting commit %s", c)
 	}
 	return GateRevert, d
 }
@@ -129,18 +129,18 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 		return d, false
 	}
 	why := OneLine(err.Error())
-	d.regent("could not revert: %s — stopping loop", why)
+	d.supervisionSay("could not revert: %s — stopping loop", why)
 	d.stop(StatusFailed, "rollback_failed", "could not revert: "+why)
 	d.Escalate = "tests failed and the revert failed: " + why
 	return d, true
 }
 
-// Restarting is the Regent's word when the wait after a failed agent is over and the next
-// iteration (next) starts; nothing when the Regent is off or no iteration is left.
+// Restarting is supervision's word when the wait after a failed agent is over and the next
+// iteration (next) starts; nothing when supervision is off or no iteration is left.
 func Restarting(next int, lim Limits) Decision {
 	var d Decision
-	if lim.Regent.Enabled && next <= lim.MaxIterations {
-		d.regent("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
+	if lim.Supervision.Enabled && next <= lim.MaxIterations {
+		d.supervisionSay("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
 	}
 	return d
 }
@@ -177,13 +177,13 @@ func CrashLoop(deaths []time.Time, now time.Time) (keep []time.Time, loop bool) 
 // agents keep working, and 'swarm regent restart' takes over).
 func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count int, mayGiveUp bool) (keep []time.Time, d Decision) {
 	keep, loop := CrashLoop(append(recent, now), now)
-	d.regent("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
+	d.supervisionSay("monitor (pid %d) died — resurrected at iteration %d (resurrection #%d)", deadPID, iteration, count)
 	d.event("RESURRECT", "monitor pid %d died; resurrected at iteration %d (#%d)", deadPID, iteration, count)
 	if !loop || !mayGiveUp {
 		return keep, d
 	}
 	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))
-	d.regent("%s — stopping the loop", reason)
+	d.supervisionSay("%s — stopping the loop", reason)
 	d.stop(StatusFailed, "monitor_crash_loop", "")
 	// Nothing would watch the agent any more.
 	d.EndAgent = true
@@ -192,13 +192,13 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 }
 
 // MonitorCrashed is the end of a loop whose monitor failed with a fault of its own: the agent
-// is ended (nobody would watch it), the loop fails with the fault on record, and the Regent
+// is ended (nobody would watch it), the loop fails with the fault on record, and supervision
 // escalates. Running it again would hit the same fault.
 func MonitorCrashed(iteration int, fault string) Decision {
 	fault = OneLine(fault)
 	var d Decision
 	d.stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
 	d.EndAgent, d.Escalate = true, "monitor crashed: "+fault
-	d.regent("the monitor of this loop crashed (%s) — loop failed", fault)
+	d.supervisionSay("the monitor of this loop crashed (%s) — loop failed", fault)
 	return d
 }
