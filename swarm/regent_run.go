@@ -120,7 +120,7 @@ func serveRegent(e *env) error {
 }
 
 // serveRequests answers one request per connection from processes of this user.
-func (r *regent) serveRequests(ln net.Listener) {
+func (r *regentDaemon) serveRequests(ln net.Listener) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -130,7 +130,7 @@ func (r *regent) serveRequests(ln net.Listener) {
 	}
 }
 
-func (r *regent) answer(conn net.Conn) {
+func (r *regentDaemon) answer(conn net.Conn) {
 	defer conn.Close()
 	if !samePeer(conn) {
 		fmt.Fprintln(conn, "error: not allowed")
@@ -162,7 +162,7 @@ func (r *regent) answer(conn net.Conn) {
 	}
 }
 
-func (r *regent) driving(name string) bool {
+func (r *regentDaemon) driving(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.loops[name] != nil
@@ -171,7 +171,7 @@ func (r *regent) driving(name string) bool {
 // letGo leaves every loop to the next Regent: no monitor pid of this process stays on record,
 // so the next one takes the loops over without counting a resurrection. The agents are not
 // touched.
-func (r *regent) letGo() {
+func (r *regentDaemon) letGo() {
 	for _, name := range r.names() {
 		releaseLoop(ralph.DirFor(r.e.dir, name))
 	}
@@ -180,7 +180,7 @@ func (r *regent) letGo() {
 // onSignals makes SIGTERM and a first SIGINT pause every loop after its current iteration,
 // and SIGQUIT or a second SIGINT end their agents at once, as signals to a loop's own monitor
 // do. It returns what undoes it.
-func (r *regent) onSignals() func() {
+func (r *regentDaemon) onSignals() func() {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP)
 	go func() {
@@ -207,7 +207,7 @@ func (r *regent) onSignals() func() {
 }
 
 // report is what `swarm regent status` shows.
-func (r *regent) report() regentReport {
+func (r *regentDaemon) report() regentReport {
 	up := time.Since(r.started)
 	rep := regentReport{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), UptimeSeconds: up.Seconds(),
 		Loops: r.names(), Events: r.events.Load(), Watching: r.watch.describe()}

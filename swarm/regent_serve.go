@@ -34,7 +34,8 @@ const retryAfter = time.Second
 // a fault in one loop fails that loop alone.
 const panicHookEnv = "SWARM_REGENT_TEST_PANIC"
 
-type regent struct {
+// regentDaemon is the running Regent: the loops it drives and what it has let go of.
+type regentDaemon struct {
 	e       *env
 	log     io.Writer
 	started time.Time
@@ -58,21 +59,21 @@ type drivenLoop struct {
 	aborted bool
 }
 
-func newRegent(e *env, log io.Writer) *regent {
-	r := &regent{e: e, log: log, started: time.Now(), wake: make(chan struct{}, 1), quit: make(chan struct{}),
+func newRegent(e *env, log io.Writer) *regentDaemon {
+	r := &regentDaemon{e: e, log: log, started: time.Now(), wake: make(chan struct{}, 1), quit: make(chan struct{}),
 		loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
 		crashed: map[string]bool{}}
 	r.watch = newPaneWatch(r)
 	return r
 }
 
-func (r *regent) say(format string, args ...any) {
+func (r *regentDaemon) say(format string, args ...any) {
 	fmt.Fprintf(r.log, format+"\n", args...)
 }
 
 // endLeftChildren ends the checkers, hooks and test commands a Regent that died left running
 // (they would overlap their own re-runs), and has this one's recorded for its successor.
-func (r *regent) endLeftChildren() {
+func (r *regentDaemon) endLeftChildren() {
 	dir := filepath.Join(r.e.dir.Root, "regent-children")
 	if n := ralph.EndLeftChildren(dir, 2*time.Second); n > 0 {
 		r.say("ended %d command(s) a Regent before this one left running", n)
@@ -83,7 +84,7 @@ func (r *regent) endLeftChildren() {
 }
 
 // wakeUp has the main loop look at the loops again.
-func (r *regent) wakeUp() {
+func (r *regentDaemon) wakeUp() {
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -91,7 +92,7 @@ func (r *regent) wakeUp() {
 }
 
 // run drives loops until none needs the Regent (false), or it is told to quit (true).
-func (r *regent) run(lock *state.Lock) (quit bool) {
+func (r *regentDaemon) run(lock *state.Lock) (quit bool) {
 	for {
 		r.scan()
 		if r.idle() && r.mayLeave(lock) {
@@ -112,7 +113,7 @@ func (r *regent) run(lock *state.Lock) (quit bool) {
 
 // idle reports whether the Regent has nothing to do: no loop to drive, and no dropped loop
 // whose kill is still to be recorded.
-func (r *regent) idle() bool {
+func (r *regentDaemon) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.loops) == 0 && len(r.dropped) == 0
@@ -120,7 +121,7 @@ func (r *regent) idle() bool {
 
 // keepDropped takes up a loop killed by a predecessor that could not record it: it is not
 // driven, and its kill is recorded as soon as it can be.
-func (r *regent) keepDropped(name string) {
+func (r *regentDaemon) keepDropped(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
@@ -128,7 +129,7 @@ func (r *regent) keepDropped(name string) {
 
 // rescanIn is how long the Regent waits for a wake-up before it looks again: a kill still to
 // be recorded is tried again soon.
-func (r *regent) rescanIn() time.Duration {
+func (r *regentDaemon) rescanIn() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.dropped) > 0 {
@@ -142,7 +143,7 @@ const dropRetry = 2 * time.Second
 
 // recordDropped records the kill of loops dropped while it could not be written (a full
 // disk), now that it may be: once it is, they are over and nothing more is owed them.
-func (r *regent) recordDropped() {
+func (r *regentDaemon) recordDropped() {
 	r.mu.Lock()
 	var names []string
 	for name := range r.dropped {
@@ -175,7 +176,7 @@ func (r *regent) recordDropped() {
 // mayLeave lets the Regent go when no loop needs it, decided under the start lock with its
 // own lock given up inside it: a command starting a loop either is seen here or finds no
 // Regent and starts one.
-func (r *regent) mayLeave(lock *state.Lock) bool {
+func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
 	start, err := state.AcquireLock(regentStartPath(r.e.dir))
 	if err != nil {
 		// A state directory that is gone (removed with its tests, say) needs no Regent.
@@ -196,7 +197,7 @@ func (r *regent) mayLeave(lock *state.Lock) bool {
 
 // scan starts a goroutine for every supervised loop that should be running and has no
 // monitor.
-func (r *regent) scan() {
+func (r *regentDaemon) scan() {
 	r.recordDropped()
 	entries, err := os.ReadDir(filepath.Join(r.e.dir.Root, "ralph"))
 	if err != nil {
@@ -231,7 +232,7 @@ func (r *regent) scan() {
 // dismissLeftHost ends the shell left in a finished loop's pane by a monitor that was killed
 // between recording the end and dismissing it (see ralph.DismissHost), when no monitor drives
 // the loop: the pane then ends as it does when its loop stops.
-func (r *regent) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
+func (r *regentDaemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
 		return
 	}
@@ -248,13 +249,13 @@ func (r *regent) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status)
 	}
 }
 
-func (r *regent) has(name string) bool {
+func (r *regentDaemon) has(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.loops[name] != nil || r.dropped[name] || r.crashed[name]
 }
 
-func (r *regent) start(name string, lock *state.Lock) {
+func (r *regentDaemon) start(name string, lock *state.Lock) {
 	dl := &drivenLoop{abort: make(chan struct{})}
 	r.mu.Lock()
 	r.loops[name] = dl
@@ -263,7 +264,7 @@ func (r *regent) start(name string, lock *state.Lock) {
 }
 
 // drive runs one loop in its goroutine until it ends, pauses or is dropped.
-func (r *regent) drive(name string, lock *state.Lock, dl *drivenLoop) {
+func (r *regentDaemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	defer lock.Unlock()
 	defer r.ended(name)
 	le := r.e.onServerOf(name)
@@ -298,7 +299,7 @@ func statusWord(s ralph.Status) string {
 }
 
 // failCrashed fails a loop whose goroutine panicked; the Regent and its other loops go on.
-func (r *regent) failCrashed(e *env, name string, lock *state.Lock, fault string, out io.Writer) {
+func (r *regentDaemon) failCrashed(e *env, name string, lock *state.Lock, fault string, out io.Writer) {
 	r.mu.Lock()
 	r.panics++
 	r.crashed[name] = true
@@ -309,7 +310,7 @@ func (r *regent) failCrashed(e *env, name string, lock *state.Lock, fault string
 
 // ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean
 // to leave) is driven again after retryAfter.
-func (r *regent) ended(name string) {
+func (r *regentDaemon) ended(name string) {
 	r.mu.Lock()
 	delete(r.loops, name)
 	done := r.dropped[name] || r.crashed[name]
@@ -322,7 +323,7 @@ func (r *regent) ended(name string) {
 }
 
 // drop aborts a loop's monitor and keeps the Regent from driving it again.
-func (r *regent) drop(name string) {
+func (r *regentDaemon) drop(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
@@ -334,7 +335,7 @@ func (r *regent) drop(name string) {
 
 // pauseAll asks every loop to pause after its current iteration (SIGTERM, a first SIGINT),
 // as a signal to a loop's own monitor does.
-func (r *regent) pauseAll(why string) {
+func (r *regentDaemon) pauseAll(why string) {
 	for _, name := range r.names() {
 		ld := ralph.DirFor(r.e.dir, name)
 		out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
@@ -344,7 +345,7 @@ func (r *regent) pauseAll(why string) {
 }
 
 // abortAll ends every loop's agent at once (SIGQUIT, a second SIGINT).
-func (r *regent) abortAll() {
+func (r *regentDaemon) abortAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, dl := range r.loops {
@@ -355,7 +356,7 @@ func (r *regent) abortAll() {
 	}
 }
 
-func (r *regent) names() []string {
+func (r *regentDaemon) names() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string

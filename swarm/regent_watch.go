@@ -32,7 +32,7 @@ const (
 )
 
 type paneWatch struct {
-	r       *regent
+	r       *regentDaemon
 	mu      sync.Mutex
 	conns   map[string]*controlConn // by tmux server
 	users   map[string]*controlConn // the connection each loop captures through
@@ -47,7 +47,7 @@ type controlConn struct {
 	lastErr atomic.Value                 // string: why there is none
 }
 
-func newPaneWatch(r *regent) *paneWatch {
+func newPaneWatch(r *regentDaemon) *paneWatch {
 	return &paneWatch{r: r, conns: map[string]*controlConn{}, users: map[string]*controlConn{}}
 }
 
