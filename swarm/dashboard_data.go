@@ -15,6 +15,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // What the dashboard (package dashboard) reads and does, on a real state directory: the
@@ -47,7 +48,7 @@ func (d swarmData) Snapshot() dashboard.Snapshot {
 		r.Ref = w
 		rows = append(rows, r)
 	}
-	return dashboard.Snapshot{Rows: rows, Regent: regentPID(d.e.dir), Now: now, Warn: lv.trouble()}
+	return dashboard.Snapshot{Rows: rows, Regent: regent.NewClient(d.e.dir).PID(), Now: now, Warn: lv.trouble()}
 }
 
 // loop is a loop worker's state and what kind of loop it is; nil for a worker that is no loop.

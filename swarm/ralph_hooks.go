@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // What kill and clean do to a worker's loop.
@@ -41,8 +42,8 @@ func endMonitor(e *env, ld ralph.Dir, name string) {
 	if err != nil || st.MonitorPID <= 0 || !e.procs.Alive(st.MonitorPID, 0) {
 		return
 	}
-	if st.MonitorPID == regentPID(e.dir) {
-		_ = dropLoop(e.dir, name)
+	if rc := regent.NewClient(e.dir); st.MonitorPID == rc.PID() {
+		_ = rc.Drop(name)
 		return
 	}
 	_ = syscall.Kill(st.MonitorPID, syscall.SIGKILL)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 func ralphLsCommand() *cli.Command {
@@ -87,7 +88,7 @@ func listLoops(e *env) ([]loopView, error) {
 		byName[w.Name] = w
 	}
 	var views []loopView
-	regent := regentPID(e.dir)
+	regentPID := regent.NewClient(e.dir).PID()
 	for _, name := range loopNames(e) {
 		ld := ralph.DirFor(e.dir, name)
 		st, err := ld.Load()
@@ -97,7 +98,7 @@ func listLoops(e *env) ([]loopView, error) {
 			}
 			continue
 		}
-		views = append(views, viewLoop(ld, st, byName[name], regent))
+		views = append(views, viewLoop(ld, st, byName[name], regentPID))
 	}
 	return views, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -81,7 +82,9 @@ func startMonitor(e *env, name string) error {
 		}
 		// Until the Regent has claimed the loop (its pid on record), so the caller's next
 		// command, a signal to the monitor say, reaches it.
-		waitFor(5*time.Second, func() bool { return claimedByRegent(e, ld) || !loopNeedsMonitor(ld) || !regentAlive(e.dir) })
+		waitFor(5*time.Second, func() bool {
+			return claimedByRegent(e, ld) || !loopNeedsMonitor(ld) || !regent.NewClient(e.dir).Alive()
+		})
 		return nil
 	}
 	exe, err := os.Executable()
@@ -100,7 +103,7 @@ func startMonitor(e *env, name string) error {
 // claimedByRegent reports whether the Regent drives the loop and has its pid on record.
 func claimedByRegent(e *env, ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == regentPID(e.dir)
+	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == regent.NewClient(e.dir).PID()
 }
 
 // waitFor polls cond until it holds or d has passed.

@@ -13,6 +13,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 func ralphStatusCommand() *cli.Command {
@@ -55,7 +56,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	v := viewLoop(ld, st, w, regentPID(e.dir))
+	v := viewLoop(ld, st, w, regent.NewClient(e.dir).PID())
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // `swarm regent`: the process that drives every supervised loop of a state directory.
@@ -65,22 +66,9 @@ func regentStatusCommand() *cli.Command {
 	}
 }
 
-// regentReport is what the Regent says about itself.
-type regentReport struct {
-	PID             int      `json:"pid"`
-	Started         string   `json:"started"`
-	UptimeSeconds   float64  `json:"uptime_seconds"`
-	Loops           []string `json:"loops"`
-	Events          int64    `json:"events"`
-	EventsPerSecond float64  `json:"events_per_second"`
-	CPUSeconds      float64  `json:"cpu_seconds"`
-	RSSBytes        int64    `json:"rss_bytes"`
-	Watching        string   `json:"watching"`
-	Panics          int      `json:"panics"`
-}
-
 func regentStatus(e *env, format string) error {
-	if !regentAlive(e.dir) {
+	rc := regent.NewClient(e.dir)
+	if !rc.Alive() {
 		why := regentGivenUp(e.dir)
 		switch {
 		case format == "json" && why != "":
@@ -98,14 +86,14 @@ func regentStatus(e *env, format string) error {
 		}
 		return nil
 	}
-	r, err := regentStatusOf(e.dir)
+	r, err := rc.Status()
 	if err != nil {
 		return fail("%w", err)
 	}
 	if format == "json" {
 		data, _ := json.MarshalIndent(struct {
 			Running bool `json:"running"`
-			*regentReport
+			*regent.Report
 		}{true, r}, "", "  ")
 		fmt.Fprintln(e.stdout, string(data))
 		return nil
@@ -142,9 +130,9 @@ func regentLogsCommand() *cli.Command {
 }
 
 func regentLogs(e *env, n int, follow bool) error {
-	f, err := os.Open(regentLogPath(e.dir))
+	f, err := os.Open(regent.FilesOf(e.dir).Log)
 	if os.IsNotExist(err) {
-		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regentLogPath(e.dir))
+		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regent.FilesOf(e.dir).Log)
 	}
 	if err != nil {
 		return fail("%w", err)
@@ -173,24 +161,25 @@ Examples:
 }
 
 func regentRestart(e *env) error {
-	old := regentPID(e.dir)
+	rc := regent.NewClient(e.dir)
+	old := rc.PID()
 	if old != 0 {
-		if _, err := regentRequest(e.dir, "quit"); err != nil {
+		if err := rc.Quit(); err != nil {
 			return fail("cannot restart the Regent: %w", err)
 		}
-		waitFor(10*time.Second, func() bool { return !regentAlive(e.dir) })
-		if regentAlive(e.dir) {
+		waitFor(10*time.Second, func() bool { return !rc.Alive() })
+		if rc.Alive() {
 			return fail("the Regent (pid %d) did not leave within 10s", old)
 		}
 	}
 	// A restart is the user's word that the Regent may run again after a crash loop.
-	_ = os.Remove(regentCrashLoopPath(e.dir))
+	_ = os.Remove(regent.FilesOf(e.dir).CrashLoop)
 	if err := ensureRegent(e); err != nil {
 		return fail("%w", err)
 	}
 	// Back when every loop that needs it is driven again.
 	waitFor(10*time.Second, func() bool { return loopsDriven(e) })
-	pid := regentPID(e.dir)
+	pid := rc.PID()
 	switch {
 	case pid == 0:
 		fmt.Fprintln(e.stdout, "no loop needs the Regent; none is running")
@@ -206,7 +195,8 @@ func regentRestart(e *env) error {
 // keeper runs (the keeper's tmux session was killed, then the Regent died): every command that
 // reads loop state notices, so loops are not left unwatched until the next spawn or resume.
 func reviveRegent(e *env) {
-	if regentAlive(e.dir) || state.IsLocked(regentKeeperPath(e.dir)) || !loopsLeftByRegent(e) {
+	rc := regent.NewClient(e.dir)
+	if rc.Alive() || state.IsLocked(regent.FilesOf(e.dir).Keeper) || !loopsLeftByRegent(e) {
 		return
 	}
 	if regentGivenUp(e.dir) != "" {
@@ -217,7 +207,7 @@ func reviveRegent(e *env) {
 		e.warnf("loops need the Regent, which is not running and cannot be started: %v", err)
 		return
 	}
-	e.warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", regentPID(e.dir))
+	e.warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", rc.PID())
 }
 
 // loopsLeftByRegent reports whether a supervised loop that needs the Regent was left by a

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // A Regent that keeps dying is the daemon's failure, not its loops': its keeper stops starting
@@ -16,15 +16,12 @@ import (
 // every loop's log and escalation, and commands refuse to start it on their own until the user
 // has looked ('swarm regent restart' takes over).
 
-// regentCrashLoopPath holds why the Regent was given up; 'swarm regent restart' removes it.
-func regentCrashLoopPath(d *state.Dir) string { return filepath.Join(d.Root, "regent.crashloop") }
-
 // regentCrashLoop records and announces that the Regent was given up after deaths deaths.
 func regentCrashLoop(e *env, deaths int) {
 	why := fmt.Sprintf("the Regent died %d times in two minutes", deaths)
-	_ = state.WriteFileAtomic(regentCrashLoopPath(e.dir), []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
+	_ = state.WriteFileAtomic(regent.FilesOf(e.dir).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
 	reason := why + "; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'"
-	if f, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+	if f, err := os.OpenFile(regent.FilesOf(e.dir).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
 		fmt.Fprintf(timestamped{f}, "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
 		f.Close()
 	}
@@ -43,7 +40,7 @@ func regentCrashLoop(e *env, deaths int) {
 
 // regentGivenUp is why the Regent was given up after a crash loop, "" when it was not.
 func regentGivenUp(d *state.Dir) string {
-	data, err := os.ReadFile(regentCrashLoopPath(d))
+	data, err := os.ReadFile(regent.FilesOf(d).CrashLoop)
 	if err != nil {
 		return ""
 	}

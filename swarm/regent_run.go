@@ -2,20 +2,18 @@ package swarm
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // keepRegent runs the Regent as its child, starting it again a second after it dies. While
@@ -23,7 +21,7 @@ import (
 // one to go. A Regent that leaves on purpose closes the window, and this keeper with it; the
 // keeper also leaves when the Regent ended on purpose or the state directory is gone.
 func keepRegent(e *env) error {
-	lock, ok, err := state.TryLock(regentKeeperPath(e.dir))
+	lock, ok, err := state.TryLock(regent.FilesOf(e.dir).Keeper)
 	if err != nil {
 		return fail("%w", err)
 	}
@@ -40,11 +38,12 @@ func keepRegent(e *env) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
+	files, rc := regent.FilesOf(e.dir), regent.NewClient(e.dir)
 	var deaths []time.Time
 	for {
-		if regentAlive(e.dir) {
+		if rc.Alive() {
 			// Blocks, costing nothing, until that Regent is gone.
-			if held, err := state.AcquireLock(regentLockPath(e.dir)); err == nil {
+			if held, err := state.AcquireLock(files.Lock); err == nil {
 				held.Unlock()
 			}
 		}
@@ -53,7 +52,7 @@ func keepRegent(e *env) error {
 			removeOwnPane(e)
 			return err
 		}
-		if why := cannotListen(e.dir); why != "" {
+		if why := regent.CannotListen(e.dir); why != "" {
 			// Starting it again would fail the same way every second; the spawn or command
 			// that needs it next says why (see ensureRegent) and tries again.
 			removeOwnPane(e)
@@ -72,15 +71,15 @@ func keepRegent(e *env) error {
 // serveRegent is the Regent's process: it holds the state directory's Regent lock, answers
 // commands on its socket, and drives loops until none needs it.
 func serveRegent(e *env) error {
-	lock, ok, err := state.TryLock(regentLockPath(e.dir))
+	lock, ok, err := state.TryLock(regent.FilesOf(e.dir).Lock)
 	if err != nil {
 		return fail("%w", err)
 	}
 	if !ok {
 		// Another Regent serves this directory; a keeper waits for it to go.
-		return fail("another Regent (pid %d) serves %s", regentPID(e.dir), e.dir.Root)
+		return fail("another Regent (pid %d) serves %s", regent.NewClient(e.dir).PID(), e.dir.Root)
 	}
-	logf, err := os.OpenFile(regentLogPath(e.dir), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	logf, err := os.OpenFile(regent.FilesOf(e.dir).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		lock.Unlock()
 		return fail("%w", err)
@@ -88,20 +87,18 @@ func serveRegent(e *env) error {
 	defer logf.Close()
 	r := newRegent(e, timestamped{logf})
 	r.endLeftChildren()
-	ln, err := listenForCommands(e.dir)
+	ln, err := regent.Listen(e.dir)
 	if err != nil {
 		why := fmt.Sprintf("cannot listen for commands: %v", err)
 		r.say("%s", why)
-		_ = os.WriteFile(regentErrorPath(e.dir), []byte(why+"\n"), 0o600)
+		_ = os.WriteFile(regent.FilesOf(e.dir).Error, []byte(why+"\n"), 0o600)
 		lock.Unlock()
 		return fail("%s", why)
 	}
-	_ = os.Remove(regentErrorPath(e.dir))
-	info := regentInfo{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket(),
+	_ = os.Remove(regent.FilesOf(e.dir).Error)
+	info := regent.Info{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket(),
 		Address: ln.Addr().String()}
-	if data, err := json.Marshal(info); err == nil {
-		_ = state.WriteFileAtomic(regentInfoPath(e.dir), append(data, '\n'), 0o600)
-	}
+	_ = regent.WriteInfo(e.dir, info)
 	r.say("started (pid %d)", info.PID)
 	go r.serveRequests(ln)
 	defer r.onSignals()()
@@ -132,8 +129,8 @@ func (r *regentDaemon) serveRequests(ln net.Listener) {
 
 func (r *regentDaemon) answer(conn net.Conn) {
 	defer conn.Close()
-	if !samePeer(conn) {
-		fmt.Fprintln(conn, "error: not allowed")
+	if !regent.SamePeer(conn) {
+		fmt.Fprintln(conn, regent.Refusal("not allowed"))
 		return
 	}
 	_ = conn.SetDeadline(time.Now().Add(15 * time.Second))
@@ -141,24 +138,24 @@ func (r *regentDaemon) answer(conn net.Conn) {
 	if err != nil {
 		return
 	}
-	req, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	req, arg := regent.ParseRequest(line)
 	switch req {
-	case "wake":
+	case regent.WakeRequest:
 		r.wakeUp()
-		fmt.Fprintln(conn, "ok")
-	case "status":
+		fmt.Fprintln(conn, regent.OK)
+	case regent.StatusRequest:
 		data, _ := json.Marshal(r.report())
 		fmt.Fprintln(conn, string(data))
-	case "drop":
+	case regent.DropRequest:
 		r.drop(arg)
 		waitFor(10*time.Second, func() bool { return !r.driving(arg) })
-		fmt.Fprintln(conn, "ok")
-	case "quit":
+		fmt.Fprintln(conn, regent.OK)
+	case regent.QuitRequest:
 		r.say("asked to restart")
-		fmt.Fprintln(conn, "ok")
+		fmt.Fprintln(conn, regent.OK)
 		r.quitOnce.Do(func() { close(r.quit) })
 	default:
-		fmt.Fprintf(conn, "error: unknown request %q\n", req)
+		fmt.Fprintln(conn, regent.Refusal(fmt.Sprintf("unknown request %q", req)))
 	}
 }
 
@@ -207,9 +204,9 @@ func (r *regentDaemon) onSignals() func() {
 }
 
 // report is what `swarm regent status` shows.
-func (r *regentDaemon) report() regentReport {
+func (r *regentDaemon) report() regent.Report {
 	up := time.Since(r.started)
-	rep := regentReport{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), UptimeSeconds: up.Seconds(),
+	rep := regent.Report{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), UptimeSeconds: up.Seconds(),
 		Loops: r.names(), Events: r.events.Load(), Watching: r.watch.describe()}
 	if up > 0 {
 		rep.EventsPerSecond = float64(rep.Events) / up.Seconds()
@@ -223,22 +220,4 @@ func (r *regentDaemon) report() regentReport {
 		rep.Loops = []string{}
 	}
 	return rep
-}
-
-// listenForCommands opens the Regent's socket: regent.sock in the state directory, a stale one
-// (left by a Regent that was killed) removed first, which is safe since this process holds the
-// Regent lock; or, where that path is too long for a socket, a random abstract name.
-func listenForCommands(d *state.Dir) (net.Listener, error) {
-	path := regentSocketPath(d)
-	if len(path) > maxSocketPath {
-		var b [16]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
-		}
-		return net.Listen("unix", "@swarm-regent-"+hex.EncodeToString(b[:]))
-	}
-	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-		return nil, err
-	}
-	return net.Listen("unix", path)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // The Regent: one process per state directory drives every supervised loop, each in a
@@ -177,7 +178,7 @@ func (r *regentDaemon) recordDropped() {
 // own lock given up inside it: a command starting a loop either is seen here or finds no
 // Regent and starts one.
 func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
-	start, err := state.AcquireLock(regentStartPath(r.e.dir))
+	start, err := state.AcquireLock(regent.FilesOf(r.e.dir).Start)
 	if err != nil {
 		// A state directory that is gone (removed with its tests, say) needs no Regent.
 		if _, serr := os.Stat(r.e.dir.Root); os.IsNotExist(serr) {

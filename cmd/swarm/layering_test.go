@@ -17,9 +17,10 @@ import (
 
 // The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
 // read, for every layer); ralph/screen and ralph/cost; the loop (ralph, with ralph/git and
-// ralph/inbox); the CLI (swarm and its helpers under swarm/); the entry point. A lower layer
-// that reaches up makes the loop depend on the CLI, so these rules are checked against the
-// import graph rather than left to review.
+// ralph/inbox); the CLI (swarm and its helpers under swarm/, among them the Regent's
+// protocol and client, which stand on state alone); the entry point. A lower layer that
+// reaches up makes the loop depend on the CLI, so these rules are checked against the import
+// graph rather than left to review.
 
 const module = "github.com/swarm-dev/swarm"
 
@@ -54,6 +55,9 @@ var importRules = []importRule{
 	{rule: "counting cost stands on state at most",
 		pkgs: []string{module + "/ralph/cost/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/ralph/cost/..."}, deps: true},
+	{rule: "the Regent's protocol and client stand on state at most",
+		pkgs: []string{module + "/swarm/regent/..."},
+		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/swarm/regent/..."}, deps: true},
 	{rule: "the dashboard and the guides stand apart from the commands",
 		pkgs: []string{module + "/swarm/dashboard/...", module + "/swarm/guide/..."},
 		deny: []string{module + "/swarm"}, deps: true},
