@@ -17,15 +17,18 @@
 // in a goroutine of its own, through ralph.Loop, and looks at the agents' screens through a
 // tmux control-mode client per server; a loop without the Regent, or run in the foreground,
 // has a monitor process of its own that drives it the same way (ralph_monitor.go, driveLoop).
-// Commands reach the Regent over its socket (regent_client.go). What ralph needs from the
-// operating system it gets from here: adapters over swarm/proc (ralph.Procs) and the pane
-// output pipes (output_pipe.go).
+// Commands reach the Regent over its socket through swarm/regent, which holds the protocol,
+// the paths of its files and a Client; starting it is this package's (regent_start.go), since
+// that takes tmux and a command's environment. What ralph needs from the operating system it
+// gets from here: adapters over swarm/proc (ralph.Procs) and the pane output pipes
+// (output_pipe.go).
 //
 // The layering: this package is the top layer, with only cmd/swarm above it; no lower layer
 // (state, tmux, ralph and its helpers, templates) may import it or its helpers under swarm/;
 // it is also the only package that uses the CLI library. Its helpers keep what need not know
 // the command line: swarm/dashboard (whose data comes through dashboard_data.go, since the
-// dashboard does not import the commands), swarm/guide, swarm/heartbeat, swarm/proc and
-// swarm/demoagent. Like everybody else it runs tmux only through package tmux and git only
-// through ralph/git. cmd/swarm's layering test checks all of this against the import graph.
+// dashboard does not import the commands), swarm/guide, swarm/heartbeat, swarm/proc,
+// swarm/regent and swarm/demoagent. Like everybody else it runs tmux only through package
+// tmux and git only through ralph/git. cmd/swarm's layering test checks all of this against
+// the import graph.
 package swarm
