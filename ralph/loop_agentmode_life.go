@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph/inbox"
 )
@@ -113,13 +114,13 @@ func (l *Loop) agentResumed() {
 	}
 }
 
-// agentIteration logs a CONSTRUCT iteration's start in the agent log.
-func (l *Loop) agentIteration(n int) {
-	am, err := l.cfg.Dir.LoadAgentMode()
+// noteAgentIteration logs a CONSTRUCT iteration's start in the agent log.
+func (d Dir) noteAgentIteration(now time.Time, n int) error {
+	am, err := d.LoadAgentMode()
 	if err != nil || am == nil || am.Stage != StageConstruct || am.Log == "" {
-		return
+		return nil
 	}
-	l.recorded(AgentLog(am.Log, l.cfg.Clock.Now(), "CONSTRUCT: starting iteration %d", n))
+	return AgentLog(am.Log, now, "CONSTRUCT: starting iteration %d", n)
 }
 
 // SequencePending reports a loop of an agent or a chain that ended with a verdict of its own

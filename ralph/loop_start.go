@@ -6,9 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/google/uuid"
-
-	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -31,36 +28,56 @@ func (l *Loop) worker() (*state.Worker, error) {
 // start begins the next iteration: fresh prompt, fresh agent in the same pane.
 func (l *Loop) start(st *State) error {
 	n := st.CurrentIteration + 1
-	prompt, err := ReadPrompt(st.PromptFile)
-	if err != nil {
-		return l.fail("prompt_unreadable", err)
-	}
-	w, err := l.worker()
-	if err != nil {
-		l.stopWith(StatusStopped, "worker_gone", err.Error())
-		return err
-	}
-	if err := os.WriteFile(l.cfg.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
-		return l.fail("io_error", fmt.Errorf("cannot save prompt copy: %v", err))
-	}
-	l.runHooks(st, HookPreIteration, n, st.LastExitCode)
-	started, err := l.launchLocked(w, st, n)
-	if errors.Is(err, errServerGone) {
+	_, err := l.starter(&loopPane{l: l, st: st, n: n}).Start(st, n)
+	var se *StartError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se) && se.Reason == ReasonWorkerGone:
+		l.stopWith(StatusStopped, se.Reason, se.Err.Error())
+		return se.Err
+	case errors.As(err, &se) && se.Reason == ReasonIOError:
+		return l.fail(se.Reason, fmt.Errorf("cannot save prompt copy: %v", se.Err))
+	case errors.As(err, &se):
+		return l.fail(se.Reason, se.Err)
+	case errors.Is(err, errServerGone):
 		l.say("tmux server is gone, stopping loop")
 		l.stopWith(StatusStopped, "tmux_server_gone", "tmux server gone")
 		return nil
 	}
+	return l.fail("start_failed", fmt.Errorf("cannot start iteration %d: %v", n, err))
+}
+
+// starter starts this loop's iterations in the worker's pane, as the process that drives it.
+func (l *Loop) starter(p Pane) Starter {
+	return Starter{Dir: l.cfg.Dir, Workers: l.cfg.Workers, Name: l.cfg.Name, Extra: l.cfg.ExtraEnv,
+		Wrapper: l.cfg.RunWrapper, Now: l.cfg.Clock.Now, Detail: l.cfg.Detail, Say: l.say, Recorded: l.recorded,
+		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p}
+}
+
+// loopPane is the worker's pane, where the loop starts iteration n (st is the loop's state
+// as the loop last read it).
+type loopPane struct {
+	l  *Loop
+	st *State
+	n  int
+	w  *state.Worker
+}
+
+func (p *loopPane) Command() ([]string, error) {
+	w, err := p.l.worker()
 	if err != nil {
-		return l.fail("start_failed", fmt.Errorf("cannot start iteration %d: %v", n, err))
+		return nil, err
 	}
-	if !started {
-		return nil
-	}
-	l.agentIteration(n)
-	l.updateSupervision(func(rs *SupervisionState) { rs.Iteration = n; rs.PID = os.Getpid() })
-	l.say("starting iteration %d/%d", n, st.MaxIterations)
-	l.logEvent("START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations))
-	return nil
+	p.w = w
+	return w.Cmd, nil
+}
+
+// Start runs the hooks before it looks at the status: what they do may take a while, and a
+// pause or kill that lands meanwhile is still seen before the agent starts.
+func (p *loopPane) Start(launch Launch, hooks func(string), begin func(*State, string, time.Time)) (bool, error) {
+	hooks(p.l.workDir(p.st))
+	return p.l.launchLocked(p.w, launch, p.n, begin)
 }
 
 // stopWith ends the loop for a reason found outside the policy (the worker or its tmux
@@ -73,7 +90,7 @@ func (l *Loop) stopWith(status Status, reason, logLine string) {
 
 // launchLocked checks the status and starts the agent under the loop lock: a pause or kill
 // that lands first is seen, and one that lands later finds the new agent to act on.
-func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, err error) {
+func (l *Loop) launchLocked(w *state.Worker, lc Launch, n int, begin func(*State, string, time.Time)) (started bool, err error) {
 	err = l.cfg.Dir.WithLock(func() error {
 		var cur State
 		if err := state.ReadJSON(l.cfg.Dir.statePath(), &cur); err != nil {
@@ -82,13 +99,10 @@ func (l *Loop) launchLocked(w *state.Worker, st *State, n int) (started bool, er
 		if cur.Status != StatusRunning {
 			return nil
 		}
-		session := uuid.NewString()
-		if err := l.launch(w, st, n, session); err != nil {
+		if err := l.launch(w, lc, n); err != nil {
 			return err
 		}
-		// Where the iteration starts from: for the test gate and the commits it records.
-		cur.BeginIteration(n, l.cfg.Clock.Now(), git.Head(w.Cwd))
-		cur.AgentSession = session
+		begin(&cur, w.Cwd, l.cfg.Clock.Now())
 		if err := state.WriteJSON(l.cfg.Dir.statePath(), &cur); err != nil {
 			return err
 		}
@@ -132,11 +146,6 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	return append(argv, cmd...)
 }
 
-// agentLaunch is how iteration n's agent starts (see Launch).
-func (l *Loop) agentLaunch(w *state.Worker, st *State, n int, session string) Launch {
-	return IterationLaunch(l.cfg.Dir, l.cfg.Workers, w.Name, AgentCommand(w.Cmd, session), st, n, l.cfg.ExtraEnv, l.cfg.RunWrapper)
-}
-
 // IterationLaunch is how iteration n of a loop starts the agent argv in worker name: with the
 // worker's environment and the iteration's, the prompt on stdin in stdin mode, under the
 // exit-recording script (or wrapper).
@@ -166,9 +175,9 @@ func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
 	return argv
 }
 
-func (l *Loop) launch(w *state.Worker, st *State, n int, session string) error {
+// launch starts iteration n's agent (lc) in the worker's pane and notes it in the worker's record.
+func (l *Loop) launch(w *state.Worker, lc Launch, n int) error {
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
-	lc := l.agentLaunch(w, st, n, session)
 	argv, scripted, err := lc.Start()
 	if err != nil {
 		return err

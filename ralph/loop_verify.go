@@ -96,12 +96,7 @@ func (l *Loop) runHooks(st *State, typ string, n int, code *int) {
 	}
 	ctx := HookContext{Agent: l.agentName(st), Iteration: n, MaxIterations: st.MaxIterations, ExitCode: code,
 		Status: st.Status, WorkDir: l.workDir(st), Worker: l.cfg.Name}
-	for _, r := range RunHooks(st.Hooks, typ, ctx, st.hookTimeout(), l.cfg.Detail) {
-		if r.Failed() {
-			l.say("hook %s", r.LogText(st.hookTimeout()))
-			l.logEvent("HOOK", r.LogText(st.hookTimeout()))
-		}
-	}
+	reportHooks(st, typ, ctx, l.cfg.Detail, l.say, l.logEvent)
 }
 
 func hasHook(hooks []Hook, typ string) bool {

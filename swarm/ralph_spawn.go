@@ -1,12 +1,11 @@
 package swarm
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -307,76 +306,80 @@ func startingLine(name string, max int) string {
 }
 
 // beginLoop starts a loop's worker with iteration 1's agent and records the loop as running
-// it, the way the loop starts every later iteration (ralph's BeginIteration and AgentEnv).
-// On failure nothing is left: no window, no record, no loop directory.
+// it, through the same ralph.Starter the loop starts every later iteration with; here the
+// pane is made by creating the worker (see spawnPane). On failure nothing is left: no window,
+// no record, no loop directory.
 func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	ld := ralph.DirFor(e.dir, o.Name)
 	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
 		return nil, fail("cannot create %s: %w", ld.Path, err)
 	}
-	w, err := startFirstAgent(e, ld, o, st)
-	if err != nil {
+	st.Status = ralph.StatusRunning // what the hooks are told, before the state is written
+	p := &spawnPane{e: e, o: o, ld: ld, st: st}
+	// The hooks' output goes where the monitor's will.
+	out := timestamped{logAppender{ld.MonitorLog()}}
+	starter := ralph.Starter{Dir: ld, Workers: e.dir, Name: o.Name, Wrapper: runWrapper(), Now: time.Now,
+		Detail: out, Say: func(format string, args ...any) {
+			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))
+		},
+		Recorded: func(error) {}, Pane: p}
+	if _, err := starter.Start(st, 1); err != nil {
 		os.RemoveAll(ld.Path)
+		var se *ralph.StartError
+		switch {
+		case errors.As(err, &se) && se.Reason == ralph.ReasonIOError:
+			return nil, fail("cannot write %s: %w", ld.PromptCopy(), se.Err)
+		case errors.As(err, &se):
+			return nil, fail("%w", se.Err)
+		}
 		return nil, err
 	}
-	head := git.Head(w.Cwd)
+	return p.w, nil
+}
+
+// spawnPane makes iteration 1's pane: it creates the worker, in tmux, with the agent under
+// the wrapper that records its exit code, then writes the new loop's state.
+type spawnPane struct {
+	e  *env
+	o  spawnOptions
+	ld ralph.Dir
+	st *ralph.State
+	w  *state.Worker
+}
+
+func (p *spawnPane) Command() ([]string, error) { return p.o.Argv, nil }
+
+// Start runs the hooks once the worker's directory (its worktree) exists, just before its
+// program starts, and writes the state only once the worker runs.
+func (p *spawnPane) Start(launch ralph.Launch, hooks func(string), begin func(*ralph.State, string, time.Time)) (bool, error) {
+	o := p.o
+	o.Tmux = true
+	o.Start = &launch
+	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
+	o.BeforeStart = hooks
+	w, err := spawnWorker(p.e, o)
+	if err != nil {
+		return false, err
+	}
+	st := p.st
 	st.WorkDir = w.Cwd
 	if st.StagnationLimit > 0 {
 		st.GitFingerprint, _ = git.Fingerprint(w.Cwd)
 	}
 	now := time.Now()
-	st.WorkerName, st.Status, st.Started = o.Name, ralph.StatusRunning, now.Format(ralph.TimeFormat)
-	st.BeginIteration(1, now, head)
-	if err := ld.Create(st); err != nil {
-		undoLoop(e, w, ld)
-		return nil, fail("cannot write loop state: %w", err)
+	st.WorkerName, st.Started = o.Name, now.Format(ralph.TimeFormat)
+	begin(st, w.Cwd, now)
+	if err := p.ld.Create(st); err != nil {
+		undoLoop(p.e, w, p.ld)
+		return false, fail("cannot write loop state: %w", err)
 	}
-	_ = ld.LogEvent(now, "START", fmt.Sprintf("iteration 1/%d", st.MaxIterations))
-	_ = ld.UpdateSupervision(func(rs *ralph.SupervisionState) { rs.Iteration = 1 })
-	return w, nil
+	p.w = w
+	return true, nil
 }
 
 // printLoopSpawned says a loop runs, once nothing can undo it any more.
 func printLoopSpawned(e *env, w *state.Worker, max int) {
 	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, max)
-}
-
-// startFirstAgent saves the prompt the agent gets and starts the worker in tmux, under the
-// wrapper that records its exit code.
-func startFirstAgent(e *env, ld ralph.Dir, o spawnOptions, st *ralph.State) (*state.Worker, error) {
-	prompt, err := ralph.ReadPrompt(st.PromptFile)
-	if err != nil {
-		return nil, fail("%w", err)
-	}
-	if err := os.WriteFile(ld.PromptCopy(), []byte(prompt), 0o600); err != nil {
-		return nil, fail("cannot write %s: %w", ld.PromptCopy(), err)
-	}
-	o.Tmux = true
-	st.AgentSession = uuid.NewString()
-	launch := ralph.IterationLaunch(ld, e.dir, o.Name, ralph.AgentCommand(o.Argv, st.AgentSession), st, 1, nil, runWrapper())
-	o.Start = &launch
-	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
-	o.BeforeStart = func(dir string) { runFirstHooks(e, ld, st, o.Name, dir) }
-	return spawnWorker(e, o)
-}
-
-// runFirstHooks runs the pre-iteration hooks of iteration 1, in the worker's directory once
-// it exists and before its agent starts; their output goes where the loop's will.
-func runFirstHooks(e *env, ld ralph.Dir, st *ralph.State, name, dir string) {
-	if !slices.ContainsFunc(st.Hooks, func(h ralph.Hook) bool { return h.Type == ralph.HookPreIteration }) {
-		return
-	}
-	out := io.Writer(e.stdout)
-	out = timestamped{logAppender{ld.MonitorLog()}}
-	ctx := ralph.HookContext{Agent: st.Agent, Iteration: 1, MaxIterations: st.MaxIterations, Status: ralph.StatusRunning,
-		WorkDir: dir, Worker: name}
-	timeout := time.Duration(st.HookTimeout) * time.Second
-	for _, r := range ralph.RunHooks(st.Hooks, ralph.HookPreIteration, ctx, timeout, out) {
-		if r.Failed() {
-			fmt.Fprintf(out, "[ralph] %s: hook %s\n", name, r.LogText(timeout))
-			_ = ld.LogEvent(time.Now(), "HOOK", r.LogText(timeout))
-		}
-	}
 }
 
 // undoLoop takes a loop that could not be set up completely down again: worker, record,
