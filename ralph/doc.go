@@ -23,6 +23,11 @@
 // the DONE and WAIT_WITHOUT_RESTART files). In stdin mode the prompt goes in with the agent
 // and starting leads straight to working. A pause lets the iteration under way finish.
 //
+// Every iteration starts through Starter.Start (iteration_start.go), in one order: prompt
+// copy, pre-iteration hooks, agent launch, loop state, records. Iteration 1 starts in the
+// spawn that creates the worker (its window is up when spawn returns), every later one in
+// the driver (Loop.start); a Pane says how each makes the agent's pane and writes the state.
+//
 // An Ending says what ended the iteration: the agent exited (EndExited) or never showed its
 // input prompt (EndReadyTimeout); its screen went quiet or made no progress (EndInactive,
 // EndHung) or it ran out of time (EndIterationTimeout); it printed the done marker or made
