@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -80,8 +81,8 @@ type Config struct {
 	ConfirmAfter time.Duration // how long to wait for the agent to react to Enter (default 3s)
 	HistoryLines int           // scrollback searched for the done pattern (default 2000)
 
-	// Abort, when it yields, ends the agent at once and stops the loop (paused).
-	Abort <-chan struct{}
+	// Context, once cancelled, ends the agent at once and stops the loop (paused); nil: never.
+	Context context.Context
 	// MonitorLock is the lock that makes this the loop's only monitor; it is released while
 	// the loop lock is held when a paused loop's monitor leaves.
 	MonitorLock *state.Lock

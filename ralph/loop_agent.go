@@ -110,15 +110,7 @@ func (l *Loop) statusNow() Status {
 }
 
 func (l *Loop) abortRequested() bool {
-	if l.cfg.Abort == nil {
-		return false
-	}
-	select {
-	case <-l.cfg.Abort:
-		return true
-	default:
-		return false
-	}
+	return l.ctx().Err() != nil
 }
 
 // abortNow ends the agent at once and leaves the loop paused.

@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/google/uuid"
 	"os"
@@ -1259,12 +1260,13 @@ func TestLoopPressesEnterAgainWhenPromptNotTaken(t *testing.T) {
 }
 
 func TestLoopAbortEndsAgentAtOnce(t *testing.T) {
-	abort := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	h := newHarness(t, setup{max: 3}, agentScript{
-		submit: func(tn turn) { tn.h.clock.After(10*time.Second, func() { close(abort) }) },
+		submit: func(tn turn) { tn.h.clock.After(10*time.Second, cancel) },
 	})
 	cfg := h.config()
-	cfg.Abort = abort
+	cfg.Context = ctx
 	if code := h.run(cfg); code != 0 {
 		t.Errorf("Run = %d, want 0", code)
 	}

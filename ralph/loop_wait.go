@@ -1,6 +1,9 @@
 package ralph
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Waiting: a loop sleeps between looks at its agent, and wakes early when the agent's process
 // ends (where the operating system tells it) or the loop is aborted.
@@ -28,8 +31,16 @@ func (l *Loop) wait(d time.Duration, exited <-chan struct{}, woken <-chan struct
 	case <-woken:
 	case <-l.files.changed():
 		l.filesChanged = true
-	case <-l.cfg.Abort:
+	case <-l.ctx().Done():
 	}
+}
+
+// ctx is the context the loop runs under; a Config without one runs until it ends by itself.
+func (l *Loop) ctx() context.Context {
+	if l.cfg.Context == nil {
+		return context.Background()
+	}
+	return l.cfg.Context
 }
 
 // exitWatch watches the agent's process end where the operating system tells it; nil means

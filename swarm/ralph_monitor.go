@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -176,7 +177,9 @@ func runMonitor(e *env, o monitorOptions) error {
 		return nil
 	}
 	defer lock.Unlock()
-	abort := make(chan struct{})
+	// The loop's context ends with this monitor; a signal cancels it sooner (an abort).
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort()
 	detail := out
 	if o.foreground {
 		lines := out
@@ -193,7 +196,7 @@ func runMonitor(e *env, o monitorOptions) error {
 		}
 	}
 	defer pauseOnSignals(o.name, ld, out, abort)()
-	status, err := driveLoop(e, lock, loopDrive{name: o.name, out: out, detail: detail, abort: abort, resurrect: !o.foreground})
+	status, err := driveLoop(e, lock, loopDrive{name: o.name, out: out, detail: detail, ctx: ctx, resurrect: !o.foreground})
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 		if status == "" {
@@ -210,7 +213,8 @@ func runMonitor(e *env, o monitorOptions) error {
 type loopDrive struct {
 	name        string
 	out, detail io.Writer
-	abort       chan struct{}
+	// ctx, once cancelled, ends the agent at once and leaves the loop paused (an abort).
+	ctx context.Context
 	// resurrect: a background monitor counts a predecessor that died on the job as a
 	// resurrection (and may give up on a loop that keeps killing its monitors).
 	resurrect bool
@@ -238,7 +242,7 @@ func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
 		tm = e.tm
 	}
 	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(e.dir, d.name), Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs},
-		Out: d.out, Detail: d.detail, RunWrapper: runWrapper(), Abort: d.abort, MonitorLock: lock}
+		Out: d.out, Detail: d.detail, RunWrapper: runWrapper(), Context: d.ctx, MonitorLock: lock}
 	cfg.Output = outputPiperFor(e.tm)
 	cfg.Host = true
 	if d.relaxed {

@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"reflect"
 	"regexp"
@@ -61,7 +62,8 @@ func TestSignalsPauseTheLoopThenAbort(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("s", ralph.State{Status: ralph.StatusRunning})
 	sigs := make(chan os.Signal, 4)
-	abort := make(chan struct{})
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort()
 	var out syncBuffer
 	done := make(chan struct{})
 	go func() { handleSignals(sigs, "s", ld, &out, abort); close(done) }()
@@ -74,9 +76,7 @@ func TestSignalsPauseTheLoopThenAbort(t *testing.T) {
 	sigs <- syscall.SIGINT
 	sigs <- syscall.SIGINT
 	<-done
-	select {
-	case <-abort:
-	default:
+	if ctx.Err() == nil {
 		t.Error("a second SIGINT did not abort")
 	}
 	want := "[ralph] s: received SIGTERM, pausing after the current iteration (again or SIGQUIT: stop now)\n" +
@@ -94,10 +94,13 @@ func TestSIGQUITAbortsAtOnce(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("q", ralph.State{Status: ralph.StatusRunning})
 	sigs := make(chan os.Signal, 1)
-	abort := make(chan struct{})
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort()
 	sigs <- syscall.SIGQUIT
 	handleSignals(sigs, "q", ld, &bytes.Buffer{}, abort)
-	<-abort
+	if ctx.Err() == nil {
+		t.Error("SIGQUIT did not abort")
+	}
 	if te.loopState(ld).Status != ralph.StatusRunning {
 		t.Error("SIGQUIT changed the status; the loop pauses itself when it aborts")
 	}
@@ -105,7 +108,7 @@ func TestSIGQUITAbortsAtOnce(t *testing.T) {
 		t.Error("signal names")
 	}
 	// Catching and letting go leaves nothing behind.
-	pauseOnSignals("q", ld, &bytes.Buffer{}, make(chan struct{}))()
+	pauseOnSignals("q", ld, &bytes.Buffer{}, func() {})()
 }
 
 func monitor(te *testEnv, name string, out *bytes.Buffer, foreground bool) error {

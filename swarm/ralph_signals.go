@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +15,9 @@ import (
 // A monitor in a terminal stops the way a person expects: a signal pauses, a second one ends.
 
 // pauseOnSignals makes SIGTERM and a first SIGINT pause the loop after the current iteration,
-// and SIGQUIT or a second SIGINT end the agent at once (abort). It returns what undoes it.
-func pauseOnSignals(name string, ld ralph.Dir, out io.Writer, abort chan<- struct{}) func() {
+// and SIGQUIT or a second SIGINT end the agent at once (abort cancels the loop's context). It
+// returns what undoes it.
+func pauseOnSignals(name string, ld ralph.Dir, out io.Writer, abort context.CancelFunc) func() {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP)
 	go handleSignals(sigs, name, ld, out, abort)
@@ -26,7 +28,7 @@ func pauseOnSignals(name string, ld ralph.Dir, out io.Writer, abort chan<- struc
 	}
 }
 
-func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writer, abort chan<- struct{}) {
+func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writer, abort context.CancelFunc) {
 	interrupts := 0
 	for s := range sigs {
 		switch s {
@@ -34,12 +36,12 @@ func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writ
 			// The terminal of a foreground loop went away; the loop goes on.
 			continue
 		case syscall.SIGQUIT:
-			close(abort)
+			abort()
 			return
 		case syscall.SIGINT:
 			interrupts++
 			if interrupts > 1 {
-				close(abort)
+				abort()
 				return
 			}
 		}

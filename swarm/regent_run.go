@@ -86,6 +86,9 @@ func serveRegent(e *env) error {
 	}
 	defer logf.Close()
 	r := newRegent(e, timestamped{logf})
+	// A Regent that returns drives no loop any more; one that makes way for another leaves
+	// its loops running (see letGo) and exits without cancelling them.
+	defer r.stop()
 	r.endLeftChildren()
 	ln, err := regent.Listen(e.dir)
 	if err != nil {

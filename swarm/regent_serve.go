@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -37,7 +38,11 @@ const panicHookEnv = "SWARM_REGENT_TEST_PANIC"
 
 // regentDaemon is the running Regent: the loops it drives and what it has let go of.
 type regentDaemon struct {
-	e       *env
+	e *env
+	// ctx is the daemon's: every loop's context derives from it, so cancelling it (the
+	// daemon stopping) reaches every loop it drives.
+	ctx     context.Context
+	stop    context.CancelFunc
 	log     io.Writer
 	started time.Time
 	wake    chan struct{}
@@ -54,15 +59,16 @@ type regentDaemon struct {
 	panics  int
 }
 
-// drivenLoop is one loop the Regent drives.
+// drivenLoop is one loop the Regent drives; cancelling its context aborts it.
 type drivenLoop struct {
-	abort   chan struct{}
-	aborted bool
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func newRegent(e *env, log io.Writer) *regentDaemon {
-	r := &regentDaemon{e: e, log: log, started: time.Now(), wake: make(chan struct{}, 1), quit: make(chan struct{}),
-		loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
+	ctx, stop := context.WithCancel(context.Background())
+	r := &regentDaemon{e: e, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
+		quit: make(chan struct{}), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
 		crashed: map[string]bool{}}
 	r.watch = newPaneWatch(r)
 	return r
@@ -257,17 +263,25 @@ func (r *regentDaemon) has(name string) bool {
 }
 
 func (r *regentDaemon) start(name string, lock *state.Lock) {
-	dl := &drivenLoop{abort: make(chan struct{})}
+	go r.drive(name, lock, r.track(name))
+}
+
+// track records that the Regent drives the loop, under a context of the loop's own.
+func (r *regentDaemon) track(name string) *drivenLoop {
+	ctx, cancel := context.WithCancel(r.ctx)
+	dl := &drivenLoop{ctx: ctx, cancel: cancel}
 	r.mu.Lock()
 	r.loops[name] = dl
 	r.mu.Unlock()
-	go r.drive(name, lock, dl)
+	return dl
 }
 
 // drive runs one loop in its goroutine until it ends, pauses or is dropped.
 func (r *regentDaemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	defer lock.Unlock()
 	defer r.ended(name)
+	// The daemon's context lets go of the loop's once the loop has ended.
+	defer dl.cancel()
 	le := r.e.onServerOf(name)
 	ld := ralph.DirFor(le.dir, name)
 	out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
@@ -284,7 +298,7 @@ func (r *regentDaemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	defer r.watch.unfollow(name)
 	r.say("driving loop %s", name)
 	relaxed := proc.CanWatchExits()
-	status, err := driveLoop(le, lock, loopDrive{name: name, out: out, detail: out, abort: dl.abort, resurrect: true,
+	status, err := driveLoop(le, lock, loopDrive{name: name, out: out, detail: out, ctx: dl.ctx, resurrect: true,
 		regent: true, tm: tm, relaxed: relaxed})
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
@@ -328,9 +342,8 @@ func (r *regentDaemon) drop(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
-	if dl := r.loops[name]; dl != nil && !dl.aborted {
-		dl.aborted = true
-		close(dl.abort)
+	if dl := r.loops[name]; dl != nil {
+		dl.cancel()
 	}
 }
 
@@ -349,11 +362,9 @@ func (r *regentDaemon) pauseAll(why string) {
 func (r *regentDaemon) abortAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// Each loop's own, not the daemon's: a loop the Regent drives after this one starts afresh.
 	for _, dl := range r.loops {
-		if !dl.aborted {
-			dl.aborted = true
-			close(dl.abort)
-		}
+		dl.cancel()
 	}
 }
 

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -65,6 +66,42 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 		}
 		if got := string(buf[:n]); (got == "exit\n") != c.told {
 			t.Errorf("loop %s (%s, driven %v): its shell read %q", c.name, c.status, c.driven, got)
+		}
+	}
+}
+
+// Every loop the Regent drives runs under a context of its own: dropping a loop cancels that
+// one alone, ending every agent cancels every loop driven then and not one driven afterwards,
+// and the daemon's own context reaches every loop's.
+func TestRegentLoopContexts(t *testing.T) {
+	te := newTestEnv(t)
+	r := newRegent(te.env, io.Discard)
+	defer r.stop()
+	a, b, c := r.track("a"), r.track("b"), r.track("c")
+	wantCancelled := func(when string, want map[string]bool) {
+		t.Helper()
+		for name, dl := range map[string]*drivenLoop{"a": a, "b": b, "c": c} {
+			if got := dl.ctx.Err() != nil; got != want[name] {
+				t.Errorf("%s: loop %s cancelled %v, want %v", when, name, got, want[name])
+			}
+		}
+	}
+	wantCancelled("at first", nil)
+	r.drop("b")
+	wantCancelled("b dropped", map[string]bool{"b": true})
+	r.mu.Lock()
+	delete(r.loops, "c") // its monitor left
+	r.mu.Unlock()
+	r.abortAll()
+	wantCancelled("every agent ended", map[string]bool{"a": true, "b": true})
+	d := r.track("d")
+	if d.ctx.Err() != nil {
+		t.Error("a loop driven after every agent was ended starts cancelled")
+	}
+	r.stop()
+	for name, dl := range map[string]*drivenLoop{"c": c, "d": d} {
+		if !errors.Is(dl.ctx.Err(), context.Canceled) {
+			t.Errorf("the daemon stopped: loop %s not cancelled (%v)", name, dl.ctx.Err())
 		}
 	}
 }
