@@ -9,10 +9,10 @@ import (
 )
 
 // Capture is Exec.Capture through the control client. The text goes through a uniquely named
-// buffer and show-buffer, not capture-pane -p: tmux up to 3.5 (3.3a and 3.4 are what Debian
-// and Ubuntu ship) never frees what capture-pane -p writes to a control client, so a loop
-// looking at a busy screen four times a second grew the server by the size of every capture,
-// about 0.7 MB a second for 2000 lines of scrollback. show-buffer frees its copy; it escapes
+// buffer and show-buffer, not capture-pane -p: tmux 3.3a (what Debian and Ubuntu ship) never
+// frees what capture-pane -p writes to a control client, so a loop looking at a busy screen
+// four times a second grew the server by the size of every capture, about 0.7 MB a second
+// with 2000 lines of scrollback. show-buffer frees its copy; it escapes
 // the text (see unvis), which is undone here.
 func (c *Control) Capture(paneID string, historyLines int) (string, error) {
 	if !validTarget(paneID) {

@@ -16,8 +16,9 @@ func (c *Control) Paste(paneID, text string, bracketed bool) error {
 	if text == "" {
 		return nil
 	}
-	buf, pasteArgv := pasteArgs(paneID, bracketed)
+	buf := newPasteBuffer()
 	set, ok := commandLine("set-buffer", "-b", buf, "--", text)
+	pasteArgv := pasteBufferArgs(paneID, buf, bracketed)
 	paste, pok := commandLine(pasteArgv[0], pasteArgv[1:]...)
 	if !ok || !pok {
 		return ErrUnquotable
@@ -53,11 +54,8 @@ func (c *Control) PasteBuffer(paneID, name string, bracketed bool) error {
 	if !validTarget(paneID) {
 		return fmt.Errorf("invalid pane %q", paneID)
 	}
-	args := []string{"-r", "-d", "-b", name, "-t", paneID}
-	if bracketed {
-		args = append(args, "-p")
-	}
-	line, _ := commandLine("paste-buffer", args...)
+	args := pasteBufferArgs(paneID, name, bracketed)
+	line, _ := commandLine(args[0], args[1:]...)
 	replies, err := c.runAll(line)
 	if err != nil {
 		// No answer: the buffer is left to tell whether the paste happened.

@@ -27,15 +27,11 @@ func (t *Exec) Paste(paneID, text string, bracketed bool) error {
 	if text == "" {
 		return nil
 	}
-	buf, paste := pasteArgs(paneID, bracketed)
-	if _, err := t.run([]byte(text), "load-buffer", "-b", buf, "-"); err != nil {
+	buf := newPasteBuffer()
+	if err := t.StageBuffer(buf, text); err != nil {
 		return err
 	}
-	if _, err := t.run(nil, paste...); err != nil {
-		_, _ = t.run(nil, "delete-buffer", "-b", buf)
-		return err
-	}
-	return nil
+	return t.PasteBuffer(paneID, buf, bracketed)
 }
 
 // StageBuffer puts text into the buffer named name, for PasteBuffer: a caller that records
@@ -47,11 +43,7 @@ func (t *Exec) StageBuffer(name, text string) error {
 
 // PasteBuffer types the staged buffer name into the pane and deletes it, as Paste does.
 func (t *Exec) PasteBuffer(paneID, name string, bracketed bool) error {
-	args := []string{"paste-buffer", "-r", "-d", "-b", name, "-t", paneID}
-	if bracketed {
-		args = append(args, "-p")
-	}
-	if _, err := t.run(nil, args...); err != nil {
+	if _, err := t.run(nil, pasteBufferArgs(paneID, name, bracketed)...); err != nil {
 		_, _ = t.run(nil, "delete-buffer", "-b", name)
 		return err
 	}
@@ -78,15 +70,17 @@ func (t *Exec) HasBuffer(name string) (bool, error) {
 // DeleteBuffer removes a staged buffer that is not to be pasted.
 func (t *Exec) DeleteBuffer(name string) { _, _ = t.run(nil, "delete-buffer", "-b", name) }
 
-// pasteArgs names a new buffer for a paste and is the paste-buffer command that types it into
-// the pane and deletes it: line feeds kept as line feeds (-r), bracketed when asked (-p).
-func pasteArgs(paneID string, bracketed bool) (buf string, paste []string) {
-	buf = "swarm-" + uuid.NewString()
-	paste = []string{"paste-buffer", "-r", "-d", "-b", buf, "-t", paneID}
+// newPasteBuffer names a new buffer for a paste.
+func newPasteBuffer() string { return "swarm-" + uuid.NewString() }
+
+// pasteBufferArgs is the paste-buffer command that types buffer name into the pane and
+// deletes it: line feeds kept as line feeds (-r), bracketed when asked (-p).
+func pasteBufferArgs(paneID, name string, bracketed bool) []string {
+	args := []string{"paste-buffer", "-r", "-d", "-b", name, "-t", paneID}
 	if bracketed {
-		paste = append(paste, "-p")
+		args = append(args, "-p")
 	}
-	return buf, paste
+	return args
 }
 
 // SendKeys sends key names (Enter, C-c, Escape, ...), one tmux call per key: some programs
