@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
 	"github.com/swarm-dev/swarm/swarm/regent"
@@ -86,14 +87,14 @@ func (d swarmData) Screen(r dashboard.Row, n int, logs bool) []string {
 	}
 	if w.Tmux != nil && w.Status == state.StatusRunning {
 		if out, err := d.e.tmuxFor(w).Capture(w.Tmux.PaneID, history); err == nil {
-			return lastN(paneOutput(out), n)
+			return screen.LastN(paneOutput(out), n)
 		}
 	}
 	lines, err := screenLines(d.e, w, history, "stdout")
 	if err != nil {
 		return []string{errText(err)}
 	}
-	return lastN(lines, n)
+	return screen.LastN(lines, n)
 }
 
 func (d swarmData) Events(r dashboard.Row, n int) []string {
@@ -119,7 +120,7 @@ func (d swarmData) tail(path string, n int) []string {
 	data, _ := io.ReadAll(f)
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	out := make([]string, 0, n)
-	for _, l := range lastN(lines, n) {
+	for _, l := range screen.LastN(lines, n) {
 		out = append(out, displayLogLine(l, false))
 	}
 	return out

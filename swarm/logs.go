@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // logsOptions are the arguments of `swarm logs`.
@@ -95,7 +97,7 @@ func runLogs(e *env, o logsOptions) error {
 	if err != nil {
 		return err
 	}
-	lines = lastN(lines, o.Lines)
+	lines = screen.LastN(lines, o.Lines)
 	for _, l := range lines {
 		fmt.Fprintln(e.stdout, l)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/acarl005/stripansi"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -36,7 +37,7 @@ func followPane(e *env, w *state.Worker, history, n int) error {
 		lines := paneOutput(out)
 		if printed < 0 {
 			// What is on screen at first is printed as it is, the last line too.
-			for _, l := range lastN(lines, n) {
+			for _, l := range screen.LastN(lines, n) {
 				fmt.Fprintln(e.stdout, l)
 			}
 			prev, printed = lines, len(lines)
@@ -125,7 +126,7 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 // is complete) until over says so; whatever was written before then is printed as well.
 func tailFile(out io.Writer, f *os.File, n int, follow bool, over func() bool) {
 	data, _ := io.ReadAll(f)
-	for _, l := range lastN(splitLines(string(data)), n) {
+	for _, l := range screen.LastN(splitLines(string(data)), n) {
 		fmt.Fprintln(out, stripansi.Strip(l))
 	}
 	if !follow {

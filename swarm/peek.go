@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // peekOptions are the arguments of `swarm peek`.
@@ -61,7 +63,7 @@ func runPeek(e *env, o peekOptions) error {
 			return err
 		}
 		if o.Format == "json" {
-			screens = append(screens, peekedScreen{Name: w.Name, Status: string(w.Status), Time: stamp(time.Now()), Lines: append([]string{}, lastN(lines, o.Lines)...)})
+			screens = append(screens, peekedScreen{Name: w.Name, Status: string(w.Status), Time: stamp(time.Now()), Lines: append([]string{}, screen.LastN(lines, o.Lines)...)})
 			continue
 		}
 		if len(ws) > 1 || o.All {
@@ -70,7 +72,7 @@ func runPeek(e *env, o peekOptions) error {
 			}
 			fmt.Fprintf(e.stdout, "=== %s ===\n", w.Name)
 		}
-		for _, l := range lastN(lines, o.Lines) {
+		for _, l := range screen.LastN(lines, o.Lines) {
 			fmt.Fprintln(e.stdout, l)
 		}
 	}

@@ -8,19 +8,12 @@ import (
 
 	"github.com/acarl005/stripansi"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
 // A worker's output as lines of text, for peek and logs.
-
-// trimBlankTail drops the blank padding tmux reports below the last line of output.
-func trimBlankTail(lines []string) []string {
-	for len(lines) > 0 && strings.TrimSpace(strings.ReplaceAll(lines[len(lines)-1], "\u00a0", " ")) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
 
 func splitLines(s string) []string {
 	s = strings.TrimSuffix(s, "\n")
@@ -28,13 +21,6 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
-}
-
-func lastN(lines []string, n int) []string {
-	if n > 0 && len(lines) > n {
-		return lines[len(lines)-n:]
-	}
-	return lines
 }
 
 // screenLines returns the worker's output as lines: the tmux pane (history lines of scrollback
@@ -47,7 +33,7 @@ func screenLines(e *env, w *state.Worker, history int, stream string) ([]string,
 	if err != nil {
 		return nil, fail("no log for worker '%s': %w", w.Name, err)
 	}
-	return trimBlankTail(splitLines(stripansi.Strip(string(data)))), nil
+	return screen.TrimBlankTail(splitLines(stripansi.Strip(string(data)))), nil
 }
 
 // paneLines is a tmux worker's output: its pane without tmux's own dead-pane note, or the
@@ -88,5 +74,5 @@ func paneOutput(captured string) []string {
 			lines = append(lines, l)
 		}
 	}
-	return trimBlankTail(lines)
+	return screen.TrimBlankTail(lines)
 }

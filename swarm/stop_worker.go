@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -91,7 +92,7 @@ func (e *env) keptScreen(name string) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return trimBlankTail(splitLines(string(data))), true
+	return screen.TrimBlankTail(splitLines(string(data))), true
 }
 
 // endTagged ends what the worker left outside its window or process group: processes that

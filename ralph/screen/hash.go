@@ -3,7 +3,6 @@ package screen
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"slices"
 	"strings"
 )
 
@@ -30,20 +29,9 @@ func ActivityHashOf(lines []string) string { return hashTail(lines) }
 func SubstantiveHash(text string) string { return SubstantiveHashOf(Lines(text)) }
 
 // SubstantiveHashOf is SubstantiveHash of a screen already split by Lines.
-func SubstantiveHashOf(lines []string) string { return hashTail(maskedTail(lines, activityWindow)) }
-
-// maskedTail is the last n lines that are not blank once masked, masked, in screen order.
-// Only those are masked: a capture with its scrollback holds thousands of lines, and the
-// hash looks at the bottom ones alone. (Masking can blank a line: a bullet on its own.)
-func maskedTail(lines []string, n int) []string {
-	var tail []string
-	for i := len(lines) - 1; i >= 0 && len(tail) < n; i-- {
-		if m := maskAnimation(lines[i]); m != "" {
-			tail = append(tail, m)
-		}
-	}
-	slices.Reverse(tail)
-	return tail
+// Only the lines the hash reads are masked (masking can blank a line: a bullet on its own).
+func SubstantiveHashOf(lines []string) string {
+	return hashTail(lastNonBlankAs(lines, activityWindow, maskAnimation))
 }
 
 var (

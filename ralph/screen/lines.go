@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,17 +37,40 @@ func Lines(text string) []string {
 }
 
 // lastNonBlank returns up to n of the last non-blank lines, in screen order.
-func lastNonBlank(lines []string, n int) []string {
+func lastNonBlank(lines []string, n int) []string { return lastNonBlankAs(lines, n, nil) }
+
+// lastNonBlankAs is lastNonBlank of the lines as as makes them (as nil: as they are). Only
+// the lines it needs are made: a capture with its scrollback holds thousands.
+func lastNonBlankAs(lines []string, n int, as func(string) string) []string {
 	var tail []string
 	for i := len(lines) - 1; i >= 0 && len(tail) < n; i-- {
-		if lines[i] != "" {
-			tail = append(tail, lines[i])
+		l := lines[i]
+		if as != nil {
+			l = as(l)
+		}
+		if l != "" {
+			tail = append(tail, l)
 		}
 	}
-	for i, j := 0, len(tail)-1; i < j; i, j = i+1, j-1 {
-		tail[i], tail[j] = tail[j], tail[i]
-	}
+	slices.Reverse(tail)
 	return tail
+}
+
+// LastN is the last n lines (all of them when n is 0 or more than there are).
+func LastN(lines []string, n int) []string {
+	if n > 0 && len(lines) > n {
+		return lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// TrimBlankTail drops the blank lines at the end of a screen: the empty rows a terminal
+// keeps below the last line of output.
+func TrimBlankTail(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(strings.ReplaceAll(lines[len(lines)-1], "\u00a0", " ")) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 // tailStart returns the index from which lines[:end] holds n non-blank lines.

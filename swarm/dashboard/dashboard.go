@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
 // Options are what the dashboard starts with.
@@ -31,7 +33,7 @@ func RenderOnce(data Data, o Options) string {
 	v := frame{Snap: data.Snapshot(), Width: o.Width, Filter: o.Filter, Sort: o.Sort}
 	v.Rows = shownRows(v.Snap.Rows, o.Filter, o.Sort)
 	if len(v.Rows) > 0 {
-		v.Screen = trimBlankTail(data.Screen(v.Rows[0], onceScreenLines, false))
+		v.Screen = screen.TrimBlankTail(data.Screen(v.Rows[0], onceScreenLines, false))
 		v.Events = data.Events(v.Rows[0], onceEventLines)
 	}
 	return render(v, newStyles(o.Color))

@@ -17,21 +17,6 @@ func dollars(c *float64) string {
 	return fmt.Sprintf("$%.2f", *c)
 }
 
-func lastN(lines []string, n int) []string {
-	if n > 0 && len(lines) > n {
-		return lines[len(lines)-n:]
-	}
-	return lines
-}
-
-// trimBlankTail drops the blank lines at the end of a screen (a terminal's empty rows).
-func trimBlankTail(lines []string) []string {
-	for len(lines) > 0 && strings.TrimSpace(strings.ReplaceAll(lines[len(lines)-1], "\u00a0", " ")) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
 // errText is an error in one line: the last it said, without swarm's prefix.
 func errText(err error) string {
 	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/ralph/words"
 )
 
@@ -231,13 +232,13 @@ func lowerPanel(v frame, s styles, height int) []string {
 	if events > 0 {
 		screenRoom -= events + 1
 	}
-	for _, l := range lastN(v.Screen, screenRoom) {
+	for _, l := range screen.LastN(v.Screen, screenRoom) {
 		out = append(out, cut(" "+l, v.Width))
 	}
 	out = fill(out, 1+screenRoom)
 	if events > 0 {
 		out = append(out, rule(r.Name+" · events", v.Width, s))
-		for _, l := range lastN(v.Events, events) {
+		for _, l := range screen.LastN(v.Events, events) {
 			line := cut(" "+l, v.Width)
 			if strings.Contains(l, regentMark) {
 				line = s.regent.Render(line)
