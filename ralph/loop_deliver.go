@@ -220,7 +220,7 @@ func (l *Loop) keepUnknownScreen(st *State, a agent) string {
 // is pressed once more (a paste can swallow the first one).
 func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base int) {
 	unlock := l.typing()
-	before := screen.ActivityHash(strings.Join(lines, "\n"))
+	before := screen.ActivityHashOf(lines)
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
 	if err := l.paste(a, prompt, base); err != nil {
@@ -234,7 +234,7 @@ func (l *Loop) submit(st *State, a agent, lines []string, prompt string, base in
 	l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax)
 	pasted := before
 	if cur, err := l.capture(a, 0); err == nil {
-		pasted = screen.ActivityHash(strings.Join(cur, "\n"))
+		pasted = screen.ActivityHashOf(cur)
 	}
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	unlock()
@@ -283,7 +283,7 @@ func (l *Loop) confirmStarted(st *State, pasted string) bool {
 			text := strings.Join(lines, "\n")
 			// An agent whose hooks report to swarm would have said it took the prompt: a
 			// screen that merely changed is no sign then (it may be the agent's start-up).
-			changed := screen.ActivityHash(text) != pasted && !hooks
+			changed := screen.ActivityHashOf(lines) != pasted && !hooks
 			if changed || screen.Classify(text, l.readyRE).Kind == screen.Busy {
 				return true
 			}

@@ -335,7 +335,7 @@ func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
 		l.settleFed(a, feed)
 		return
 	}
-	last := screen.ActivityHash(strings.Join(lines, "\n"))
+	last := screen.ActivityHashOf(lines)
 	deadline := l.cfg.Clock.Now().Add(turnSettle)
 	for l.cfg.Clock.Now().Before(deadline) {
 		l.cfg.Clock.Sleep(turnSettlePoll)
@@ -346,7 +346,7 @@ func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
 		if err != nil {
 			return
 		}
-		h := screen.ActivityHash(strings.Join(cur, "\n"))
+		h := screen.ActivityHashOf(cur)
 		if h == last {
 			return
 		}
