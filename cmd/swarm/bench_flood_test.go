@@ -28,14 +28,7 @@ func BenchmarkFloodingPane(b *testing.B) {
 const floodWarmup = 20 * time.Second
 
 func benchFloodWindow(b *testing.B) time.Duration {
-	if v := os.Getenv("SWARM_BENCH_FLOOD"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			b.Fatalf("SWARM_BENCH_FLOOD=%q: not a duration", v)
-		}
-		return d
-	}
-	return 5 * time.Minute
+	return benchDuration(b, "SWARM_BENCH_FLOOD", 5*time.Minute)
 }
 
 // floodFigures are one flood's readings over the window.
@@ -174,10 +167,5 @@ func floodCPUShare(before, after benchCPU, wall float64) float64 {
 	if after.start != before.start {
 		panic(fmt.Sprintf("process replaced during the window (start %d, then %d)", before.start, after.start))
 	}
-	hz := benchClockTicks()
-	own := float64(after.self-before.self) / hz
-	if before.onCPU > 0 && after.onCPU >= before.onCPU {
-		own = float64(after.onCPU-before.onCPU) / 1e9
-	}
-	return (own + float64(after.children-before.children)/hz) / wall * 100
+	return (ownCPUSeconds(after, before) + float64(after.children-before.children)/benchClockTicks()) / wall * 100
 }

@@ -19,14 +19,20 @@ import (
 // benchWindow is how long an idle measurement watches: 60 s, or SWARM_BENCH_WINDOW (a Go
 // duration) for a quicker look.
 func benchWindow(b *testing.B) time.Duration {
-	if v := os.Getenv("SWARM_BENCH_WINDOW"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			b.Fatalf("SWARM_BENCH_WINDOW=%q: not a duration", v)
-		}
-		return d
+	return benchDuration(b, "SWARM_BENCH_WINDOW", time.Minute)
+}
+
+// benchDuration is the Go duration the environment variable name sets, def when it is unset.
+func benchDuration(b *testing.B, name string, def time.Duration) time.Duration {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
 	}
-	return 60 * time.Second
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		b.Fatalf("%s=%q: not a duration", name, v)
+	}
+	return d
 }
 
 // benchProc is one of swarm's own processes: the Regent and its keeper, a loop's own monitor,
@@ -234,23 +240,25 @@ func (r *benchReading) since(b *testing.B, before *benchReading, wall float64) (
 	if r.server.start != before.server.start {
 		b.Fatal("the tmux server was replaced during the window")
 	}
-	// A process's own time to the nanosecond where the kernel keeps it (a thread that ended
-	// in the window takes its time along: then the ticks count); children in ticks.
-	own := func(now, then benchCPU) float64 {
-		if then.onCPU > 0 && now.onCPU >= then.onCPU {
-			return float64(now.onCPU-then.onCPU) / 1e9
-		}
-		return float64(now.self-then.self) / hz
-	}
-	server = own(r.server, before.server)
+	server = ownCPUSeconds(r.server, before.server)
 	secs := server
 	for i := range r.procs {
 		if r.procs[i].start != before.procs[i].start {
 			b.Fatal("a supervising process was replaced during the window")
 		}
-		secs += own(r.procs[i], before.procs[i]) + float64(r.procs[i].children-before.procs[i].children)/hz
+		secs += ownCPUSeconds(r.procs[i], before.procs[i]) + float64(r.procs[i].children-before.procs[i].children)/hz
 	}
 	return secs / wall * 100, server / wall * 100
+}
+
+// ownCPUSeconds is the CPU time a process used itself between two readings: to the
+// nanosecond where the kernel keeps it (a thread that ended in the window takes its time
+// along: then the ticks count).
+func ownCPUSeconds(now, then benchCPU) float64 {
+	if then.onCPU > 0 && now.onCPU >= then.onCPU {
+		return float64(now.onCPU-then.onCPU) / 1e9
+	}
+	return float64(now.self-then.self) / benchClockTicks()
 }
 
 // pss is the proportional memory of the set's own processes (not the tmux server's).
@@ -313,14 +321,7 @@ func BenchmarkDoneMarkerToEnd(b *testing.B) {
 // gaps over 3.5 s, early those under 3 s (a restart that did not wait).
 func BenchmarkQuietRestarts(b *testing.B) {
 	const loops, quiet = 50, 3 * time.Second
-	run := 5 * time.Minute
-	if v := os.Getenv("SWARM_BENCH_QUIET"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			b.Fatalf("SWARM_BENCH_QUIET=%q: not a duration", v)
-		}
-		run = d
-	}
+	run := benchDuration(b, "SWARM_BENCH_QUIET", 5*time.Minute)
 	s := newBenchSwarm(b)
 	stamps := filepath.Join(s.work, "stamps")
 	if err := os.Mkdir(stamps, 0o700); err != nil {
