@@ -111,18 +111,27 @@ func TestWakeupOnlyWhileNoLookIsDue(t *testing.T) {
 	}
 }
 
-func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
+// markerFeed opens a feed that looks for pattern, and the writing end a copier would hold;
+// the test closes the feed, and the writer when it does not close it itself.
+func markerFeed(t *testing.T, pattern string) (*paneFeed, *os.File) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "output.fifo")
-	re := regexp.MustCompile(`<promise>COMPLETE</promise>`)
+	re := regexp.MustCompile(pattern)
 	f, err := openFeed(path, func(s string) [][]int { return re.FindAllStringIndex(s, -1) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.close()
 	w, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
+		f.close()
 		t.Fatal(err)
 	}
+	return f, w
+}
+
+func TestFeedMarksOutputThatMayHoldTheMarker(t *testing.T) {
+	f, w := markerFeed(t, `<promise>COMPLETE</promise>`)
+	defer f.close()
 	defer w.Close()
 	write := func(s string) {
 		t.Helper()

@@ -2,8 +2,6 @@ package ralph
 
 import (
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,17 +71,8 @@ func TestFloodPause(t *testing.T) {
 // A flood is told to the loop as soon as it is seen, and what comes after is no longer
 // searched for the marker (that search is what cannot keep up).
 func TestFeedTellsAFlood(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "output.fifo")
-	re := regexp.MustCompile(`DONE`)
-	f, err := openFeed(path, func(s string) [][]int { return re.FindAllStringIndex(s, -1) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, w := markerFeed(t, `DONE`)
 	defer f.close()
-	w, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := w.WriteString("a line\n"); err != nil {
 		t.Fatal(err)
 	}
