@@ -1,10 +1,7 @@
 package swarm
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -29,7 +26,7 @@ func rebuildWorkers(dir *state.Dir, tm tmux.Client) []*state.Worker {
 			if p.SwarmID == "" || p.Dead {
 				continue
 			}
-			name := environ(p.PID)["SWARM_WORKER"]
+			name := proc.Environ(p.PID)["SWARM_WORKER"]
 			if name == "" {
 				name = p.WindowName
 			}
@@ -41,8 +38,11 @@ func rebuildWorkers(dir *state.Dir, tm tmux.Client) []*state.Worker {
 			found[name], ids[p.SwarmID] = w, true
 		}
 	}
-	for _, pid := range allPIDs() {
-		env := environ(pid)
+	for _, pid := range proc.PIDs() {
+		if pid == os.Getpid() {
+			continue
+		}
+		env := proc.Environ(pid)
 		id, name := env[state.IDVar], env["SWARM_WORKER"]
 		if id == "" || ids[id] || found[name] != nil || validateName(name) != nil {
 			continue
@@ -71,31 +71,4 @@ func rebuiltRecord(dir *state.Dir, name, id string, pid int) *state.Worker {
 		w.Metadata["ralph"] = true
 	}
 	return w
-}
-
-// environ is a process's environment, empty when it cannot be read.
-func environ(pid int) map[string]string {
-	out := map[string]string{}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return out
-	}
-	for _, kv := range bytes.Split(data, []byte{0}) {
-		if k, v, ok := bytes.Cut(kv, []byte{'='}); ok {
-			out[string(k)] = string(v)
-		}
-	}
-	return out
-}
-
-// allPIDs lists the processes running now.
-func allPIDs() []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		if pid, err := strconv.Atoi(filepath.Base(e.Name())); err == nil && pid != os.Getpid() {
-			out = append(out, pid)
-		}
-	}
-	return out
 }

@@ -86,6 +86,21 @@ var readEnviron = func(pid int) ([]byte, error) {
 	return data, nil
 }
 
+// Environ is a process's environment, empty when it cannot be read.
+func Environ(pid int) map[string]string {
+	out := map[string]string{}
+	data, err := readEnviron(pid)
+	if err != nil {
+		return out
+	}
+	for _, kv := range bytes.Split(data, []byte{0}) {
+		if k, v, ok := bytes.Cut(kv, []byte{'='}); ok {
+			out[string(k)] = string(v)
+		}
+	}
+	return out
+}
+
 // swarmEntries keeps the SWARM_ entries of an environment.
 func swarmEntries(environ []byte) []byte {
 	var out []byte
