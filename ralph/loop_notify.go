@@ -50,15 +50,26 @@ func (l *Loop) escalation(cur *State, reason string) *channel {
 		l.supervisionSay("%s — stopping and reporting", reason)
 		return nil
 	}
-	url := rc.Webhook
-	return &channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
-		after: func(err error) {
-			if err != nil {
-				l.supervisionSayLater("%s — webhook failed: %v", reason, err)
-			} else {
-				l.supervisionSayLater("%s — escalated to webhook", reason)
-			}
-		}}
+	return l.escalationHook(rc.Webhook, reason)
+}
+
+// escalationHook is supervision's webhook at url, for an escalation about what: once the
+// webhook answered, supervision says whether it took it.
+func (l *Loop) escalationHook(url, what string) *channel {
+	c := webhookChannel(url)
+	c.after = func(err error) {
+		if err != nil {
+			l.supervisionSayLater("%s — webhook failed: %v", what, err)
+		} else {
+			l.supervisionSayLater("%s — escalated to webhook", what)
+		}
+	}
+	return &c
+}
+
+// webhookChannel posts notifications to url.
+func webhookChannel(url string) channel {
+	return channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) }}
 }
 
 // send hands one notice to the channels that want it (and to extra), in the background.
@@ -105,7 +116,7 @@ func (l *Loop) channels(cur *State, nc NotifyConfig) []channel {
 		out = append(out, channel{name: "tmux", send: l.tmuxMessage})
 	}
 	if url := nc.Webhook; url != "" {
-		out = append(out, channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) }})
+		out = append(out, webhookChannel(url))
 	}
 	if cmd := nc.Command; cmd != "" {
 		dir := l.workDir(cur)

@@ -46,16 +46,7 @@ func (l *Loop) escalateSilence(why string) {
 	if !rc.Enabled || rc.Webhook == "" {
 		return
 	}
-	url := rc.Webhook
-	hook := channel{name: "webhook", url: url, send: func(n Notification) error { return postJSON(url, n) },
-		after: func(err error) {
-			if err != nil {
-				l.supervisionSayLater("tmux server not answering — webhook failed: %v", err)
-			} else {
-				l.supervisionSayLater("tmux server not answering — escalated to webhook")
-			}
-		}}
-	l.send(cur, Notice{NotifyBlocked, why}, nil, &hook)
+	l.send(cur, Notice{NotifyBlocked, why}, nil, l.escalationHook(rc.Webhook, "tmux server not answering"))
 }
 
 // whileSilent is the watch's look while the server does not answer: the agent's process and
