@@ -14,8 +14,10 @@ func Plural(n int, word string) string {
 // Count is a large number at a glance, to one decimal in thousands or millions: "950",
 // "34.5K", "1.2M".
 func Count(n int64) string {
+	// The thresholds are where the shorter form would round up to the next unit: 999,950 is
+	// "1.0M", not "1000.0K".
 	switch {
-	case n >= 1_000_000:
+	case n >= 999_950:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	case n >= 1_000:
 		return fmt.Sprintf("%.1fK", float64(n)/1e3)
