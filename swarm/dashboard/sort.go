@@ -53,7 +53,7 @@ func attentionOf(r Row) attention {
 	switch strings.TrimSuffix(word, ":") {
 	case "failed", "orphaned":
 		return attnFailed
-	case "stopped", "exited":
+	case "stopped":
 		// A worker that ended with an error ("stopped (exit 1)") needs a look; a clean end or a
 		// loop's reason ("stopped (max_iterations)") does not.
 		if code, ok := exitOfState(r.State); ok && code != "0" {
@@ -80,11 +80,8 @@ func attentionOf(r Row) attention {
 	return attnActive
 }
 
-// exitOfState is the exit code a state's words give: "stopped (exit 4)", "exited 4".
+// exitOfState is the exit code a state's words give: "stopped (exit 4)".
 func exitOfState(s string) (string, bool) {
-	if rest, ok := strings.CutPrefix(s, "exited "); ok {
-		return rest, true
-	}
 	rest, ok := strings.CutPrefix(s, "stopped (exit ")
 	return strings.TrimSuffix(rest, ")"), ok
 }

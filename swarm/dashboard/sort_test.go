@@ -14,7 +14,6 @@ func TestDashboardAttentionOf(t *testing.T) {
 		want  attention
 	}{
 		{"failed (consecutive_failures)", ToneBad, attnFailed},
-		{"exited 1", ToneBad, attnFailed},
 		{"stopped (exit 1)", ToneBad, attnFailed},
 		{"stopped (exit 137)", ToneBad, attnFailed},
 		{"orphaned", ToneBad, attnFailed},
@@ -29,7 +28,6 @@ func TestDashboardAttentionOf(t *testing.T) {
 		{"done", ToneGood, attnEnded},
 		{"stopped (max_iterations)", ToneQuiet, attnEnded},
 		{"stopped", ToneQuiet, attnEnded},
-		{"exited 0", ToneQuiet, attnEnded},
 		{"stopped (exit 0)", ToneQuiet, attnEnded},
 		{"killed", ToneQuiet, attnEnded},
 		// Words not known yet: the tone says how much it matters.
