@@ -51,13 +51,13 @@ var (
 // stuck from a server that is slow: fifty loops restarting at once on two cores have seen a
 // respawn answered after two seconds, and a client given up on is replaced by tmux processes,
 // which load the machine more.
-// SWARM_TMUX_TIMEOUT, when set, bounds it as it bounds every other tmux call.
+// SWARM_TMUX_TIMEOUT, when set to a valid duration, bounds it as it bounds every other tmux call.
 var controlTimeout = 10 * time.Second
 
 func controlDeadline() time.Time {
-	d := controlTimeout
-	if os.Getenv("SWARM_TMUX_TIMEOUT") != "" {
-		d = CallTimeout()
+	d, set := setCallTimeout()
+	if !set {
+		d = controlTimeout
 	}
 	return time.Now().Add(d)
 }

@@ -180,10 +180,15 @@ const defaultCallTimeout = 5 * time.Second
 // CallTimeout is how long one tmux call may take: SWARM_TMUX_TIMEOUT (a Go duration, "2s")
 // when set and valid, else five seconds.
 func CallTimeout() time.Duration {
-	if v := os.Getenv("SWARM_TMUX_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			return d
-		}
+	if d, set := setCallTimeout(); set {
+		return d
 	}
 	return defaultCallTimeout
+}
+
+// setCallTimeout is SWARM_TMUX_TIMEOUT, and whether it is set to a valid duration: the one
+// reading of it, for the calls by process and those through a control client alike.
+func setCallTimeout() (time.Duration, bool) {
+	d, err := time.ParseDuration(os.Getenv("SWARM_TMUX_TIMEOUT"))
+	return d, err == nil && d > 0
 }
