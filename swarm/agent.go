@@ -190,7 +190,7 @@ func startAgent(e *env, o agentOptions) error {
 // the agent says things before its monitor runs (to the terminal, and to the agent log once
 // it starts: an agent that finds nothing to do leaves no log) and what starts the log.
 func beginSession(e *env, am *ralph.AgentMode, prev *ralph.AgentSession, name string, now time.Time) (say func(string, ...any), startLog func()) {
-	am.Log = ralph.DirFor(e.dir, name).AgentLogPath(now)
+	am.Log = ralph.DirFor(e.Dir(), name).AgentLogPath(now)
 	var said []string
 	say = func(format string, args ...any) {
 		said = append(said, fmt.Sprintf(format, args...))
@@ -220,7 +220,7 @@ func checkSessionFree(e *env, project string, s *ralph.AgentSession) error {
 	if s == nil || s.Worker == "" {
 		return nil
 	}
-	ld := ralph.DirFor(e.dir, s.Worker)
+	ld := ralph.DirFor(e.Dir(), s.Worker)
 	am, err := ld.LoadAgentMode()
 	if err != nil || am == nil || am.Project != project || am.Stage == "" {
 		return nil

@@ -47,17 +47,17 @@ Examples:
 }
 
 func runAttach(e *env, o attachOptions) error {
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
 	if w.Tmux == nil {
 		return fail("worker '%s' is not a tmux worker; use 'swarm logs %s --follow'", w.Name, w.Name)
 	}
-	if _, ok := e.ownPane(w); !ok {
+	if _, ok := e.OwnPane(w); !ok {
 		return fail("worker '%s' has no tmux window any more", w.Name)
 	}
-	tm := e.tmuxFor(w)
+	tm := e.TmuxFor(w)
 	bin, err := exec.LookPath(tm.Bin())
 	if err != nil {
 		return fail("tmux is not installed")

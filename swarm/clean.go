@@ -2,12 +2,11 @@ package swarm
 
 import (
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // cleanOptions are the arguments of `swarm clean`.
@@ -52,7 +51,7 @@ Examples:
 }
 
 func runClean(e *env, o cleanOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, func(w *state.Worker) bool { return !running(w) })
+	ws, _, err := e.Targets(o.Names, o.All, func(w *state.Worker) bool { return !running(w) })
 	if err != nil {
 		return err
 	}
@@ -66,7 +65,7 @@ func runClean(e *env, o cleanOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := cleanWorker(e, w, cleanWhat{worktree: o.RmWorktree, forceDirty: o.ForceDirty, loop: o.Purge}); err != nil {
+		if err := cleanWorker(e, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "cleaned %s\n", w.Name)
@@ -84,8 +83,8 @@ func runClean(e *env, o cleanOptions) error {
 func keepUnfinishedLoops(e *env, ws []*state.Worker, all bool) ([]*state.Worker, error) {
 	out := ws[:0:0]
 	for _, w := range ws {
-		st := loopState(e, w.Name)
-		if !loopUnfinished(st) || w.Status == state.StatusRunning {
+		st := e.LoopState(w.Name)
+		if !worker.LoopUnfinished(st) || w.Status == state.StatusRunning {
 			out = append(out, w)
 			continue
 		}
@@ -97,36 +96,8 @@ func keepUnfinishedLoops(e *env, ws []*state.Worker, all bool) ([]*state.Worker,
 	return out, nil
 }
 
-// cleanWhat says what cleaning a worker removes besides its record, window and files.
-type cleanWhat struct {
-	worktree   bool // its git worktree (kept when dirty unless forceDirty)
-	forceDirty bool
-	loop       bool // its ralph loop's state and history
-}
-
-// everything is what a spawn that failed halfway leaves behind: nothing of it is worth keeping.
-var everything = cleanWhat{worktree: true, loop: true}
-
-// cleanWorker removes what a stopped worker left: its window, files and record, and what
-// `what` names of its worktree and loop.
-func cleanWorker(e *env, w *state.Worker, what cleanWhat) error {
-	if _, ok := e.ownPane(w); ok {
-		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
-	}
-	e.endTagged(w, 2*time.Second)
+// cleanWorker stops the worker's heartbeat and removes what it left (see worker.Host.Clean).
+func cleanWorker(e *env, w *state.Worker, what worker.CleanWhat) error {
 	stopHeartbeat(e, w.Name)
-	if what.worktree && w.Worktree != nil {
-		removeWorktree(e, w.Worktree, what.forceDirty)
-	}
-	if what.loop {
-		removeLoopOnClean(e, w.Name)
-	}
-	for _, p := range []string{e.dir.LogPath(w.Name, "stdout"), e.dir.LogPath(w.Name, "stderr"), e.dir.ExitPath(w.Name), e.dir.EnvPath(w.Name), e.dir.ScriptPath(w.Name), e.dir.ScreenPath(w.Name),
-		e.dir.HostPath(w.Name), e.dir.HostModesPath(w.Name), e.dir.AgentPIDPath(w.Name), e.dir.InputLockPath(w.Name)} {
-		_ = os.Remove(p)
-	}
-	return e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
-		all.Delete(w.Name)
-		return nil
-	})
+	return e.Clean(w, what)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // What the dashboard (package dashboard) reads and does, on a real state directory: the
@@ -30,9 +31,7 @@ var _ dashboard.Data = swarmData{}
 
 func (d swarmData) Snapshot() dashboard.Snapshot {
 	now := time.Now()
-	quiet := *d.e
-	quiet.quietTmux = true
-	list, lv, err := quiet.loadAll()
+	list, lv, err := d.e.Quiet().LoadAll()
 	if err != nil {
 		return dashboard.Snapshot{Now: now, Err: err.Error()}
 	}
@@ -40,7 +39,7 @@ func (d swarmData) Snapshot() dashboard.Snapshot {
 	for _, w := range list {
 		var activity time.Time
 		if w.Tmux != nil && w.Status == state.StatusRunning {
-			if p, ok := lv.pane(w); ok {
+			if p, ok := lv.Pane(w); ok {
 				activity = p.Activity
 			}
 		}
@@ -49,7 +48,7 @@ func (d swarmData) Snapshot() dashboard.Snapshot {
 		r.Ref = w
 		rows = append(rows, r)
 	}
-	return dashboard.Snapshot{Rows: rows, Regent: regent.NewClient(d.e.dir).PID(), Now: now, Warn: lv.trouble()}
+	return dashboard.Snapshot{Rows: rows, Regent: regent.NewClient(d.e.Dir()).PID(), Now: now, Warn: lv.Trouble()}
 }
 
 // loop is a loop worker's state and what kind of loop it is; nil for a worker that is no loop.
@@ -57,7 +56,7 @@ func (d swarmData) loop(w *state.Worker) (*ralph.State, loopFacts) {
 	if w.Metadata["ralph"] != true {
 		return nil, loopFacts{}
 	}
-	ld := ralph.DirFor(d.e.dir, w.Name)
+	ld := ralph.DirFor(d.e.Dir(), w.Name)
 	st, err := ld.Load()
 	if err != nil {
 		return nil, loopFacts{}
@@ -81,13 +80,13 @@ func (d swarmData) Screen(r dashboard.Row, n int, logs bool) []string {
 	history := 0
 	if logs {
 		if r.Loop {
-			return d.tail(ralph.DirFor(d.e.dir, w.Name).MonitorLog(), n)
+			return d.tail(ralph.DirFor(d.e.Dir(), w.Name).MonitorLog(), n)
 		}
 		history = screenHistory
 	}
 	if w.Tmux != nil && w.Status == state.StatusRunning {
-		if out, err := d.e.tmuxFor(w).Capture(w.Tmux.PaneID, history); err == nil {
-			return screen.LastN(paneOutput(out), n)
+		if out, err := d.e.TmuxFor(w).Capture(w.Tmux.PaneID, history); err == nil {
+			return screen.LastN(worker.PaneOutput(out), n)
 		}
 	}
 	lines, err := screenLines(d.e, w, history, "stdout")
@@ -101,7 +100,7 @@ func (d swarmData) Events(r dashboard.Row, n int) []string {
 	if !r.Loop {
 		return nil
 	}
-	return d.tail(ralph.DirFor(d.e.dir, r.Name).IterationsLog(), n)
+	return d.tail(ralph.DirFor(d.e.Dir(), r.Name).IterationsLog(), n)
 }
 
 // tailBytes bounds how much of a log is read for its last lines.

@@ -72,13 +72,13 @@ func TestDashboardRegentEvents(t *testing.T) {
 func chainLoop(te *testEnv, name, screen, events string) {
 	te.t.Helper()
 	ld := te.loop(name, ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, CurrentIteration: 1})
-	if err := te.dir.UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
+	if err := te.Dir().UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
 		ws.Get(name).Metadata = map[string]any{"ralph": true}
 		return nil
 	}); err != nil {
 		te.t.Fatal(err)
 	}
-	w, _, err := te.loadWorker(name)
+	w, _, err := te.Load(name)
 	if err != nil {
 		te.t.Fatal(err)
 	}

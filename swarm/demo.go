@@ -11,6 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -61,7 +62,7 @@ func runDemo(e *env, o demoOptions) error {
 	de, err := demoEnv(e, work, root)
 	defer func() {
 		if de != nil {
-			_ = de.tm.KillServer()
+			_ = de.Tmux().KillServer()
 		}
 		if o.keep {
 			fmt.Fprintf(e.stdout, "kept %s (SWARM_DIR=%s, workspace %s)\n", dir, root, work)
@@ -82,7 +83,7 @@ func runDemo(e *env, o demoOptions) error {
 	fmt.Fprintln(e.stdout, "starts a fresh agent with the same prompt (the \"inactivity timeout\" lines), until it says")
 	fmt.Fprintln(e.stdout, "ALL TASKS COMPLETE")
 	argv := []string{exe, "demo-agent", "--banner", "demo agent (no network, no model): types nothing on its own"}
-	w, err := beginLoop(de, spawnOptions{Name: "demo", Cwd: work, Argv: argv}, demoState(work))
+	w, err := beginLoop(de, spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "demo", Cwd: work, Argv: argv}}, demoState(work))
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func runDemo(e *env, o demoOptions) error {
 	fmt.Fprintln(e.stdout, startingLine("demo", demoIterations))
 	err = runMonitor(de, monitorOptions{name: "demo", out: e.stdout, foreground: true})
 	reportDemo(de, work)
-	_ = stopWorker(de, w, 2*time.Second)
+	_ = de.Stop(w, 2*time.Second)
 	return err
 }
 
@@ -109,19 +110,18 @@ func demoEnv(e *env, work, root string) (*env, error) {
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	conf, err := writeTmuxConfig(sdir.Root)
+	conf, err := worker.WriteTmuxConfig(sdir.Root)
 	if err != nil {
 		return nil, err
 	}
-	de := &env{dir: sdir, tm: e.tm, procs: e.procs, stdout: e.stdout, stderr: e.stderr}
-	// The demo's own server, unless the caller brought one (the tests' fake).
-	if de.tm == nil {
-		de.tm = &tmux.Exec{SocketName: SocketFor(sdir.Root), ConfigPath: conf}
+	// The demo's own server and the real processes, unless the caller brought its own (the
+	// tests' fakes).
+	var tm tmux.Client = &tmux.Exec{SocketName: worker.SocketFor(sdir.Root), ConfigPath: conf}
+	var procs worker.ProcessTable = worker.OSProcesses{}
+	if e.Host != nil {
+		tm, procs = e.Tmux(), e.Procs()
 	}
-	if de.procs == nil {
-		de.procs = osProcesses{}
-	}
-	return de, nil
+	return &env{Host: worker.NewHost(sdir, tm, procs, e.stderr), stdout: e.stdout, stderr: e.stderr}, nil
 }
 
 const demoIterations = 5
@@ -139,7 +139,7 @@ func reportDemo(de *env, work string) {
 	if data, err := os.ReadFile(filepath.Join(work, "done.txt")); err == nil {
 		fmt.Fprintf(de.stdout, "tasks finished by the agent: %s", data)
 	}
-	if final, _ := ralph.DirFor(de.dir, "demo").Load(); final != nil {
+	if final, _ := ralph.DirFor(de.Dir(), "demo").Load(); final != nil {
 		ended := loopStateWord(state.StatusStopped, final)
 		fmt.Fprintf(de.stdout, "loop %s after %d iterations", ended.word, final.CurrentIteration)
 		if ended.detail != "" {

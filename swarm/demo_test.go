@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
@@ -26,7 +27,7 @@ func TestDemoWorkspaceAndLoop(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(work, "tasks.txt")); string(data) != "task 1\ntask 2\ntask 3\n" {
 		t.Errorf("tasks.txt %q", data)
 	}
-	if _, real := de.procs.(osProcesses); de.dir.Root != root || de.tm.Socket() != SocketFor(root) || !real || de.stdout != te.out {
+	if _, real := de.Procs().(worker.OSProcesses); de.Dir().Root != root || de.Tmux().Socket() != worker.SocketFor(root) || !real || de.stdout != te.out {
 		t.Errorf("demo env %+v", de)
 	}
 	st := demoState(work)
@@ -40,7 +41,7 @@ func TestDemoWorkspaceAndLoop(t *testing.T) {
 	}
 
 	writeLog(t, filepath.Join(work, "done.txt"), "3\n")
-	if err := ralph.DirFor(de.dir, "demo").Create(&ralph.State{Status: ralph.StatusStopped, CurrentIteration: 3, ExitReason: "done_pattern"}); err != nil {
+	if err := ralph.DirFor(de.Dir(), "demo").Create(&ralph.State{Status: ralph.StatusStopped, CurrentIteration: 3, ExitReason: "done_pattern"}); err != nil {
 		t.Fatal(err)
 	}
 	reportDemo(de, work)

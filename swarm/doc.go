@@ -1,15 +1,14 @@
 // Package swarm is the command-line interface: one file per command (ls.go, spawn.go,
-// kill.go, the ralph_*.go of the `swarm ralph` group, ...), plus the worker lifecycle those
-// commands share. Main and Run are the entry points (cmd/swarm's main calls Main); Run takes
-// its arguments and output streams, so a whole command line runs in a test as a function.
+// kill.go, the ralph_*.go of the `swarm ralph` group, ...). Main and Run are the entry points
+// (cmd/swarm's main calls Main); Run takes its arguments and output streams, so a whole
+// command line runs in a test as a function.
 //
-// What every command shares: env (env.go), the opened state directory and swarm's private
-// tmux server; spawnWorker and stopWorker, which start a worker in a tmux pane or as a
-// detached process group and end its whole group; and reconcile (workers.go), which tells a
-// worker's status as it is now from tmux and /proc rather than trusting its record (a pane
-// gone or dead is stopped, processes left running without it make it orphaned). A corrupt
-// state file is rebuilt from what still runs (rebuild.go). The words a status is said in are
-// made in one place (state_words.go), and the exit codes are a contract (errors.go).
+// The worker lifecycle the commands share is swarm/worker's: every command's env (env.go)
+// holds a worker.Host, the opened state directory, swarm's private tmux server and the process
+// table, and calls it to spawn, stop, clean, respawn and reconcile workers. What stays here is
+// what only a command has: flags, the words a status is said in (state_words.go), what a
+// command prints, and the exit codes, which are a contract (errors.go maps the lifecycle's
+// errors onto them).
 //
 // Loops are ralph's (package ralph); this package starts them, answers the commands that
 // change them, and gives them a driver. The Regent (regent_*.go) is one process per state
@@ -28,7 +27,7 @@
 // it is also the only package that uses the CLI library. Its helpers keep what need not know
 // the command line: swarm/dashboard (whose data comes through dashboard_data.go, since the
 // dashboard does not import the commands), swarm/guide, swarm/heartbeat, swarm/proc,
-// swarm/regent and swarm/demoagent. Like everybody else it runs tmux only through package
-// tmux and git only through ralph/git. cmd/swarm's layering test checks all of this against
-// the import graph.
+// swarm/regent, swarm/worker and swarm/demoagent. Like everybody else it runs tmux only
+// through package tmux and git only through ralph/git. cmd/swarm's layering test checks all
+// of this against the import graph.
 package swarm

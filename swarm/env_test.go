@@ -3,11 +3,12 @@ package swarm
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
+	"github.com/swarm-dev/swarm/swarm/worker/workertest"
+	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
@@ -18,49 +19,9 @@ type testEnv struct {
 	*env
 	t     *testing.T
 	fake  *tmuxtest.Fake
-	procs *fakeProcesses
+	procs *workertest.Processes
 	out   *bytes.Buffer
 	errb  *bytes.Buffer
-}
-
-// fakeProcesses is the process table of the fake panes: a pane's program is its PID.
-type fakeProcesses struct {
-	mu     sync.Mutex
-	fake   *tmuxtest.Fake
-	kills  []int
-	tagged map[string][]int // processes outside any pane, by environment entry
-	onKill func()           // runs after every KillGroup
-}
-
-func (p *fakeProcesses) Tagged(tag string) []int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]int(nil), p.tagged[tag]...)
-}
-
-// Mark stands for every process: the fake's processes carry no start order.
-func (p *fakeProcesses) Mark() int { return 0 }
-
-func (p *fakeProcesses) KillTagged(tag string, _ int, _ time.Duration) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := len(p.tagged[tag])
-	delete(p.tagged, tag)
-	return n
-}
-
-func (p *fakeProcesses) Alive(pid int, _ uint64) bool { return p.fake.Alive(pid) }
-
-func (p *fakeProcesses) KillGroup(pgid int, _ time.Duration) bool {
-	p.mu.Lock()
-	p.kills = append(p.kills, pgid)
-	hook := p.onKill
-	p.mu.Unlock()
-	p.fake.KillPID(pgid, 143)
-	if hook != nil {
-		hook()
-	}
-	return false
 }
 
 func newTestEnv(t *testing.T) *testEnv {
@@ -70,15 +31,15 @@ func newTestEnv(t *testing.T) *testEnv {
 		t.Fatal(err)
 	}
 	fake := tmuxtest.New()
-	te := &testEnv{t: t, fake: fake, procs: &fakeProcesses{fake: fake}, out: &bytes.Buffer{}, errb: &bytes.Buffer{}}
-	te.env = &env{dir: dir, tm: fake, procs: te.procs, stdout: te.out, stderr: te.errb}
+	te := &testEnv{t: t, fake: fake, procs: workertest.New(fake), out: &bytes.Buffer{}, errb: &bytes.Buffer{}}
+	te.env = &env{Host: worker.NewHost(dir, fake, te.procs, te.errb), stdout: te.out, stderr: te.errb}
 	return te
 }
 
 // spawn starts a tmux worker running sh (the fake runs nothing) showing screen.
 func (te *testEnv) spawn(name string, screen string, tags ...string) *state.Worker {
 	te.t.Helper()
-	w, err := spawnWorker(te.env, spawnOptions{Name: name, Tmux: true, Argv: []string{"sh"}, Cwd: te.t.TempDir(), Tags: tags})
+	w, err := te.env.Spawn(worker.SpawnOptions{Name: name, Tmux: true, Argv: []string{"sh"}, Cwd: te.t.TempDir(), Tags: tags})
 	if err != nil {
 		te.t.Fatalf("spawn %s: %v", name, err)
 	}
@@ -119,9 +80,14 @@ func wantErr(t *testing.T, err error, code int, msg string) {
 
 func (te *testEnv) record(name string) *state.Worker {
 	te.t.Helper()
-	ws, err := te.dir.LoadWorkers(nil)
+	ws, err := te.Dir().LoadWorkers(nil)
 	if err != nil {
 		te.t.Fatal(err)
 	}
 	return ws.Get(name)
+}
+
+// onTmux has the commands talk to tm instead of the fake tmux server.
+func (te *testEnv) onTmux(tm tmux.Client) {
+	te.env.Host = worker.NewHost(te.Dir(), tm, te.procs, te.errb)
 }

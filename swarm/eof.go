@@ -28,14 +28,14 @@ func eofCommand() *cli.Command {
 }
 
 func runEOF(e *env, o eofOptions) error {
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
 	if err := needTmuxRunning(w, "eof"); err != nil {
 		return err
 	}
-	if err := e.tmuxFor(w).SendKeys(w.Tmux.PaneID, "C-d"); err != nil {
+	if err := e.TmuxFor(w).SendKeys(w.Tmux.PaneID, "C-d"); err != nil {
 		return fail("cannot send EOF to '%s': %w", w.Name, err)
 	}
 	fmt.Fprintf(e.stdout, "sent EOF to %s\n", w.Name)

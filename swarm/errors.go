@@ -3,6 +3,8 @@ package swarm
 import (
 	"errors"
 	"fmt"
+
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // Exit codes are part of swarm's scripting contract.
@@ -25,15 +27,16 @@ const (
 //   - nil: ExitOK.
 //   - an *exitError (the outermost one in the chain): its code. fail makes ExitError, notFound
 //     and a missing guide topic ExitNotFound, exitCode any code, interrupted 128+signal.
-//   - otherwise an error that wraps a sentinel of sentinelCodes: that sentinel's code
+//   - otherwise a *worker.InterruptedError in the chain: 128+signal, as interrupted makes;
+//     else an error that wraps a sentinel of sentinelCodes: that sentinel's code
 //     (errNoWorker: ExitNotFound).
 //   - any other error: ExitError.
 //
 // The message printed ("swarm: error: ...") is the exitError's own, else the error's text.
 
-// errNoWorker is the cause of every "no worker named 'x'" failure: errors.Is finds it however
-// the failure was wrapped.
-var errNoWorker = errors.New("no such worker")
+// errNoWorker is the cause of every "no worker named 'x'" failure, the commands' own (notFound)
+// and the worker lifecycle's: errors.Is finds it however the failure was wrapped.
+var errNoWorker = worker.ErrNoWorker
 
 // sentinelCodes maps the causes that have an exit code of their own, for an error that reaches
 // codeOf without an *exitError around it.
@@ -104,6 +107,10 @@ func codeOf(err error) (int, string, bool) {
 	if errors.As(err, &ee) {
 		return ee.code, ee.msg, ee.silent
 	}
+	var ie *worker.InterruptedError
+	if errors.As(err, &ie) {
+		return signalCode(ie.Signal), err.Error(), false
+	}
 	for _, s := range sentinelCodes {
 		if errors.Is(err, s.err) {
 			return s.code, err.Error(), false
@@ -115,14 +122,17 @@ func codeOf(err error) (int, string, bool) {
 // isNotFound reports whether err says that no worker has the name asked for.
 func isNotFound(err error) bool {
 	var ee *exitError
-	return errors.As(err, &ee) && ee.code == ExitNotFound
+	if errors.As(err, &ee) {
+		return ee.code == ExitNotFound
+	}
+	return errors.Is(err, errNoWorker)
 }
 
 // noneNamed is the answer when name names nothing the command could act on: "no worker named
 // 'x'" (exit 2) when no worker has that name either, so that a typo reads the same in every
 // command; otherwise what (say, "No heartbeat found for w1", exit 1).
 func noneNamed(e *env, name string, what error) error {
-	ws, err := e.dir.LoadWorkers(e.warnErr)
+	ws, err := e.Dir().LoadWorkers(e.warnErr)
 	if err == nil && ws.Get(name) == nil {
 		return notFound(name)
 	}

@@ -98,7 +98,7 @@ func heartbeatStartCommand() *cli.Command {
 }
 
 func runHeartbeatStart(e *env, o heartbeatStartOptions) error {
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func runHeartbeatStart(e *env, o heartbeatStartOptions) error {
 // startHeartbeat records an active heartbeat and has the runner serve it; what it prints
 // starts with lead.
 func startHeartbeat(e *env, name string, interval, expire time.Duration, message string, force bool, lead string) error {
-	_, err := heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+	_, err := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		if cur != nil && cur.Status == heartbeat.Active && !force {
 			return nil, fail("heartbeat already active for '%s' (use --force to replace)", name)
 		}

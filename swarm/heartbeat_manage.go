@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // heartbeatChange is one of stop, pause, resume: from which statuses, to which.
@@ -49,11 +50,11 @@ func heartbeatChangeCommand(name, usage string, ch heartbeatChange) *cli.Command
 }
 
 func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
-	if err := validateName(name); err != nil {
+	if err := worker.ValidateName(name); err != nil {
 		return err
 	}
 	var none, missing bool
-	_, err := heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+	_, err := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		switch {
 		case cur == nil:
 			none, missing = true, true
@@ -87,7 +88,7 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 			return err
 		}
 	} else {
-		wakeRunner(heartbeat.StoreFor(e.dir)) // it leaves when none is active any more
+		wakeRunner(heartbeat.StoreFor(e.Dir())) // it leaves when none is active any more
 	}
 	fmt.Fprintf(e.stdout, "Heartbeat %s for %s\n", ch.verb, name)
 	return nil

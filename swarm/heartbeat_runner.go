@@ -46,13 +46,13 @@ func heartbeatKeeperCommand() *cli.Command {
 // runnerArgv runs a hidden heartbeat command of this executable on this state directory and
 // tmux server, wherever it starts.
 func runnerArgv(e *env, exe, command string) []string {
-	return []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "heartbeat", command}
+	return []string{exe, "--swarm-dir", e.Dir().Root, "--tmux-socket", e.Tmux().Socket(), "heartbeat", command}
 }
 
 // keepHeartbeats runs the runner as its child for as long as a heartbeat is active, starting
 // it again when it dies.
 func keepHeartbeats(e *env) error {
-	s := heartbeat.StoreFor(e.dir)
+	s := heartbeat.StoreFor(e.Dir())
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fail("%w", err)
 	}
@@ -80,7 +80,7 @@ func keepHeartbeats(e *env) error {
 }
 
 func runHeartbeats(e *env) error {
-	s := heartbeat.StoreFor(e.dir)
+	s := heartbeat.StoreFor(e.Dir())
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fail("%w", err)
 	}
@@ -138,7 +138,7 @@ func sleepUntil(next time.Time, wake <-chan os.Signal) {
 // one is due (zero when no heartbeat is active).
 func beatDue(e *env, s heartbeat.Store, now time.Time) time.Time {
 	hs := s.List(e.warnErr)
-	workers, _, err := e.loadAll()
+	workers, _, err := e.LoadAll()
 	if err != nil {
 		return now.Add(maxSleep)
 	}
@@ -180,7 +180,7 @@ func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.
 
 // ensureRunner wakes the runner to look at the heartbeats again, or starts it with its keeper.
 func ensureRunner(e *env) error {
-	s := heartbeat.StoreFor(e.dir)
+	s := heartbeat.StoreFor(e.Dir())
 	if state.IsLocked(s.KeeperLock()) && !keeperLeaving(e, s) {
 		wakeRunner(s)
 		return nil
@@ -194,7 +194,7 @@ func ensureRunner(e *env) error {
 		return fail("cannot start the heartbeat runner: %w", err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && !state.IsLocked(s.RunnerLock()) && e.procs.Alive(p.PID, 0) {
+	for time.Now().Before(deadline) && !state.IsLocked(s.RunnerLock()) && e.Procs().Alive(p.PID, 0) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
@@ -215,7 +215,7 @@ func keeperLeaving(e *env, s heartbeat.Store) bool {
 // keeperWindowThere reports whether the runner's window is on this tmux server (true when
 // the server cannot say: nothing is waited for then).
 func keeperWindowThere(e *env) bool {
-	panes, err := e.tm.Panes()
+	panes, err := e.Tmux().Panes()
 	if err != nil {
 		return true
 	}
@@ -230,7 +230,7 @@ func keeperWindowThere(e *env) bool {
 // stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
 // cleaned: nothing is left nudging a worker that is gone.
 func stopHeartbeat(e *env, name string) {
-	h, _ := heartbeat.StoreFor(e.dir).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+	h, _ := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
 			return nil, nil
 		}
@@ -238,7 +238,7 @@ func stopHeartbeat(e *env, name string) {
 		return cur, nil
 	})
 	if h != nil {
-		wakeRunner(heartbeat.StoreFor(e.dir)) // it leaves when that was the last one
+		wakeRunner(heartbeat.StoreFor(e.Dir())) // it leaves when that was the last one
 	}
 }
 

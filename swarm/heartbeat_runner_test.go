@@ -26,7 +26,7 @@ func holdKeeperLock(t *testing.T, s heartbeat.Store) *state.Lock {
 
 func TestKeeperWithItsWindowServes(t *testing.T) {
 	te := newTestEnv(t)
-	s := heartbeat.StoreFor(te.dir)
+	s := heartbeat.StoreFor(te.Dir())
 	holdKeeperLock(t, s)
 	if _, err := te.fake.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Argv: []string{"swarm"}}); err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func TestKeeperWithItsWindowServes(t *testing.T) {
 
 func TestKeeperWhoseWindowIsGoneIsWaitedFor(t *testing.T) {
 	te := newTestEnv(t)
-	s := heartbeat.StoreFor(te.dir)
+	s := heartbeat.StoreFor(te.Dir())
 	l := holdKeeperLock(t, s)
 	// Hung up by the closed window, it ends a moment later.
 	go func() { time.Sleep(100 * time.Millisecond); l.Unlock() }()

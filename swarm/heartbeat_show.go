@@ -9,6 +9,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // heartbeatJSON is a heartbeat as list and status print it: its state file, and when the next
@@ -45,7 +46,7 @@ func heartbeatListCommand() *cli.Command {
 }
 
 func runHeartbeatList(e *env, format string) error {
-	s := heartbeat.StoreFor(e.dir)
+	s := heartbeat.StoreFor(e.Dir())
 	list := s.List(e.warnErr)
 	if err := keepRunnerUp(e, s); err != nil {
 		return err
@@ -122,10 +123,10 @@ func heartbeatStatusCommand() *cli.Command {
 }
 
 func runHeartbeatStatus(e *env, name, format string) error {
-	if err := validateName(name); err != nil {
+	if err := worker.ValidateName(name); err != nil {
 		return err
 	}
-	s := heartbeat.StoreFor(e.dir)
+	s := heartbeat.StoreFor(e.Dir())
 	h, err := s.Load(name)
 	if err != nil {
 		return noneNamed(e, name, fail("No heartbeat found for %s", name))

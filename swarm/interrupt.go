@@ -32,7 +32,7 @@ func interruptCommand() *cli.Command {
 }
 
 func runInterrupt(e *env, o interruptOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, running)
+	ws, _, err := e.Targets(o.Names, o.All, running)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func runInterrupt(e *env, o interruptOptions) error {
 	}
 	for _, w := range ws {
 		if w.Tmux != nil {
-			err = e.tmuxFor(w).SendKeys(w.Tmux.PaneID, "C-c")
+			err = e.TmuxFor(w).SendKeys(w.Tmux.PaneID, "C-c")
 		} else {
 			err = syscall.Kill(-w.PID, syscall.SIGINT)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // killOptions are the arguments of `swarm kill`.
@@ -53,7 +54,7 @@ Examples:
 }
 
 func runKill(e *env, o killOptions) error {
-	ts, err := killTargets(e, o.Names, o.All)
+	ts, err := e.KillTargets(o.Names, o.All)
 	if err != nil {
 		return err
 	}
@@ -74,21 +75,21 @@ func runKill(e *env, o killOptions) error {
 }
 
 // killOne stops t's loop for good, then its processes, and removes its worktree when asked.
-func killOne(e *env, t killTarget, grace time.Duration, o killOptions) error {
+func killOne(e *env, t worker.KillTarget, grace time.Duration, o killOptions) error {
 	// The loop first, so it does not start the next iteration in the window being closed.
-	failed := stopLoopOnKill(e, t.name)
-	w := t.w
+	failed := stopLoopOnKill(e, t.Name)
+	w := t.Worker
 	if w == nil {
-		waitMonitorGone(e, t.name, 5*time.Second)
+		waitMonitorGone(e, t.Name, 5*time.Second)
 		return failed
 	}
-	if err := stopWorker(e, w, grace); err != nil {
+	if err := e.Stop(w, grace); err != nil {
 		failed = err
 	}
 	stopHeartbeat(e, w.Name)
 	waitMonitorGone(e, w.Name, 5*time.Second)
-	if o.RmWorktree && w.Worktree != nil && removeWorktree(e, w.Worktree, o.ForceDirty) {
-		_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
+	if o.RmWorktree && w.Worktree != nil && e.RemoveWorktree(w.Worktree, o.ForceDirty) {
+		_ = e.Dir().UpdateWorkers(e.warnErr, func(all *state.Workers) error {
 			if cur := all.Get(w.Name); cur != nil {
 				cur.Worktree = nil
 			}

@@ -5,41 +5,42 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func TestKillReport(t *testing.T) {
-	worker := func(status string) *state.Worker { return &state.Worker{Name: "w", Status: status} }
+	record := func(status string) *state.Worker { return &state.Worker{Name: "w", Status: status} }
 	loop := func(s ralph.Status, p ralph.Phase) *ralph.State { return &ralph.State{Status: s, Phase: p} }
 	cases := []struct {
 		name string
-		t    killTarget
+		t    worker.KillTarget
 		live bool
 		want string
 	}{
-		{"running worker", killTarget{w: worker(state.StatusRunning)}, true, "killed w"},
-		{"orphaned worker", killTarget{w: worker(state.StatusOrphaned)}, true, "killed w"},
-		{"running loop with its agent", killTarget{w: worker(state.StatusRunning), loop: loop(ralph.StatusRunning, ralph.PhaseWorking)}, true, "killed w"},
-		{"loop in backoff", killTarget{w: worker(state.StatusStopped), loop: loop(ralph.StatusRunning, ralph.PhaseBackoff)}, true,
+		{"running worker", worker.KillTarget{Worker: record(state.StatusRunning)}, true, "killed w"},
+		{"orphaned worker", worker.KillTarget{Worker: record(state.StatusOrphaned)}, true, "killed w"},
+		{"running loop with its agent", worker.KillTarget{Worker: record(state.StatusRunning), Loop: loop(ralph.StatusRunning, ralph.PhaseWorking)}, true, "killed w"},
+		{"loop in backoff", worker.KillTarget{Worker: record(state.StatusStopped), Loop: loop(ralph.StatusRunning, ralph.PhaseBackoff)}, true,
 			"killed w (its ralph loop was in backoff; no agent was running)"},
-		{"loop between agents", killTarget{w: worker(state.StatusStopped), loop: loop(ralph.StatusRunning, ralph.PhaseEnded)}, true,
+		{"loop between agents", worker.KillTarget{Worker: record(state.StatusStopped), Loop: loop(ralph.StatusRunning, ralph.PhaseEnded)}, true,
 			"killed w (its ralph loop was between agents; no agent was running)"},
-		{"loop waiting for a limit", killTarget{w: worker(state.StatusStopped), loop: loop(ralph.StatusWaiting, ralph.PhaseWaiting)}, true,
+		{"loop waiting for a limit", worker.KillTarget{Worker: record(state.StatusStopped), Loop: loop(ralph.StatusWaiting, ralph.PhaseWaiting)}, true,
 			"killed w (its ralph loop was waiting for a usage limit to reset; no agent was running)"},
-		{"paused loop", killTarget{w: worker(state.StatusStopped), loop: loop(ralph.StatusPaused, ralph.PhaseEnded)}, true,
+		{"paused loop", worker.KillTarget{Worker: record(state.StatusStopped), Loop: loop(ralph.StatusPaused, ralph.PhaseEnded)}, true,
 			"killed w (its ralph loop was paused; no agent was running)"},
-		{"loop without a record", killTarget{loop: loop(ralph.StatusRunning, ralph.PhaseBackoff)}, true,
+		{"loop without a record", worker.KillTarget{Loop: loop(ralph.StatusRunning, ralph.PhaseBackoff)}, true,
 			"killed w (its ralph loop was in backoff; its worker record was already gone)"},
-		{"stopped worker", killTarget{w: worker(state.StatusStopped)}, false, "w: not running (stopped)"},
-		{"stopped worker, finished loop", killTarget{w: worker(state.StatusStopped), loop: loop(ralph.StatusFailed, ralph.PhaseEnded)}, false,
+		{"stopped worker", worker.KillTarget{Worker: record(state.StatusStopped)}, false, "w: not running (stopped)"},
+		{"stopped worker, finished loop", worker.KillTarget{Worker: record(state.StatusStopped), Loop: loop(ralph.StatusFailed, ralph.PhaseEnded)}, false,
 			"w: not running (stopped)"},
-		{"finished loop without a record", killTarget{loop: loop(ralph.StatusStopped, ralph.PhaseEnded)}, false,
+		{"finished loop without a record", worker.KillTarget{Loop: loop(ralph.StatusStopped, ralph.PhaseEnded)}, false,
 			"w: not running (ralph loop stopped)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.t.name = "w"
-			if got := c.t.live(); got != c.live {
-				t.Errorf("live() = %v, want %v", got, c.live)
+			c.t.Name = "w"
+			if got := c.t.Live(); got != c.live {
+				t.Errorf("Live() = %v, want %v", got, c.live)
 			}
 			if got := killReport(c.t); got != c.want {
 				t.Errorf("killReport = %q, want %q", got, c.want)

@@ -21,8 +21,8 @@ func TestKillEndsTheGroupAndKeepsTheRecord(t *testing.T) {
 	if got := te.output(); got != "killed w1\n" {
 		t.Errorf("printed %q", got)
 	}
-	if len(te.procs.kills) != 1 || te.procs.kills[0] != w.PID {
-		t.Errorf("kills %v, want the worker's group %d", te.procs.kills, w.PID)
+	if kills := te.procs.Kills(); len(kills) != 1 || kills[0] != w.PID {
+		t.Errorf("kills %v, want the worker's group %d", kills, w.PID)
 	}
 	rec := te.record("w1")
 	if rec == nil || rec.Status != state.StatusStopped || rec.ExitCode == nil || *rec.ExitCode != 143 {
@@ -109,7 +109,7 @@ func TestLsFormats(t *testing.T) {
 		t.Errorf("empty table %q", got)
 	}
 	a := te.spawn("a", "", "x")
-	if err := te.env.dir.UpdateWorkers(nil, func(ws *state.Workers) error {
+	if err := te.env.Dir().UpdateWorkers(nil, func(ws *state.Workers) error {
 		ws.Get(a.Name).Env = map[string]string{"TOKEN": "s3cret"}
 		return nil
 	}); err != nil {
@@ -175,12 +175,12 @@ func TestStatusExitCodes(t *testing.T) {
 func TestKillIsHonouredWhenTheRecordCannotBeWritten(t *testing.T) {
 	te := newTestEnv(t)
 	w := te.spawn("w1", "")
-	te.procs.onKill = func() {
+	te.procs.OnKill(func() {
 		// The records become unreadable and unwritable between the kill and its record.
-		path := filepath.Join(te.dir.Root, "state.json")
+		path := filepath.Join(te.Dir().Root, "state.json")
 		_ = os.Remove(path)
 		_ = os.Mkdir(path, 0o700)
-	}
+	})
 	err := runKill(te.env, killOptions{Names: []string{"w1"}, Grace: 1})
 	wantErr(t, err, 1, "stopped 'w1', but cannot record it")
 	if p, ok := te.fake.Get(w.Tmux.PaneID); ok && !p.Dead {

@@ -58,7 +58,7 @@ Examples:
 }
 
 func runLogs(e *env, o logsOptions) error {
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func runLogs(e *env, o logsOptions) error {
 	}
 	if o.Follow {
 		// A live pane is followed from its first look; an ended one is printed as logs shows it.
-		if p, own := e.ownPane(w); own && !p.Dead {
+		if p, own := e.OwnPane(w); own && !p.Dead {
 			return followPane(e, w, history, o.Lines)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // Following a worker's output as it grows: the pane of a tmux worker, the log file of a
@@ -28,13 +29,13 @@ func followPane(e *env, w *state.Worker, history, n int) error {
 	printed := -1 // nothing looked at yet
 	for {
 		// Whether it ended is asked first: a screen captured after that holds all it printed.
-		p, perr := e.tmuxFor(w).Pane(w.Tmux.PaneID)
+		p, perr := e.TmuxFor(w).Pane(w.Tmux.PaneID)
 		dead := perr != nil || p.Dead
-		out, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, history)
+		out, err := e.TmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {
 			return nil
 		}
-		lines := paneOutput(out)
+		lines := worker.PaneOutput(out)
 		if printed < 0 {
 			// What is on screen at first is printed as it is, the last line too.
 			for _, l := range screen.LastN(lines, n) {
@@ -109,14 +110,14 @@ func scrolledBy(printed, cur []string) (int, bool) {
 
 // followFile prints a process worker's log as it grows, until the worker stops.
 func followFile(e *env, w *state.Worker, stream string, n int) error {
-	path := e.dir.LogPath(w.Name, stream)
+	path := e.Dir().LogPath(w.Name, stream)
 	f, err := os.Open(path)
 	if err != nil {
 		return fail("no log for worker '%s': %w", w.Name, err)
 	}
 	defer f.Close()
 	tailFile(e.stdout, f, n, true, func() bool {
-		cur, _, err := e.loadWorker(w.Name)
+		cur, _, err := e.Load(w.Name)
 		return err != nil || cur.Status != state.StatusRunning
 	})
 	return nil
@@ -126,7 +127,7 @@ func followFile(e *env, w *state.Worker, stream string, n int) error {
 // is complete) until over says so; whatever was written before then is printed as well.
 func tailFile(out io.Writer, f *os.File, n int, follow bool, over func() bool) {
 	data, _ := io.ReadAll(f)
-	for _, l := range screen.LastN(splitLines(string(data)), n) {
+	for _, l := range screen.LastN(worker.SplitLines(string(data)), n) {
 		fmt.Fprintln(out, stripansi.Strip(l))
 	}
 	if !follow {

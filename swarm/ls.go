@@ -50,7 +50,7 @@ Examples:
 
 func runLs(e *env, o lsOptions) error {
 	reviveRegent(e)
-	list, _, err := e.loadAll()
+	list, _, err := e.LoadAll()
 	if err != nil {
 		return err
 	}

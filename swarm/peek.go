@@ -52,7 +52,7 @@ Examples:
 }
 
 func runPeek(e *env, o peekOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, running)
+	ws, _, err := e.Targets(o.Names, o.All, running)
 	if err != nil {
 		return err
 	}

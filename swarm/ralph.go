@@ -9,6 +9,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // The `swarm ralph` group, and what its commands share: finding a worker's loop and telling
@@ -55,11 +56,11 @@ func outputEnv(c *cli.Context) *env {
 // loadLoop finds a worker's loop: exit 2 when there is no such worker, 1 when it has no loop
 // or its state cannot be read.
 func loadLoop(e *env, name string) (*state.Worker, ralph.Dir, *ralph.State, error) {
-	w, _, err := e.loadWorker(name)
+	w, _, err := e.Load(name)
 	if err != nil {
 		return nil, ralph.Dir{}, nil, err
 	}
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	st, err := ld.Load()
 	if err != nil {
 		return nil, ld, nil, loopStateError(ld, name, err)
@@ -105,10 +106,10 @@ func hasLoop(ld ralph.Dir) bool { return ld.Exists() || keptCopy(ld) != "" }
 
 // loopNames lists the loops in the state directory, in name order.
 func loopNames(e *env) []string {
-	entries, _ := os.ReadDir(filepath.Join(e.dir.Root, "ralph"))
+	entries, _ := os.ReadDir(filepath.Join(e.Dir().Root, "ralph"))
 	var names []string
 	for _, ent := range entries {
-		if ent.IsDir() && validateName(ent.Name()) == nil {
+		if ent.IsDir() && worker.ValidateName(ent.Name()) == nil {
 			names = append(names, ent.Name())
 		}
 	}

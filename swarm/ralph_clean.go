@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func ralphCleanCommand() *cli.Command {
@@ -42,7 +43,7 @@ func (o ralphCleanOptions) check() error {
 		return fail("no loop name given (or use --all)")
 	}
 	for _, n := range o.Names {
-		if err := validateName(n); err != nil {
+		if err := worker.ValidateName(n); err != nil {
 			return err
 		}
 	}
@@ -54,8 +55,8 @@ func (o ralphCleanOptions) check() error {
 func runRalphClean(e *env, o ralphCleanOptions) error {
 	names := o.Names
 	if o.All {
-		for _, n := range loopNames(e) {
-			if !ralph.DirFor(e.dir, n).MonitorAlive() {
+		for _, n := range e.LoopNames() {
+			if !ralph.DirFor(e.Dir(), n).MonitorAlive() {
 				names = append(names, n)
 			}
 		}
@@ -64,7 +65,7 @@ func runRalphClean(e *env, o ralphCleanOptions) error {
 		}
 	}
 	for _, n := range names {
-		ld := ralph.DirFor(e.dir, n)
+		ld := ralph.DirFor(e.Dir(), n)
 		if !hasLoop(ld) {
 			return noneNamed(e, n, fail("no ralph loop for '%s'", n))
 		}
@@ -73,7 +74,7 @@ func runRalphClean(e *env, o ralphCleanOptions) error {
 		}
 	}
 	for _, n := range names {
-		if err := os.RemoveAll(ralph.DirFor(e.dir, n).Path); err != nil {
+		if err := os.RemoveAll(ralph.DirFor(e.Dir(), n).Path); err != nil {
 			return fail("%w", err)
 		}
 		fmt.Fprintf(e.stdout, "cleaned ralph state for %s\n", n)

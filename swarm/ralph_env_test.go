@@ -31,7 +31,7 @@ func newLoopEnv(t *testing.T) *testEnv {
 func (te *testEnv) loop(name string, st ralph.State) ralph.Dir {
 	te.t.Helper()
 	te.spawn(name, "")
-	ld := ralph.DirFor(te.dir, name)
+	ld := ralph.DirFor(te.Dir(), name)
 	st.WorkerName = name
 	if st.MaxIterations == 0 {
 		st.MaxIterations = 5

@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"os"
 	"syscall"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 // ended, and a mark any later reader honours (see ralph.Dir.MarkKilled) keeps it killed until it
 // is recorded.
 func stopLoopOnKill(e *env, name string) error {
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if !ld.Exists() {
 		return nil
 	}
@@ -39,10 +38,10 @@ func stopLoopOnKill(e *env, name string) error {
 // up again), a monitor process of its own is ended.
 func endMonitor(e *env, ld ralph.Dir, name string) {
 	st, err := ld.Load()
-	if err != nil || st.MonitorPID <= 0 || !e.procs.Alive(st.MonitorPID, 0) {
+	if err != nil || st.MonitorPID <= 0 || !e.Procs().Alive(st.MonitorPID, 0) {
 		return
 	}
-	if rc := regent.NewClient(e.dir); st.MonitorPID == rc.PID() {
+	if rc := regent.NewClient(e.Dir()); st.MonitorPID == rc.PID() {
 		_ = rc.Drop(name)
 		return
 	}
@@ -51,17 +50,9 @@ func endMonitor(e *env, ld ralph.Dir, name string) {
 
 // afterKill waits briefly for the loop's monitor to notice and leave.
 func waitMonitorGone(e *env, name string, d time.Duration) {
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	deadline := time.Now().Add(d)
 	for ld.MonitorAlive() && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-func removeLoopOnClean(e *env, name string) {
-	ld := ralph.DirFor(e.dir, name)
-	if ld.MonitorAlive() {
-		return
-	}
-	_ = os.RemoveAll(ld.Path)
 }

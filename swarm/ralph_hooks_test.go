@@ -29,7 +29,7 @@ func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("c", ralph.State{Status: ralph.StatusStopped})
 	release := holdMonitor(t, ld)
-	removeLoopOnClean(te.env, "c")
+	te.RemoveLoop("c")
 	if !ld.Exists() {
 		t.Fatal("removed the loop of a running monitor")
 	}
@@ -40,7 +40,7 @@ func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 	}
 	release()
 	waitMonitorGone(te.env, "c", time.Minute)
-	removeLoopOnClean(te.env, "c")
+	te.RemoveLoop("c")
 	if _, err := os.Stat(ld.Path); !os.IsNotExist(err) {
 		t.Errorf("loop directory still there: %v", err)
 	}

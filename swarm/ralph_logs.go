@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func ralphLogsCommand() *cli.Command {
@@ -73,12 +74,12 @@ func (o ralphLogsOptions) check() error {
 // of a loop whose state is damaged can still be read: they tell what happened to it.
 func runRalphLogs(e *env, o ralphLogsOptions) error {
 	name := o.Args[0]
-	if err := validateName(name); err != nil {
+	if err := worker.ValidateName(name); err != nil {
 		return err
 	}
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if !hasLoop(ld) {
-		if _, _, err := e.loadWorker(name); err != nil {
+		if _, _, err := e.Load(name); err != nil {
 			return err
 		}
 		return fail("worker '%s' is not a ralph worker", name)

@@ -79,7 +79,7 @@ func runRalphLs(e *env, o ralphLsOptions) error {
 // listLoops views every loop whose state can be read; a damaged one is named on stderr, so
 // that it does not just vanish from the list.
 func listLoops(e *env) ([]loopView, error) {
-	list, _, err := e.loadAll()
+	list, _, err := e.LoadAll()
 	if err != nil {
 		return nil, err
 	}
@@ -88,9 +88,9 @@ func listLoops(e *env) ([]loopView, error) {
 		byName[w.Name] = w
 	}
 	var views []loopView
-	regentPID := regent.NewClient(e.dir).PID()
-	for _, name := range loopNames(e) {
-		ld := ralph.DirFor(e.dir, name)
+	regentPID := regent.NewClient(e.Dir()).PID()
+	for _, name := range e.LoopNames() {
+		ld := ralph.DirFor(e.Dir(), name)
 		st, err := ld.Load()
 		if err != nil {
 			if hasLoop(ld) {

@@ -18,10 +18,10 @@ func TestRalphLsFormats(t *testing.T) {
 	holdMonitor(t, a)
 	// Not loops: a file, a name swarm would never give, a directory without a state.
 	for _, p := range []string{"ralph/notes.txt", "ralph/.hidden/x", "ralph/empty/x"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(te.dir.Root, p)), 0o700); err != nil {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(te.Dir().Root, p)), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		writeLog(t, filepath.Join(te.dir.Root, p), "x")
+		writeLog(t, filepath.Join(te.Dir().Root, p), "x")
 	}
 
 	if err := runRalphLs(te.env, ralphLsOptions{Format: "table"}); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -38,7 +39,7 @@ func monitorCommand() *cli.Command {
 }
 
 // runWrapper is swarm's own process wrapper (swarm __run), started by absolute path.
-func runWrapper() []string {
+func RunWrapper() []string {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = "swarm"
@@ -76,7 +77,7 @@ func appendMonitorLog(ld ralph.Dir, line string) {
 // monitor holds its lock (or has already finished), so the caller's next command sees it.
 func startMonitor(e *env, name string) error {
 	e = e.onServerOf(name)
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if st, err := ld.Load(); err != nil || ralph.EffectiveSupervision(st.Supervision).Enabled {
 		if err := ensureRegent(e); err != nil {
 			return err
@@ -84,7 +85,7 @@ func startMonitor(e *env, name string) error {
 		// Until the Regent has claimed the loop (its pid on record), so the caller's next
 		// command, a signal to the monitor say, reaches it.
 		waitFor(5*time.Second, func() bool {
-			return claimedByRegent(e, ld) || !loopNeedsMonitor(ld) || !regent.NewClient(e.dir).Alive()
+			return claimedByRegent(e, ld) || !loopNeedsMonitor(ld) || !regent.NewClient(e.Dir()).Alive()
 		})
 		return nil
 	}
@@ -92,19 +93,19 @@ func startMonitor(e *env, name string) error {
 	if err != nil {
 		return err
 	}
-	argv := []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "ralph", "__monitor", name}
+	argv := []string{exe, "--swarm-dir", e.Dir().Root, "--tmux-socket", e.Tmux().Socket(), "ralph", "__monitor", name}
 	pid, err := startDetachedMonitor(ld, argv)
 	if err != nil {
 		return err
 	}
-	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !e.procs.Alive(pid, 0) })
+	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !e.Procs().Alive(pid, 0) })
 	return nil
 }
 
 // claimedByRegent reports whether the Regent drives the loop and has its pid on record.
 func claimedByRegent(e *env, ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == regent.NewClient(e.dir).PID()
+	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == regent.NewClient(e.Dir()).PID()
 }
 
 // waitFor polls cond until it holds or d has passed.
@@ -121,18 +122,18 @@ func startDetachedMonitor(ld ralph.Dir, argv []string) (int, error) {
 		return 0, err
 	}
 	defer logf.Close()
-	return startDetached(argv, "/", tmux.FilterEnv(os.Environ()), logf, logf)
+	return worker.StartDetached(argv, "/", tmux.FilterEnv(os.Environ()), logf, logf)
 }
 
 // loopProcs gives a loop the command's process table.
-type loopProcs struct{ t processTable }
+type loopProcs struct{ t worker.ProcessTable }
 
 func (p loopProcs) Alive(pid int) bool                      { return p.t.Alive(pid, 0) }
 func (p loopProcs) KillGroup(pgid int, grace time.Duration) { p.t.KillGroup(pgid, grace) }
 
 // Exited watches a real process's end without polling (a fake process table cannot).
 func (p loopProcs) Exited(pid int) (<-chan struct{}, func()) {
-	if _, ok := p.t.(osProcesses); ok {
+	if _, ok := p.t.(worker.OSProcesses); ok {
 		return proc.Exited(pid)
 	}
 	return nil, func() {}
@@ -159,10 +160,10 @@ type monitorOptions struct {
 
 // runMonitor drives a loop in this process until it ends.
 func runMonitor(e *env, o monitorOptions) error {
-	if err := validateName(o.name); err != nil {
+	if err := worker.ValidateName(o.name); err != nil {
 		return err
 	}
-	ld := ralph.DirFor(e.dir, o.name)
+	ld := ralph.DirFor(e.Dir(), o.name)
 	out, closeOut := monitorOutput(ld, o)
 	defer closeOut()
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -239,11 +240,11 @@ const (
 func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
 	tm := d.tm
 	if tm == nil {
-		tm = e.tm
+		tm = e.Tmux()
 	}
-	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(e.dir, d.name), Workers: e.dir, Tmux: tm, Procs: loopProcs{e.procs},
-		Out: d.out, Detail: d.detail, RunWrapper: runWrapper(), Context: d.ctx, MonitorLock: lock}
-	cfg.Output = outputPiperFor(e.tm)
+	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(e.Dir(), d.name), Workers: e.Dir(), Tmux: tm, Procs: loopProcs{e.Procs()},
+		Out: d.out, Detail: d.detail, RunWrapper: worker.RunWrapper(), Context: d.ctx, MonitorLock: lock}
+	cfg.Output = outputPiperFor(e.Tmux())
 	cfg.Host = true
 	if d.relaxed {
 		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
@@ -258,7 +259,7 @@ func loopConfig(e *env, lock *state.Lock, d loopDrive) ralph.Config {
 const notifyFlush = 15 * time.Second
 
 func driveLoop(e *env, lock *state.Lock, d loopDrive) (ralph.Status, error) {
-	ld := ralph.DirFor(e.dir, d.name)
+	ld := ralph.DirFor(e.Dir(), d.name)
 	prev, err := claimLoop(ld)
 	if err != nil {
 		return "", err

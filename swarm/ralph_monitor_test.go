@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func TestTimestampedPrefixesEveryLine(t *testing.T) {
@@ -104,7 +105,7 @@ func TestSIGQUITAbortsAtOnce(t *testing.T) {
 	if te.loopState(ld).Status != ralph.StatusRunning {
 		t.Error("SIGQUIT changed the status; the loop pauses itself when it aborts")
 	}
-	if signalName(syscall.SIGQUIT) != "SIGQUIT" || signalName(syscall.SIGHUP) != syscall.SIGHUP.String() {
+	if worker.SignalName(syscall.SIGQUIT) != "SIGQUIT" || worker.SignalName(syscall.SIGHUP) != syscall.SIGHUP.String() {
 		t.Error("signal names")
 	}
 	// Catching and letting go leaves nothing behind.
@@ -182,7 +183,7 @@ func TestMonitorErrors(t *testing.T) {
 	te := newLoopEnv(t)
 	wantErr(t, monitor(te, "bad name", &bytes.Buffer{}, true), 1, "invalid worker name")
 	wantErr(t, monitor(te, "none", &bytes.Buffer{}, true), 1, "monitor.lock")
-	if err := os.MkdirAll(ralph.DirFor(te.dir, "none").Path, 0o700); err != nil {
+	if err := os.MkdirAll(ralph.DirFor(te.Dir(), "none").Path, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -195,7 +196,7 @@ func TestMonitorErrors(t *testing.T) {
 func TestLoopProcsUseTheCommandsProcessTable(t *testing.T) {
 	te := newLoopEnv(t)
 	w := te.spawn("w", "")
-	te.procs.tagged = map[string][]int{"T=1": {7, 8}}
+	te.procs.SetOutside("T=1", []int{7, 8})
 	lp := loopProcs{te.procs}
 	if !lp.Alive(w.PID) || lp.KillTagged("T=1", 0, time.Second) != 2 {
 		t.Error("alive or tagged")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // Before a loop is spawned under a name: what an earlier worker or loop of that name left.
@@ -15,7 +16,7 @@ import (
 // processes, monitor, worktree and loop state). What an earlier loop of the name left is
 // cleared, except its history (iterations.log, monitor.log), which --clean-state clears too.
 func makeRoomForLoop(e *env, lo loopOptions, name string) error {
-	ws, err := e.dir.LoadWorkers(e.warnErr)
+	ws, err := e.Dir().LoadWorkers(e.warnErr)
 	if err != nil {
 		return fail("%w", err)
 	}
@@ -27,7 +28,7 @@ func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 			return err
 		}
 	}
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if ld.MonitorAlive() {
 		return fail("a ralph loop for '%s' is still running", name)
 	}
@@ -48,7 +49,7 @@ func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 // replaceWorker ends the worker of that name and removes all it left, worktree included
 // (uncommitted changes too: --replace asks for a fresh start).
 func replaceWorker(e *env, name string) error {
-	ws, _, err := e.targets([]string{name}, false, nil)
+	ws, _, err := e.Targets([]string{name}, false, nil)
 	if err != nil {
 		return err
 	}
@@ -56,11 +57,11 @@ func replaceWorker(e *env, name string) error {
 	if err := stopLoopOnKill(e, name); err != nil {
 		return err
 	}
-	if err := stopWorker(e, w, 5*time.Second); err != nil {
+	if err := e.Stop(w, 5*time.Second); err != nil {
 		return err
 	}
 	waitMonitorGone(e, name, 5*time.Second)
-	if err := cleanWorker(e, w, cleanWhat{worktree: true, forceDirty: true, loop: true}); err != nil {
+	if err := cleanWorker(e, w, worker.CleanWhat{Worktree: true, ForceDirty: true, Loop: true}); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "replaced existing worker %s\n", name)

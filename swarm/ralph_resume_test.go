@@ -21,7 +21,7 @@ func wantRegent(t *testing.T, te *testEnv) {
 		t.Fatalf("%d Regents started, want 1", len(ks))
 	}
 	argv := ks[0]
-	want := []string{"--swarm-dir", te.dir.Root, "--tmux-socket", te.fake.Socket(), "regent", "__keep"}
+	want := []string{"--swarm-dir", te.Dir().Root, "--tmux-socket", te.fake.Socket(), "regent", "__keep"}
 	if !reflect.DeepEqual(argv[1:], want) {
 		t.Errorf("keeper argv %q, want exe + %q", argv, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // A monitor in a terminal stops the way a person expects: a signal pauses, a second one ends.
@@ -45,7 +46,7 @@ func handleSignals(sigs <-chan os.Signal, name string, ld ralph.Dir, out io.Writ
 				return
 			}
 		}
-		pauseForSignal(ld, name, signalName(s), out)
+		pauseForSignal(ld, name, worker.SignalName(s), out)
 	}
 }
 
@@ -57,7 +58,7 @@ func pauseForSignal(ld ralph.Dir, name, sig string, out io.Writer) {
 	})
 }
 
-func signalName(s os.Signal) string {
+func SignalName(s os.Signal) string {
 	switch s {
 	case syscall.SIGTERM:
 		return "SIGTERM"

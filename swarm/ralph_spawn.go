@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func ralphSpawnCommand() *cli.Command {
@@ -216,7 +217,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if err := makeRoomForLoop(e, o.loop, name); err != nil {
 		return err
 	}
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if o.agent != nil {
 		if err := writeAgentPrompt(ld, o.agentPrompt); err != nil {
 			return err
@@ -227,7 +228,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		o.loop.promptFile = ld.AgentPromptPath()
 	}
 	st := o.loopState()
-	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.getenv, st.Pricing); warn != "" {
+	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}
 	w, err := beginLoop(e, o.worker, st)
@@ -310,7 +311,7 @@ func startingLine(name string, max int) string {
 // pane is made by creating the worker (see spawnPane). On failure nothing is left: no window,
 // no record, no loop directory.
 func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
-	ld := ralph.DirFor(e.dir, o.Name)
+	ld := ralph.DirFor(e.Dir(), o.Name)
 	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
 		return nil, fail("cannot create %s: %w", ld.Path, err)
 	}
@@ -318,7 +319,7 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	p := &spawnPane{e: e, o: o, ld: ld, st: st}
 	// The hooks' output goes where the monitor's will.
 	out := timestamped{logAppender{ld.MonitorLog()}}
-	starter := ralph.Starter{Dir: ld, Workers: e.dir, Name: o.Name, Wrapper: runWrapper(), Now: time.Now,
+	starter := ralph.Starter{Dir: ld, Workers: e.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
 		Detail: out, Say: func(format string, args ...any) {
 			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))
 		},
@@ -357,7 +358,7 @@ func (p *spawnPane) Start(launch ralph.Launch, hooks func(string), begin func(*r
 	o.Start = &launch
 	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
 	o.BeforeStart = hooks
-	w, err := spawnWorker(p.e, o)
+	w, err := p.e.Spawn(o.SpawnOptions)
 	if err != nil {
 		return false, err
 	}
@@ -385,7 +386,7 @@ func printLoopSpawned(e *env, w *state.Worker, max int) {
 // undoLoop takes a loop that could not be set up completely down again: worker, record,
 // worktree (unless it has changes) and loop directory.
 func undoLoop(e *env, w *state.Worker, ld ralph.Dir) {
-	_ = stopWorker(e, w, 2*time.Second)
-	_ = cleanWorker(e, w, everything)
+	_ = e.Stop(w, 2*time.Second)
+	_ = cleanWorker(e, w, worker.Everything)
 	os.RemoveAll(ld.Path)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
@@ -78,7 +79,7 @@ func spawnOpts(t *testing.T, name, prompt string) ralphSpawnOptions {
 	lo := goodLoop(prompt)
 	lo.promptFile = prompt
 	rc := ralph.DefaultSupervision()
-	return ralphSpawnOptions{worker: spawnOptions{Name: name, Argv: []string{"sh"}, Cwd: t.TempDir()}, loop: lo, regent: &rc}
+	return ralphSpawnOptions{worker: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: name, Argv: []string{"sh"}, Cwd: t.TempDir()}}, loop: lo, regent: &rc}
 }
 
 func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
@@ -93,22 +94,22 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if got := te.output(); got != "spawned agent (tmux: swarm:agent) [ralph mode: iteration 1/3]\n" {
 		t.Errorf("printed %q", got)
 	}
-	ld := ralph.DirFor(te.dir, "agent")
+	ld := ralph.DirFor(te.Dir(), "agent")
 	w := te.record("agent")
 	p, _ := te.fake.Get(w.Tmux.PaneID)
 	// The iteration's values reach the agent as the loop passes them to every later iteration:
 	// through its start script, which records the exit code.
-	if want := []string{"env", "-i", "/bin/sh", te.dir.ScriptPath("agent")}; !reflect.DeepEqual(p.Spec.Argv, want) {
+	if want := []string{"env", "-i", "/bin/sh", te.Dir().ScriptPath("agent")}; !reflect.DeepEqual(p.Spec.Argv, want) {
 		t.Errorf("argv %q, want %q", p.Spec.Argv, want)
 	}
-	script, _ := os.ReadFile(te.dir.ScriptPath("agent"))
+	script, _ := os.ReadFile(te.Dir().ScriptPath("agent"))
 	for _, kv := range ld.AgentEnv("agent", 1) {
 		k, v, _ := strings.Cut(kv, "=")
 		if !strings.Contains(string(script), "export "+k+"='"+v+"'\n") {
 			t.Errorf("start script lacks %s: %s", kv, script)
 		}
 	}
-	if !strings.Contains(string(script), te.dir.ExitPath("agent")) {
+	if !strings.Contains(string(script), te.Dir().ExitPath("agent")) {
 		t.Errorf("start script does not record the exit code: %s", script)
 	}
 	if w.Metadata["ralph"] != true || w.Metadata["ralph_iteration"] != float64(1) {
@@ -146,7 +147,7 @@ func TestRalphSpawnRefuses(t *testing.T) {
 	wantErr(t, spawnRalph(te.env, spawnOpts(t, "dup", prompt)), 1, "worker 'dup' already exists")
 
 	// A loop of the same name whose monitor still runs (its worker was cleaned meanwhile).
-	ld := ralph.DirFor(te.dir, "left")
+	ld := ralph.DirFor(te.Dir(), "left")
 	if err := ld.Create(&ralph.State{Status: ralph.StatusRunning}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestRalphSpawnRefuses(t *testing.T) {
 	o = spawnOpts(t, "noprompt", filepath.Join(t.TempDir(), "gone.md"))
 	wantErr(t, spawnRalph(te.env, o), 1, "prompt file not found")
 	for _, name := range []string{"nocmd", "noprompt"} {
-		if _, err := os.Stat(ralph.DirFor(te.dir, name).Path); !os.IsNotExist(err) {
+		if _, err := os.Stat(ralph.DirFor(te.Dir(), name).Path); !os.IsNotExist(err) {
 			t.Errorf("%s: loop directory left behind (%v)", name, err)
 		}
 		if te.record(name) != nil {
@@ -172,7 +173,7 @@ func TestRalphSpawnRefuses(t *testing.T) {
 func TestRalphSpawnUndoesAHalfStartedLoop(t *testing.T) {
 	te := newLoopEnv(t)
 	w := te.spawn("half", "")
-	ld := ralph.DirFor(te.dir, "half")
+	ld := ralph.DirFor(te.Dir(), "half")
 	if err := ld.Create(&ralph.State{}); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestRalphSpawnInTheForeground(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	st := te.loopState(ralph.DirFor(te.dir, "fg"))
+	st := te.loopState(ralph.DirFor(te.Dir(), "fg"))
 	if st.Status != ralph.StatusStopped || st.MonitorPID != 0 {
 		t.Errorf("state %s, monitor pid %d", st.Status, st.MonitorPID)
 	}

@@ -56,7 +56,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	v := viewLoop(ld, st, w, regent.NewClient(e.dir).PID())
+	v := viewLoop(ld, st, w, regent.NewClient(e.Dir()).PID())
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}
@@ -71,7 +71,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 // loadLoopHistory reads the loop state of a worker that has no record any more; notFound is
 // the answer when there is none either.
 func loadLoopHistory(e *env, name string, notFound error) (*state.Worker, ralph.Dir, *ralph.State, error) {
-	ld := ralph.DirFor(e.dir, name)
+	ld := ralph.DirFor(e.Dir(), name)
 	if !ld.Exists() {
 		return nil, ld, nil, notFound
 	}

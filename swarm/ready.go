@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,70 +10,25 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
-// waitReady polls the worker's screen until the agent shows an input prompt. On a terminal
-// it shows what it waits for (see readyProgress). A signal on sigs ends the wait: the error
-// says which.
+// waitReady waits, as spawn --ready-wait does, until the worker's agent shows an input prompt
+// (see worker.Host.WaitReady). On a terminal it shows what it waits for (see readyProgress).
+// A signal on sigs ends the wait: the error says which.
 func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.Regexp, sigs <-chan os.Signal) error {
 	if w.Tmux == nil {
 		return fail("--ready-wait needs a tmux worker (add --tmux)")
 	}
-	start := time.Now()
-	deadline := start.Add(timeout)
-	var last screen.State
 	show := progressOn(e.stderr)
 	defer show("")
-	for {
-		show(readyProgress(w.Name, time.Since(start), last))
-		p, ok := e.ownPane(w)
-		if !ok || p.Dead {
-			// A tmux client ended by the same Ctrl-C (it runs in the terminal's process group),
-			// or too slow to answer, says nothing of the pane: a signal on its way ends the
-			// wait as one, and the pane is asked after again before it is said to be gone.
-			if sig, got := signalWithin(sigs, 200*time.Millisecond); got {
-				return interrupted(sig, "interrupted (%s) before '%s' was ready", signalName(sig), w.Name)
-			}
-			p, ok = e.ownPane(w)
-		}
-		if !ok || p.Dead {
-			msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
-			if code := e.exitCode(w.Name, p); code != nil {
-				msg += fmt.Sprintf(" (exit %d)", *code)
-			}
-			return fail("%s", msg)
-		}
-		text, err := e.tmuxFor(w).Capture(w.Tmux.PaneID, 0)
-		if err == nil {
-			last = screen.Classify(text, pattern)
-			if last.Kind == screen.Ready {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			if last.Kind == screen.Dialog {
-				return fail("worker '%s' not ready after %s: blocked by %s", w.Name, timeout, screen.DialogDescription(last.Dialog))
-			}
-			return fail("worker '%s' not ready after %s (no input prompt seen; use --ready-pattern if the agent's prompt is unusual)", w.Name, timeout)
-		}
-		select {
-		case sig := <-sigs:
-			return interrupted(sig, "interrupted (%s) before '%s' was ready", signalName(sig), w.Name)
-		case <-time.After(100 * time.Millisecond):
-		}
+	err := e.WaitReady(w, worker.ReadyWait{Timeout: timeout, Pattern: pattern, Signals: sigs,
+		Progress: func(waited time.Duration, seen screen.State) { show(readyProgress(w.Name, waited, seen)) }})
+	var nr *worker.NotReadyError
+	if errors.As(err, &nr) && nr.Dialog == "" {
+		return fail("worker '%s' not ready after %s (no input prompt seen; use --ready-pattern if the agent's prompt is unusual)", nr.Name, nr.After)
 	}
-}
-
-// signalWithin returns a signal that comes on sigs within d, if one does.
-func signalWithin(sigs <-chan os.Signal, d time.Duration) (os.Signal, bool) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case sig := <-sigs:
-		return sig, true
-	case <-t.C:
-		return nil, false
-	}
+	return err
 }
 
 // readyProgress is the line a terminal shows while spawn --ready-wait waits: for the input

@@ -67,9 +67,9 @@ func regentStatusCommand() *cli.Command {
 }
 
 func regentStatus(e *env, format string) error {
-	rc := regent.NewClient(e.dir)
+	rc := regent.NewClient(e.Dir())
 	if !rc.Alive() {
-		why := regentGivenUp(e.dir)
+		why := regentGivenUp(e.Dir())
 		switch {
 		case format == "json" && why != "":
 			data, _ := json.Marshal(struct {
@@ -130,9 +130,9 @@ func regentLogsCommand() *cli.Command {
 }
 
 func regentLogs(e *env, n int, follow bool) error {
-	f, err := os.Open(regent.FilesOf(e.dir).Log)
+	f, err := os.Open(regent.FilesOf(e.Dir()).Log)
 	if os.IsNotExist(err) {
-		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regent.FilesOf(e.dir).Log)
+		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regent.FilesOf(e.Dir()).Log)
 	}
 	if err != nil {
 		return fail("%w", err)
@@ -161,7 +161,7 @@ Examples:
 }
 
 func regentRestart(e *env) error {
-	rc := regent.NewClient(e.dir)
+	rc := regent.NewClient(e.Dir())
 	old := rc.PID()
 	if old != 0 {
 		if err := rc.Quit(); err != nil {
@@ -173,7 +173,7 @@ func regentRestart(e *env) error {
 		}
 	}
 	// A restart is the user's word that the Regent may run again after a crash loop.
-	_ = os.Remove(regent.FilesOf(e.dir).CrashLoop)
+	_ = os.Remove(regent.FilesOf(e.Dir()).CrashLoop)
 	if err := ensureRegent(e); err != nil {
 		return fail("%w", err)
 	}
@@ -195,11 +195,11 @@ func regentRestart(e *env) error {
 // keeper runs (the keeper's tmux session was killed, then the Regent died): every command that
 // reads loop state notices, so loops are not left unwatched until the next spawn or resume.
 func reviveRegent(e *env) {
-	rc := regent.NewClient(e.dir)
-	if rc.Alive() || state.IsLocked(regent.FilesOf(e.dir).Keeper) || !loopsLeftByRegent(e) {
+	rc := regent.NewClient(e.Dir())
+	if rc.Alive() || state.IsLocked(regent.FilesOf(e.Dir()).Keeper) || !loopsLeftByRegent(e) {
 		return
 	}
-	if regentGivenUp(e.dir) != "" {
+	if regentGivenUp(e.Dir()) != "" {
 		e.warnf("%v", errRegentGivenUp)
 		return
 	}
@@ -213,8 +213,8 @@ func reviveRegent(e *env) {
 // loopsLeftByRegent reports whether a supervised loop that needs the Regent was left by a
 // monitor that died (one never driven, made with --no-run, waits for 'swarm ralph run').
 func loopsLeftByRegent(e *env) bool {
-	for _, name := range loopNames(e) {
-		ld := ralph.DirFor(e.dir, name)
+	for _, name := range e.LoopNames() {
+		ld := ralph.DirFor(e.Dir(), name)
 		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && regentDrives(ld, st) && !ld.MonitorAlive() {
 			return true
 		}
@@ -224,8 +224,8 @@ func loopsLeftByRegent(e *env) bool {
 
 // loopsDriven reports whether every supervised loop that should run has its monitor.
 func loopsDriven(e *env) bool {
-	for _, name := range loopNames(e) {
-		if ld := ralph.DirFor(e.dir, name); needsRegent(ld) && !ld.MonitorAlive() {
+	for _, name := range e.LoopNames() {
+		if ld := ralph.DirFor(e.Dir(), name); needsRegent(ld) && !ld.MonitorAlive() {
 			return false
 		}
 	}

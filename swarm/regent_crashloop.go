@@ -19,14 +19,14 @@ import (
 // regentCrashLoop records and announces that the Regent was given up after deaths deaths.
 func regentCrashLoop(e *env, deaths int) {
 	why := fmt.Sprintf("the Regent died %d times in two minutes", deaths)
-	_ = state.WriteFileAtomic(regent.FilesOf(e.dir).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
+	_ = state.WriteFileAtomic(regent.FilesOf(e.Dir()).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
 	reason := why + "; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'"
-	if f, err := os.OpenFile(regent.FilesOf(e.dir).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+	if f, err := os.OpenFile(regent.FilesOf(e.Dir()).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
 		fmt.Fprintf(timestamped{f}, "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
 		f.Close()
 	}
-	for _, name := range loopNames(e) {
-		ld := ralph.DirFor(e.dir, name)
+	for _, name := range e.LoopNames() {
+		ld := ralph.DirFor(e.Dir(), name)
 		if !needsRegent(ld) {
 			continue
 		}

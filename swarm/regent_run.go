@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // keepRegent runs the Regent as its child, starting it again a second after it dies. While
@@ -21,7 +22,7 @@ import (
 // one to go. A Regent that leaves on purpose closes the window, and this keeper with it; the
 // keeper also leaves when the Regent ended on purpose or the state directory is gone.
 func keepRegent(e *env) error {
-	lock, ok, err := state.TryLock(regent.FilesOf(e.dir).Keeper)
+	lock, ok, err := state.TryLock(regent.FilesOf(e.Dir()).Keeper)
 	if err != nil {
 		return fail("%w", err)
 	}
@@ -38,7 +39,7 @@ func keepRegent(e *env) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	files, rc := regent.FilesOf(e.dir), regent.NewClient(e.dir)
+	files, rc := regent.FilesOf(e.Dir()), regent.NewClient(e.Dir())
 	var deaths []time.Time
 	for {
 		if rc.Alive() {
@@ -48,11 +49,11 @@ func keepRegent(e *env) error {
 			}
 		}
 		clean, err := runKeptChild(regentArgv(e, exe, "__serve"), 0)
-		if _, serr := os.Stat(e.dir.Root); err != nil || clean || os.IsNotExist(serr) {
+		if _, serr := os.Stat(e.Dir().Root); err != nil || clean || os.IsNotExist(serr) {
 			removeOwnPane(e)
 			return err
 		}
-		if why := regent.CannotListen(e.dir); why != "" {
+		if why := regent.CannotListen(e.Dir()); why != "" {
 			// Starting it again would fail the same way every second; the spawn or command
 			// that needs it next says why (see ensureRegent) and tries again.
 			removeOwnPane(e)
@@ -71,15 +72,15 @@ func keepRegent(e *env) error {
 // serveRegent is the Regent's process: it holds the state directory's Regent lock, answers
 // commands on its socket, and drives loops until none needs it.
 func serveRegent(e *env) error {
-	lock, ok, err := state.TryLock(regent.FilesOf(e.dir).Lock)
+	lock, ok, err := state.TryLock(regent.FilesOf(e.Dir()).Lock)
 	if err != nil {
 		return fail("%w", err)
 	}
 	if !ok {
 		// Another Regent serves this directory; a keeper waits for it to go.
-		return fail("another Regent (pid %d) serves %s", regent.NewClient(e.dir).PID(), e.dir.Root)
+		return fail("another Regent (pid %d) serves %s", regent.NewClient(e.Dir()).PID(), e.Dir().Root)
 	}
-	logf, err := os.OpenFile(regent.FilesOf(e.dir).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	logf, err := os.OpenFile(regent.FilesOf(e.Dir()).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		lock.Unlock()
 		return fail("%w", err)
@@ -90,18 +91,18 @@ func serveRegent(e *env) error {
 	// its loops running (see letGo) and exits without cancelling them.
 	defer r.stop()
 	r.endLeftChildren()
-	ln, err := regent.Listen(e.dir)
+	ln, err := regent.Listen(e.Dir())
 	if err != nil {
 		why := fmt.Sprintf("cannot listen for commands: %v", err)
 		r.say("%s", why)
-		_ = os.WriteFile(regent.FilesOf(e.dir).Error, []byte(why+"\n"), 0o600)
+		_ = os.WriteFile(regent.FilesOf(e.Dir()).Error, []byte(why+"\n"), 0o600)
 		lock.Unlock()
 		return fail("%s", why)
 	}
-	_ = os.Remove(regent.FilesOf(e.dir).Error)
-	info := regent.Info{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.tm.Socket(),
+	_ = os.Remove(regent.FilesOf(e.Dir()).Error)
+	info := regent.Info{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: e.Tmux().Socket(),
 		Address: ln.Addr().String()}
-	_ = regent.WriteInfo(e.dir, info)
+	_ = regent.WriteInfo(e.Dir(), info)
 	r.say("started (pid %d)", info.PID)
 	go r.serveRequests(ln)
 	defer r.onSignals()()
@@ -173,7 +174,7 @@ func (r *regentDaemon) driving(name string) bool {
 // touched.
 func (r *regentDaemon) letGo() {
 	for _, name := range r.names() {
-		releaseLoop(ralph.DirFor(r.e.dir, name))
+		releaseLoop(ralph.DirFor(r.e.Dir(), name))
 	}
 }
 
@@ -190,14 +191,14 @@ func (r *regentDaemon) onSignals() func() {
 			case s == syscall.SIGHUP:
 				continue // the tmux server is going; so are the agents
 			case s == syscall.SIGQUIT, s == syscall.SIGINT && interrupts > 0:
-				r.say("received %s: ending every agent now", signalName(s))
+				r.say("received %s: ending every agent now", worker.SignalName(s))
 				r.abortAll()
 				continue
 			case s == syscall.SIGINT:
 				interrupts++
 			}
-			r.say("received %s: pausing every loop after its current iteration", signalName(s))
-			r.pauseAll(signalName(s))
+			r.say("received %s: pausing every loop after its current iteration", worker.SignalName(s))
+			r.pauseAll(worker.SignalName(s))
 		}
 	}()
 	return func() {

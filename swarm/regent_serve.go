@@ -16,6 +16,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // The Regent: one process per state directory drives every supervised loop, each in a
@@ -81,7 +82,7 @@ func (r *regentDaemon) say(format string, args ...any) {
 // endLeftChildren ends the checkers, hooks and test commands a Regent that died left running
 // (they would overlap their own re-runs), and has this one's recorded for its successor.
 func (r *regentDaemon) endLeftChildren() {
-	dir := filepath.Join(r.e.dir.Root, "regent-children")
+	dir := filepath.Join(r.e.Dir().Root, "regent-children")
 	if n := ralph.EndLeftChildren(dir, 2*time.Second); n > 0 {
 		r.say("ended %d command(s) a Regent before this one left running", n)
 	}
@@ -160,7 +161,7 @@ func (r *regentDaemon) recordDropped() {
 	}
 	r.mu.Unlock()
 	for _, name := range names {
-		ld := ralph.DirFor(r.e.dir, name)
+		ld := ralph.DirFor(r.e.Dir(), name)
 		if ld.KillMarked() {
 			// Any write under the loop lock records a marked kill first.
 			_, _ = ld.Update(func(*ralph.State) error { return nil })
@@ -184,10 +185,10 @@ func (r *regentDaemon) recordDropped() {
 // own lock given up inside it: a command starting a loop either is seen here or finds no
 // Regent and starts one.
 func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
-	start, err := state.AcquireLock(regent.FilesOf(r.e.dir).Start)
+	start, err := state.AcquireLock(regent.FilesOf(r.e.Dir()).Start)
 	if err != nil {
 		// A state directory that is gone (removed with its tests, say) needs no Regent.
-		if _, serr := os.Stat(r.e.dir.Root); os.IsNotExist(serr) {
+		if _, serr := os.Stat(r.e.Dir().Root); os.IsNotExist(serr) {
 			lock.Unlock()
 			return true
 		}
@@ -206,16 +207,16 @@ func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
 // monitor.
 func (r *regentDaemon) scan() {
 	r.recordDropped()
-	entries, err := os.ReadDir(filepath.Join(r.e.dir.Root, "ralph"))
+	entries, err := os.ReadDir(filepath.Join(r.e.Dir().Root, "ralph"))
 	if err != nil {
 		return
 	}
 	for _, ent := range entries {
 		name := ent.Name()
-		if !ent.IsDir() || validateName(name) != nil || r.has(name) {
+		if !ent.IsDir() || worker.ValidateName(name) != nil || r.has(name) {
 			continue
 		}
-		ld := ralph.DirFor(r.e.dir, name)
+		ld := ralph.DirFor(r.e.Dir(), name)
 		if ld.KillMarked() {
 			r.keepDropped(name)
 			continue
@@ -243,7 +244,7 @@ func (r *regentDaemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.S
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
 		return
 	}
-	if _, err := os.Stat(r.e.dir.HostPath(name)); err != nil {
+	if _, err := os.Stat(r.e.Dir().HostPath(name)); err != nil {
 		return
 	}
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -251,7 +252,7 @@ func (r *regentDaemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.S
 		return
 	}
 	defer lock.Unlock()
-	if ralph.DismissHost(r.e.dir, name) {
+	if ralph.DismissHost(r.e.Dir(), name) {
 		r.say("loop %s: told the shell left in its pane to end", name)
 	}
 }
@@ -283,7 +284,7 @@ func (r *regentDaemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	// The daemon's context lets go of the loop's once the loop has ended.
 	defer dl.cancel()
 	le := r.e.onServerOf(name)
-	ld := ralph.DirFor(le.dir, name)
+	ld := ralph.DirFor(le.Dir(), name)
 	out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
 	defer closeOut()
 	defer func() {
@@ -330,7 +331,7 @@ func (r *regentDaemon) ended(name string) {
 	delete(r.loops, name)
 	done := r.dropped[name] || r.crashed[name]
 	r.mu.Unlock()
-	if !done && loopNeedsMonitor(ralph.DirFor(r.e.dir, name)) {
+	if !done && loopNeedsMonitor(ralph.DirFor(r.e.Dir(), name)) {
 		time.AfterFunc(retryAfter, r.wakeUp)
 		return
 	}
@@ -351,7 +352,7 @@ func (r *regentDaemon) drop(name string) {
 // as a signal to a loop's own monitor does.
 func (r *regentDaemon) pauseAll(why string) {
 	for _, name := range r.names() {
-		ld := ralph.DirFor(r.e.dir, name)
+		ld := ralph.DirFor(r.e.Dir(), name)
 		out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
 		pauseForSignal(ld, name, why, out)
 		closeOut()

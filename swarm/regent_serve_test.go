@@ -17,7 +17,7 @@ import (
 // tells it to end. Only a finished loop's, and only when no monitor drives the loop.
 func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 	te := newTestEnv(t)
-	if err := os.MkdirAll(te.dir.Root+"/logs", 0o700); err != nil {
+	if err := os.MkdirAll(te.Dir().Root+"/logs", 0o700); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -33,7 +33,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 	}
 	readers := map[string]*os.File{}
 	for _, c := range cases {
-		ld := ralph.DirFor(te.dir, c.name)
+		ld := ralph.DirFor(te.Dir(), c.name)
 		if err := ld.Create(&ralph.State{Status: c.status}); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 			}
 			defer lock.Unlock()
 		}
-		pipe := te.dir.HostPath(c.name)
+		pipe := te.Dir().HostPath(c.name)
 		if err := syscall.Mkfifo(pipe, 0o600); err != nil {
 			t.Fatal(err)
 		}

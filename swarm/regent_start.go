@@ -28,24 +28,24 @@ const regentWindow = "regent"
 // lock orders this against a Regent that is leaving: either the leaving Regent sees the loop
 // that made the caller come, or the caller sees it gone and starts another.
 func ensureRegent(e *env) error {
-	start, err := state.AcquireLock(regent.FilesOf(e.dir).Start)
+	start, err := state.AcquireLock(regent.FilesOf(e.Dir()).Start)
 	if err != nil {
 		return err
 	}
 	defer start.Unlock()
-	rc := regent.NewClient(e.dir)
+	rc := regent.NewClient(e.Dir())
 	if rc.Alive() {
 		_ = rc.Wake()
 		return nil
 	}
-	if regentGivenUp(e.dir) != "" {
+	if regentGivenUp(e.Dir()) != "" {
 		return errRegentGivenUp
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	_ = os.Remove(regent.FilesOf(e.dir).Error)
+	_ = os.Remove(regent.FilesOf(e.Dir()).Error)
 	argv := regentArgv(e, exe, "__keep")
 	p, err := startRevived(e, regentWindow, argv)
 	if err != nil {
@@ -54,9 +54,9 @@ func ensureRegent(e *env) error {
 	// Until it answers, or says why it cannot: a Regent that cannot listen would leave every
 	// loop undriven while the spawn looked fine.
 	waitFor(5*time.Second, func() bool {
-		return rc.Answers() || regent.CannotListen(e.dir) != "" || !e.procs.Alive(p.PID, 0)
+		return rc.Answers() || regent.CannotListen(e.Dir()) != "" || !e.Procs().Alive(p.PID, 0)
 	})
-	if why := regent.CannotListen(e.dir); why != "" {
+	if why := regent.CannotListen(e.Dir()); why != "" {
 		return fmt.Errorf("the Regent cannot run: %s (see 'swarm regent logs')", why)
 	}
 	return nil
@@ -65,12 +65,12 @@ func ensureRegent(e *env) error {
 // startRevived runs argv in a window of the regent session that tmux revives whenever its
 // program dies (a program that ends on purpose closes its window first, see removeOwnPane).
 func startRevived(e *env, window string, argv []string) (tmux.Pane, error) {
-	p, err := e.tm.NewWindow(tmux.Spec{Session: regentSession, Window: window, Cwd: "/", Argv: argv})
+	p, err := e.Tmux().NewWindow(tmux.Spec{Session: regentSession, Window: window, Cwd: "/", Argv: argv})
 	if err != nil {
 		return tmux.Pane{}, err
 	}
-	if err := e.tm.ReviveOnDeath(p.ID); err != nil {
-		_ = e.tm.KillPane(p.ID)
+	if err := e.Tmux().ReviveOnDeath(p.ID); err != nil {
+		_ = e.Tmux().KillPane(p.ID)
 		return tmux.Pane{}, err
 	}
 	return p, nil
@@ -80,20 +80,20 @@ func startRevived(e *env, window string, argv []string) (tmux.Pane, error) {
 // that leaves on purpose.
 func removeOwnPane(e *env) {
 	if pane := tmux.CurrentPane(); pane != "" {
-		_ = e.tm.KillPane(pane)
+		_ = e.Tmux().KillPane(pane)
 	}
 }
 
 // regentArgv runs a hidden regent command of this executable on this state directory and
 // tmux server, wherever it starts.
 func regentArgv(e *env, exe, command string) []string {
-	return []string{exe, "--swarm-dir", e.dir.Root, "--tmux-socket", e.tm.Socket(), "regent", command}
+	return []string{exe, "--swarm-dir", e.Dir().Root, "--tmux-socket", e.Tmux().Socket(), "regent", command}
 }
 
 // regentSettled waits briefly for a Regent that has nothing left to do to leave, so a kill of
 // the last loops returns with nothing of them running.
 func regentSettled(e *env) {
-	rc := regent.NewClient(e.dir)
+	rc := regent.NewClient(e.Dir())
 	if !rc.Alive() || loopsNeedRegent(e) {
 		return
 	}
@@ -103,8 +103,8 @@ func regentSettled(e *env) {
 
 // loopsNeedRegent reports whether any supervised loop should be running.
 func loopsNeedRegent(e *env) bool {
-	for _, name := range loopNames(e) {
-		if needsRegent(ralph.DirFor(e.dir, name)) {
+	for _, name := range e.LoopNames() {
+		if needsRegent(ralph.DirFor(e.Dir(), name)) {
 			return true
 		}
 	}

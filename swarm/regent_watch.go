@@ -55,15 +55,15 @@ func newPaneWatch(r *regentDaemon) *paneWatch {
 func (pw *paneWatch) follow(e *env, name string) tmux.Client {
 	pw.mu.Lock()
 	defer pw.mu.Unlock()
-	c := pw.conns[e.tm.Socket()]
+	c := pw.conns[e.Tmux().Socket()]
 	if c == nil {
-		c = &controlConn{socket: e.tm.Socket(), tm: e.tm}
+		c = &controlConn{socket: e.Tmux().Socket(), tm: e.Tmux()}
 		c.lastErr.Store("not connected yet")
 		pw.conns[c.socket] = c
 		go pw.keep(c)
 	}
 	pw.users[name] = c
-	return controlCapture{Client: e.tm, conn: c, events: &pw.r.events}
+	return controlCapture{Client: e.Tmux(), conn: c, events: &pw.r.events}
 }
 
 func (pw *paneWatch) unfollow(name string) {

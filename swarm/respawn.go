@@ -1,8 +1,6 @@
 package swarm
 
 import (
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -48,73 +46,20 @@ Examples:
 }
 
 func runRespawn(e *env, o respawnOptions) error {
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
-	if ralph.DirFor(e.dir, w.Name).MonitorAlive() {
+	if ralph.DirFor(e.Dir(), w.Name).MonitorAlive() {
 		return fail("worker '%s' is driven by a ralph loop; use 'swarm ralph pause' and 'swarm ralph resume', or kill it first", w.Name)
 	}
 	if w.Status == state.StatusRunning {
-		stopWorker(e, w, time.Duration(o.Grace*float64(time.Second)))
+		e.Stop(w, time.Duration(o.Grace*float64(time.Second)))
 	}
-	w2, err := respawnWorker(e, w, o.CleanFirst, o.ForceDirty)
+	w2, err := e.Respawn(w, o.CleanFirst, o.ForceDirty)
 	if err != nil {
 		return err
 	}
 	printSpawned(e, "respawned", w2)
 	return nil
-}
-
-func respawnWorker(e *env, w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
-	var baseEnv []string
-	if err := state.ReadJSON(e.dir.EnvPath(w.Name), &baseEnv); err != nil {
-		baseEnv = nil
-	}
-	o := spawnOptions{
-		Name: w.Name, Tmux: w.Tmux != nil, Tags: w.Tags, Env: w.Env, Cwd: w.Cwd, Argv: w.Cmd,
-		BaseEnv: baseEnv, Metadata: w.Metadata, ID: w.ID,
-	}
-	if w.Tmux != nil {
-		o.Session = w.Tmux.Session
-	}
-	if w.Worktree != nil {
-		if cleanFirst {
-			if !removeWorktree(e, w.Worktree, forceDirty) {
-				return nil, fail("cannot remove worktree %s for --clean-first", w.Worktree.Path)
-			}
-			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
-			o.Cwd = w.Worktree.BaseRepo
-		} else if _, err := os.Stat(w.Worktree.Path); err == nil {
-			o.ExistingWorktree = w.Worktree
-		} else {
-			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
-			o.Cwd = w.Worktree.BaseRepo
-		}
-	}
-	if _, ok := e.ownPane(w); ok {
-		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
-	}
-	if err := e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
-		all.Delete(w.Name)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	// The new pane goes on the server the worker lives on, not the one this command names.
-	on := *e
-	on.tm = e.tmuxFor(w)
-	w2, err := spawnWorker(&on, o)
-	if err != nil {
-		// Put the old record back so the worker is not lost from view.
-		_ = e.dir.UpdateWorkers(e.warnErr, func(all *state.Workers) error {
-			if all.Get(w.Name) == nil {
-				w.Status = state.StatusStopped
-				all.Put(w)
-			}
-			return nil
-		})
-		return nil, err
-	}
-	return w2, nil
 }

@@ -72,7 +72,7 @@ func runSend(e *env, o sendOptions) error {
 		}
 		text = string(data)
 	}
-	ws, _, err := e.targets(names, o.All, func(w *state.Worker) bool { return w.Tmux != nil && running(w) })
+	ws, _, err := e.Targets(names, o.All, func(w *state.Worker) bool { return w.Tmux != nil && running(w) })
 	if err != nil {
 		return err
 	}
@@ -97,8 +97,8 @@ const inputSettle = 150 * time.Millisecond
 // sendText types text into the worker's pane, one typist at a time: a heartbeat's clearing of
 // the line must not land between a send's paste and its Enter.
 func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
-	if e.dir != nil {
-		lock, ok, err := e.dir.LockInput(w.Name)
+	if e.Dir() != nil {
+		lock, ok, err := e.Dir().LockInput(w.Name)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
 }
 
 func typeText(e *env, w *state.Worker, text string, clean, enter bool) error {
-	tm, pane := e.tmuxFor(w), w.Tmux.PaneID
+	tm, pane := e.TmuxFor(w), w.Tmux.PaneID
 	if clean {
 		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an
 		// Escape sent together with C-u reads as Alt-C-u, which clears nothing.

@@ -28,8 +28,8 @@ func TestLsWithASilentServerTellsStatusFromProcesses(t *testing.T) {
 	te := newTestEnv(t)
 	alive := te.spawn("alive", "")
 	gone := te.spawn("gone", "")
-	te.procs.tagged = map[string][]int{alive.IDTag(): {4242}}
-	te.env.tm = silentTmux{te.fake}
+	te.procs.SetOutside(alive.IDTag(), []int{4242})
+	te.onTmux(silentTmux{te.fake})
 	if err := runLs(te.env, lsOptions{Format: "table", Status: "all"}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,13 +14,14 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func spawnFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "worker name (letters, digits, '-', '_'; at most 48) (required)"},
 		&cli.BoolFlag{Name: "tmux", Usage: "run in a window of swarm's private tmux server (default: detached process)"},
-		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: defaultSession},
+		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: worker.DefaultSession},
 		&cli.BoolFlag{Name: "worktree", Usage: "run in a new git worktree <repo>-worktrees/<name> on branch <name>"},
 		&cli.StringFlag{Name: "branch", Usage: "branch for --worktree (default: the worker name)"},
 		&cli.StringFlag{Name: "worktree-dir", Usage: "directory the --worktree goes in, as <dir>/<name> (default: <repo>-worktrees; relative to the repository's parent)"},
@@ -79,7 +80,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		return spawnOptions{}, nil, fail(`Required flag "name" not set`)
 	}
 	name := c.String("name")
-	if err := validateName(name); err != nil {
+	if err := worker.ValidateName(name); err != nil {
 		return spawnOptions{}, nil, err
 	}
 	envMap, err := parseEnvFlags(c.StringSlice("env"))
@@ -101,7 +102,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if c.Int("ready-timeout") <= 0 {
 		return spawnOptions{}, nil, fail("--ready-timeout must be a positive number of seconds")
 	}
-	o := spawnOptions{
+	o := spawnOptions{SpawnOptions: worker.SpawnOptions{
 		Name:        name,
 		Tmux:        c.Bool("tmux"),
 		Session:     c.String("session"),
@@ -112,7 +113,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		Env:         envMap,
 		Cwd:         c.String("cwd"),
 		Argv:        argv,
-	}
+	}}
 	if o.Branch != "" && !o.Worktree {
 		return spawnOptions{}, nil, fail("--branch needs --worktree")
 	}
@@ -178,7 +179,7 @@ func runSpawn(e *env, p plainSpawn) error {
 		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 		defer signal.Stop(sigs)
 	}
-	w, err := spawnWorker(e, p.spawnOptions)
+	w, err := e.Spawn(p.SpawnOptions)
 	if err != nil {
 		return err
 	}
@@ -194,9 +195,9 @@ func runSpawn(e *env, p plainSpawn) error {
 // undoSpawn stops a worker whose spawn failed after it started and removes all of it (window,
 // processes, worktree, record); the error is why, with its exit code.
 func undoSpawn(e *env, w *state.Worker, why error) error {
-	_ = stopWorker(e, w, 2*time.Second)
+	_ = e.Stop(w, 2*time.Second)
 	code, msg, _ := codeOf(why)
-	if err := cleanWorker(e, w, everything); err != nil {
+	if err := cleanWorker(e, w, worker.Everything); err != nil {
 		return &exitError{code: code, msg: fmt.Sprintf("%s; stopping it failed too: %v", msg, err), cause: why}
 	}
 	return &exitError{code: code, msg: msg + "; the worker was stopped and removed", cause: why}
@@ -205,11 +206,15 @@ func undoSpawn(e *env, w *state.Worker, why error) error {
 // interrupted is the failure of a command ended by signal sig: its exit code is the shell's
 // for a program the signal ended (130 for Ctrl-C).
 func interrupted(sig os.Signal, format string, args ...any) error {
-	code := ExitError
+	return wrapped(signalCode(sig), format, args...)
+}
+
+// signalCode is the shell's exit code for a program ended by sig: 128 + its number.
+func signalCode(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
-		code = 128 + int(s)
+		return 128 + int(s)
 	}
-	return wrapped(code, format, args...)
+	return ExitError
 }
 
 // printSpawned says where a started worker runs: "spawned w1 (tmux: swarm:w1)".

@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
 func TestSpawnTmuxWorker(t *testing.T) {
 	te := newTestEnv(t)
-	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "w1", Tmux: true, Argv: []string{"sh", "-c", "x"},
-		Cwd: t.TempDir(), Env: map[string]string{"K": "v"}, Tags: []string{"t"}}})
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "w1", Tmux: true, Argv: []string{"sh", "-c", "x"},
+		Cwd: t.TempDir(), Env: map[string]string{"K": "v"}, Tags: []string{"t"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,18 +26,18 @@ func TestSpawnTmuxWorker(t *testing.T) {
 	rec := te.record("w1")
 	p, _ := te.fake.Get(rec.Tmux.PaneID)
 	argv := p.Spec.Argv
-	if want := []string{"env", "-i", "/bin/sh", te.dir.ScriptPath("w1")}; !reflect.DeepEqual(argv, want) {
+	if want := []string{"env", "-i", "/bin/sh", te.Dir().ScriptPath("w1")}; !reflect.DeepEqual(argv, want) {
 		t.Errorf("the pane runs %q, want the command under its start script %q", argv, want)
 	}
 	if len(p.Spec.Env) != 0 {
 		t.Errorf("the environment went on tmux's command line: %v", p.Spec.Env)
 	}
-	script, err := os.ReadFile(te.dir.ScriptPath("w1"))
+	script, err := os.ReadFile(te.Dir().ScriptPath("w1"))
 	if err != nil || !strings.Contains(string(script), "export K='v'\n") || !strings.Contains(string(script), "'sh' '-c' 'x'") {
 		t.Errorf("the start script does not set the environment and run the command: %q, %v", script, err)
 	}
 	var saved []string
-	if err := state.ReadJSON(te.dir.EnvPath("w1"), &saved); err != nil {
+	if err := state.ReadJSON(te.Dir().EnvPath("w1"), &saved); err != nil {
 		t.Fatal(err)
 	}
 	if !hasEnv(saved, "K=v") || !hasEnv(saved, "SWARM_WORKER=w1") || !hasEnv(saved, "SWARM_WORKER_ID="+rec.ID) {
@@ -57,20 +58,20 @@ func TestSpawnRefusesBadInput(t *testing.T) {
 	te := newTestEnv(t)
 	te.spawn("dup", "")
 	cases := []struct {
-		o    spawnOptions
+		o    worker.SpawnOptions
 		want string
 	}{
-		{spawnOptions{Name: "dup", Tmux: true, Argv: []string{"sh"}}, "worker 'dup' already exists"},
-		{spawnOptions{Name: "a/b", Argv: []string{"sh"}}, "invalid worker name 'a/b'"},
-		{spawnOptions{Name: "x"}, "no command provided (use -- command...)"},
-		{spawnOptions{Name: "x", Argv: []string{"no-such-program-here"}}, "command not found: no-such-program-here"},
-		{spawnOptions{Name: "x", Argv: []string{"./nope"}}, "command not found: ./nope"},
-		{spawnOptions{Name: "x", Argv: []string{"sh"}, Cwd: "/no/such/dir"}, "directory not found: /no/such/dir"},
-		{spawnOptions{Name: "x", Argv: []string{"sh"}, Session: "a b"}, "invalid session name"},
-		{spawnOptions{Name: "x", Argv: []string{"sh"}, Worktree: true, Cwd: t.TempDir()}, "not in a git repository (required for --worktree)"},
+		{worker.SpawnOptions{Name: "dup", Tmux: true, Argv: []string{"sh"}}, "worker 'dup' already exists"},
+		{worker.SpawnOptions{Name: "a/b", Argv: []string{"sh"}}, "invalid worker name 'a/b'"},
+		{worker.SpawnOptions{Name: "x"}, "no command provided (use -- command...)"},
+		{worker.SpawnOptions{Name: "x", Argv: []string{"no-such-program-here"}}, "command not found: no-such-program-here"},
+		{worker.SpawnOptions{Name: "x", Argv: []string{"./nope"}}, "command not found: ./nope"},
+		{worker.SpawnOptions{Name: "x", Argv: []string{"sh"}, Cwd: "/no/such/dir"}, "directory not found: /no/such/dir"},
+		{worker.SpawnOptions{Name: "x", Argv: []string{"sh"}, Session: "a b"}, "invalid session name"},
+		{worker.SpawnOptions{Name: "x", Argv: []string{"sh"}, Worktree: true, Cwd: t.TempDir()}, "not in a git repository (required for --worktree)"},
 	}
 	for _, c := range cases {
-		_, err := spawnWorker(te.env, c.o)
+		_, err := te.env.Spawn(c.o)
 		wantErr(t, err, 1, c.want)
 	}
 	if n := len(te.fake.PaneIDs()); n != 1 {
@@ -82,7 +83,7 @@ func TestSpawnReadyWaitIsAllOrNothing(t *testing.T) {
 	te := newTestEnv(t)
 	// Nothing on screen ever looks like an input prompt.
 	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"starting..."} }
-	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "slow", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()},
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "slow", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()}},
 		ReadyWait: true, ReadyTimeout: 50 * time.Millisecond})
 	wantErr(t, err, 1, "worker 'slow' not ready after 50ms (no input prompt seen")
 	if !strings.HasSuffix(err.Error(), "; the worker was stopped and removed") {
@@ -96,7 +97,7 @@ func TestSpawnReadyWaitIsAllOrNothing(t *testing.T) {
 func TestSpawnReadyWaitReturnsAtThePrompt(t *testing.T) {
 	te := newTestEnv(t)
 	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"$ "} }
-	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{Name: "sh1", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()},
+	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "sh1", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()}},
 		ReadyWait: true, ReadyTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -106,12 +107,7 @@ func TestSpawnReadyWaitReturnsAtThePrompt(t *testing.T) {
 	}
 }
 
-func TestWorkerEnvOverridesAndFilters(t *testing.T) {
-	env := workerEnv([]string{"A=1", "TMUX=/tmp/x", "B=2", "SWARM_WORKER_ID=old"}, map[string]string{"B": "3"}, "w", "id-1")
-	want := []string{"A=1", "B=3", "SWARM_WORKER=w", "SWARM_WORKER_ID=id-1"}
-	if !reflect.DeepEqual(env, want) {
-		t.Errorf("workerEnv = %q, want %q", env, want)
-	}
+func TestParseEnvFlags(t *testing.T) {
 	if _, err := parseEnvFlags([]string{"NOEQUALS"}); err == nil || !strings.Contains(err.Error(), "invalid env format 'NOEQUALS'") {
 		t.Errorf("err %v", err)
 	}

@@ -101,10 +101,10 @@ func (s stateWord) ended() bool {
 // workerLoop is the state of a worker's loop: nil for a worker that is no loop's, or whose
 // loop state cannot be read.
 func workerLoop(e *env, w *state.Worker) *ralph.State {
-	if e.dir == nil || w.Metadata["ralph"] != true {
+	if e.Host == nil || w.Metadata["ralph"] != true {
 		return nil
 	}
-	return loopState(e, w.Name)
+	return e.LoopState(w.Name)
 }
 
 // workerState is a worker's state as it is now.

@@ -55,7 +55,7 @@ func (o statusOptions) check() error {
 
 func runStatus(e *env, o statusOptions) error {
 	reviveRegent(e)
-	w, _, err := e.loadWorker(o.Args[0])
+	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (e *env) endedAt(w *state.Worker) time.Time {
 	if w.Status == state.StatusRunning {
 		return time.Time{}
 	}
-	fi, err := os.Stat(e.dir.ExitPath(w.Name))
+	fi, err := os.Stat(e.Dir().ExitPath(w.Name))
 	if err != nil {
 		return time.Time{}
 	}

@@ -80,7 +80,7 @@ func (o waitOptions) report(e *env, name string, w *state.Worker, timedOut bool)
 	var am *ralph.AgentMode
 	if w != nil {
 		if loop = workerLoop(e, w); loop != nil {
-			am, _ = ralph.DirFor(e.dir, name).LoadAgentMode()
+			am, _ = ralph.DirFor(e.Dir(), name).LoadAgentMode()
 		}
 	}
 	end := endOfWait(name, w, loop, am)
@@ -132,7 +132,7 @@ Examples:
 }
 
 func runWait(e *env, o waitOptions) error {
-	ws, _, err := e.targets(o.Names, o.All, running)
+	ws, _, err := e.Targets(o.Names, o.All, running)
 	if err != nil {
 		return err
 	}
@@ -176,11 +176,11 @@ func runWait(e *env, o waitOptions) error {
 // reportExited prints and forgets the pending workers that are no longer running, and
 // returns the codes other than 0 they give --exit-code.
 func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string]bool) ([]int, error) {
-	lv, err := e.live()
+	lv, err := e.Live()
 	if err != nil {
 		return nil, err
 	}
-	all, err := e.dir.LoadWorkers(e.warnErr)
+	all, err := e.Dir().LoadWorkers(e.warnErr)
 	if err != nil {
 		return nil, fail("%w", err)
 	}
@@ -191,7 +191,7 @@ func (e *env) reportExited(o waitOptions, ws []*state.Worker, pending map[string
 		}
 		cur := all.Get(w.Name)
 		if cur != nil {
-			e.reconcile(lv, cur)
+			e.Reconcile(lv, cur)
 		}
 		if cur == nil || cur.Status != state.StatusRunning {
 			if loopGoesOn(e, cur) {
@@ -217,5 +217,5 @@ func loopGoesOn(e *env, w *state.Worker) bool {
 	if loop == nil || (loop.Status != ralph.StatusWaiting && loop.Status != ralph.StatusRunning) {
 		return false
 	}
-	return ralph.DirFor(e.dir, w.Name).MonitorAlive()
+	return ralph.DirFor(e.Dir(), w.Name).MonitorAlive()
 }

@@ -40,14 +40,14 @@ func TestEndOfWait(t *testing.T) {
 func TestWaitWaitsForALoopOnALimit(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("l", ralph.State{Status: ralph.StatusWaiting})
-	if err := te.dir.UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
+	if err := te.Dir().UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
 		ws.Get("l").Metadata = map[string]any{"ralph": true}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	holdMonitor(t, ld)
-	w, _, err := te.loadWorker("l")
+	w, _, err := te.Load("l")
 	if err != nil {
 		t.Fatal(err)
 	}

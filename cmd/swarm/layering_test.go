@@ -18,7 +18,8 @@ import (
 // The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
 // read, for every layer); ralph/screen and ralph/cost; the loop (ralph, with ralph/git and
 // ralph/inbox); the CLI (swarm and its helpers under swarm/, among them the Regent's
-// protocol and client, which stand on state alone); the entry point. A lower layer that
+// protocol and client, which stand on state alone, and the worker lifecycle, swarm/worker,
+// which stands on the loop and the layers under it); the entry point. A lower layer that
 // reaches up makes the loop depend on the CLI, so these rules are checked against the import
 // graph rather than left to review.
 
@@ -58,6 +59,11 @@ var importRules = []importRule{
 	{rule: "the Regent's protocol and client stand on state at most",
 		pkgs: []string{module + "/swarm/regent/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/swarm/regent/..."}, deps: true},
+	{rule: "the worker lifecycle stands apart from the commands",
+		pkgs: []string{module + "/swarm/worker/..."},
+		deny: []string{module + "/...", "github.com/urfave/cli/v2/..."},
+		allow: []string{module + "/state/...", module + "/tmux/...", module + "/ralph/...", module + "/swarm/proc/...",
+			module + "/templates/...", module + "/swarm/worker/..."}, deps: true},
 	{rule: "the dashboard and the guides stand apart from the commands",
 		pkgs: []string{module + "/swarm/dashboard/...", module + "/swarm/guide/..."},
 		deny: []string{module + "/swarm"}, deps: true},

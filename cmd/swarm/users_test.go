@@ -14,7 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/swarm-dev/swarm/swarm"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // Another local user, for scripts about what other users of the machine can and cannot do to
@@ -56,7 +56,7 @@ func cmdTempUser(ts *testscript.TestScript, neg bool, args []string) {
 
 // squatRegentName is the name the Regent's socket had in the abstract namespace, derived from
 // the state directory alone (and so from what ps shows of swarm's tmux server).
-func squatRegentName(stateDir string) string { return "@" + swarm.SocketFor(stateDir) + "-regent" }
+func squatRegentName(stateDir string) string { return "@" + worker.SocketFor(stateDir) + "-regent" }
 
 // squatMain is the program `squatsocket USER`: it becomes USER and binds the name the Regent's
 // socket could be predicted to have, then holds it until it is ended.

@@ -1,4 +1,4 @@
-package swarm
+package worker
 
 import (
 	"fmt"
@@ -11,13 +11,21 @@ var nameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$`)
 
 const nameRule = "use 1-48 letters, digits, '-' or '_', starting with a letter or digit"
 
-// validateName is called before any file or tmux operation that involves the name.
-func validateName(name string) error {
+// ValidateName is called before any file or tmux operation that involves the name.
+func ValidateName(name string) error {
 	if name == "" {
-		return fail("worker name is empty (%s)", nameRule)
+		return fmt.Errorf("worker name is empty (%s)", nameRule)
 	}
 	if !nameRE.MatchString(name) {
-		return fail("invalid worker name %s: %s", quoteName(name), nameRule)
+		return fmt.Errorf("invalid worker name %s: %s", quoteName(name), nameRule)
+	}
+	return nil
+}
+
+// validateSession checks a tmux session name by the same rule as a worker's.
+func validateSession(s string) error {
+	if !nameRE.MatchString(s) {
+		return fmt.Errorf("invalid session name %s: %s", quoteName(s), nameRule)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
-package swarm
+package worker
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -21,13 +22,13 @@ func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) 
 	// A worktree of a worktree still belongs to the main repository.
 	top, err := git.MainRoot(cwd)
 	if err != nil {
-		return nil, fail("not in a git repository (required for --worktree)")
+		return nil, fmt.Errorf("not in a git repository (required for --worktree)")
 	}
 	if branch == "" {
 		branch = name
 	}
 	if !git.ValidBranch(top, branch) {
-		return nil, fail("invalid branch name '%s'", branch)
+		return nil, fmt.Errorf("invalid branch name '%s'", branch)
 	}
 	if parent == "" {
 		parent = top + "-worktrees"
@@ -37,19 +38,19 @@ func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) 
 	path := filepath.Join(parent, name)
 	git.PruneWorktrees(top)
 	if _, err := os.Stat(path); err == nil {
-		return nil, fail("worktree path %s already exists (remove it or choose another name)", path)
+		return nil, fmt.Errorf("worktree path %s already exists (remove it or choose another name)", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fail("cannot create %s: %w", filepath.Dir(path), err)
+		return nil, fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
 	cw := &createdWorktree{info: state.WorktreeInfo{Path: path, Branch: branch, BaseRepo: top}}
 	if git.BranchExists(top, branch) {
 		if err := git.AddWorktree(top, path, branch); err != nil {
-			return nil, fail("cannot create worktree on existing branch '%s': %w", branch, err)
+			return nil, fmt.Errorf("cannot create worktree on existing branch '%s': %w", branch, err)
 		}
 	} else {
 		if err := git.AddWorktreeNewBranch(top, path, branch); err != nil {
-			return nil, fail("cannot create worktree: %w", err)
+			return nil, fmt.Errorf("cannot create worktree: %w", err)
 		}
 		cw.createdBranch = true
 	}
@@ -64,17 +65,17 @@ func (cw *createdWorktree) undo() {
 	}
 }
 
-// worktreeDirty reports uncommitted or untracked changes in the worktree.
-func worktreeDirty(wt *state.WorktreeInfo) (bool, error) {
+// WorktreeDirty reports uncommitted or untracked changes in the worktree.
+func WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
 	if _, err := os.Stat(wt.Path); err != nil {
 		return false, nil
 	}
 	return git.Dirty(wt.Path)
 }
 
-// removeWorktree deletes the worktree directory; the branch stays so its commits are kept.
+// RemoveWorktree deletes the worktree directory; the branch stays so its commits are kept.
 // A dirty worktree is kept (and reported) unless force is set.
-func removeWorktree(e *env, wt *state.WorktreeInfo, force bool) (removed bool) {
+func (h *Host) RemoveWorktree(wt *state.WorktreeInfo, force bool) (removed bool) {
 	if wt == nil {
 		return true
 	}
@@ -82,17 +83,17 @@ func removeWorktree(e *env, wt *state.WorktreeInfo, force bool) (removed bool) {
 		git.PruneWorktrees(wt.BaseRepo)
 		return true
 	}
-	dirty, err := worktreeDirty(wt)
+	dirty, err := WorktreeDirty(wt)
 	if err != nil {
-		e.warnf("cannot check worktree %s: %v; kept it", wt.Path, err)
+		h.Warnf("cannot check worktree %s: %v; kept it", wt.Path, err)
 		return false
 	}
 	if dirty && !force {
-		e.warnf("worktree %s has uncommitted changes; kept it (use --force-dirty to remove it anyway)", wt.Path)
+		h.Warnf("worktree %s has uncommitted changes; kept it (use --force-dirty to remove it anyway)", wt.Path)
 		return false
 	}
 	if err := git.RemoveWorktree(wt.BaseRepo, wt.Path, dirty); err != nil {
-		e.warnf("cannot remove worktree %s: %v", wt.Path, err)
+		h.Warnf("cannot remove worktree %s: %v", wt.Path, err)
 		return false
 	}
 	return true

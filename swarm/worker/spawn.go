@@ -1,6 +1,7 @@
-package swarm
+package worker
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,10 +16,11 @@ import (
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-const defaultSession = "swarm"
+// DefaultSession is the tmux session a worker's window opens in when none is named.
+const DefaultSession = "swarm"
 
-// spawnOptions is everything needed to start a worker; respawn and the ralph loop reuse it.
-type spawnOptions struct {
+// SpawnOptions is everything needed to start a worker; respawn and the ralph loop reuse it.
+type SpawnOptions struct {
 	Name     string
 	Tmux     bool
 	Session  string
@@ -40,24 +42,9 @@ type spawnOptions struct {
 	ExistingWorktree *state.WorktreeInfo
 	// ID keeps the worker's identity across a respawn; empty gives a new worker a new one.
 	ID string
-	// Heartbeat, when set, nudges the new worker on a schedule (--heartbeat).
-	Heartbeat *heartbeatSpec
 	// BeforeStart, when set, runs in the worker's directory (its worktree made) just before
 	// its program starts: a loop's pre-iteration hooks.
 	BeforeStart func(dir string)
-}
-
-// parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.
-func parseEnvFlags(vals []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, kv := range vals {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
-			return nil, fail("invalid env format '%s' (expected KEY=VAL)", kv)
-		}
-		m[k] = v
-	}
-	return m, nil
 }
 
 // resolveCommand finds the program the way exec would, so a typo is reported by spawn instead
@@ -70,15 +57,15 @@ func resolveCommand(argv0, cwd string) error {
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			return fail("command not found: %s", argv0)
+			return fmt.Errorf("command not found: %s", argv0)
 		}
 		if fi.IsDir() || fi.Mode()&0o111 == 0 {
-			return fail("command is not executable: %s", argv0)
+			return fmt.Errorf("command is not executable: %s", argv0)
 		}
 		return nil
 	}
 	if _, err := exec.LookPath(argv0); err != nil {
-		return fail("command not found: %s", argv0)
+		return fmt.Errorf("command not found: %s", argv0)
 	}
 	return nil
 }
@@ -118,26 +105,26 @@ func workerEnv(base []string, overrides map[string]string, name, id string) []st
 	return out
 }
 
-// spawnWorker starts a worker and records it. It is transactional: when any step fails, what
+// Spawn starts a worker and records it. It is transactional: when any step fails, what
 // earlier steps created (worktree, window, process) is removed again and no record remains.
-func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
+func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
 	cwd, err := spawnDir(o)
 	if err != nil {
 		return nil, err
 	}
 	if o.Session == "" {
-		o.Session = defaultSession
+		o.Session = DefaultSession
 	}
 	if err := validateSession(o.Session); err != nil {
 		return nil, err
 	}
 	var w *state.Worker
-	err = e.dir.UpdateWorkers(e.warnErr, func(ws *state.Workers) error {
+	err = h.dir.UpdateWorkers(h.warnErr, func(ws *state.Workers) error {
 		if ws.Get(o.Name) != nil {
-			return fail("worker '%s' already exists", o.Name)
+			return fmt.Errorf("worker '%s' already exists", o.Name)
 		}
 		var err error
-		if w, err = startRecorded(e, o, cwd); err != nil {
+		if w, err = h.startRecorded(o, cwd); err != nil {
 			return err
 		}
 		ws.Put(w)
@@ -146,7 +133,7 @@ func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
 	if err != nil {
 		if w != nil && (w.PID > 0 || w.Tmux != nil) && !isExitError(err, "already exists") {
 			// The record could not be saved: take the started worker down again.
-			stopStarted(e, w)
+			h.stopStarted(w)
 		}
 		return nil, err
 	}
@@ -154,34 +141,34 @@ func spawnWorker(e *env, o spawnOptions) (*state.Worker, error) {
 }
 
 // spawnDir checks the name and command and returns the absolute directory to start in.
-func spawnDir(o spawnOptions) (string, error) {
-	if err := validateName(o.Name); err != nil {
+func spawnDir(o SpawnOptions) (string, error) {
+	if err := ValidateName(o.Name); err != nil {
 		return "", err
 	}
 	if len(o.Argv) == 0 {
-		return "", fail("no command provided (use -- command...)")
+		return "", fmt.Errorf("no command provided (use -- command...)")
 	}
 	cwd := o.Cwd
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", fail("cannot determine current directory: %w", err)
+			return "", fmt.Errorf("cannot determine current directory: %w", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return "", fail("invalid --cwd: %w", err)
+		return "", fmt.Errorf("invalid --cwd: %w", err)
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return "", fail("directory not found: %s", cwd)
+		return "", fmt.Errorf("directory not found: %s", cwd)
 	}
 	return cwd, nil
 }
 
 // startRecorded prepares the worktree, saves the environment and starts the program; on
 // failure it undoes what it did.
-func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
+func (h *Host) startRecorded(o SpawnOptions, cwd string) (*state.Worker, error) {
 	wt, wtInfo, runDir, err := prepareWorktree(o, cwd)
 	if err != nil {
 		return nil, err
@@ -199,25 +186,25 @@ func startRecorded(e *env, o spawnOptions, cwd string) (*state.Worker, error) {
 		o.ID = uuid.NewString()
 	}
 	envList := workerEnv(o.BaseEnv, o.Env, o.Name, o.ID)
-	if err := state.WriteJSON(e.dir.EnvPath(o.Name), envList); err != nil {
+	if err := state.WriteJSON(h.dir.EnvPath(o.Name), envList); err != nil {
 		undo()
-		return nil, fail("cannot save worker environment: %w", err)
+		return nil, fmt.Errorf("cannot save worker environment: %w", err)
 	}
 	w := newRecord(o, runDir, wtInfo)
 	if o.BeforeStart != nil {
 		o.BeforeStart(runDir)
 	}
-	if err := startProgram(e, o, w, envList); err != nil {
-		os.Remove(e.dir.EnvPath(o.Name))
+	if err := h.startProgram(o, w, envList); err != nil {
+		os.Remove(h.dir.EnvPath(o.Name))
 		undo()
-		return w, fail("cannot start worker '%s': %w", o.Name, err)
+		return w, fmt.Errorf("cannot start worker '%s': %w", o.Name, err)
 	}
 	return w, nil
 }
 
 // prepareWorktree reuses or creates the worker's worktree, if it has one, and says where the
 // worker runs.
-func prepareWorktree(o spawnOptions, cwd string) (*createdWorktree, *state.WorktreeInfo, string, error) {
+func prepareWorktree(o SpawnOptions, cwd string) (*createdWorktree, *state.WorktreeInfo, string, error) {
 	switch {
 	case o.ExistingWorktree != nil:
 		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
@@ -232,7 +219,7 @@ func prepareWorktree(o spawnOptions, cwd string) (*createdWorktree, *state.Workt
 	return nil, nil, cwd, nil
 }
 
-func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Worker {
+func newRecord(o SpawnOptions, runDir string, wt *state.WorktreeInfo) *state.Worker {
 	w := &state.Worker{ID: o.ID, Name: o.Name, Status: state.StatusRunning, Cmd: o.Argv, Started: time.Now().UTC(),
 		Cwd: runDir, Env: o.Env, Tags: o.Tags, Worktree: wt, Metadata: o.Metadata}
 	if w.Tags == nil {
@@ -246,18 +233,18 @@ func newRecord(o spawnOptions, runDir string, wt *state.WorktreeInfo) *state.Wor
 
 // startProgram runs the worker's program in a tmux window or as a detached process, and
 // notes where it runs in w.
-func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) error {
+func (h *Host) startProgram(o SpawnOptions, w *state.Worker, envList []string) error {
 	// In tmux the program runs under a script that records its exit code too: tmux does not
 	// always collect the exit status of a pane whose program ends quickly. The script gives
 	// it the environment saved in the worker's file (see ralph.Launch).
-	launch := ralph.Launch{Argv: o.Argv, EnvFile: e.dir.EnvPath(o.Name), ExitFile: e.dir.ExitPath(o.Name),
-		Script: e.dir.ScriptPath(o.Name), Wrapper: runWrapper()}
+	launch := ralph.Launch{Argv: o.Argv, EnvFile: h.dir.EnvPath(o.Name), ExitFile: h.dir.ExitPath(o.Name),
+		Script: h.dir.ScriptPath(o.Name), Wrapper: RunWrapper()}
 	if o.Start != nil {
 		launch = *o.Start
 	}
-	_ = os.Remove(e.dir.ExitPath(o.Name))
+	_ = os.Remove(h.dir.ExitPath(o.Name))
 	if !o.Tmux {
-		pid, err := startProcess(e, o.Name, w.Cwd, envList, o.Argv)
+		pid, err := h.startProcess(o.Name, w.Cwd, envList, o.Argv)
 		if err == nil {
 			w.PID = pid
 			w.Metadata["pid_start"] = proc.Start(pid)
@@ -268,11 +255,11 @@ func startProgram(e *env, o spawnOptions, w *state.Worker, envList []string) err
 	if err != nil {
 		return err
 	}
-	p, err := e.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})
+	p, err := h.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})
 	if err != nil {
 		return err
 	}
-	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: e.tm.Socket(), PaneID: p.ID}
+	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: h.tm.Socket(), PaneID: p.ID}
 	w.PID = p.PID
 	return nil
 }
@@ -281,26 +268,19 @@ func isExitError(err error, substr string) bool {
 	return err != nil && strings.Contains(err.Error(), substr)
 }
 
-func stopStarted(e *env, w *state.Worker) {
+func (h *Host) stopStarted(w *state.Worker) {
 	if w.Tmux != nil {
-		if p, ok := e.ownPane(w); ok && !p.Dead {
-			e.procs.KillGroup(p.PID, 2*time.Second)
+		if p, ok := h.OwnPane(w); ok && !p.Dead {
+			h.procs.KillGroup(p.PID, 2*time.Second)
 		}
-		_ = e.tmuxFor(w).KillPane(w.Tmux.PaneID)
+		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
 		return
 	}
-	e.procs.KillGroup(w.PID, 2*time.Second)
+	h.procs.KillGroup(w.PID, 2*time.Second)
 }
 
-func validateSession(s string) error {
-	if !nameRE.MatchString(s) {
-		return fail("invalid session name %s: %s", quoteName(s), nameRule)
-	}
-	return nil
-}
-
-// getenv is a variable of the worker's environment: its own (--env), else the one it inherits.
-func (o spawnOptions) getenv(k string) string {
+// Getenv is a variable of the worker's environment: its own (--env), else the one it inherits.
+func (o SpawnOptions) Getenv(k string) string {
 	if v, ok := o.Env[k]; ok {
 		return v
 	}

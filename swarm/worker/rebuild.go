@@ -1,4 +1,4 @@
-package swarm
+package worker
 
 import (
 	"os"
@@ -15,10 +15,10 @@ import (
 // outside the file: its pane's @swarm_id option, and SWARM_WORKER_ID and SWARM_WORKER in the
 // environment of its processes. What only the file held (tags, worktree, command) is lost.
 
-// rebuildWorkers finds the running workers of dir: the panes of its tmux server started for
+// Rebuild finds the running workers of dir: the panes of its tmux server started for
 // a worker, and process workers (group leaders carrying a worker's identity whose log is in
 // dir).
-func rebuildWorkers(dir *state.Dir, tm tmux.Client) []*state.Worker {
+func Rebuild(dir *state.Dir, tm tmux.Client) []*state.Worker {
 	found := map[string]*state.Worker{} // by name
 	ids := map[string]bool{}
 	if panes, err := tm.Panes(); err == nil {
@@ -30,7 +30,7 @@ func rebuildWorkers(dir *state.Dir, tm tmux.Client) []*state.Worker {
 			if name == "" {
 				name = p.WindowName
 			}
-			if validateName(name) != nil || found[name] != nil {
+			if ValidateName(name) != nil || found[name] != nil {
 				continue
 			}
 			w := rebuiltRecord(dir, name, p.SwarmID, p.PID)
@@ -44,7 +44,7 @@ func rebuildWorkers(dir *state.Dir, tm tmux.Client) []*state.Worker {
 		}
 		env := proc.Environ(pid)
 		id, name := env[state.IDVar], env["SWARM_WORKER"]
-		if id == "" || ids[id] || found[name] != nil || validateName(name) != nil {
+		if id == "" || ids[id] || found[name] != nil || ValidateName(name) != nil {
 			continue
 		}
 		if _, pgrp, _, ok := proc.Stat(pid); !ok || pgrp != pid {

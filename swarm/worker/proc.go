@@ -1,4 +1,4 @@
-package swarm
+package worker
 
 import (
 	"os"
@@ -9,9 +9,9 @@ import (
 	"github.com/swarm-dev/swarm/swarm/proc"
 )
 
-// processTable is what commands need from the operating system's processes; tests give
-// commands one that acts on the fake tmux server's pretend processes instead.
-type processTable interface {
+// ProcessTable is what the lifecycle needs from the operating system's processes; tests give
+// a Host one that acts on the fake tmux server's pretend processes instead.
+type ProcessTable interface {
 	// Alive reports whether pid is live and, when start is not 0, started at start.
 	Alive(pid int, start uint64) bool
 	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL. It reports whether the
@@ -27,42 +27,52 @@ type processTable interface {
 	Tagged(tag string) []int
 }
 
-// osProcesses is the real process table.
-type osProcesses struct{}
+// OSProcesses is the real process table.
+type OSProcesses struct{}
 
-func (osProcesses) Alive(pid int, start uint64) bool             { return proc.Alive(pid, start) }
-func (osProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
-func (osProcesses) KillTagged(tag string, mark int, grace time.Duration) int {
+func (OSProcesses) Alive(pid int, start uint64) bool             { return proc.Alive(pid, start) }
+func (OSProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
+func (OSProcesses) KillTagged(tag string, mark int, grace time.Duration) int {
 	return proc.KillTagged(tag, mark, grace)
 }
-func (osProcesses) Mark() int               { return proc.Mark() }
-func (osProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }
+func (OSProcesses) Mark() int               { return proc.Mark() }
+func (OSProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }
+
+// RunWrapper is swarm's own process wrapper (swarm __run), started by absolute path: the
+// parent of a process worker, and the script that records a tmux worker's exit code.
+func RunWrapper() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "swarm"
+	}
+	return []string{exe, "__run"}
+}
 
 // startProcess runs argv detached, in its own session and process group, under swarm's small
 // wrapper that records the exit code when the program ends.
-func startProcess(e *env, name, cwd string, envList, argv []string) (int, error) {
+func (h *Host) startProcess(name, cwd string, envList, argv []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, err
 	}
-	_ = os.Remove(e.dir.ExitPath(name))
-	stdout, err := os.OpenFile(e.dir.LogPath(name, "stdout"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	_ = os.Remove(h.dir.ExitPath(name))
+	stdout, err := os.OpenFile(h.dir.LogPath(name, "stdout"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer stdout.Close()
-	stderr, err := os.OpenFile(e.dir.LogPath(name, "stderr"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	stderr, err := os.OpenFile(h.dir.LogPath(name, "stderr"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer stderr.Close()
-	argv = append([]string{exe, "__run", "--exit-file", e.dir.ExitPath(name), "--"}, argv...)
-	return startDetached(argv, cwd, envList, stdout, stderr)
+	argv = append([]string{exe, "__run", "--exit-file", h.dir.ExitPath(name), "--"}, argv...)
+	return StartDetached(argv, cwd, envList, stdout, stderr)
 }
 
-// startDetached starts argv in a session of its own (so it leads its own process group and
+// StartDetached starts argv in a session of its own (so it leads its own process group and
 // outlives the terminal), with stdin from /dev/null, and lets it go.
-func startDetached(argv []string, dir string, env []string, stdout, stderr *os.File) (int, error) {
+func StartDetached(argv []string, dir string, env []string, stdout, stderr *os.File) (int, error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return 0, err

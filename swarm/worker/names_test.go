@@ -1,4 +1,4 @@
-package swarm
+package worker
 
 import (
 	"strings"
@@ -8,16 +8,16 @@ import (
 func TestValidateName(t *testing.T) {
 	good := []string{"a", "w1", "agent-7", "A_b-C", strings.Repeat("x", 48), "0lead"}
 	for _, n := range good {
-		if err := validateName(n); err != nil {
-			t.Errorf("validateName(%q) = %v, want ok", n, err)
+		if err := ValidateName(n); err != nil {
+			t.Errorf("ValidateName(%q) = %v, want ok", n, err)
 		}
 	}
 	bad := []string{"", "../x", "a/b", "w:1", "a.b", "x#(cmd)", "two\nlines", "sp ace", "-lead", "_lead",
 		strings.Repeat("x", 49), "tab\tname", "semi;colon", "dollar$", "%0", "=w", "ünï"}
 	for _, n := range bad {
-		err := validateName(n)
+		err := ValidateName(n)
 		if err == nil {
-			t.Errorf("validateName(%q) accepted a bad name", n)
+			t.Errorf("ValidateName(%q) accepted a bad name", n)
 			continue
 		}
 		if strings.Contains(n, "\n") && !strings.Contains(err.Error(), `"two\nlines"`) {

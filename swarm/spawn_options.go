@@ -1,0 +1,28 @@
+package swarm
+
+import (
+	"strings"
+
+	"github.com/swarm-dev/swarm/swarm/worker"
+)
+
+// spawnOptions is a worker to start (see worker.SpawnOptions) and what the commands do for it
+// once it runs.
+type spawnOptions struct {
+	worker.SpawnOptions
+	// Heartbeat, when set, nudges the new worker on a schedule (--heartbeat).
+	Heartbeat *heartbeatSpec
+}
+
+// parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.
+func parseEnvFlags(vals []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range vals {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+			return nil, fail("invalid env format '%s' (expected KEY=VAL)", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}

@@ -1,0 +1,64 @@
+package worker
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Respawn starts a stopped worker again as it was spawned: the same command, environment,
+// directory, tags, tmux session and worktree (with cleanFirst a worktree made afresh from its
+// branch, removed even when dirty with forceDirty). Its identity stays; its new window goes
+// on the tmux server it lived on. When the new start fails, the old record is put back.
+func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
+	var baseEnv []string
+	if err := state.ReadJSON(h.dir.EnvPath(w.Name), &baseEnv); err != nil {
+		baseEnv = nil
+	}
+	o := SpawnOptions{
+		Name: w.Name, Tmux: w.Tmux != nil, Tags: w.Tags, Env: w.Env, Cwd: w.Cwd, Argv: w.Cmd,
+		BaseEnv: baseEnv, Metadata: w.Metadata, ID: w.ID,
+	}
+	if w.Tmux != nil {
+		o.Session = w.Tmux.Session
+	}
+	if w.Worktree != nil {
+		if cleanFirst {
+			if !h.RemoveWorktree(w.Worktree, forceDirty) {
+				return nil, fmt.Errorf("cannot remove worktree %s for --clean-first", w.Worktree.Path)
+			}
+			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
+			o.Cwd = w.Worktree.BaseRepo
+		} else if _, err := os.Stat(w.Worktree.Path); err == nil {
+			o.ExistingWorktree = w.Worktree
+		} else {
+			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
+			o.Cwd = w.Worktree.BaseRepo
+		}
+	}
+	if _, ok := h.OwnPane(w); ok {
+		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
+	}
+	if err := h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+		all.Delete(w.Name)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	// The new pane goes on the server the worker lives on, not the one this command names.
+	w2, err := h.onServer(w).Spawn(o)
+	if err != nil {
+		// Put the old record back so the worker is not lost from view.
+		_ = h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+			if all.Get(w.Name) == nil {
+				w.Status = state.StatusStopped
+				all.Put(w)
+			}
+			return nil
+		})
+		return nil, err
+	}
+	return w2, nil
+}
