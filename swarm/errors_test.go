@@ -7,6 +7,8 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func TestFailKeepsItsCause(t *testing.T) {
@@ -71,6 +73,10 @@ func TestCodeOf(t *testing.T) {
 		{"wrapped plain", fmt.Errorf("a: %w", os.ErrNotExist), ExitError, "a: " + os.ErrNotExist.Error(), false},
 		{"wrapped sentinel", fmt.Errorf("loop: %w", errNoWorker), ExitNotFound, "loop: no such worker", false},
 		{"wrapped exitError", fmt.Errorf("x: %w", notFound("w")), ExitNotFound, "no worker named 'w'", false},
+		{"lifecycle's no worker", &worker.NoWorkerError{Name: "w"}, ExitNotFound, "no worker named 'w'", false},
+		{"lifecycle's interruption", fmt.Errorf("spawn: %w", &worker.InterruptedError{Signal: syscall.SIGINT, Before: "'w' was ready"}),
+			ExitInterrupted, "spawn: interrupted (SIGINT) before 'w' was ready", false},
+		{"fail around the lifecycle's no worker", fail("cannot pause: %w", &worker.NoWorkerError{Name: "w"}), ExitError, "cannot pause: no worker named 'w'", false},
 		// The outermost exitError decides: a failure that wraps a missing worker is its own.
 		{"fail around not found", fail("cannot pause: %w", notFound("w")), ExitError, "cannot pause: no worker named 'w'", false},
 	}
@@ -79,5 +85,15 @@ func TestCodeOf(t *testing.T) {
 		if code != c.code || msg != c.msg || silent != c.silent {
 			t.Errorf("%s: codeOf = %d %q %v, want %d %q %v", c.name, code, msg, silent, c.code, c.msg, c.silent)
 		}
+	}
+}
+
+// The lifecycle's "no worker" is not found too, unless a command's own failure wraps it.
+func TestLifecycleNoWorkerIsNotFound(t *testing.T) {
+	if !isNotFound(&worker.NoWorkerError{Name: "w"}) || !isNotFound(fmt.Errorf("x: %w", &worker.NoWorkerError{Name: "w"})) {
+		t.Error("the lifecycle's missing worker is not taken for one")
+	}
+	if isNotFound(fail("cannot pause: %w", &worker.NoWorkerError{Name: "w"})) {
+		t.Error("a command's failure around a missing worker is taken for a missing worker")
 	}
 }

@@ -1,0 +1,135 @@
+package worker
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+func TestStopEndsTheGroupAndRecordsTheExit(t *testing.T) {
+	th := newTestHost(t)
+	w := th.spawn("w1", "last words")
+	if err := th.Stop(w, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if kills := th.procs.Kills(); len(kills) != 1 || kills[0] != w.PID {
+		t.Errorf("kills %v, want the worker's group %d", kills, w.PID)
+	}
+	rec := th.record("w1")
+	if rec.Status != state.StatusStopped || rec.ExitCode == nil || *rec.ExitCode != 143 {
+		t.Fatalf("record after stop: %+v", rec)
+	}
+	if _, ok := th.fake.Get(w.Tmux.PaneID); ok {
+		t.Error("the window is still there")
+	}
+	if kept, ok := th.KeptScreen("w1"); !ok || len(kept) != 1 || kept[0] != "last words" {
+		t.Errorf("kept screen %q, %v", kept, ok)
+	}
+	if lines, err := th.ScreenLines(rec, 0, "stdout"); err != nil || len(lines) != 1 || lines[0] != "last words" {
+		t.Errorf("screen lines after the end %q, %v: want the kept screen", lines, err)
+	}
+}
+
+func TestReconcileTellsStatusFromTmuxAndProcesses(t *testing.T) {
+	th := newTestHost(t)
+	live := th.spawn("live", "")
+	done := th.spawn("done", "")
+	gone := th.spawn("gone", "")
+	if err := th.fake.Exit(done.Tmux.PaneID, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := th.fake.KillPane(gone.Tmux.PaneID); err != nil {
+		t.Fatal(err)
+	}
+	th.procs.SetOutside(gone.IDTag(), []int{4242})
+	list, _, err := th.LoadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, w := range list {
+		got[w.Name] = w.Status
+	}
+	want := map[string]string{live.Name: state.StatusRunning, done.Name: state.StatusStopped, gone.Name: state.StatusOrphaned}
+	for name, status := range want {
+		if got[name] != status {
+			t.Errorf("%s: %s, want %s", name, got[name], status)
+		}
+	}
+	w, _, err := th.Load("done")
+	if err != nil || w.ExitCode == nil || *w.ExitCode != 4 {
+		t.Errorf("Load(done) = %+v, %v; want its exit code 4", w, err)
+	}
+}
+
+func TestLoadAndTargetsSayWhichNameIsMissing(t *testing.T) {
+	th := newTestHost(t)
+	th.spawn("a", "")
+	for _, err := range []error{
+		func() error { _, _, err := th.Load("ghost"); return err }(),
+		func() error { _, _, err := th.Targets([]string{"a", "ghost"}, false, nil); return err }(),
+		func() error { _, err := th.KillTargets([]string{"ghost"}, false); return err }(),
+	} {
+		if !errors.Is(err, ErrNoWorker) || err.Error() != "no worker named 'ghost'" {
+			t.Errorf("error %v, want no worker named 'ghost'", err)
+		}
+	}
+	if _, _, err := th.Targets(nil, false, nil); err == nil || err.Error() != "no worker name given (or use --all)" {
+		t.Errorf("no names: %v", err)
+	}
+	ws, _, err := th.Targets(nil, true, func(w *state.Worker) bool { return w.Name == "a" })
+	if err != nil || len(ws) != 1 || ws[0].Name != "a" {
+		t.Errorf("Targets(all) = %v, %v", ws, err)
+	}
+}
+
+func TestCleanRemovesTheRecordAndFiles(t *testing.T) {
+	th := newTestHost(t)
+	w := th.spawn("w1", "")
+	if err := th.Stop(w, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := th.Clean(w, Everything); err != nil {
+		t.Fatal(err)
+	}
+	if th.record("w1") != nil {
+		t.Error("the record is still there")
+	}
+	if _, ok := th.KeptScreen("w1"); ok {
+		t.Error("the kept screen is still there")
+	}
+}
+
+func TestRespawnKeepsTheIdentityAndTags(t *testing.T) {
+	th := newTestHost(t)
+	w, err := th.Spawn(SpawnOptions{Name: "w1", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir(), Tags: []string{"t1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := th.fake.Exit(w.Tmux.PaneID, 3); err != nil {
+		t.Fatal(err)
+	}
+	w2, err := th.Respawn(w, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := th.record("w1")
+	if w2.ID != w.ID || rec.ID != w.ID || rec.Tmux.PaneID == w.Tmux.PaneID || len(rec.Tags) != 1 || rec.Tags[0] != "t1" {
+		t.Errorf("record after respawn: %+v", rec)
+	}
+}
+
+func TestSpawnRefusesADuplicateAndLeavesNothing(t *testing.T) {
+	th := newTestHost(t)
+	th.spawn("dup", "")
+	_, err := th.Spawn(SpawnOptions{Name: "dup", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "worker 'dup' already exists") {
+		t.Fatalf("error %v", err)
+	}
+	if n := len(th.fake.PaneIDs()); n != 1 {
+		t.Errorf("%d panes, want only the first worker's", n)
+	}
+}
