@@ -169,13 +169,13 @@ func spawnDir(o SpawnOptions) (string, error) {
 // startRecorded prepares the worktree, saves the environment and starts the program; on
 // failure it undoes what it did.
 func (h *Host) startRecorded(o SpawnOptions, cwd string) (*state.Worker, error) {
-	wt, wtInfo, runDir, err := prepareWorktree(o, cwd)
+	wt, wtInfo, runDir, err := h.prepareWorktree(o, cwd)
 	if err != nil {
 		return nil, err
 	}
 	undo := func() {
 		if wt != nil {
-			wt.undo()
+			wt.Undo()
 		}
 	}
 	if err := resolveCommand(o.Argv[0], runDir); err != nil {
@@ -204,16 +204,16 @@ func (h *Host) startRecorded(o SpawnOptions, cwd string) (*state.Worker, error) 
 
 // prepareWorktree reuses or creates the worker's worktree, if it has one, and says where the
 // worker runs.
-func prepareWorktree(o SpawnOptions, cwd string) (*createdWorktree, *state.WorktreeInfo, string, error) {
+func (h *Host) prepareWorktree(o SpawnOptions, cwd string) (*CreatedWorktree, *state.WorktreeInfo, string, error) {
 	switch {
 	case o.ExistingWorktree != nil:
 		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
 	case o.Worktree:
-		wt, err := createWorktree(cwd, o.Name, o.Branch, o.WorktreeDir)
+		wt, err := h.CreateWorktree(cwd, o.Name, o.Branch, o.WorktreeDir)
 		if err != nil {
 			return nil, nil, "", err
 		}
-		info := wt.info
+		info := wt.Info
 		return wt, &info, info.Path, nil
 	}
 	return nil, nil, cwd, nil

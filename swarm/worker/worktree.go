@@ -9,16 +9,17 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// createdWorktree remembers what spawn created, so a failed spawn can undo exactly that.
-type createdWorktree struct {
-	info          state.WorktreeInfo
+// CreatedWorktree is a worktree CreateWorktree made, and what it made for it, so that a spawn
+// that then fails can undo exactly that.
+type CreatedWorktree struct {
+	Info          state.WorktreeInfo
 	createdBranch bool
 }
 
-// createWorktree makes <parent>/<name> on branch (reusing the branch when an earlier worker
+// CreateWorktree makes <parent>/<name> on branch (reusing the branch when an earlier worker
 // left it behind); parent is <repo>-worktrees unless given (relative to the repository's
 // parent directory, as --worktree-dir always was).
-func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) {
+func (h *Host) CreateWorktree(cwd, name, branch, parent string) (*CreatedWorktree, error) {
 	// A worktree of a worktree still belongs to the main repository.
 	top, err := git.MainRoot(cwd)
 	if err != nil {
@@ -43,7 +44,7 @@ func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", filepath.Dir(path), err)
 	}
-	cw := &createdWorktree{info: state.WorktreeInfo{Path: path, Branch: branch, BaseRepo: top}}
+	cw := &CreatedWorktree{Info: state.WorktreeInfo{Path: path, Branch: branch, BaseRepo: top}}
 	if git.BranchExists(top, branch) {
 		if err := git.AddWorktree(top, path, branch); err != nil {
 			return nil, fmt.Errorf("cannot create worktree on existing branch '%s': %w", branch, err)
@@ -57,16 +58,16 @@ func createWorktree(cwd, name, branch, parent string) (*createdWorktree, error) 
 	return cw, nil
 }
 
-// undo removes a worktree created by a spawn that then failed.
-func (cw *createdWorktree) undo() {
-	_ = git.RemoveWorktree(cw.info.BaseRepo, cw.info.Path, true)
+// Undo removes the worktree again, and its branch when it was made for it.
+func (cw *CreatedWorktree) Undo() {
+	_ = git.RemoveWorktree(cw.Info.BaseRepo, cw.Info.Path, true)
 	if cw.createdBranch {
-		_ = git.DeleteBranch(cw.info.BaseRepo, cw.info.Branch)
+		_ = git.DeleteBranch(cw.Info.BaseRepo, cw.Info.Branch)
 	}
 }
 
 // WorktreeDirty reports uncommitted or untracked changes in the worktree.
-func WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
+func (h *Host) WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
 	if _, err := os.Stat(wt.Path); err != nil {
 		return false, nil
 	}
@@ -83,7 +84,7 @@ func (h *Host) RemoveWorktree(wt *state.WorktreeInfo, force bool) (removed bool)
 		git.PruneWorktrees(wt.BaseRepo)
 		return true
 	}
-	dirty, err := WorktreeDirty(wt)
+	dirty, err := h.WorktreeDirty(wt)
 	if err != nil {
 		h.Warnf("cannot check worktree %s: %v; kept it", wt.Path, err)
 		return false
