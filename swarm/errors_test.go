@@ -68,7 +68,6 @@ func TestCodeOf(t *testing.T) {
 		{"fail", fail("bad %s", "x"), ExitError, "bad x", false},
 		{"not found", notFound("w"), ExitNotFound, "no worker named 'w'", false},
 		{"silent code", exitCode(ExitStagnated), ExitStagnated, "", true},
-		{"interrupted", interrupted(syscall.SIGINT, "stopped: %w", os.ErrClosed), ExitInterrupted, "stopped: " + os.ErrClosed.Error(), false},
 		{"plain", errors.New("plain"), ExitError, "plain", false},
 		{"wrapped plain", fmt.Errorf("a: %w", os.ErrNotExist), ExitError, "a: " + os.ErrNotExist.Error(), false},
 		{"wrapped sentinel", fmt.Errorf("loop: %w", errNoWorker), ExitNotFound, "loop: no such worker", false},

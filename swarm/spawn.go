@@ -203,12 +203,6 @@ func undoSpawn(e *env, w *state.Worker, why error) error {
 	return &exitError{code: code, msg: msg + "; the worker was stopped and removed", cause: why}
 }
 
-// interrupted is the failure of a command ended by signal sig: its exit code is the shell's
-// for a program the signal ended (130 for Ctrl-C).
-func interrupted(sig os.Signal, format string, args ...any) error {
-	return wrapped(signalCode(sig), format, args...)
-}
-
 // signalCode is the shell's exit code for a program ended by sig: 128 + its number.
 func signalCode(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
