@@ -155,9 +155,10 @@ type Loop struct {
 	// screensPruned: the saved screens were looked through once; from then on each save
 	// removes the one that fell out by name.
 	screensPruned bool
-	notes         *notifier // the loop's notifications under way
-	silent        *silence  // the tmux server's outage under way, nil while it answers
-	seen          agent     // the agent as last seen through tmux
+	notify        *notifications // the loop's notifications, which the driver sends too
+	features      features       // the loop's features, called at the points of its life
+	silent        *silence       // the tmux server's outage under way, nil while it answers
+	seen          agent          // the agent as last seen through tmux
 	events        eventReader
 }
 
@@ -165,7 +166,8 @@ type Loop struct {
 func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
-	l.notes = &notifier{failed: l.notifyFailed}
+	l.notify = newNotifications(l)
+	l.features = features{l.notify}
 	return l
 }
 
@@ -200,7 +202,7 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 	if cur == nil {
 		cur = st
 	}
-	l.announce(cur, a, dec)
+	l.features.decided(cur, a, dec)
 	return cur
 }
 

@@ -57,8 +57,8 @@ func (l *Loop) escalateInbox(am *AgentMode) {
 		return
 	}
 	why := "inbox " + inbox.Inbox{Root: am.Project}.Path() + " cannot be read"
-	if hook := l.escalation(cur, why); hook != nil {
-		l.send(cur, Notice{NotifyFailed, why}, nil, hook)
+	if hook := l.notify.escalation(cur, why); hook != nil {
+		l.notify.send(cur, Notice{NotifyFailed, why}, nil, hook)
 	}
 }
 

@@ -181,7 +181,7 @@ func (l *Loop) blocked(st *State, a agent, dialog string, lines []string) {
 	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
 	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
 	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
-	l.send(st, Notice{NotifyBlocked, "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+	l.notify.send(st, Notice{NotifyBlocked, "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.

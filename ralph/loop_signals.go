@@ -223,7 +223,7 @@ func (l *Loop) needsPermission(st *State, a agent, e AgentEvent) {
 	if lines, err := l.capture(a, 0); err == nil {
 		last = lastN(nonBlank(lines), lastLinesSent)
 	}
-	l.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+	l.notify.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
 }
 
 // An agent that gives signals runs hooks at its turn's end, the user's own among them; ended
