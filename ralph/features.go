@@ -1,5 +1,7 @@
 package ralph
 
+import "time"
+
 // The driver's features (notifications, cost, chains, agent mode, usage limits, the agents'
 // own signals ...) are small types plugged into a few points of the loop's life, rather than
 // methods and fields of Loop: each keeps its own state, implements only the points it needs,
@@ -28,6 +30,79 @@ func (fs features) decided(cur *State, a agent, dec Decision) {
 	for _, f := range fs {
 		if h, ok := f.(onDecision); ok {
 			h.decided(cur, a, dec)
+		}
+	}
+}
+
+// onWatch features hear that the driver begins watching a working agent (now).
+type onWatch interface {
+	feature
+	watchStarted(st *State, now time.Time)
+}
+
+// onAgentLook features take a look of their own at a working agent at each of the watch's
+// looks, and report whether what they saw ended the iteration.
+type onAgentLook interface {
+	feature
+	agentLook(st *State, a agent, w *screenWatch) bool
+}
+
+// withLookDue features want a look at a time of their own (ok: they want one at all); the
+// watch wakes for it.
+type withLookDue interface {
+	feature
+	lookDue(st *State) (at time.Time, ok bool)
+}
+
+// iterationEnd is an ending iteration as the features see it: its record, which they fill
+// in, and what they make of it for the verdict.
+type iterationEnd struct {
+	st    *State
+	kind  Ending
+	rec   *IterationRecord
+	spent float64 // what the loop has cost, this iteration included
+}
+
+// onIterationEnd features hear of an iteration that ended, once its agent is ended and its
+// commits are known, before the verdict.
+type onIterationEnd interface {
+	feature
+	iterationEnded(e *iterationEnd)
+}
+
+func (fs features) watchStarted(st *State, now time.Time) {
+	for _, f := range fs {
+		if h, ok := f.(onWatch); ok {
+			h.watchStarted(st, now)
+		}
+	}
+}
+
+func (fs features) agentLook(st *State, a agent, w *screenWatch) bool {
+	for _, f := range fs {
+		if h, ok := f.(onAgentLook); ok && h.agentLook(st, a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookDue adds the times the features want a look at to due.
+func (fs features) lookDue(st *State, due []time.Time) []time.Time {
+	for _, f := range fs {
+		if h, ok := f.(withLookDue); ok {
+			if at, want := h.lookDue(st); want {
+				due = append(due, at)
+			}
+		}
+	}
+	return due
+}
+
+func (fs features) iterationEnded(e *iterationEnd) {
+	for _, f := range fs {
+		if h, ok := f.(onIterationEnd); ok {
+			h.iterationEnded(e)
 		}
 	}
 }

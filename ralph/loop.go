@@ -133,11 +133,9 @@ type Loop struct {
 	reported   string         // the kind of write failure said last, until a pass goes without one
 	writeFails int            // passes in a row that met a write failure
 	pending    []func() error // appends a full disk refused after their decision was recorded
-	// warnedModels are the models without a price already reported.
-	warnedModels map[string]bool
-	apiError     string      // the API error that ended the iteration, for its record
-	limit        *LimitFacts // the usage limit that ended it
-	feed         *paneFeed   // the agent's output, where it is followed
+	apiError   string         // the API error that ended the iteration, for its record
+	limit      *LimitFacts    // the usage limit that ended it
+	feed       *paneFeed      // the agent's output, where it is followed
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
 	swept bool
@@ -167,7 +165,7 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.notify = newNotifications(l)
-	l.features = features{l.notify}
+	l.features = features{l.notify, &costs{l: l}}
 	return l
 }
 

@@ -52,7 +52,8 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		rec.ExitCode = a.code
 	}
 	rec.Commits = l.commitsOf(st)
-	spent := l.costOf(st, &rec)
+	ended := iterationEnd{st: st, kind: kind, rec: &rec}
+	l.features.iterationEnded(&ended)
 	e := EndFacts{Signals: SignalsOf(kind, a.code, marker, l.markers().DoneFile), Gate: gateOn(st, lim.Supervision),
 		Commits: len(rec.Commits) > 0, Checks: lim.Checks}
 	verdict, stop := l.endSteps(st, &e, rec.ExitCode)
@@ -61,7 +62,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Checks = verdict.Results
 	f := l.runFacts(st, a, kind, marker)
-	f.Spent, f.Verdict, f.Reverted = spent, verdict, e.Reverted
+	f.Spent, f.Verdict, f.Reverted = ended.spent, verdict, e.Reverted
 	dec := AfterRun(f, lim)
 	rec.Signals = f.Signals
 	if dec.Signals != nil {

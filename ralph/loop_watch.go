@@ -48,7 +48,7 @@ const saveScreenChange = 2 * time.Second
 
 // watchTimes are when the watch next looks at each thing.
 type watchTimes struct {
-	screen, status, cost time.Time
+	screen, status time.Time
 }
 
 // watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
@@ -59,7 +59,8 @@ func (l *Loop) watch(st *State) {
 	w := l.newScreenWatch(st)
 	w.feed = l.followPane(a)
 	now := l.cfg.Clock.Now()
-	next := watchTimes{screen: now, status: now, cost: now.Add(l.cfg.CostPoll)}
+	next := watchTimes{screen: now, status: now}
+	l.features.watchStarted(st, now)
 	account := l.account()
 	watched := a.pid
 	exited, unwatch := l.exitWatch(watched)
@@ -124,12 +125,8 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		l.end(st, *a, EndIterationTimeout)
 		return true
 	}
-	if st.MaxCost > 0 && !now.Before(next.cost) {
-		next.cost = now.Add(l.cfg.CostPoll)
-		if OverBudget(l.spentNow(st), limits(st)) {
-			l.end(st, *a, EndBudget)
-			return true
-		}
+	if l.features.agentLook(st, *a, w) {
+		return true
 	}
 	if l.silent != nil {
 		return l.whileSilent(a, w, next)
@@ -176,11 +173,7 @@ func nextScreenPoll(cur time.Duration, moved bool, base time.Duration) time.Dura
 func (l *Loop) untilNextLook(st *State, next watchTimes) time.Duration {
 	now := l.cfg.Clock.Now()
 	first := now.Add(l.cfg.ExitPoll)
-	due := []time.Time{next.status, next.screen}
-	if st.MaxCost > 0 {
-		due = append(due, next.cost)
-	}
-	for _, t := range due {
+	for _, t := range l.features.lookDue(st, []time.Time{next.status, next.screen}) {
 		if t.Before(first) {
 			first = t
 		}
