@@ -22,8 +22,53 @@ type onDecision interface {
 	decided(cur *State, a agent, dec Decision)
 }
 
+// onRunStart features hear that a monitor takes the loop up (Run begins).
+type onRunStart interface {
+	feature
+	runStarted()
+}
+
+// onPause features hear that the loop was paused and its monitor leaves.
+type onPause interface {
+	feature
+	paused()
+}
+
+// withNextLoop features may have another loop follow one that ended (stopped or failed, its
+// summary written and its end hooks run) in the same worker; nextLoop reports whether one
+// now runs. The first that has one wins.
+type withNextLoop interface {
+	feature
+	nextLoop() bool
+}
+
 // features are the loop's features, in the order they are called at each point.
 type features []feature
+
+func (fs features) runStarted() {
+	for _, f := range fs {
+		if h, ok := f.(onRunStart); ok {
+			h.runStarted()
+		}
+	}
+}
+
+func (fs features) paused() {
+	for _, f := range fs {
+		if h, ok := f.(onPause); ok {
+			h.paused()
+		}
+	}
+}
+
+func (fs features) nextLoop() bool {
+	for _, f := range fs {
+		if h, ok := f.(withNextLoop); ok && h.nextLoop() {
+			return true
+		}
+	}
+	return false
+}
 
 // decided calls the onDecision features.
 func (fs features) decided(cur *State, a agent, dec Decision) {

@@ -165,7 +165,7 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.notify = newNotifications(l)
-	l.features = features{l.notify, &costs{l: l}}
+	l.features = features{l.notify, &costs{l: l}, &chains{l: l}, &agentMode{l: l}}
 	return l
 }
 
@@ -240,11 +240,11 @@ func (l *Loop) Run() (Status, error) {
 	defer l.files.close()
 	// A last chance for what a full disk kept out of the logs (see UnloggedError).
 	defer l.writePendingAtEnd()
-	l.agentResumed()
+	l.features.runStarted()
 	for {
 		status, err := l.run()
 		if status == StatusPaused {
-			l.agentPaused()
+			l.features.paused()
 		}
 		if status != StatusStopped && status != StatusFailed {
 			return status, err
@@ -252,7 +252,7 @@ func (l *Loop) Run() (Status, error) {
 		l.finish()
 		// A chain goes on with its next step's loop, an agent with its next stage or spec,
 		// in the same worker.
-		if err != nil || !(l.nextChainStep() || l.nextAgentStage()) {
+		if err != nil || !l.features.nextLoop() {
 			return status, err
 		}
 	}

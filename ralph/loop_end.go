@@ -229,6 +229,15 @@ func fatalReason(exitFile string, code int) string {
 	return "permission denied (exit 126)"
 }
 
+// freshLoop readies the monitor for the next loop in the same worker: the done patterns and
+// prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
+func (l *Loop) freshLoop() {
+	l.doneRE, l.matcher, l.compaction = nil, nil, nil
+	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
+		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
+	}
+}
+
 // backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran
 // its course is followed by the next iteration, which supervision announces.
 func (l *Loop) backoff(st *State) {
