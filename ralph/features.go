@@ -79,6 +79,27 @@ func (fs features) decided(cur *State, a agent, dec Decision) {
 	}
 }
 
+// withStartVeto features may keep the next agent from starting, with the decision to carry
+// out instead; the first that does wins.
+type withStartVeto interface {
+	feature
+	beforeStart(st *State) (Decision, bool)
+}
+
+// onStatusLook features look at a working agent when the watch reads the loop's files (every
+// StatusPoll, or when they change), and report whether what they saw ended the iteration.
+type onStatusLook interface {
+	feature
+	statusLook(st *State, a agent, w *screenWatch) bool
+}
+
+// onScreenLook features read each screen the watch captures, and report whether what they
+// saw ended the iteration.
+type onScreenLook interface {
+	feature
+	screenLook(st *State, a agent, lines []string) bool
+}
+
 // onWatch features hear that the driver begins watching a working agent (now).
 type onWatch interface {
 	feature
@@ -105,7 +126,8 @@ type iterationEnd struct {
 	st    *State
 	kind  Ending
 	rec   *IterationRecord
-	spent float64 // what the loop has cost, this iteration included
+	spent float64     // what the loop has cost, this iteration included
+	limit *LimitFacts // the usage limit that ended it
 }
 
 // onIterationEnd features hear of an iteration that ended, once its agent is ended and its
@@ -113,6 +135,35 @@ type iterationEnd struct {
 type onIterationEnd interface {
 	feature
 	iterationEnded(e *iterationEnd)
+}
+
+func (fs features) beforeStart(st *State) (Decision, bool) {
+	for _, f := range fs {
+		if h, ok := f.(withStartVeto); ok {
+			if dec, veto := h.beforeStart(st); veto {
+				return dec, true
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+func (fs features) statusLook(st *State, a agent, w *screenWatch) bool {
+	for _, f := range fs {
+		if h, ok := f.(onStatusLook); ok && h.statusLook(st, a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs features) screenLook(st *State, a agent, lines []string) bool {
+	for _, f := range fs {
+		if h, ok := f.(onScreenLook); ok && h.screenLook(st, a, lines) {
+			return true
+		}
+	}
+	return false
 }
 
 func (fs features) watchStarted(st *State, now time.Time) {

@@ -134,7 +134,6 @@ type Loop struct {
 	writeFails int            // passes in a row that met a write failure
 	pending    []func() error // appends a full disk refused after their decision was recorded
 	apiError   string         // the API error that ended the iteration, for its record
-	limit      *LimitFacts    // the usage limit that ended it
 	feed       *paneFeed      // the agent's output, where it is followed
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
@@ -155,8 +154,9 @@ type Loop struct {
 	screensPruned bool
 	notify        *notifications // the loop's notifications, which the driver sends too
 	features      features       // the loop's features, called at the points of its life
-	silent        *silence       // the tmux server's outage under way, nil while it answers
-	seen          agent          // the agent as last seen through tmux
+	limits        *usageLimits
+	silent        *silence // the tmux server's outage under way, nil while it answers
+	seen          agent    // the agent as last seen through tmux
 	events        eventReader
 }
 
@@ -165,7 +165,8 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.notify = newNotifications(l)
-	l.features = features{l.notify, &costs{l: l}, &chains{l: l}, &agentMode{l: l}}
+	l.limits = &usageLimits{l: l}
+	l.features = features{l.notify, l.limits, &costs{l: l}, &chains{l: l}, &agentMode{l: l}}
 	return l
 }
 
@@ -319,9 +320,8 @@ func (l *Loop) step(st *State) error {
 			l.released = l.releaseIfPaused()
 			return nil
 		}
-		if f, ok := l.accountLimited(st); ok {
-			// Another loop on the same account hit its limit: starting an agent is futile.
-			l.transition(st, agent{dead: true}, LimitHit(st.CurrentIteration, f, limits(st)))
+		if dec, veto := l.features.beforeStart(st); veto {
+			l.transition(st, agent{dead: true}, dec)
 			return nil
 		}
 		c := Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}

@@ -33,9 +33,6 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if kind == EndAPIError {
 		rec.Error = l.apiError
 	}
-	if kind == EndUsageLimit && l.limit != nil {
-		rec.Error = l.limit.Text
-	}
 	defer l.finishIteration(&rec)
 	l.permissionAnswered()
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
@@ -62,7 +59,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Checks = verdict.Results
 	f := l.runFacts(st, a, kind, marker)
-	f.Spent, f.Verdict, f.Reverted = ended.spent, verdict, e.Reverted
+	f.Spent, f.Verdict, f.Reverted, f.Limit = ended.spent, verdict, e.Reverted, ended.limit
 	dec := AfterRun(f, lim)
 	rec.Signals = f.Signals
 	if dec.Signals != nil {
@@ -132,9 +129,6 @@ func (l *Loop) runFacts(st *State, a agent, kind Ending, marker bool) RunFacts {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
 	}
 	f.Signals = SignalsOf(kind, a.code, marker, f.Markers.DoneFile)
-	if kind == EndUsageLimit {
-		f.Limit = l.limit
-	}
 	return f
 }
 

@@ -145,7 +145,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	step := func(at time.Time) {
 		t.Helper()
 		w.facts.Now = at
-		if l.watchOnce(st, &a, &w, &next, l.account()) {
+		if l.watchOnce(st, &a, &w, &next) {
 			t.Fatal("the iteration ended")
 		}
 	}

@@ -206,7 +206,7 @@ func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
 		if !ok {
 			text = firstOf(e.Message, "rate limit ("+e.Error+")")
 		}
-		l.limitEnds(st, a, OneLine(text))
+		l.limits.limitEnds(st, a, OneLine(text))
 	default:
 		l.end(st, a, ending)
 	}

@@ -61,7 +61,6 @@ func (l *Loop) watch(st *State) {
 	now := l.cfg.Clock.Now()
 	next := watchTimes{screen: now, status: now}
 	l.features.watchStarted(st, now)
-	account := l.account()
 	watched := a.pid
 	exited, unwatch := l.exitWatch(watched)
 	defer func() { unwatch() }()
@@ -71,7 +70,7 @@ func (l *Loop) watch(st *State) {
 			return
 		}
 		w.facts.Now = l.cfg.Clock.Now()
-		if l.watchOnce(st, &a, &w, &next, account) {
+		if l.watchOnce(st, &a, &w, &next) {
 			return
 		}
 		if a.pid != watched {
@@ -93,7 +92,7 @@ func (l *Loop) watch(st *State) {
 
 // watchOnce takes one look at everything that is due and can end the iteration, and reports
 // whether it ended.
-func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, account string) bool {
+func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes) bool {
 	now := w.facts.Now
 	if !now.Before(next.status) {
 		next.status = now.Add(l.statusPoll())
@@ -105,9 +104,7 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			l.end(st, *a, EndDoneFile)
 			return true
 		}
-		if f, ok := l.limitOf(st, account); ok {
-			l.limit = &f
-			l.end(st, *a, EndUsageLimit)
+		if l.features.statusLook(st, *a, w) {
 			return true
 		}
 		if l.watchSignals(st, *a, w) {
@@ -225,7 +222,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if l.watchContext(st, *a, lines) {
 		return true
 	}
-	if l.atAPIError(st, *a, lines) || l.atUsageLimit(st, *a, lines) {
+	if l.atAPIError(st, *a, lines) || l.features.screenLook(st, *a, lines) {
 		return true
 	}
 	now := w.facts.Now
