@@ -79,6 +79,19 @@ func (fs features) decided(cur *State, a agent, dec Decision) {
 	}
 }
 
+// onAgentStart features hear that a new agent is about to start in the worker's pane.
+type onAgentStart interface {
+	feature
+	agentStarting()
+}
+
+// onIterationEnding features hear that an iteration is judged ended, before its agent is
+// ended and anything about it is recorded.
+type onIterationEnding interface {
+	feature
+	iterationEnding(st *State)
+}
+
 // withStartVeto features may keep the next agent from starting, with the decision to carry
 // out instead; the first that does wins.
 type withStartVeto interface {
@@ -135,6 +148,22 @@ type iterationEnd struct {
 type onIterationEnd interface {
 	feature
 	iterationEnded(e *iterationEnd)
+}
+
+func (fs features) agentStarting() {
+	for _, f := range fs {
+		if h, ok := f.(onAgentStart); ok {
+			h.agentStarting()
+		}
+	}
+}
+
+func (fs features) iterationEnding(st *State) {
+	for _, f := range fs {
+		if h, ok := f.(onIterationEnding); ok {
+			h.iterationEnding(st)
+		}
+	}
 }
 
 func (fs features) beforeStart(st *State) (Decision, bool) {

@@ -154,10 +154,9 @@ type Loop struct {
 	screensPruned bool
 	notify        *notifications // the loop's notifications, which the driver sends too
 	features      features       // the loop's features, called at the points of its life
-	limits        *usageLimits
-	silent        *silence // the tmux server's outage under way, nil while it answers
-	seen          agent    // the agent as last seen through tmux
-	events        eventReader
+	signals       *signalWatch   // the agent's own signals, which the delivery asks about too
+	silent        *silence       // the tmux server's outage under way, nil while it answers
+	seen          agent          // the agent as last seen through tmux
 }
 
 // New prepares a loop; Run drives it.
@@ -165,8 +164,12 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.notify = newNotifications(l)
-	l.limits = &usageLimits{l: l}
-	l.features = features{l.notify, l.limits, &costs{l: l}, &chains{l: l}, &agentMode{l: l}}
+	limits := &usageLimits{l: l}
+	l.signals = &signalWatch{l: l, limits: limits}
+	// The order is that of the features at each point: which of two endings seen at the same
+	// look wins, which lines come first.
+	l.features = features{l.notify, limits, l.signals, &iterationDeadline{l: l}, &costs{l: l},
+		&chains{l: l}, &agentMode{l: l}}
 	return l
 }
 
@@ -383,16 +386,4 @@ func (l *Loop) releaseIfPaused() bool {
 		return nil
 	})
 	return released
-}
-
-// ReadPrompt reads the prompt file, with the seed's messages for a missing or unreadable file.
-func ReadPrompt(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("prompt file not found: %s", path)
-		}
-		return "", fmt.Errorf("cannot read prompt file: %s", path)
-	}
-	return string(data), nil
 }

@@ -34,7 +34,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		rec.Error = l.apiError
 	}
 	defer l.finishIteration(&rec)
-	l.permissionAnswered()
+	l.features.iterationEnding(st)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
 		l.updateSupervision(func(rs *SupervisionState) { rs.Hangs++ })

@@ -107,19 +107,9 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes) 
 		if l.features.statusLook(st, *a, w) {
 			return true
 		}
-		if l.watchSignals(st, *a, w) {
-			return true
-		}
 	}
 	if a.dead || !l.cfg.Procs.Alive(a.pid) {
 		l.end(st, l.settled(), EndExited)
-		return true
-	}
-	if l.turnOver(st, *a) {
-		return true
-	}
-	if OutOfTime(w.facts) {
-		l.end(st, *a, EndIterationTimeout)
 		return true
 	}
 	if l.features.agentLook(st, *a, w) {
@@ -320,7 +310,7 @@ const (
 )
 
 func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
-	l.letHooksFinish(a)
+	l.signals.letHooksFinish(a)
 	if feed != nil {
 		l.settleFed(a, feed)
 		return
