@@ -54,6 +54,10 @@
 // notify_policy.go, chain.go (StepEnded) and agentmode.go (AfterStage). The driver is Loop
 // and loop_*.go: it gathers the facts, asks the policy and carries the decision out;
 // Dir.Apply records a decision's state and log events in one step, under the loop lock.
+// The driver's features (notifications, cost, usage limits, the agents' signals, chains,
+// agent mode: feature_*.go) are types of their own, each with its state, called at the
+// points of the loop's life they need (features.go), so that a feature is added without
+// adding to Loop.
 //
 // The layering: ralph stands under the CLI and must not import swarm/... (cmd/swarm's
 // layering test checks the import graph), so what it needs from above comes in through

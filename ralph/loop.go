@@ -133,11 +133,8 @@ type Loop struct {
 	reported   string         // the kind of write failure said last, until a pass goes without one
 	writeFails int            // passes in a row that met a write failure
 	pending    []func() error // appends a full disk refused after their decision was recorded
-	// warnedModels are the models without a price already reported.
-	warnedModels map[string]bool
-	apiError     string      // the API error that ended the iteration, for its record
-	limit        *LimitFacts // the usage limit that ended it
-	feed         *paneFeed   // the agent's output, where it is followed
+	apiError   string         // the API error that ended the iteration, for its record
+	feed       *paneFeed      // the agent's output, where it is followed
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
 	swept bool
@@ -155,17 +152,24 @@ type Loop struct {
 	// screensPruned: the saved screens were looked through once; from then on each save
 	// removes the one that fell out by name.
 	screensPruned bool
-	notes         *notifier // the loop's notifications under way
-	silent        *silence  // the tmux server's outage under way, nil while it answers
-	seen          agent     // the agent as last seen through tmux
-	events        eventReader
+	notify        *notifications // the loop's notifications, which the driver sends too
+	features      features       // the loop's features, called at the points of its life
+	signals       *signalWatch   // the agent's own signals, which the delivery asks about too
+	silent        *silence       // the tmux server's outage under way, nil while it answers
+	seen          agent          // the agent as last seen through tmux
 }
 
 // New prepares a loop; Run drives it.
 func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
-	l.notes = &notifier{failed: l.notifyFailed}
+	l.notify = newNotifications(l)
+	limits := &usageLimits{l: l}
+	l.signals = &signalWatch{l: l, limits: limits}
+	// The order is that of the features at each point: which of two endings seen at the same
+	// look wins, which lines come first.
+	l.features = features{l.notify, limits, l.signals, &iterationDeadline{l: l}, &costs{l: l},
+		&chains{l: l}, &agentMode{l: l}}
 	return l
 }
 
@@ -200,7 +204,7 @@ func (l *Loop) transition(st *State, a agent, dec Decision) *State {
 	if cur == nil {
 		cur = st
 	}
-	l.announce(cur, a, dec)
+	l.features.decided(cur, a, dec)
 	return cur
 }
 
@@ -240,11 +244,11 @@ func (l *Loop) Run() (Status, error) {
 	defer l.files.close()
 	// A last chance for what a full disk kept out of the logs (see UnloggedError).
 	defer l.writePendingAtEnd()
-	l.agentResumed()
+	l.features.runStarted()
 	for {
 		status, err := l.run()
 		if status == StatusPaused {
-			l.agentPaused()
+			l.features.paused()
 		}
 		if status != StatusStopped && status != StatusFailed {
 			return status, err
@@ -252,7 +256,7 @@ func (l *Loop) Run() (Status, error) {
 		l.finish()
 		// A chain goes on with its next step's loop, an agent with its next stage or spec,
 		// in the same worker.
-		if err != nil || !(l.nextChainStep() || l.nextAgentStage()) {
+		if err != nil || !l.features.nextLoop() {
 			return status, err
 		}
 	}
@@ -319,9 +323,8 @@ func (l *Loop) step(st *State) error {
 			l.released = l.releaseIfPaused()
 			return nil
 		}
-		if f, ok := l.accountLimited(st); ok {
-			// Another loop on the same account hit its limit: starting an agent is futile.
-			l.transition(st, agent{dead: true}, LimitHit(st.CurrentIteration, f, limits(st)))
+		if dec, veto := l.features.beforeStart(st); veto {
+			l.transition(st, agent{dead: true}, dec)
 			return nil
 		}
 		c := Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}
@@ -383,16 +386,4 @@ func (l *Loop) releaseIfPaused() bool {
 		return nil
 	})
 	return released
-}
-
-// ReadPrompt reads the prompt file, with the seed's messages for a missing or unreadable file.
-func ReadPrompt(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("prompt file not found: %s", path)
-		}
-		return "", fmt.Errorf("cannot read prompt file: %s", path)
-	}
-	return string(data), nil
 }

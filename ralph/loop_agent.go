@@ -3,6 +3,8 @@ package ralph
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
@@ -171,5 +173,30 @@ func (l *Loop) endAgent(a agent, grace time.Duration) {
 			l.say("ended %d process(es) of the agent left outside its window", n)
 		}
 		l.swept = true
+	}
+}
+
+// agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
+func (l *Loop) agentGetenv(name string) func(string) string {
+	return envFileGetenv(l.cfg.Workers.EnvPath(name))
+}
+
+// envFileGetenv reads a worker's saved environment (its env file, a JSON list of K=V) as a
+// getenv: a variable it does not set is this process's.
+func envFileGetenv(envFile string) func(string) string {
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(envFile, &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	return func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
 	}
 }

@@ -157,7 +157,7 @@ func (l *Loop) waitReady(st *State) (agent, []string, bool) {
 		}
 		if lines, err := l.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.sessionStarted(st, &readyAt) {
+			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.signals.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
 					l.update(func(x *State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
@@ -181,7 +181,7 @@ func (l *Loop) blocked(st *State, a agent, dialog string, lines []string) {
 	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
 	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
 	l.update(func(x *State) error { x.BlockedBy = dialog; return nil })
-	l.send(st, Notice{NotifyBlocked, "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+	l.notify.send(st, Notice{NotifyBlocked, "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.
@@ -271,11 +271,11 @@ func (l *Loop) ensureMatcher() {
 // confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
 // busy, its screen changed from what the paste left, or it ended.
 func (l *Loop) confirmStarted(st *State, pasted string) bool {
-	hooks := l.agentSaid(st, EventSessionStart)
+	hooks := l.signals.agentSaid(st, EventSessionStart)
 	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
 	for {
 		cur := l.agentNow()
-		if cur.dead || l.agentSaid(st, EventUserPromptSubmit) {
+		if cur.dead || l.signals.agentSaid(st, EventUserPromptSubmit) {
 			// The agent's own word that it took the prompt comes before any sign on screen.
 			return true
 		}

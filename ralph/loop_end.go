@@ -33,11 +33,8 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if kind == EndAPIError {
 		rec.Error = l.apiError
 	}
-	if kind == EndUsageLimit && l.limit != nil {
-		rec.Error = l.limit.Text
-	}
 	defer l.finishIteration(&rec)
-	l.permissionAnswered()
+	l.features.iterationEnding(st)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
 	if kind == EndHung {
 		l.updateSupervision(func(rs *SupervisionState) { rs.Hangs++ })
@@ -52,7 +49,8 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 		rec.ExitCode = a.code
 	}
 	rec.Commits = l.commitsOf(st)
-	spent := l.costOf(st, &rec)
+	ended := iterationEnd{st: st, kind: kind, rec: &rec}
+	l.features.iterationEnded(&ended)
 	e := EndFacts{Signals: SignalsOf(kind, a.code, marker, l.markers().DoneFile), Gate: gateOn(st, lim.Supervision),
 		Commits: len(rec.Commits) > 0, Checks: lim.Checks}
 	verdict, stop := l.endSteps(st, &e, rec.ExitCode)
@@ -61,7 +59,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Checks = verdict.Results
 	f := l.runFacts(st, a, kind, marker)
-	f.Spent, f.Verdict, f.Reverted = spent, verdict, e.Reverted
+	f.Spent, f.Verdict, f.Reverted, f.Limit = ended.spent, verdict, e.Reverted, ended.limit
 	dec := AfterRun(f, lim)
 	rec.Signals = f.Signals
 	if dec.Signals != nil {
@@ -131,9 +129,6 @@ func (l *Loop) runFacts(st *State, a agent, kind Ending, marker bool) RunFacts {
 		f.FatalReason = fatalReason(l.cfg.Workers.ExitPath(l.cfg.Name), *a.code)
 	}
 	f.Signals = SignalsOf(kind, a.code, marker, f.Markers.DoneFile)
-	if kind == EndUsageLimit {
-		f.Limit = l.limit
-	}
 	return f
 }
 
@@ -226,6 +221,15 @@ func fatalReason(exitFile string, code int) string {
 		return "executable not found (exit 127)"
 	}
 	return "permission denied (exit 126)"
+}
+
+// freshLoop readies the monitor for the next loop in the same worker: the done patterns and
+// prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
+func (l *Loop) freshLoop() {
+	l.doneRE, l.matcher, l.compaction = nil, nil, nil
+	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
+		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
+	}
 }
 
 // backoff waits out the retry delay; a pause or stop ends the wait at once. A wait that ran

@@ -69,8 +69,8 @@ const fallbackStatusPoll = 5 * time.Second
 
 // watchOwnFiles starts the loop's file watch; the limits directory is made for it.
 func (l *Loop) watchOwnFiles() *fileWatch {
-	_ = os.MkdirAll(l.limitsDir(), 0o700)
-	return watchFiles(l.cfg.Dir.Path, l.limitsDir())
+	_ = os.MkdirAll(limitsDir(l.cfg.Workers.Root), 0o700)
+	return watchFiles(l.cfg.Dir.Path, limitsDir(l.cfg.Workers.Root))
 }
 
 // statusPoll is how often the loop reads its files when nothing told it they changed.

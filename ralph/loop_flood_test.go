@@ -141,11 +141,11 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	}
 	w.feed.flooding.Store(true)
 	now := h.clock.Now()
-	next := watchTimes{screen: now, status: now.Add(time.Hour), cost: now.Add(time.Hour)}
+	next := watchTimes{screen: now, status: now.Add(time.Hour)}
 	step := func(at time.Time) {
 		t.Helper()
 		w.facts.Now = at
-		if l.watchOnce(st, &a, &w, &next, l.account()) {
+		if l.watchOnce(st, &a, &w, &next) {
 			t.Fatal("the iteration ended")
 		}
 	}

@@ -46,7 +46,7 @@ func (l *Loop) escalateSilence(why string) {
 	if !rc.Enabled || rc.Webhook == "" {
 		return
 	}
-	l.send(cur, Notice{NotifyBlocked, why}, nil, l.escalationHook(rc.Webhook, "tmux server not answering"))
+	l.notify.send(cur, Notice{NotifyBlocked, why}, nil, l.notify.escalationHook(rc.Webhook, "tmux server not answering"))
 }
 
 // whileSilent is the watch's look while the server does not answer: the agent's process and

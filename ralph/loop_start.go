@@ -183,7 +183,7 @@ func (l *Loop) launch(w *state.Worker, lc Launch, n int) error {
 		return err
 	}
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
-	l.events = eventReader{} // the new agent's events file starts empty
+	l.features.agentStarting()
 	p, err := l.startAgent(w, spec, l.cfg.Host && scripted, lc.Script)
 	if err != nil {
 		return err
@@ -244,4 +244,16 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 		p.PID = l.waitAgent(p.PID)
 	}
 	return p, err
+}
+
+// ReadPrompt reads the prompt file, with the seed's messages for a missing or unreadable file.
+func ReadPrompt(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("prompt file not found: %s", path)
+		}
+		return "", fmt.Errorf("cannot read prompt file: %s", path)
+	}
+	return string(data), nil
 }

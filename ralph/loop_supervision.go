@@ -176,5 +176,5 @@ func (l *Loop) RegentCrashLoop(reason string) {
 	if err != nil {
 		return
 	}
-	l.announce(st, l.agentNow(), Decision{Escalate: reason})
+	l.notify.announce(st, l.agentNow(), Decision{Escalate: reason})
 }

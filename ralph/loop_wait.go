@@ -60,3 +60,30 @@ func notify(ch chan struct{}) {
 	default:
 	}
 }
+
+// waitForReset waits until the limit's reset (the loop is "waiting"); a resume, pause or
+// stop meanwhile ends the wait at once.
+func (l *Loop) waitForReset(st *State) {
+	until := ParseTime(st.WaitingUntil)
+	for l.cfg.Clock.Now().Before(until) {
+		if l.abortRequested() {
+			l.abortNow(agent{dead: true})
+			return
+		}
+		if l.statusNow() != StatusWaiting {
+			return
+		}
+		// The status is read every second, or at the status poll when that is slower.
+		l.wait(min(until.Sub(l.cfg.Clock.Now()), max(time.Second, l.statusPoll())), nil, nil)
+	}
+	_, _, err := l.cfg.Dir.Transition(l.cfg.Clock.Now(), func(cur *State) (Decision, error) {
+		if cur.Status != StatusWaiting {
+			return Decision{}, nil
+		}
+		return LimitOver(), nil
+	})
+	l.recorded(err)
+	if l.statusNow() == StatusRunning {
+		l.say("usage limit reset, resuming")
+	}
+}

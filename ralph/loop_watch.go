@@ -48,7 +48,7 @@ const saveScreenChange = 2 * time.Second
 
 // watchTimes are when the watch next looks at each thing.
 type watchTimes struct {
-	screen, status, cost time.Time
+	screen, status time.Time
 }
 
 // watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
@@ -59,8 +59,8 @@ func (l *Loop) watch(st *State) {
 	w := l.newScreenWatch(st)
 	w.feed = l.followPane(a)
 	now := l.cfg.Clock.Now()
-	next := watchTimes{screen: now, status: now, cost: now.Add(l.cfg.CostPoll)}
-	account := l.account()
+	next := watchTimes{screen: now, status: now}
+	l.features.watchStarted(st, now)
 	watched := a.pid
 	exited, unwatch := l.exitWatch(watched)
 	defer func() { unwatch() }()
@@ -70,7 +70,7 @@ func (l *Loop) watch(st *State) {
 			return
 		}
 		w.facts.Now = l.cfg.Clock.Now()
-		if l.watchOnce(st, &a, &w, &next, account) {
+		if l.watchOnce(st, &a, &w, &next) {
 			return
 		}
 		if a.pid != watched {
@@ -92,7 +92,7 @@ func (l *Loop) watch(st *State) {
 
 // watchOnce takes one look at everything that is due and can end the iteration, and reports
 // whether it ended.
-func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, account string) bool {
+func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes) bool {
 	now := w.facts.Now
 	if !now.Before(next.status) {
 		next.status = now.Add(l.statusPoll())
@@ -104,12 +104,7 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 			l.end(st, *a, EndDoneFile)
 			return true
 		}
-		if f, ok := l.limitOf(st, account); ok {
-			l.limit = &f
-			l.end(st, *a, EndUsageLimit)
-			return true
-		}
-		if l.watchSignals(st, *a, w) {
+		if l.features.statusLook(st, *a, w) {
 			return true
 		}
 	}
@@ -117,19 +112,8 @@ func (l *Loop) watchOnce(st *State, a *agent, w *screenWatch, next *watchTimes, 
 		l.end(st, l.settled(), EndExited)
 		return true
 	}
-	if l.turnOver(st, *a) {
+	if l.features.agentLook(st, *a, w) {
 		return true
-	}
-	if OutOfTime(w.facts) {
-		l.end(st, *a, EndIterationTimeout)
-		return true
-	}
-	if st.MaxCost > 0 && !now.Before(next.cost) {
-		next.cost = now.Add(l.cfg.CostPoll)
-		if OverBudget(l.spentNow(st), limits(st)) {
-			l.end(st, *a, EndBudget)
-			return true
-		}
 	}
 	if l.silent != nil {
 		return l.whileSilent(a, w, next)
@@ -176,11 +160,7 @@ func nextScreenPoll(cur time.Duration, moved bool, base time.Duration) time.Dura
 func (l *Loop) untilNextLook(st *State, next watchTimes) time.Duration {
 	now := l.cfg.Clock.Now()
 	first := now.Add(l.cfg.ExitPoll)
-	due := []time.Time{next.status, next.screen}
-	if st.MaxCost > 0 {
-		due = append(due, next.cost)
-	}
-	for _, t := range due {
+	for _, t := range l.features.lookDue(st, []time.Time{next.status, next.screen}) {
 		if t.Before(first) {
 			first = t
 		}
@@ -232,7 +212,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if l.watchContext(st, *a, lines) {
 		return true
 	}
-	if l.atAPIError(st, *a, lines) || l.atUsageLimit(st, *a, lines) {
+	if l.atAPIError(st, *a, lines) || l.features.screenLook(st, *a, lines) {
 		return true
 	}
 	now := w.facts.Now
@@ -330,7 +310,7 @@ const (
 )
 
 func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
-	l.letHooksFinish(a)
+	l.signals.letHooksFinish(a)
 	if feed != nil {
 		l.settleFed(a, feed)
 		return

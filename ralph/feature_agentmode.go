@@ -17,32 +17,37 @@ import (
 // same worker. agent.json is saved before the loop state changes, so a monitor that dies in
 // between finds the next stage decided and only applies it.
 
-// nextAgentStage moves agent mode on after a stage's loop ended; it reports whether the next
+// agentMode is the feature that drives agent mode's stages and specs.
+type agentMode struct{ l *Loop }
+
+func (ag *agentMode) featureName() string { return "agent" }
+
+// nextLoop moves agent mode on after a stage's loop ended; it reports whether the next
 // stage's loop is now to run.
-func (l *Loop) nextAgentStage() bool {
-	am, err := l.cfg.Dir.LoadAgentMode()
+func (ag *agentMode) nextLoop() bool {
+	am, err := ag.l.cfg.Dir.LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return false
 	}
-	st, err := l.cfg.Dir.Load()
+	st, err := ag.l.cfg.Dir.Load()
 	if err != nil {
 		return false
 	}
-	if st.RunID == am.RunID && !l.stageEnded(am, st) {
+	if st.RunID == am.RunID && !ag.stageEnded(am, st) {
 		return false
 	}
-	l.applyAgentStage(am)
+	ag.applyAgentStage(am)
 	return true
 }
 
 // applyAgentStage makes the loop the agent's decided stage.
-func (l *Loop) applyAgentStage(am *AgentMode) {
-	l.update(func(s *State) error { s.ApplyAgentStage(am, l.cfg.Dir.AgentPromptPath()); return nil })
-	l.freshLoop()
+func (ag *agentMode) applyAgentStage(am *AgentMode) {
+	ag.l.update(func(s *State) error { s.ApplyAgentStage(am, ag.l.cfg.Dir.AgentPromptPath()); return nil })
+	ag.l.freshLoop()
 }
 
 // stageEnded acts on the end of the current stage; it reports whether another stage follows.
-func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
+func (ag *agentMode) stageEnded(am *AgentMode, st *State) bool {
 	am.Session.TotalCost = am.CostBase + st.CostUSD
 	end := StageEnd{Outcome: OutcomeOf(st), Reason: st.ExitReason, OverBudget: am.MaxCost > 0 && am.Session.TotalCost >= am.MaxCost}
 	if am.Stage == StagePlan {
@@ -51,68 +56,68 @@ func (l *Loop) stageEnded(am *AgentMode, st *State) bool {
 	step, why := AfterStage(am.Stage, end, am.DryRun)
 	switch step {
 	case StepConstruct:
-		l.agentSay(am, "PLAN: %s generated", words.Plural(end.Tasks, "task"))
+		ag.agentSay(am, "PLAN: %s generated", words.Plural(end.Tasks, "task"))
 		am.Stage = StageConstruct
-		return l.beginStage(am, st)
+		return ag.beginStage(am, st)
 	case StepCommit:
-		l.commitSpec(am, st)
+		ag.commitSpec(am, st)
 	case StepFail:
-		l.failSpec(am, why)
+		ag.failSpec(am, why)
 	case StepPlanned:
-		l.planned(am, end.Tasks)
+		ag.planned(am, end.Tasks)
 	case StepBudget:
-		l.requeue(am)
+		ag.requeue(am)
 		am.Session.CurrentSpecID = ""
-		l.agentStops(am, AgentBudget)
+		ag.agentStops(am, AgentBudget)
 		return false
 	case StepHalt:
-		l.agentSay(am, "Stopped (%s): %s %s goes back to pending", st.ExitReason, am.SpecID, am.Spec)
-		l.requeue(am)
+		ag.agentSay(am, "Stopped (%s): %s %s goes back to pending", st.ExitReason, am.SpecID, am.Spec)
+		ag.requeue(am)
 		am.Stage = ""
-		l.recorded(l.cfg.Dir.SaveAgentMode(am))
+		ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
 		return false
 	}
-	return l.fetchNext(am, st)
+	return ag.fetchNext(am, st)
 }
 
 // fetchNext is FETCH after a spec: the next one, unless a limit or an empty inbox stops the
 // agent.
-func (l *Loop) fetchNext(am *AgentMode, st *State) bool {
-	say := func(format string, args ...any) { l.agentSay(am, format, args...) }
-	prompt, stop, err := NextSpec(am, l.cfg.Clock.Now(), st.CostUSD, say)
+func (ag *agentMode) fetchNext(am *AgentMode, st *State) bool {
+	say := func(format string, args ...any) { ag.agentSay(am, format, args...) }
+	prompt, stop, err := NextSpec(am, ag.l.cfg.Clock.Now(), st.CostUSD, say)
 	if err != nil {
 		say("FETCH: %v", err)
 	}
 	if stop != "" {
-		l.agentStops(am, stop)
+		ag.agentStops(am, stop)
 		return false
 	}
-	return l.saveStage(am, prompt)
+	return ag.saveStage(am, prompt)
 }
 
 // beginStage fills in the prompt of the spec's next stage.
-func (l *Loop) beginStage(am *AgentMode, st *State) bool {
+func (ag *agentMode) beginStage(am *AgentMode, st *State) bool {
 	prompt, err := AgentPrompt(am.Project, am.Stage, inbox.Record{ID: am.SpecID, Spec: am.Spec})
 	if err != nil {
-		l.failSpec(am, err.Error())
-		return l.fetchNext(am, st)
+		ag.failSpec(am, err.Error())
+		return ag.fetchNext(am, st)
 	}
-	return l.saveStage(am, prompt)
+	return ag.saveStage(am, prompt)
 }
 
 // saveStage records the stage as decided, with its prompt, before the loop state moves on.
-func (l *Loop) saveStage(am *AgentMode, prompt string) bool {
-	l.recorded(l.cfg.Dir.WriteAgentPrompt(prompt))
+func (ag *agentMode) saveStage(am *AgentMode, prompt string) bool {
+	ag.l.recorded(ag.l.cfg.Dir.WriteAgentPrompt(prompt))
 	am.RunID = uuid.NewString()
-	l.recorded(l.cfg.Dir.SaveAgentMode(am))
+	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
 	return true
 }
 
 // commitSpec is COMMIT: all the spec's changes in one commit (tried twice), the spec done.
-func (l *Loop) commitSpec(am *AgentMode, st *State) {
+func (ag *agentMode) commitSpec(am *AgentMode, st *State) {
 	facts := SpecFacts{ID: am.SpecID, Spec: am.Spec, Tasks: PlanTasks(am.Project, am.Spec)}
 	if started, err := state.ParseTime(am.SpecStartedAt); err == nil {
-		facts.Duration = l.cfg.Clock.Now().Sub(started)
+		facts.Duration = ag.l.cfg.Clock.Now().Sub(started)
 	}
 	if st.CostIterations > 0 {
 		c := st.CostUSD - am.SpecCostBase
@@ -122,66 +127,66 @@ func (l *Loop) commitSpec(am *AgentMode, st *State) {
 	hash := git.HeadWithTrailer(am.Project, SpecIDTrailer, am.SpecID)
 	var err error
 	if hash == "" {
-		l.agentSay(am, "CONSTRUCT: complete")
+		ag.agentSay(am, "CONSTRUCT: complete")
 		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
 	}
 	if err != nil {
-		l.agentSay(am, "COMMIT: %s; trying again", OneLine(err.Error()))
+		ag.agentSay(am, "COMMIT: %s; trying again", OneLine(err.Error()))
 		hash, err = git.CommitAll(am.Project, CommitMessage(facts), AgentKeep)
 	}
 	if err != nil {
-		l.failSpec(am, "git commit failed: "+OneLine(err.Error()))
+		ag.failSpec(am, "git commit failed: "+OneLine(err.Error()))
 		return
 	}
-	l.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, SpecName(am.Spec))
-	l.finishInInbox(am, "")
+	ag.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, SpecName(am.Spec))
+	ag.finishInInbox(am, "")
 	am.SpecEnded(true)
 }
 
 // failSpec sets a failed spec's changes aside (stashed, or discarded with --on-failure
 // reset) and marks it failed with why.
-func (l *Loop) failSpec(am *AgentMode, why string) {
-	l.agentSay(am, "FAILED: %s %s: %s", am.SpecID, am.Spec, why)
+func (ag *agentMode) failSpec(am *AgentMode, why string) {
+	ag.agentSay(am, "FAILED: %s %s: %s", am.SpecID, am.Spec, why)
 	msg := "ralph: failed " + SpecName(am.Spec)
 	drop := am.OnFailure == OnFailureReset
 	switch moved, err := git.SetAside(am.Project, msg, AgentKeep, drop); {
 	case err != nil:
-		l.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", OneLine(err.Error()))
+		ag.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", OneLine(err.Error()))
 	case moved && drop:
-		l.agentSay(am, "RESET: the spec's changes were discarded")
+		ag.agentSay(am, "RESET: the spec's changes were discarded")
 	case moved:
-		l.agentSay(am, "STASH: %q (git stash list)", msg)
+		ag.agentSay(am, "STASH: %q (git stash list)", msg)
 	}
-	l.finishInInbox(am, why)
+	ag.finishInInbox(am, why)
 	am.SpecEnded(false)
 }
 
 // planned is a dry run's spec: planned, its plan kept beside the log, back to pending.
-func (l *Loop) planned(am *AgentMode, tasks int) {
+func (ag *agentMode) planned(am *AgentMode, tasks int) {
 	keep := filepath.Join(filepath.Dir(am.Log), "plan-"+SpecName(am.Spec)+".jsonl")
 	if data, err := os.ReadFile(PlanPath(am.Project)); err == nil && os.WriteFile(keep, data, 0o644) == nil {
-		l.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", words.Plural(tasks, "task"), keep)
+		ag.agentSay(am, "PLAN: %s generated (dry run: not executed; plan kept in %s)", words.Plural(tasks, "task"), keep)
 	}
-	l.requeue(am)
+	ag.requeue(am)
 	am.Planned = append(am.Planned, am.SpecID)
 	am.ClearSpec()
 }
 
-func (l *Loop) finishInInbox(am *AgentMode, why string) {
-	now := l.cfg.Clock.Now()
+func (ag *agentMode) finishInInbox(am *AgentMode, why string) {
+	now := ag.l.cfg.Clock.Now()
 	if err := FinishSpec(am, why, now); err != nil {
-		l.agentSay(am, "cannot record %s in the inbox: %v; it is recorded once the inbox can be read", am.SpecID, err)
+		ag.agentSay(am, "cannot record %s in the inbox: %v; it is recorded once the inbox can be read", am.SpecID, err)
 		am.Session.Unrecorded = append(am.Session.Unrecorded, UnrecordedSpec{ID: am.SpecID, Error: why, At: inbox.Now(now)})
 	}
 }
 
 // requeue puts the current spec back to pending: it was interrupted, not finished.
-func (l *Loop) requeue(am *AgentMode) {
+func (ag *agentMode) requeue(am *AgentMode) {
 	if am.SpecID == "" {
 		return
 	}
 	if err := RequeueSpec(am); err != nil {
-		l.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
+		ag.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
 	}
 }
 

@@ -9,59 +9,77 @@ import (
 
 // A loop's notifications: which of a decision's moments go out (notify_policy.go), to the
 // channels of the loop's [notify] settings, and supervision's escalation to its webhook when
-// the loop gives up.
+// the loop gives up. The other features and the driver send their own notices through it.
+
+// notifications is the feature that sends a loop's notifications; it keeps the deliveries
+// under way.
+type notifications struct {
+	l     *Loop
+	notes *notifier
+}
+
+func newNotifications(l *Loop) *notifications {
+	ns := &notifications{l: l}
+	ns.notes = &notifier{failed: ns.notifyFailed}
+	return ns
+}
+
+func (ns *notifications) featureName() string { return "notify" }
+
+// decided sends a decision's notifications.
+func (ns *notifications) decided(cur *State, a agent, dec Decision) { ns.announce(cur, a, dec) }
 
 // lastLinesSent is how much of the agent's output a notification carries.
 const lastLinesSent = 20
 
 // announce sends a decision's notifications, cur being the state it left.
-func (l *Loop) announce(cur *State, a agent, dec Decision) {
-	escalation := l.escalation(cur, dec.Escalate)
+func (ns *notifications) announce(cur *State, a agent, dec Decision) {
+	escalation := ns.escalation(cur, dec.Escalate)
 	if escalation == nil && (cur.Notify == nil || !cur.Notify.Any()) {
 		return // nowhere to send them: neither the chain nor the screen need be read
 	}
-	notices := Notices(dec, NoticeFacts{MoreSteps: dec.Ended && l.chainGoesOn(cur)})
+	notices := Notices(dec, NoticeFacts{MoreSteps: dec.Ended && ns.chainGoesOn(cur)})
 	if escalation != nil && !hasEndNotice(notices) {
 		notices = append(notices, Notice{NotifyFailed, dec.Escalate})
 	}
 	if len(notices) == 0 {
 		return
 	}
-	last := l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
+	last := ns.l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
 	for _, n := range notices {
 		var extra *channel
 		if escalation != nil && isEndEvent(n.Event) {
 			extra, escalation = escalation, nil
 		}
-		l.send(cur, n, last, extra)
+		ns.send(cur, n, last, extra)
 	}
 }
 
 // escalation records that supervision gave up on the loop for reason (nothing when reason is
 // empty) and returns the channel to its webhook, nil when it has none.
-func (l *Loop) escalation(cur *State, reason string) *channel {
+func (ns *notifications) escalation(cur *State, reason string) *channel {
 	if reason == "" {
 		return nil
 	}
-	l.logEvent("ESCALATE", reason)
-	l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
+	ns.l.logEvent("ESCALATE", reason)
+	ns.l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
 	rc := EffectiveSupervision(cur.Supervision)
 	if !rc.Enabled || rc.Webhook == "" {
-		l.supervisionSay("%s — stopping and reporting", reason)
+		ns.l.supervisionSay("%s — stopping and reporting", reason)
 		return nil
 	}
-	return l.escalationHook(rc.Webhook, reason)
+	return ns.escalationHook(rc.Webhook, reason)
 }
 
 // escalationHook is supervision's webhook at url, for an escalation about what: once the
 // webhook answered, supervision says whether it took it.
-func (l *Loop) escalationHook(url, what string) *channel {
+func (ns *notifications) escalationHook(url, what string) *channel {
 	c := webhookChannel(url)
 	c.after = func(err error) {
 		if err != nil {
-			l.supervisionSayLater("%s — webhook failed: %v", what, err)
+			ns.supervisionSayLater("%s — webhook failed: %v", what, err)
 		} else {
-			l.supervisionSayLater("%s — escalated to webhook", what)
+			ns.supervisionSayLater("%s — escalated to webhook", what)
 		}
 	}
 	return &c
@@ -73,14 +91,14 @@ func webhookChannel(url string) channel {
 }
 
 // send hands one notice to the channels that want it (and to extra), in the background.
-func (l *Loop) send(cur *State, n Notice, last []string, extra *channel) {
+func (ns *notifications) send(cur *State, n Notice, last []string, extra *channel) {
 	var channels []channel
 	nc := NotifyConfig{}
 	if cur.Notify != nil {
 		nc = *cur.Notify
 	}
 	if nc.Wants(n.Event) {
-		channels = l.channels(cur, nc)
+		channels = ns.channels(cur, nc)
 	}
 	if extra != nil {
 		channels = withoutURL(channels, extra.url)
@@ -89,9 +107,9 @@ func (l *Loop) send(cur *State, n Notice, last []string, extra *channel) {
 	if len(channels) == 0 {
 		return
 	}
-	l.notes.add(delivery{channels: channels, note: Notification{Event: n.Event, Worker: l.cfg.Name,
+	ns.notes.add(delivery{channels: channels, note: Notification{Event: n.Event, Worker: ns.l.cfg.Name,
 		Iteration: cur.CurrentIteration, Reason: n.Reason, Status: cur.Status.String(), LastLines: last,
-		Time: l.cfg.Clock.Now().Format(time.RFC3339)}})
+		Time: ns.l.cfg.Clock.Now().Format(time.RFC3339)}})
 }
 
 // withoutURL leaves out a [notify] webhook at the address supervision's escalation goes to:
@@ -107,27 +125,27 @@ func withoutURL(channels []channel, url string) []channel {
 }
 
 // channels are the places nc sends notifications to.
-func (l *Loop) channels(cur *State, nc NotifyConfig) []channel {
+func (ns *notifications) channels(cur *State, nc NotifyConfig) []channel {
 	var out []channel
 	if nc.Desktop {
 		out = append(out, channel{name: "desktop", send: desktopNotify})
 	}
 	if nc.Tmux {
-		out = append(out, channel{name: "tmux", send: l.tmuxMessage})
+		out = append(out, channel{name: "tmux", send: ns.tmuxMessage})
 	}
 	if url := nc.Webhook; url != "" {
 		out = append(out, webhookChannel(url))
 	}
 	if cmd := nc.Command; cmd != "" {
-		dir := l.workDir(cur)
+		dir := ns.l.workDir(cur)
 		out = append(out, channel{name: "command", send: func(n Notification) error { return runNotifyCommand(cmd, dir, n) }})
 	}
 	return out
 }
 
 // tmuxMessage shows a notification on the clients attached to swarm's tmux server.
-func (l *Loop) tmuxMessage(n Notification) error {
-	_, err := l.cfg.Tmux.Message(n.Title() + ": " + n.Body())
+func (ns *notifications) tmuxMessage(n Notification) error {
+	_, err := ns.l.cfg.Tmux.Message(n.Title() + ": " + n.Body())
 	if err == tmux.ErrNoServer {
 		return nil
 	}
@@ -135,33 +153,33 @@ func (l *Loop) tmuxMessage(n Notification) error {
 }
 
 // chainGoesOn reports whether the loop is a chain step whose ending starts another step.
-func (l *Loop) chainGoesOn(cur *State) bool {
-	cs, err := l.cfg.Dir.LoadChain()
+func (ns *notifications) chainGoesOn(cur *State) bool {
+	cs, err := ns.l.cfg.Dir.LoadChain()
 	if err != nil || cs == nil || cs.CurrentStep != cur.ChainStep {
 		return false
 	}
-	return cs.StepEnded(OutcomeOf(cur), cur.ExitReason, l.cfg.Clock.Now()) == ChainNext
+	return cs.StepEnded(OutcomeOf(cur), cur.ExitReason, ns.l.cfg.Clock.Now()) == ChainNext
 }
 
 // notifyFailed reports a notification a channel could not deliver, in the loop's output and
 // event log. It runs in the delivering goroutine, so it writes directly (see supervisionSayLater).
-func (l *Loop) notifyFailed(ch string, n Notification, err error) {
+func (ns *notifications) notifyFailed(ch string, n Notification, err error) {
 	text := "notification " + n.Event + " to " + ch + " failed: " + OneLine(err.Error())
-	l.say("%s", text)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), "NOTIFY", text)
+	ns.l.say("%s", text)
+	_ = ns.l.cfg.Dir.LogEvent(ns.l.cfg.Clock.Now(), "NOTIFY", text)
 }
 
 // supervisionSayLater is supervisionSay from another goroutine: it leaves the loop's own
 // bookkeeping of failed writes alone.
-func (l *Loop) supervisionSayLater(format string, args ...any) {
+func (ns *notifications) supervisionSayLater(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	l.supervisionPrint(text)
-	_ = l.cfg.Dir.LogEvent(l.cfg.Clock.Now(), supervisionEvent, text)
+	ns.l.supervisionPrint(text)
+	_ = ns.l.cfg.Dir.LogEvent(ns.l.cfg.Clock.Now(), supervisionEvent, text)
 }
 
 // WaitNotifications waits up to limit for the loop's notifications still under way (a
 // foreground loop's process is about to end) and reports whether they all went.
-func (l *Loop) WaitNotifications(limit time.Duration) bool { return l.notes.wait(limit) }
+func (l *Loop) WaitNotifications(limit time.Duration) bool { return l.notify.notes.wait(limit) }
 
 func hasEndNotice(ns []Notice) bool {
 	for _, n := range ns {

@@ -13,78 +13,78 @@ import (
 // swarm ralph pause) and a resume do to the spec it is working on.
 
 // agentSay writes a line to the agent log, the monitor's output and iterations.log.
-func (l *Loop) agentSay(am *AgentMode, format string, args ...any) {
+func (ag *agentMode) agentSay(am *AgentMode, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	if am.Log != "" {
-		l.recorded(AgentLog(am.Log, l.cfg.Clock.Now(), "%s", text))
+		ag.l.recorded(AgentLog(am.Log, ag.l.cfg.Clock.Now(), "%s", text))
 	}
-	l.say("agent: %s", text)
-	l.logEvent("AGENT", text)
+	ag.l.say("agent: %s", text)
+	ag.l.logEvent("AGENT", text)
 }
 
 // agentStops ends agent mode for reason: the log's last lines, the loop stopped (failed when
 // specs kept failing or the inbox cannot be read) and, for a normal end, no session left to
 // resume.
-func (l *Loop) agentStops(am *AgentMode, reason string) {
-	now := l.cfg.Clock.Now()
+func (ag *agentMode) agentStops(am *AgentMode, reason string) {
+	now := ag.l.cfg.Clock.Now()
 	am.Stage, am.StopReason = "", reason
-	l.agentSay(am, "%s", am.StopMessage(reason))
-	l.agentSay(am, "%s", am.SummaryLine(now))
-	l.recorded(l.cfg.Dir.SaveAgentMode(am))
+	ag.agentSay(am, "%s", am.StopMessage(reason))
+	ag.agentSay(am, "%s", am.SummaryLine(now))
+	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
 	if reason != AgentInboxCorrupt {
 		if err := os.Remove(SessionPath(am.Project)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			l.recorded(err)
+			ag.l.recorded(err)
 		}
 	}
 	status := StatusStopped
 	if reason == AgentMaxFailures || reason == AgentInboxCorrupt {
 		status = StatusFailed
 	}
-	l.update(func(s *State) error {
+	ag.l.update(func(s *State) error {
 		s.Status, s.ExitReason, s.Phase, s.Ended = status, reason, PhaseEnded, now.Format(TimeFormat)
 		return nil
 	})
 	if reason == AgentInboxCorrupt {
-		l.escalateInbox(am)
+		ag.escalateInbox(am)
 	}
 }
 
 // escalateInbox reports an agent stopped by an inbox it cannot read as supervision reports a
 // loop it gives up on: in the log, and to its webhook where it has one.
-func (l *Loop) escalateInbox(am *AgentMode) {
-	cur, err := l.cfg.Dir.Load()
+func (ag *agentMode) escalateInbox(am *AgentMode) {
+	cur, err := ag.l.cfg.Dir.Load()
 	if err != nil {
 		return
 	}
 	why := "inbox " + inbox.Inbox{Root: am.Project}.Path() + " cannot be read"
-	if hook := l.escalation(cur, why); hook != nil {
-		l.send(cur, Notice{NotifyFailed, why}, nil, hook)
+	if hook := ag.l.notify.escalation(cur, why); hook != nil {
+		ag.l.notify.send(cur, Notice{NotifyFailed, why}, nil, hook)
 	}
 }
 
-// agentPaused puts the spec of a paused agent back to pending (the seed's SIGINT); the
+// paused puts the spec of a paused agent back to pending (the seed's SIGINT); the
 // session keeps it as its current spec, so a resume or a new agent takes it up again.
-func (l *Loop) agentPaused() {
-	am, err := l.cfg.Dir.LoadAgentMode()
+func (ag *agentMode) paused() {
+	am, err := ag.l.cfg.Dir.LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return
 	}
-	if st, err := l.cfg.Dir.Load(); err != nil || st.Status != StatusPaused {
+	if st, err := ag.l.cfg.Dir.Load(); err != nil || st.Status != StatusPaused {
 		return
 	}
-	l.requeue(am)
-	l.agentSay(am, "Interrupted: %s %s goes back to pending (swarm ralph resume %s to go on)", am.SpecID, am.Spec, l.cfg.Name)
-	l.recorded(l.cfg.Dir.SaveAgentMode(am))
+	ag.requeue(am)
+	ag.agentSay(am, "Interrupted: %s %s goes back to pending (swarm ralph resume %s to go on)", am.SpecID, am.Spec, ag.l.cfg.Name)
+	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
 }
 
-// agentResumed takes up the spec a pause put back to pending. A spec removed from the inbox
+// runStarted takes up the spec a pause put back to pending. A spec removed from the inbox
 // meanwhile is dropped, and the next one fetched.
-func (l *Loop) agentResumed() {
-	am, err := l.cfg.Dir.LoadAgentMode()
+func (ag *agentMode) runStarted() {
+	am, err := ag.l.cfg.Dir.LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return
 	}
-	st, err := l.cfg.Dir.Load()
+	st, err := ag.l.cfg.Dir.Load()
 	if err != nil || st.Status != StatusRunning {
 		return
 	}
@@ -95,21 +95,21 @@ func (l *Loop) agentResumed() {
 		case i < 0:
 			gone = true
 		case recs[i].Status == inbox.Pending:
-			inbox.Activate(recs, i, l.cfg.Clock.Now())
+			inbox.Activate(recs, i, ag.l.cfg.Clock.Now())
 			resumed = true
 		}
 		return recs, nil
 	})
 	switch {
 	case err != nil:
-		l.agentSay(am, "cannot read the inbox: %v", err)
+		ag.agentSay(am, "cannot read the inbox: %v", err)
 	case resumed:
-		l.agentSay(am, "RESUME: %s %s (%s)", am.SpecID, am.Spec, am.Stage)
+		ag.agentSay(am, "RESUME: %s %s (%s)", am.SpecID, am.Spec, am.Stage)
 	case gone:
-		l.agentSay(am, "%s %s is no longer in the inbox; fetching the next spec", am.SpecID, am.Spec)
+		ag.agentSay(am, "%s %s is no longer in the inbox; fetching the next spec", am.SpecID, am.Spec)
 		am.ClearSpec()
-		if l.fetchNext(am, st) {
-			l.applyAgentStage(am)
+		if ag.fetchNext(am, st) {
+			ag.applyAgentStage(am)
 		}
 	}
 }

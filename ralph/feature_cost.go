@@ -10,7 +10,42 @@ import (
 )
 
 // What an iteration cost, read from what the agent records itself (Claude Code's session
-// transcript), priced from the table, and added to the loop's totals once.
+// transcript), priced from the table, and added to the loop's totals once; a loop with a
+// budget (--max-cost) is ended once it is spent.
+
+// costs is the feature that counts what a loop costs and holds it to its budget.
+type costs struct {
+	l *Loop
+	// warnedModels are the models without a price already reported.
+	warnedModels map[string]bool
+	// next is when the watch next reads what a loop with a budget has cost.
+	next time.Time
+}
+
+func (c *costs) featureName() string { return "cost" }
+
+// watchStarted times the first look at what the working agent has cost.
+func (c *costs) watchStarted(st *State, now time.Time) { c.next = now.Add(c.l.cfg.CostPoll) }
+
+// lookDue is when a loop with a budget next reads what it has cost.
+func (c *costs) lookDue(st *State) (time.Time, bool) { return c.next, st.MaxCost > 0 }
+
+// agentLook ends the iteration of a loop whose budget is spent, the running iteration counted.
+func (c *costs) agentLook(st *State, a agent, w *screenWatch) bool {
+	now := w.facts.Now
+	if st.MaxCost <= 0 || now.Before(c.next) {
+		return false
+	}
+	c.next = now.Add(c.l.cfg.CostPoll)
+	if OverBudget(c.spentNow(st), limits(st)) {
+		c.l.end(st, a, EndBudget)
+		return true
+	}
+	return false
+}
+
+// iterationEnded fills in the ended iteration's tokens and cost and what the loop has cost.
+func (c *costs) iterationEnded(e *iterationEnd) { e.spent = c.costOf(e.st, e.rec) }
 
 // IsClaude reports whether cmd runs Claude Code.
 func IsClaude(cmd []string) bool {
@@ -33,12 +68,12 @@ func AgentCommand(cmd []string, session string) []string {
 }
 
 // usage reads the iteration's token use; ok is false when the agent's records were not found.
-func (l *Loop) usage(st *State, until time.Time) (cost.ByModel, bool) {
-	w, err := l.worker()
+func (c *costs) usage(st *State, until time.Time) (cost.ByModel, bool) {
+	w, err := c.l.worker()
 	if err != nil || len(w.Cmd) == 0 {
 		return nil, false
 	}
-	getenv := l.agentGetenv(w.Name)
+	getenv := c.l.agentGetenv(w.Name)
 	// A little slack either side: the records' clock is the agent's.
 	win := cost.Window{From: ParseTime(st.LastIterationStarted).Add(-2 * time.Second), To: until.Add(2 * time.Second)}
 	switch filepath.Base(w.Cmd[0]) {
@@ -53,7 +88,7 @@ func (l *Loop) usage(st *State, until time.Time) (cost.ByModel, bool) {
 
 // price turns token use into the record's figures: nil tokens when unknown, nil cost when a
 // model has no price (said once per model).
-func (l *Loop) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *float64) {
+func (c *costs) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *float64) {
 	if !known {
 		return nil, nil
 	}
@@ -61,11 +96,11 @@ func (l *Loop) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *flo
 	prices := cost.DefaultPrices.With(st.Pricing)
 	usd, unknown, ok := use.Price(prices)
 	for _, m := range unknown {
-		l.sayOnce(m, "no price for model %s: its tokens are recorded, its cost is not (set [pricing.%q] in swarm.toml)", m, m)
+		c.sayOnce(m, "no price for model %s: its tokens are recorded, its cost is not (set [pricing.%q] in swarm.toml)", m, m)
 	}
 	for m := range use {
 		if k, found := prices.Match(m); found && cost.IsFamily(k) {
-			l.sayOnce(m, "no price for model %s: priced as %s (set [pricing.%q] in swarm.toml for its own)", m, k, m)
+			c.sayOnce(m, "no price for model %s: priced as %s (set [pricing.%q] in swarm.toml for its own)", m, k, m)
 		}
 	}
 	if !ok {
@@ -75,22 +110,22 @@ func (l *Loop) price(st *State, use cost.ByModel, known bool) (*cost.Usage, *flo
 }
 
 // sayOnce logs a note about a model's price once per monitor.
-func (l *Loop) sayOnce(model, format string, args ...any) {
-	if l.warnedModels[model] {
+func (c *costs) sayOnce(model, format string, args ...any) {
+	if c.warnedModels[model] {
 		return
 	}
-	if l.warnedModels == nil {
-		l.warnedModels = map[string]bool{}
+	if c.warnedModels == nil {
+		c.warnedModels = map[string]bool{}
 	}
-	l.warnedModels[model] = true
-	l.say(format, args...)
+	c.warnedModels[model] = true
+	c.l.say(format, args...)
 }
 
 // countCost adds an iteration's figures to the loop's totals, once per iteration however
 // often it is evaluated (a monitor taking over), and returns what the loop has cost so far.
-func (l *Loop) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
+func (c *costs) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
 	spent := 0.0
-	l.update(func(s *State) error {
+	c.l.update(func(s *State) error {
 		if tokens != nil && s.CostCountedFor < n {
 			s.CostCountedFor = n
 			s.Tokens.Add(*tokens)
@@ -102,16 +137,16 @@ func (l *Loop) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
 		spent = s.CostUSD
 		return nil
 	})
-	l.updateSupervision(func(rs *SupervisionState) { rs.TotalCostUSD = spent })
+	c.l.updateSupervision(func(rs *SupervisionState) { rs.TotalCostUSD = spent })
 	return spent
 }
 
 // spentNow is what the loop has cost, the running iteration included so far.
-func (l *Loop) spentNow(st *State) float64 {
-	use, known := l.usage(st, l.cfg.Clock.Now())
-	_, usd := l.price(st, use, known)
+func (c *costs) spentNow(st *State) float64 {
+	use, known := c.usage(st, c.l.cfg.Clock.Now())
+	_, usd := c.price(st, use, known)
 	spent := st.CostUSD
-	if cur, err := l.cfg.Dir.Load(); err == nil {
+	if cur, err := c.l.cfg.Dir.Load(); err == nil {
 		spent = cur.CostUSD
 	}
 	if usd != nil {
@@ -121,8 +156,8 @@ func (l *Loop) spentNow(st *State) float64 {
 }
 
 // costOf fills in an ended iteration's tokens and cost and returns what the loop has cost.
-func (l *Loop) costOf(st *State, rec *IterationRecord) float64 {
-	use, known := l.usage(st, l.cfg.Clock.Now())
-	rec.Tokens, rec.Cost = l.price(st, use, known)
-	return l.countCost(rec.Iteration, rec.Tokens, rec.Cost)
+func (c *costs) costOf(st *State, rec *IterationRecord) float64 {
+	use, known := c.usage(st, c.l.cfg.Clock.Now())
+	rec.Tokens, rec.Cost = c.price(st, use, known)
+	return c.countCost(rec.Iteration, rec.Tokens, rec.Cost)
 }

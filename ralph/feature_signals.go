@@ -17,6 +17,31 @@ import (
 // loop's directory, whose changes wake the loop already: an event is read at once, with no
 // polling of its own.
 
+// signalWatch is the feature that follows the agents' own signals: it ends an iteration as
+// they say, names a permission the agent waits for, and tells the delivery when the agent
+// is ready for its prompt and took it.
+type signalWatch struct {
+	l      *Loop
+	limits *usageLimits // a usage limit the agent signals ends the iteration as one on screen
+	events eventReader
+}
+
+func (sg *signalWatch) featureName() string { return "signals" }
+
+// agentStarting forgets the last agent's events: the new agent's events file starts empty.
+func (sg *signalWatch) agentStarting() { sg.events = eventReader{} }
+
+// statusLook acts on the events the agent recorded since the last look.
+func (sg *signalWatch) statusLook(st *State, a agent, w *screenWatch) bool {
+	return sg.watchSignals(st, a, w)
+}
+
+// agentLook ends the iteration whose turn ended while the agent was busy, once it is idle.
+func (sg *signalWatch) agentLook(st *State, a agent, w *screenWatch) bool { return sg.turnOver(st, a) }
+
+// iterationEnding forgets a permission the agent asked for: its iteration ended.
+func (sg *signalWatch) iterationEnding(st *State) { sg.permissionAnswered() }
+
 // eventReader follows the iteration's events file.
 type eventReader struct {
 	offset int64  // how far the file was read (whole lines only)
@@ -30,21 +55,21 @@ type eventReader struct {
 }
 
 // readEvents returns the events recorded since the last read.
-func (l *Loop) readEvents() []AgentEvent {
-	f, err := os.Open(l.cfg.Dir.AgentEvents())
+func (sg *signalWatch) readEvents() []AgentEvent {
+	f, err := os.Open(sg.l.cfg.Dir.AgentEvents())
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() < l.events.offset {
-		l.events.offset = 0 // a new file: a new agent's
+	if fi, err := f.Stat(); err != nil || fi.Size() < sg.events.offset {
+		sg.events.offset = 0 // a new file: a new agent's
 	}
-	if _, err := f.Seek(l.events.offset, io.SeekStart); err != nil {
+	if _, err := f.Seek(sg.events.offset, io.SeekStart); err != nil {
 		return nil
 	}
 	data, _ := io.ReadAll(f)
 	whole := bytes.LastIndexByte(data, '\n') + 1 // a line still being written waits
-	l.events.offset += int64(whole)
+	sg.events.offset += int64(whole)
 	return parseEvents(data[:whole])
 }
 
@@ -62,12 +87,12 @@ func parseEvents(data []byte) []AgentEvent {
 
 // agentSaid reports whether the iteration's agent has recorded the event (read without
 // moving on: the watch reads the events itself).
-func (l *Loop) agentSaid(st *State, event string) bool {
-	data, err := os.ReadFile(l.cfg.Dir.AgentEvents())
+func (sg *signalWatch) agentSaid(st *State, event string) bool {
+	data, err := os.ReadFile(sg.l.cfg.Dir.AgentEvents())
 	if err != nil {
 		return false
 	}
-	session := l.signalSession(st)
+	session := sg.signalSession(st)
 	for _, e := range parseEvents(data) {
 		if e.Event == event && (session == "" || e.Session == "" || e.Session == session) {
 			return true
@@ -78,33 +103,33 @@ func (l *Loop) agentSaid(st *State, event string) bool {
 
 // watchSignals acts on the events the agent recorded since the last look, and reports
 // whether one of them ended the iteration.
-func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
-	if !l.events.permissionAt.IsZero() && w.facts.LastProgress.After(l.events.permissionAt.Add(permissionSettle)) {
-		l.permissionAnswered() // the agent moved on: the permission was given (or refused)
+func (sg *signalWatch) watchSignals(st *State, a agent, w *screenWatch) bool {
+	if !sg.events.permissionAt.IsZero() && w.facts.LastProgress.After(sg.events.permissionAt.Add(permissionSettle)) {
+		sg.permissionAnswered() // the agent moved on: the permission was given (or refused)
 	}
-	for _, e := range l.readEvents() {
-		if !l.promptThread(e) {
+	for _, e := range sg.readEvents() {
+		if !sg.promptThread(e) {
 			continue
 		}
-		f := SignalFacts{Event: e, Session: l.signalSession(st), Recorded: st.AgentSession, Working: true,
-			MaxContext: st.MaxContext, Permission: !l.events.permissionAt.IsZero()}
+		f := SignalFacts{Event: e, Session: sg.signalSession(st), Recorded: st.AgentSession, Working: true,
+			MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
 		if e.Event == EventStop {
-			f.Marker, f.Busy = l.turnScreen(st, a, e)
+			f.Marker, f.Busy = sg.turnScreen(st, a, e)
 		}
 		act, ending := OnSignal(f)
 		switch act {
 		case SignalTurnPending:
-			l.events.turnEnded, l.events.ending = true, ending
+			sg.events.turnEnded, sg.events.ending = true, ending
 		case SignalNote:
-			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 		case SignalPermission:
-			l.needsPermission(st, a, e)
+			sg.needsPermission(st, a, e)
 		case SignalSession:
 			st.AgentSession = e.Session
-			l.update(func(s *State) error { s.AgentSession = e.Session; return nil })
+			sg.l.update(func(s *State) error { s.AgentSession = e.Session; return nil })
 		case SignalEnd:
-			l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
-			l.endBySignal(st, a, e, ending)
+			sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			sg.endBySignal(st, a, e, ending)
 			return true
 		}
 	}
@@ -112,21 +137,21 @@ func (l *Loop) watchSignals(st *State, a agent, w *screenWatch) bool {
 }
 
 // promptThread reports whether e is of the prompt's thread (see PromptThread), and learns it.
-func (l *Loop) promptThread(e AgentEvent) bool {
+func (sg *signalWatch) promptThread(e AgentEvent) bool {
 	prompt := ""
-	if l.events.thread == "" && e.Agent == "codex" {
-		data, _ := os.ReadFile(l.cfg.Dir.PromptCopy())
+	if sg.events.thread == "" && e.Agent == "codex" {
+		data, _ := os.ReadFile(sg.l.cfg.Dir.PromptCopy())
 		prompt = string(data)
 	}
-	thread, ok := PromptThread(e, prompt, l.events.thread)
-	l.events.thread = thread
+	thread, ok := PromptThread(e, prompt, sg.events.thread)
+	sg.events.thread = thread
 	return ok
 }
 
 // signalSession is the session swarm gave the iteration's agent, "" when it gave none (not
 // Claude Code, or a command that picks its session itself).
-func (l *Loop) signalSession(st *State) string {
-	w, err := l.worker()
+func (sg *signalWatch) signalSession(st *State) string {
+	w, err := sg.l.worker()
 	if err != nil || len(AgentCommand(w.Cmd, st.AgentSession)) == len(w.Cmd) {
 		return ""
 	}
@@ -135,10 +160,10 @@ func (l *Loop) signalSession(st *State) string {
 
 // permissionAnswered forgets a permission the agent asked for: it went on, or its iteration
 // ended.
-func (l *Loop) permissionAnswered() {
-	l.events.permissionAt = time.Time{}
-	if cur, err := l.cfg.Dir.Load(); err == nil && cur.NeedsPermission != "" {
-		l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+func (sg *signalWatch) permissionAnswered() {
+	sg.events.permissionAt = time.Time{}
+	if cur, err := sg.l.cfg.Dir.Load(); err == nil && cur.NeedsPermission != "" {
+		sg.l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
 	}
 }
 
@@ -159,38 +184,38 @@ func signalText(e AgentEvent) string {
 
 // turnScreen reports, at the end of a turn, whether the done marker is in the agent's last
 // answer or on screen, and whether the screen shows the agent still busy.
-func (l *Loop) turnScreen(st *State, a agent, e AgentEvent) (marker, busy bool) {
-	lines, err := l.capture(a, l.cfg.HistoryLines)
+func (sg *signalWatch) turnScreen(st *State, a agent, e AgentEvent) (marker, busy bool) {
+	lines, err := sg.l.capture(a, sg.l.cfg.HistoryLines)
 	if err != nil {
 		return false, false
 	}
-	busy = screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy
-	if l.doneRE == nil {
+	busy = screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind == screen.Busy
+	if sg.l.doneRE == nil {
 		return false, busy
 	}
-	marker = e.Message != "" && l.doneRE.MatchString(e.Message) ||
-		l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
+	marker = e.Message != "" && sg.l.doneRE.MatchString(e.Message) ||
+		sg.l.matcher != nil && sg.l.matcher.Count(lines) > st.DoneBaseline
 	return marker, busy
 }
 
 // turnOver ends the iteration whose agent's turn ended while it was busy, once it is idle.
-func (l *Loop) turnOver(st *State, a agent) bool {
-	if !l.events.turnEnded {
+func (sg *signalWatch) turnOver(st *State, a agent) bool {
+	if !sg.events.turnEnded {
 		return false
 	}
-	lines, err := l.capture(a, 0)
-	if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Busy {
+	lines, err := sg.l.capture(a, 0)
+	if err != nil || screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind == screen.Busy {
 		return false
 	}
-	l.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
-	l.end(st, a, l.events.ending)
+	sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
+	sg.l.end(st, a, sg.events.ending)
 	return true
 }
 
 // endBySignal ends the iteration as the agent's event says; an error or limit is named by
 // what the screen shows when it shows it (with its reset time), else by the event.
-func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
-	lines, _ := l.capture(a, 0)
+func (sg *signalWatch) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
+	lines, _ := sg.l.capture(a, 0)
 	switch ending {
 	case EndAPIError:
 		text, ok := screen.APIError(lines)
@@ -200,30 +225,30 @@ func (l *Loop) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
 				text = "API Error: " + text
 			}
 		}
-		l.apiErrorEnds(st, a, text)
+		sg.l.apiErrorEnds(st, a, text)
 	case EndUsageLimit:
 		text, ok := screen.UsageLimit(lines)
 		if !ok {
 			text = firstOf(e.Message, "rate limit ("+e.Error+")")
 		}
-		l.limitEnds(st, a, OneLine(text))
+		sg.limits.limitEnds(st, a, OneLine(text))
 	default:
-		l.end(st, a, ending)
+		sg.l.end(st, a, ending)
 	}
 }
 
 // needsPermission names the state in which the agent waits for a permission, and notifies.
-func (l *Loop) needsPermission(st *State, a agent, e AgentEvent) {
+func (sg *signalWatch) needsPermission(st *State, a agent, e AgentEvent) {
 	what := OneLine(firstOf(e.Message, "a tool"))
-	l.events.permissionAt = l.cfg.Clock.Now()
-	l.update(func(s *State) error { s.NeedsPermission = what; return nil })
-	l.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, l.cfg.Name)
-	l.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
+	sg.events.permissionAt = sg.l.cfg.Clock.Now()
+	sg.l.update(func(s *State) error { s.NeedsPermission = what; return nil })
+	sg.l.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.l.cfg.Name)
+	sg.l.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
 	var last []string
-	if lines, err := l.capture(a, 0); err == nil {
+	if lines, err := sg.l.capture(a, 0); err == nil {
 		last = lastN(nonBlank(lines), lastLinesSent)
 	}
-	l.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+	sg.l.notify.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
 }
 
 // An agent that gives signals runs hooks at its turn's end, the user's own among them; ended
@@ -236,17 +261,17 @@ const (
 )
 
 // letHooksFinish waits while an agent that gives signals shows itself busy (see hooksSettle).
-func (l *Loop) letHooksFinish(a agent) {
-	if _, err := os.Stat(l.cfg.Dir.AgentEvents()); err != nil {
+func (sg *signalWatch) letHooksFinish(a agent) {
+	if _, err := os.Stat(sg.l.cfg.Dir.AgentEvents()); err != nil {
 		return // an agent without signals: no hooks of swarm's, none known of the user's
 	}
-	deadline := l.cfg.Clock.Now().Add(hooksSettle)
-	for l.cfg.Clock.Now().Before(deadline) && l.cfg.Procs.Alive(a.pid) && !l.abortRequested() {
-		lines, err := l.capture(a, 0)
-		if err != nil || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Busy {
+	deadline := sg.l.cfg.Clock.Now().Add(hooksSettle)
+	for sg.l.cfg.Clock.Now().Before(deadline) && sg.l.cfg.Procs.Alive(a.pid) && !sg.l.abortRequested() {
+		lines, err := sg.l.capture(a, 0)
+		if err != nil || screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind != screen.Busy {
 			return
 		}
-		l.cfg.Clock.Sleep(hooksSettlePoll)
+		sg.l.cfg.Clock.Sleep(hooksSettlePoll)
 	}
 }
 
@@ -258,22 +283,22 @@ const sessionStartWait = 10 * time.Second
 
 // sessionStarted reports whether an agent whose input prompt shows is ready for the prompt as
 // far as its signals go; readyAt notes when its input prompt was first seen.
-func (l *Loop) sessionStarted(st *State, readyAt *time.Time) bool {
-	now := l.cfg.Clock.Now()
+func (sg *signalWatch) sessionStarted(st *State, readyAt *time.Time) bool {
+	now := sg.l.cfg.Clock.Now()
 	if readyAt.IsZero() {
 		*readyAt = now
 	}
-	if !l.hooksGiven(st) || l.agentSaid(st, EventSessionStart) {
+	if !sg.hooksGiven(st) || sg.agentSaid(st, EventSessionStart) {
 		return true
 	}
 	return now.Sub(*readyAt) >= sessionStartWait
 }
 
 // hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
-func (l *Loop) hooksGiven(st *State) bool {
-	w, err := l.worker()
+func (sg *signalWatch) hooksGiven(st *State) bool {
+	w, err := sg.l.worker()
 	if err != nil {
 		return false
 	}
-	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), l.cfg.Dir, Recorder(l.cfg.RunWrapper), st.NoAgentSignals).Settings != ""
+	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), sg.l.cfg.Dir, Recorder(sg.l.cfg.RunWrapper), st.NoAgentSignals).Settings != ""
 }

@@ -2,7 +2,6 @@ package ralph
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/google/uuid"
@@ -15,35 +14,40 @@ import (
 // when a step's loop has ended, the chain decides (chain.go) and the next step's settings
 // replace the loop's.
 
-// nextChainStep moves a chain on after its step's loop ended; it reports whether the next
-// step's loop is now to run.
-func (l *Loop) nextChainStep() bool {
-	cs, err := l.cfg.Dir.LoadChain()
+// chains is the feature that moves a chain on to its next step.
+type chains struct{ l *Loop }
+
+func (ch *chains) featureName() string { return "chain" }
+
+// nextLoop moves a chain on after its step's loop ended; it reports whether the next step's
+// loop is now to run.
+func (ch *chains) nextLoop() bool {
+	cs, err := ch.l.cfg.Dir.LoadChain()
 	if err != nil || cs == nil {
 		return false
 	}
-	st, err := l.cfg.Dir.Load()
+	st, err := ch.l.cfg.Dir.Load()
 	if err != nil {
 		return false
 	}
 	// A monitor that died after moving the chain on finds the loop still on the old step.
 	if st.ChainStep == cs.CurrentStep {
 		step := cs.Steps[cs.CurrentStep].Agent
-		action := cs.StepEnded(OutcomeOf(st), st.ExitReason, l.cfg.Clock.Now())
+		action := cs.StepEnded(OutcomeOf(st), st.ExitReason, ch.l.cfg.Clock.Now())
 		if action == ChainStay {
 			return false
 		}
-		l.recorded(l.cfg.Dir.SaveChain(cs))
-		l.chainSays(cs, action, step, st.ExitReason)
+		ch.l.recorded(ch.l.cfg.Dir.SaveChain(cs))
+		ch.chainSays(cs, action, step, st.ExitReason)
 	}
 	if cs.Status != ChainRunning {
 		return false
 	}
-	l.applyStep(cs.CurrentStep, cs.Steps[cs.CurrentStep])
+	ch.applyStep(cs.CurrentStep, cs.Steps[cs.CurrentStep])
 	return true
 }
 
-func (l *Loop) chainSays(cs *ChainState, action ChainAction, step, reason string) {
+func (ch *chains) chainSays(cs *ChainState, action ChainAction, step, reason string) {
 	var msg string
 	switch action {
 	case ChainNext:
@@ -53,29 +57,20 @@ func (l *Loop) chainSays(cs *ChainState, action ChainAction, step, reason string
 	case ChainStop:
 		msg = fmt.Sprintf("step %s ended %s: chain stopped", step, reason)
 	}
-	l.say("chain: %s", msg)
-	l.logEvent("CHAIN", msg)
+	ch.l.say("chain: %s", msg)
+	ch.l.logEvent("CHAIN", msg)
 }
 
 // applyStep makes the loop the given step's: its prompt, iterations, checkers and agent.
-func (l *Loop) applyStep(i int, step ChainStepState) {
-	l.update(func(s *State) error { s.ApplyStep(i, step, uuid.NewString()); return nil })
-	_ = l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
-		if w := ws.Get(l.cfg.Name); w != nil {
+func (ch *chains) applyStep(i int, step ChainStepState) {
+	ch.l.update(func(s *State) error { s.ApplyStep(i, step, uuid.NewString()); return nil })
+	_ = ch.l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
+		if w := ws.Get(ch.l.cfg.Name); w != nil {
 			w.Cmd = append([]string{}, step.Profile.Cmd...)
 		}
 		return nil
 	})
-	l.freshLoop()
-}
-
-// freshLoop readies the monitor for the next loop in the same worker: the done patterns and
-// prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
-func (l *Loop) freshLoop() {
-	l.doneRE, l.matcher, l.compaction = nil, nil, nil
-	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
-	}
+	ch.l.freshLoop()
 }
 
 // ApplyStep turns the loop state into a fresh loop of chain step i.

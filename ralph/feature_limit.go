@@ -1,0 +1,167 @@
+package ralph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Usage limits, the driver's side: seeing one on screen, waiting for the reset, and telling the
+// other loops on the same account (one limit file per account under $SWARM_DIR/limits).
+
+// usageLimits is the feature that ends an iteration at the agent's usage limit and keeps a
+// loop from starting an agent while its account's limit is spent.
+type usageLimits struct {
+	l *Loop
+	// limit is the usage limit that ended the iteration, for its record.
+	limit *LimitFacts
+	// watched is the account of the agent being watched (looked up once, not at every poll).
+	watched string
+}
+
+func (ul *usageLimits) featureName() string { return "limit" }
+
+// beforeStart keeps the agent from starting when another loop on the same account hit its
+// limit: starting an agent is futile.
+func (ul *usageLimits) beforeStart(st *State) (Decision, bool) {
+	if f, ok := ul.accountLimited(st); ok {
+		return LimitHit(st.CurrentIteration, f, limits(st)), true
+	}
+	return Decision{}, false
+}
+
+func (ul *usageLimits) watchStarted(st *State, now time.Time) { ul.watched = ul.account() }
+
+// statusLook ends the iteration when another loop on the account hit its limit.
+func (ul *usageLimits) statusLook(st *State, a agent, w *screenWatch) bool {
+	f, ok := ul.limitOf(st, ul.watched)
+	if !ok {
+		return false
+	}
+	ul.limit = &f
+	ul.l.end(st, a, EndUsageLimit)
+	return true
+}
+
+// screenLook ends the iteration whose agent says on screen that its usage limit is spent.
+func (ul *usageLimits) screenLook(st *State, a agent, lines []string) bool {
+	return ul.atUsageLimit(st, a, lines)
+}
+
+// iterationEnded names the limit that ended the iteration in its record and its facts.
+func (ul *usageLimits) iterationEnded(e *iterationEnd) {
+	if e.kind == EndUsageLimit && ul.limit != nil {
+		e.rec.Error = ul.limit.Text
+		e.limit = ul.limit
+	}
+}
+
+// atUsageLimit ends an iteration whose agent says its usage limit is spent.
+func (ul *usageLimits) atUsageLimit(st *State, a agent, lines []string) bool {
+	text, ok := screen.UsageLimit(lines)
+	if !ok {
+		return false
+	}
+	ul.limitEnds(st, a, text)
+	return true
+}
+
+// limitEnds ends the iteration at the usage limit text names (on screen, or in the agent's
+// own signal), its reset read in the agent's time zone, and tells the account's other loops.
+func (ul *usageLimits) limitEnds(st *State, a agent, text string) {
+	now := ul.l.cfg.Clock.Now()
+	reset, _ := screen.LimitReset(text, now.In(ul.agentLocation()))
+	ul.limit = &LimitFacts{Text: text, Reset: reset, Now: now}
+	ul.shareLimit(st, *ul.limit)
+	ul.l.end(st, a, EndUsageLimit)
+}
+
+// agentLocation is the agent's time zone (its TZ), in which it shows a reset time that names
+// no zone; the monitor's own when the agent's is not set or not known.
+func (ul *usageLimits) agentLocation() *time.Location {
+	tz := ul.l.agentGetenv(ul.l.cfg.Name)("TZ")
+	if tz == "" {
+		return time.Local
+	}
+	loc, err := time.LoadLocation(strings.TrimPrefix(tz, ":"))
+	if err != nil {
+		return time.Local
+	}
+	return loc
+}
+
+// accountLimit is the file in which a usage limit is shared by the loops of one account.
+type accountLimit struct {
+	Account string `json:"account"`
+	Until   string `json:"until"`
+	Text    string `json:"text"`
+	Worker  string `json:"worker"`
+}
+
+// account is the agent's account, as its configuration directory: Claude Code's
+// CLAUDE_CONFIG_DIR or ~/.claude, Codex's CODEX_HOME or ~/.codex. "" for other agents.
+func (ul *usageLimits) account() string {
+	w, err := ul.l.worker()
+	if err != nil || len(w.Cmd) == 0 {
+		return ""
+	}
+	getenv := ul.l.agentGetenv(w.Name)
+	switch filepath.Base(w.Cmd[0]) {
+	case "claude":
+		return cost.ClaudeConfigDir(getenv)
+	case "codex":
+		return cost.CodexHome(getenv)
+	}
+	return ""
+}
+
+func (ul *usageLimits) limitPath(account string) string {
+	sum := sha256.Sum256([]byte(account))
+	return filepath.Join(limitsDir(ul.l.cfg.Workers.Root), hex.EncodeToString(sum[:8])+".json")
+}
+
+// limitsDir holds the usage limits loops on one account share, under the state directory root.
+func limitsDir(root string) string { return filepath.Join(root, "limits") }
+
+// shareLimit tells the other loops on this account that its limit is spent.
+func (ul *usageLimits) shareLimit(st *State, f LimitFacts) {
+	account := ul.account()
+	if account == "" {
+		return
+	}
+	until := LimitHit(st.CurrentIteration, f, limits(st)).WaitUntil
+	path := ul.limitPath(account)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
+		_ = state.WriteJSON(path, accountLimit{Account: account, Until: until.Format(TimeFormat), Text: f.Text, Worker: ul.l.cfg.Name})
+	}
+}
+
+// accountLimited reports a limit another loop on the same account hit and that has not
+// reset yet.
+func (ul *usageLimits) accountLimited(st *State) (LimitFacts, bool) {
+	return ul.limitOf(st, ul.account())
+}
+
+// limitOf is accountLimited for an account already known (a watch looks it up once, not at
+// every poll).
+func (ul *usageLimits) limitOf(st *State, account string) (LimitFacts, bool) {
+	if account == "" {
+		return LimitFacts{}, false
+	}
+	var al accountLimit
+	if state.ReadJSON(ul.limitPath(account), &al) != nil || al.Account != account || al.Worker == ul.l.cfg.Name {
+		return LimitFacts{}, false
+	}
+	until, now := ParseTime(al.Until), ul.l.cfg.Clock.Now()
+	if !until.After(now) {
+		return LimitFacts{}, false
+	}
+	return LimitFacts{Text: al.Text, Reset: until.Add(-limits(st).limitMargin()), Now: now, By: al.Worker}, true
+}

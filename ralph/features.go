@@ -1,0 +1,233 @@
+package ralph
+
+import "time"
+
+// The driver's features (notifications, cost, chains, agent mode, usage limits, the agents'
+// own signals ...) are small types plugged into a few points of the loop's life, rather than
+// methods and fields of Loop: each keeps its own state, implements only the points it needs,
+// and the driver calls every feature that has a point when it gets there, in the order the
+// features were listed (newFeatures). A new feature is a new type in that list; the driver's
+// own steps stay as they are.
+
+// feature is one of the driver's features; the points it is called at are the interfaces
+// below that it implements.
+type feature interface {
+	featureName() string
+}
+
+// onDecision features hear of every decision the loop carried out, once its state is recorded
+// and its lines said (cur: the state it left; a: the agent it was about).
+type onDecision interface {
+	feature
+	decided(cur *State, a agent, dec Decision)
+}
+
+// onRunStart features hear that a monitor takes the loop up (Run begins).
+type onRunStart interface {
+	feature
+	runStarted()
+}
+
+// onPause features hear that the loop was paused and its monitor leaves.
+type onPause interface {
+	feature
+	paused()
+}
+
+// withNextLoop features may have another loop follow one that ended (stopped or failed, its
+// summary written and its end hooks run) in the same worker; nextLoop reports whether one
+// now runs. The first that has one wins.
+type withNextLoop interface {
+	feature
+	nextLoop() bool
+}
+
+// features are the loop's features, in the order they are called at each point.
+type features []feature
+
+func (fs features) runStarted() {
+	for _, f := range fs {
+		if h, ok := f.(onRunStart); ok {
+			h.runStarted()
+		}
+	}
+}
+
+func (fs features) paused() {
+	for _, f := range fs {
+		if h, ok := f.(onPause); ok {
+			h.paused()
+		}
+	}
+}
+
+func (fs features) nextLoop() bool {
+	for _, f := range fs {
+		if h, ok := f.(withNextLoop); ok && h.nextLoop() {
+			return true
+		}
+	}
+	return false
+}
+
+// decided calls the onDecision features.
+func (fs features) decided(cur *State, a agent, dec Decision) {
+	for _, f := range fs {
+		if h, ok := f.(onDecision); ok {
+			h.decided(cur, a, dec)
+		}
+	}
+}
+
+// onAgentStart features hear that a new agent is about to start in the worker's pane.
+type onAgentStart interface {
+	feature
+	agentStarting()
+}
+
+// onIterationEnding features hear that an iteration is judged ended, before its agent is
+// ended and anything about it is recorded.
+type onIterationEnding interface {
+	feature
+	iterationEnding(st *State)
+}
+
+// withStartVeto features may keep the next agent from starting, with the decision to carry
+// out instead; the first that does wins.
+type withStartVeto interface {
+	feature
+	beforeStart(st *State) (Decision, bool)
+}
+
+// onStatusLook features look at a working agent when the watch reads the loop's files (every
+// StatusPoll, or when they change), and report whether what they saw ended the iteration.
+type onStatusLook interface {
+	feature
+	statusLook(st *State, a agent, w *screenWatch) bool
+}
+
+// onScreenLook features read each screen the watch captures, and report whether what they
+// saw ended the iteration.
+type onScreenLook interface {
+	feature
+	screenLook(st *State, a agent, lines []string) bool
+}
+
+// onWatch features hear that the driver begins watching a working agent (now).
+type onWatch interface {
+	feature
+	watchStarted(st *State, now time.Time)
+}
+
+// onAgentLook features take a look of their own at a working agent at each of the watch's
+// looks, and report whether what they saw ended the iteration.
+type onAgentLook interface {
+	feature
+	agentLook(st *State, a agent, w *screenWatch) bool
+}
+
+// withLookDue features want a look at a time of their own (ok: they want one at all); the
+// watch wakes for it.
+type withLookDue interface {
+	feature
+	lookDue(st *State) (at time.Time, ok bool)
+}
+
+// iterationEnd is an ending iteration as the features see it: its record, which they fill
+// in, and what they make of it for the verdict.
+type iterationEnd struct {
+	st    *State
+	kind  Ending
+	rec   *IterationRecord
+	spent float64     // what the loop has cost, this iteration included
+	limit *LimitFacts // the usage limit that ended it
+}
+
+// onIterationEnd features hear of an iteration that ended, once its agent is ended and its
+// commits are known, before the verdict.
+type onIterationEnd interface {
+	feature
+	iterationEnded(e *iterationEnd)
+}
+
+func (fs features) agentStarting() {
+	for _, f := range fs {
+		if h, ok := f.(onAgentStart); ok {
+			h.agentStarting()
+		}
+	}
+}
+
+func (fs features) iterationEnding(st *State) {
+	for _, f := range fs {
+		if h, ok := f.(onIterationEnding); ok {
+			h.iterationEnding(st)
+		}
+	}
+}
+
+func (fs features) beforeStart(st *State) (Decision, bool) {
+	for _, f := range fs {
+		if h, ok := f.(withStartVeto); ok {
+			if dec, veto := h.beforeStart(st); veto {
+				return dec, true
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+func (fs features) statusLook(st *State, a agent, w *screenWatch) bool {
+	for _, f := range fs {
+		if h, ok := f.(onStatusLook); ok && h.statusLook(st, a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs features) screenLook(st *State, a agent, lines []string) bool {
+	for _, f := range fs {
+		if h, ok := f.(onScreenLook); ok && h.screenLook(st, a, lines) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs features) watchStarted(st *State, now time.Time) {
+	for _, f := range fs {
+		if h, ok := f.(onWatch); ok {
+			h.watchStarted(st, now)
+		}
+	}
+}
+
+func (fs features) agentLook(st *State, a agent, w *screenWatch) bool {
+	for _, f := range fs {
+		if h, ok := f.(onAgentLook); ok && h.agentLook(st, a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookDue adds the times the features want a look at to due.
+func (fs features) lookDue(st *State, due []time.Time) []time.Time {
+	for _, f := range fs {
+		if h, ok := f.(withLookDue); ok {
+			if at, want := h.lookDue(st); want {
+				due = append(due, at)
+			}
+		}
+	}
+	return due
+}
+
+func (fs features) iterationEnded(e *iterationEnd) {
+	for _, f := range fs {
+		if h, ok := f.(onIterationEnd); ok {
+			h.iterationEnded(e)
+		}
+	}
+}
