@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
@@ -24,7 +25,7 @@ type CheckContext struct {
 }
 
 // RunChecks runs every checker, in order, and returns their answers.
-func RunChecks(checks []Check, ctx CheckContext) []CheckResult {
+func RunChecks(checks []config.Check, ctx CheckContext) []CheckResult {
 	out := make([]CheckResult, 0, len(checks))
 	for _, c := range checks {
 		r := runCheck(c, ctx)
@@ -34,21 +35,21 @@ func RunChecks(checks []Check, ctx CheckContext) []CheckResult {
 	return out
 }
 
-func runCheck(c Check, ctx CheckContext) CheckResult {
+func runCheck(c config.Check, ctx CheckContext) CheckResult {
 	switch c.Kind {
-	case CheckCommand:
+	case config.CheckCommand:
 		return commandCheck(c, ctx)
-	case CheckFile:
+	case config.CheckFile:
 		return fileCheck(c, ctx)
-	case CheckMarker:
+	case config.CheckMarker:
 		return markerCheck(c, ctx)
-	case CheckExitCode:
+	case config.CheckExitCode:
 		return exitCodeCheck(ctx)
 	}
 	return scriptCheck(c, ctx)
 }
 
-func commandCheck(c Check, ctx CheckContext) CheckResult {
+func commandCheck(c config.Check, ctx CheckContext) CheckResult {
 	res := runShell(shellRun{Dir: ctx.WorkDir, Argv: []string{"sh", "-c", c.Arg}, Env: os.Environ(),
 		Timeout: ctx.Timeout, Out: ctx.Out})
 	return shellVerdict(res, ctx.Timeout, false)
@@ -76,7 +77,7 @@ func shellVerdict(res shellResult, timeout time.Duration, first bool) CheckResul
 	return CheckResult{Passed: res.Code == 0, Message: msg}
 }
 
-func fileCheck(c Check, ctx CheckContext) CheckResult {
+func fileCheck(c config.Check, ctx CheckContext) CheckResult {
 	path := c.Arg
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(ctx.WorkDir, path)
@@ -87,7 +88,7 @@ func fileCheck(c Check, ctx CheckContext) CheckResult {
 	return CheckResult{Passed: true, Message: c.Arg + " exists"}
 }
 
-func markerCheck(c Check, ctx CheckContext) CheckResult {
+func markerCheck(c config.Check, ctx CheckContext) CheckResult {
 	re, err := regexp.Compile(c.Arg)
 	if err != nil {
 		return CheckResult{Message: err.Error()}
@@ -109,7 +110,7 @@ func exitCodeCheck(ctx CheckContext) CheckResult {
 	return CheckResult{Passed: *ctx.ExitCode == 0, Message: fmt.Sprintf("exit code %d", *ctx.ExitCode)}
 }
 
-func scriptCheck(c Check, ctx CheckContext) CheckResult {
+func scriptCheck(c config.Check, ctx CheckContext) CheckResult {
 	if _, err := os.Stat(c.Arg); err != nil {
 		return CheckResult{Message: "checker not found: " + c.Arg}
 	}

@@ -59,6 +59,8 @@
 // layering test checks the import graph), so what it needs from above comes in through
 // Config: the tmux.Client, the processes (Procs), the Clock, where its output goes. It runs
 // tmux only through package tmux and git only through ralph/git; it reads screens with
-// ralph/screen, costs with ralph/cost and the spec queue with ralph/inbox, and keeps its files
+// ralph/screen, costs with ralph/cost, the configuration files with ralph/config (which
+// stands below it: the loop merges their tables with its defaults and the flags) and the
+// spec queue with ralph/inbox, and keeps its files
 // under $SWARM_DIR/ralph/<name>/ (Dir, State) with package state's atomic writes and locks.
 package ralph

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // Running hooks: what they are told and how each run went.
@@ -32,7 +34,7 @@ func (c HookContext) env() []string {
 
 // HookRun is how one hook went.
 type HookRun struct {
-	Hook     Hook
+	Hook     config.Hook
 	Code     int
 	TimedOut bool
 	Err      error
@@ -54,7 +56,7 @@ func (r HookRun) LogText(timeout time.Duration) string {
 
 // RunHooks runs the hooks of one type, in the order given, each with sh -c in the worker's
 // directory; their output goes to out.
-func RunHooks(hooks []Hook, typ string, ctx HookContext, timeout time.Duration, out io.Writer) []HookRun {
+func RunHooks(hooks []config.Hook, typ string, ctx HookContext, timeout time.Duration, out io.Writer) []HookRun {
 	var runs []HookRun
 	for _, h := range hooks {
 		if h.Type != typ {

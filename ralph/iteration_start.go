@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -118,7 +119,7 @@ func (s Starter) Start(st *State, n int) (bool, error) {
 
 // preIterationHooks runs the pre-iteration hooks of iteration n in dir, where its agent runs.
 func (s Starter) preIterationHooks(st *State, n int, cmd []string, dir string) {
-	if !hasHook(st.Hooks, HookPreIteration) {
+	if !hasHook(st.Hooks, config.HookPreIteration) {
 		return
 	}
 	agent := st.Agent
@@ -128,7 +129,7 @@ func (s Starter) preIterationHooks(st *State, n int, cmd []string, dir string) {
 	ctx := HookContext{Agent: agent, Iteration: n, MaxIterations: st.MaxIterations, ExitCode: st.LastExitCode,
 		Status: st.Status, WorkDir: dir, Worker: s.Name}
 	event := func(kind, text string) { s.Recorded(s.Dir.LogEvent(s.Now(), kind, text)) }
-	reportHooks(st, HookPreIteration, ctx, s.Detail, s.Say, event)
+	reportHooks(st, config.HookPreIteration, ctx, s.Detail, s.Say, event)
 }
 
 // reportHooks runs the hooks of typ; each that failed is said and logged as a HOOK event.

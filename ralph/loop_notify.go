@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -75,7 +76,7 @@ func webhookChannel(url string) channel {
 // send hands one notice to the channels that want it (and to extra), in the background.
 func (l *Loop) send(cur *State, n Notice, last []string, extra *channel) {
 	var channels []channel
-	nc := NotifyConfig{}
+	nc := config.Notify{}
 	if cur.Notify != nil {
 		nc = *cur.Notify
 	}
@@ -107,7 +108,7 @@ func withoutURL(channels []channel, url string) []channel {
 }
 
 // channels are the places nc sends notifications to.
-func (l *Loop) channels(cur *State, nc NotifyConfig) []channel {
+func (l *Loop) channels(cur *State, nc config.Notify) []channel {
 	var out []channel
 	if nc.Desktop {
 		out = append(out, channel{name: "desktop", send: desktopNotify})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -139,7 +140,7 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	}
 	argv := append([]string{}, wrapper...)
 	argv = append(argv, "--exit-file", exitFile)
-	if mode == PromptStdin {
+	if mode == config.PromptStdin {
 		argv = append(argv, "--stdin", promptCopy)
 	}
 	argv = append(argv, "--")
@@ -151,7 +152,7 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 // exit-recording script (or wrapper).
 func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string) Launch {
 	stdin := ""
-	if st.PromptMode == PromptStdin {
+	if st.PromptMode == config.PromptStdin {
 		stdin = d.PromptCopy()
 	}
 	var userNotify []string

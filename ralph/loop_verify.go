@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
@@ -32,7 +33,7 @@ func (l *Loop) finishIteration(rec *IterationRecord) {
 	r := *rec
 	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
 	if cur, err := l.cfg.Dir.Load(); err == nil {
-		l.runHooks(cur, HookPostIteration, rec.Iteration, rec.ExitCode)
+		l.runHooks(cur, config.HookPostIteration, rec.Iteration, rec.ExitCode)
 	}
 }
 
@@ -99,7 +100,7 @@ func (l *Loop) runHooks(st *State, typ string, n int, code *int) {
 	reportHooks(st, typ, ctx, l.cfg.Detail, l.say, l.logEvent)
 }
 
-func hasHook(hooks []Hook, typ string) bool {
+func hasHook(hooks []config.Hook, typ string) bool {
 	for _, h := range hooks {
 		if h.Type == typ {
 			return true

@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -140,7 +140,7 @@ func (e *env) onServerOf(name string) *env {
 // change the file under anyone reading it.
 func writeTmuxConfig(root string) (string, error) {
 	conf := filepath.Join(root, "tmux.conf")
-	want := tmux.ConfigWith(ralph.UserTmuxConfigPath())
+	want := tmux.ConfigWith(config.UserTmuxConfigPath())
 	if cur, err := os.ReadFile(conf); err == nil && string(cur) == want {
 		return conf, nil
 	}
