@@ -79,11 +79,13 @@ func ClaimsDone(signals []string) bool {
 type Verdict struct {
 	Ran     bool
 	Results []CheckResult
+	// Untested: the loop was stopped while they ran, so they neither passed nor failed.
+	Untested bool
 }
 
-// Passed reports whether the checkers ran and every one passed.
+// Passed reports whether the checkers ran to their end and every one passed.
 func (v Verdict) Passed() bool {
-	if !v.Ran || len(v.Results) == 0 {
+	if !v.Ran || v.Untested || len(v.Results) == 0 {
 		return false
 	}
 	for _, r := range v.Results {
@@ -116,8 +118,15 @@ func rejected(d *Decision, n int, v Verdict) {
 }
 
 // DoneFileChecked decides on a DONE file found between iterations, once the checkers ran:
-// complete, or the file goes and the loop carries on.
+// complete, or the file goes and the loop carries on. Checkers cut short by a stop prove
+// nothing: the file stays for the next look.
 func DoneFileChecked(n int, v Verdict) Decision {
+	if v.Untested {
+		var d Decision
+		d.say("the DONE file was not verified: the loop is stopping while its checks ran")
+		d.event("CHECK", "iteration %d DONE file not verified: checks cut short by a stop", n)
+		return d
+	}
 	signals := []string{SignalFile}
 	if v.Passed() {
 		d := Verified(n, signals, len(v.Results))

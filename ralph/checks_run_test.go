@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"context"
 	"github.com/swarm-dev/swarm/ralph/config"
 )
 
@@ -28,7 +29,7 @@ func TestRunChecks(t *testing.T) {
 		{Spec: "exit-code", Kind: config.CheckExitCode},
 		{Spec: script, Kind: config.CheckScript, Arg: script},
 	}
-	got := RunChecks(checks, CheckContext{WorkDir: dir, Iteration: 3, ExitCode: code(0), OutputFile: output,
+	got, _ := RunChecks(context.Background(), checks, CheckContext{WorkDir: dir, Iteration: 3, ExitCode: code(0), OutputFile: output,
 		Prompt: "Print SHIPPED when done", Timeout: time.Minute})
 	want := []CheckResult{
 		{"command:test -f DONE.md", true, "exit 0"},
@@ -43,10 +44,10 @@ func TestRunChecks(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%v\nwant\n%v", got, want)
 	}
-	if r := RunChecks([]config.Check{{Spec: "exit-code", Kind: config.CheckExitCode}}, CheckContext{}); r[0].Passed || r[0].Message != "the agent did not exit by itself" {
+	if r, _ := RunChecks(context.Background(), []config.Check{{Spec: "exit-code", Kind: config.CheckExitCode}}, CheckContext{}); r[0].Passed || r[0].Message != "the agent did not exit by itself" {
 		t.Errorf("an agent ended by swarm: %+v", r[0])
 	}
-	r := RunChecks([]config.Check{{Spec: "command:sleep 20", Kind: config.CheckCommand, Arg: "sleep 20"}}, CheckContext{WorkDir: dir, Timeout: 200 * time.Millisecond})
+	r, _ := RunChecks(context.Background(), []config.Check{{Spec: "command:sleep 20", Kind: config.CheckCommand, Arg: "sleep 20"}}, CheckContext{WorkDir: dir, Timeout: 200 * time.Millisecond})
 	if r[0].Passed || r[0].Message != "timed out after 200ms" {
 		t.Errorf("a hung checker: %+v", r[0])
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"context"
 	"github.com/swarm-dev/swarm/ralph/config"
 )
 
@@ -47,7 +48,7 @@ func TestHooksRunInOrderWithTheirContext(t *testing.T) {
 	}
 	var out bytes.Buffer
 	ctx := HookContext{Agent: "claude", Iteration: 4, MaxIterations: 9, ExitCode: code(0), Status: StatusRunning, WorkDir: dir, Worker: "w1"}
-	runs := RunHooks(hooks, config.HookPostIteration, ctx, time.Minute, &out)
+	runs := RunHooks(context.Background(), hooks, config.HookPostIteration, ctx, time.Minute, &out)
 	if len(runs) != 3 || runs[0].Failed() || !runs[1].Failed() || runs[2].Failed() {
 		t.Fatalf("runs %+v", runs)
 	}
@@ -64,7 +65,7 @@ func TestHooksRunInOrderWithTheirContext(t *testing.T) {
 func TestAHungHookIsEnded(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Now()
-	runs := RunHooks([]config.Hook{{Type: config.HookOnComplete, Command: "sleep 30 & sleep 30"}}, config.HookOnComplete, HookContext{WorkDir: dir}, 300*time.Millisecond, nil)
+	runs := RunHooks(context.Background(), []config.Hook{{Type: config.HookOnComplete, Command: "sleep 30 & sleep 30"}}, config.HookOnComplete, HookContext{WorkDir: dir}, 300*time.Millisecond, nil)
 	if len(runs) != 1 || !runs[0].TimedOut || !runs[0].Failed() {
 		t.Fatalf("runs %+v", runs)
 	}

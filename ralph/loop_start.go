@@ -53,7 +53,7 @@ func (l *Loop) start(st *State) error {
 func (l *Loop) starter(p Pane) Starter {
 	return Starter{Dir: l.cfg.Dir, Workers: l.cfg.Workers, Name: l.cfg.Name, Extra: l.cfg.ExtraEnv,
 		Wrapper: l.cfg.RunWrapper, Now: l.cfg.Clock.Now, Detail: l.cfg.Detail, Say: l.say, Recorded: l.recorded,
-		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p}
+		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p, Context: l.ctx()}
 }
 
 // loopPane is the worker's pane, where the loop starts iteration n (st is the loop's state
