@@ -44,7 +44,10 @@
 // before are reverted; a test command that cannot run, or a revert that fails, stops the
 // loop), then the checkers on a claim that still stands. AfterRun gives the verdict: done, a
 // claim voided by the rollback or refuted by the checkers, a stop rule, the next iteration, a
-// backoff, a wait for the usage limit, or giving up.
+// backoff, a wait for the usage limit, or giving up. The test command, the checkers and the
+// hooks run under the loop's context (Config.Context): a loop stopped meanwhile ends them at
+// once with their process groups, and tests or checkers cut short count as not tested, never
+// as passed or failed (no rollback, no completion, no failure counted).
 //
 // The policy is pure: functions of observed facts and the state that return a Decision, with
 // no tmux, processes, files or clock inside, so the tests can take every case through it.
