@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -61,11 +62,11 @@ const (
 // ChainStepState is a step and how it went.
 type ChainStepState struct {
 	ChainStep
-	Profile     AgentProfile `json:"profile"`
-	Status      string       `json:"status"`
-	ExitReason  string       `json:"exitReason,omitempty"`
-	StartedAt   string       `json:"startedAt,omitempty"`
-	CompletedAt string       `json:"completedAt,omitempty"`
+	Profile     config.AgentProfile `json:"profile"`
+	Status      string              `json:"status"`
+	ExitReason  string              `json:"exitReason,omitempty"`
+	StartedAt   string              `json:"startedAt,omitempty"`
+	CompletedAt string              `json:"completedAt,omitempty"`
 }
 
 // ChainState is $SWARM_DIR/ralph/<name>/chain.json.

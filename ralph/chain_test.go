@@ -1,12 +1,12 @@
 package ralph
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 func TestParseChain(t *testing.T) {
@@ -65,7 +65,7 @@ func TestApplyStepStartsAFreshLoop(t *testing.T) {
 	st := &State{Status: StatusStopped, ExitReason: "complete", CurrentIteration: 3, TotalFailures: 2, Finalized: true,
 		Checks: []string{"old"}, CostUSD: 1.5, CostCountedFor: 3, InactivityTimeout: 60}
 	step := ChainStepState{ChainStep: ChainStep{Agent: "b", MaxIterations: 7, Checks: []string{"file:x"}},
-		Profile: AgentProfile{Cmd: []string{"/bin/codex"}, PromptFile: "/p/B.md", Checks: []string{"exit-code"}, InactivityTimeout: 30}}
+		Profile: config.AgentProfile{Cmd: []string{"/bin/codex"}, PromptFile: "/p/B.md", Checks: []string{"exit-code"}, InactivityTimeout: 30}}
 	st.ApplyStep(1, step, "run2")
 	if st.Status != StatusRunning || st.Phase != PhaseEnded || st.CurrentIteration != 0 || st.TotalFailures != 0 || st.Finalized ||
 		st.ExitReason != "" || st.MaxIterations != 7 || st.PromptFile != "/p/B.md" || st.Agent != "codex" || st.ChainStep != 1 ||
@@ -75,34 +75,5 @@ func TestApplyStepStartsAFreshLoop(t *testing.T) {
 	// What the loop has cost so far stays; the per-iteration guard starts over.
 	if st.CostUSD != 1.5 || st.CostCountedFor != 0 {
 		t.Errorf("cost %v counted for %d", st.CostUSD, st.CostCountedFor)
-	}
-}
-
-func TestProfiles(t *testing.T) {
-	root := projectRoot(t, `[agents.planner]
-cmd = ["claude", "--dangerously-skip-permissions"]
-prompt_file = "PLAN.md"
-checks = ["exit-code"]
-inactivity_timeout = 30
-`)
-	os.WriteFile(filepath.Join(root, "PLAN.md"), []byte("plan"), 0o644)
-	ps, err := LoadProfiles(root)
-	want := AgentProfile{Name: "planner", Cmd: []string{"claude", "--dangerously-skip-permissions"},
-		PromptFile: filepath.Join(root, "PLAN.md"), Checks: []string{"exit-code"}, InactivityTimeout: 30}
-	if err != nil || !reflect.DeepEqual(ps["planner"], want) {
-		t.Errorf("%+v %v", ps, err)
-	}
-	for content, msg := range map[string]string{
-		"[agents.a]\ncmd = [\"x\"]\n":                                   "prompt_file is missing",
-		"[agents.a]\nprompt_file = \"PLAN.md\"\n":                       "cmd is missing",
-		"[agents.a]\ncmd = [\"x\"]\nprompt_file = \"NONE.md\"\n":        "prompt file not found",
-		"[agents.a]\ncmd = [\"x\"]\nprompt_file = \"PLAN.md\"\nfoo = 1": `unknown key "foo"`,
-		"[agents.a]\ncmd = 3\nprompt_file = \"PLAN.md\"\n":              "cmd: bad value 3",
-	} {
-		root := projectRoot(t, content)
-		os.WriteFile(filepath.Join(root, "PLAN.md"), []byte("plan"), 0o644)
-		if _, err := LoadProfiles(root); err == nil || !strings.Contains(err.Error(), "[agents.a]: "+msg) {
-			t.Errorf("%q: %v, want %q", content, err, msg)
-		}
 	}
 }

@@ -1,13 +1,10 @@
 package ralph
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/words"
 )
 
@@ -15,73 +12,17 @@ import (
 // exit) is verified before the loop believes it. This file holds what a checker is and what
 // the loop makes of their answers; checks_run.go runs them.
 
-// Checker kinds.
-const (
-	CheckCommand  = "command"   // command:CMD, sh -c CMD passes on exit 0
-	CheckFile     = "file"      // file:PATH exists
-	CheckMarker   = "marker"    // marker:RE in the iteration's output
-	CheckExitCode = "exit-code" // the agent exited 0
-	CheckScript   = "script"    // an executable, given the iteration in its environment
-)
-
 // DefaultCheckTimeout bounds one checker's run.
 const DefaultCheckTimeout = 10 * time.Minute
 
-// Check is one parsed --check.
-type Check struct {
-	Spec string // as given (a script's path made absolute): how messages name it
-	Kind string
-	Arg  string // the command, path or pattern
-}
-
-// ParseCheck reads a --check value. A relative script path is resolved against dir, the
-// directory the loop was started from.
-func ParseCheck(spec, dir string) (Check, error) {
-	kind, arg, _ := strings.Cut(spec, ":")
-	switch kind {
-	case CheckCommand, CheckFile, CheckMarker:
-		if strings.TrimSpace(arg) == "" {
-			return Check{}, fmt.Errorf("invalid --check '%s': %s: needs a value after the colon", spec, kind)
-		}
-		if kind == CheckMarker {
-			if _, err := regexp.Compile(arg); err != nil {
-				return Check{}, fmt.Errorf("invalid --check '%s': %v", spec, err)
-			}
-		}
-		return Check{Spec: spec, Kind: kind, Arg: arg}, nil
-	case CheckExitCode:
-		if arg != "" || strings.Contains(spec, ":") {
-			return Check{}, fmt.Errorf("invalid --check '%s': exit-code takes no value", spec)
-		}
-		return Check{Spec: spec, Kind: CheckExitCode}, nil
-	}
-	return parseScriptCheck(spec, dir)
-}
-
-// parseScriptCheck accepts a path to an executable file.
-func parseScriptCheck(spec, dir string) (Check, error) {
-	path := spec
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
-		return Check{}, fmt.Errorf("invalid --check '%s': not command:CMD, file:PATH, marker:RE, exit-code, or an executable file", spec)
-	}
-	if fi.Mode().Perm()&0o111 == 0 {
-		return Check{}, fmt.Errorf("invalid --check '%s': the file is not executable (chmod +x %s)", spec, spec)
-	}
-	return Check{Spec: path, Kind: CheckScript, Arg: path}, nil
-}
-
 // ParseChecks reads the loop's stored checker specs; they were checked at spawn, so a spec
 // that no longer parses (a script removed since) is kept as a checker that fails.
-func ParseChecks(specs []string, dir string) []Check {
-	out := make([]Check, 0, len(specs))
+func ParseChecks(specs []string, dir string) []config.Check {
+	out := make([]config.Check, 0, len(specs))
 	for _, s := range specs {
-		c, err := ParseCheck(s, dir)
+		c, err := config.ParseCheck(s, dir)
 		if err != nil {
-			c = Check{Spec: s, Kind: CheckScript, Arg: s}
+			c = config.Check{Spec: s, Kind: config.CheckScript, Arg: s}
 		}
 		out = append(out, c)
 	}
@@ -138,11 +79,13 @@ func ClaimsDone(signals []string) bool {
 type Verdict struct {
 	Ran     bool
 	Results []CheckResult
+	// Untested: the loop was stopped while they ran, so they neither passed nor failed.
+	Untested bool
 }
 
-// Passed reports whether the checkers ran and every one passed.
+// Passed reports whether the checkers ran to their end and every one passed.
 func (v Verdict) Passed() bool {
-	if !v.Ran || len(v.Results) == 0 {
+	if !v.Ran || v.Untested || len(v.Results) == 0 {
 		return false
 	}
 	for _, r := range v.Results {
@@ -175,8 +118,15 @@ func rejected(d *Decision, n int, v Verdict) {
 }
 
 // DoneFileChecked decides on a DONE file found between iterations, once the checkers ran:
-// complete, or the file goes and the loop carries on.
+// complete, or the file goes and the loop carries on. Checkers cut short by a stop prove
+// nothing: the file stays for the next look.
 func DoneFileChecked(n int, v Verdict) Decision {
+	if v.Untested {
+		var d Decision
+		d.say("the DONE file was not verified: the loop is stopping while its checks ran")
+		d.event("CHECK", "iteration %d DONE file not verified: checks cut short by a stop", n)
+		return d
+	}
 	signals := []string{SignalFile}
 	if v.Passed() {
 		d := Verified(n, signals, len(v.Results))

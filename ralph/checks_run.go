@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
@@ -23,35 +25,41 @@ type CheckContext struct {
 	Out        io.Writer // checker output, for the monitor log; nil: kept only
 }
 
-// RunChecks runs every checker, in order, and returns their answers.
-func RunChecks(checks []Check, ctx CheckContext) []CheckResult {
-	out := make([]CheckResult, 0, len(checks))
+// RunChecks runs every checker, in order, and returns their answers. cutShort says ctx ended
+// before they all had their say (the loop is being stopped): the answers so far prove
+// nothing either way, and the checker that was running is ended with its process group.
+func RunChecks(ctx context.Context, checks []config.Check, cc CheckContext) (results []CheckResult, cutShort bool) {
+	results = make([]CheckResult, 0, len(checks))
 	for _, c := range checks {
-		r := runCheck(c, ctx)
+		r, cut := runCheck(ctx, c, cc)
+		if cut {
+			return results, true
+		}
 		r.Name = c.Spec
-		out = append(out, r)
+		results = append(results, r)
 	}
-	return out
+	return results, false
 }
 
-func runCheck(c Check, ctx CheckContext) CheckResult {
+// runCheck is one checker's answer; cutShort says ctx ended while it ran.
+func runCheck(ctx context.Context, c config.Check, cc CheckContext) (r CheckResult, cutShort bool) {
 	switch c.Kind {
-	case CheckCommand:
-		return commandCheck(c, ctx)
-	case CheckFile:
-		return fileCheck(c, ctx)
-	case CheckMarker:
-		return markerCheck(c, ctx)
-	case CheckExitCode:
-		return exitCodeCheck(ctx)
+	case config.CheckCommand:
+		return commandCheck(ctx, c, cc)
+	case config.CheckFile:
+		return fileCheck(c, cc), false
+	case config.CheckMarker:
+		return markerCheck(c, cc), false
+	case config.CheckExitCode:
+		return exitCodeCheck(cc), false
 	}
-	return scriptCheck(c, ctx)
+	return scriptCheck(ctx, c, cc)
 }
 
-func commandCheck(c Check, ctx CheckContext) CheckResult {
-	res := runShell(shellRun{Dir: ctx.WorkDir, Argv: []string{"sh", "-c", c.Arg}, Env: os.Environ(),
-		Timeout: ctx.Timeout, Out: ctx.Out})
-	return shellVerdict(res, ctx.Timeout, false)
+func commandCheck(ctx context.Context, c config.Check, cc CheckContext) (CheckResult, bool) {
+	res := runShell(ctx, shellRun{Dir: cc.WorkDir, Argv: []string{"sh", "-c", c.Arg}, Env: os.Environ(),
+		Timeout: cc.Timeout, Out: cc.Out})
+	return shellVerdict(res, cc.Timeout, false), res.CutShort
 }
 
 // shellVerdict turns a checker's run into its answer: the exit code, and a line of its output
@@ -76,7 +84,7 @@ func shellVerdict(res shellResult, timeout time.Duration, first bool) CheckResul
 	return CheckResult{Passed: res.Code == 0, Message: msg}
 }
 
-func fileCheck(c Check, ctx CheckContext) CheckResult {
+func fileCheck(c config.Check, ctx CheckContext) CheckResult {
 	path := c.Arg
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(ctx.WorkDir, path)
@@ -87,7 +95,7 @@ func fileCheck(c Check, ctx CheckContext) CheckResult {
 	return CheckResult{Passed: true, Message: c.Arg + " exists"}
 }
 
-func markerCheck(c Check, ctx CheckContext) CheckResult {
+func markerCheck(c config.Check, ctx CheckContext) CheckResult {
 	re, err := regexp.Compile(c.Arg)
 	if err != nil {
 		return CheckResult{Message: err.Error()}
@@ -109,16 +117,16 @@ func exitCodeCheck(ctx CheckContext) CheckResult {
 	return CheckResult{Passed: *ctx.ExitCode == 0, Message: fmt.Sprintf("exit code %d", *ctx.ExitCode)}
 }
 
-func scriptCheck(c Check, ctx CheckContext) CheckResult {
+func scriptCheck(ctx context.Context, c config.Check, cc CheckContext) (CheckResult, bool) {
 	if _, err := os.Stat(c.Arg); err != nil {
-		return CheckResult{Message: "checker not found: " + c.Arg}
+		return CheckResult{Message: "checker not found: " + c.Arg}, false
 	}
 	code := ""
-	if ctx.ExitCode != nil {
-		code = fmt.Sprint(*ctx.ExitCode)
+	if cc.ExitCode != nil {
+		code = fmt.Sprint(*cc.ExitCode)
 	}
-	env := append(os.Environ(), "SWARM_WORK_DIR="+ctx.WorkDir, fmt.Sprintf("SWARM_ITERATION=%d", ctx.Iteration),
-		"SWARM_EXIT_CODE="+code, "SWARM_AGENT_OUTPUT="+ctx.OutputFile)
-	res := runShell(shellRun{Dir: ctx.WorkDir, Argv: []string{c.Arg}, Env: env, Timeout: ctx.Timeout, Out: ctx.Out})
-	return shellVerdict(res, ctx.Timeout, true)
+	env := append(os.Environ(), "SWARM_WORK_DIR="+cc.WorkDir, fmt.Sprintf("SWARM_ITERATION=%d", cc.Iteration),
+		"SWARM_EXIT_CODE="+code, "SWARM_AGENT_OUTPUT="+cc.OutputFile)
+	res := runShell(ctx, shellRun{Dir: cc.WorkDir, Argv: []string{c.Arg}, Env: env, Timeout: cc.Timeout, Out: cc.Out})
+	return shellVerdict(res, cc.Timeout, true), res.CutShort
 }

@@ -124,6 +124,7 @@ type RunFacts struct {
 	Signals     []string    // what the iteration offered as signs of being done (Signal*)
 	Verdict     Verdict     // the checkers' answer, when the signals called for them
 	Reverted    bool        // the test gate reverted the iteration's commits
+	Untested    bool        // the tests or checkers were cut short by a stop (EndFacts.Untested)
 	Spent       float64     // USD the loop has cost so far, this iteration included
 	Limit       *LimitFacts // the agent hit its usage limit
 }
@@ -135,6 +136,8 @@ type RunFacts struct {
 func AfterRun(f RunFacts, lim Limits) Decision {
 	claim := claimed(f.Signals, lim)
 	switch {
+	case f.Untested:
+		return untested(f)
 	case f.Reverted && len(claim) > 0:
 		return voided(f, lim, claim)
 	case believedMarker(f, lim):

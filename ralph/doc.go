@@ -44,7 +44,10 @@
 // before are reverted; a test command that cannot run, or a revert that fails, stops the
 // loop), then the checkers on a claim that still stands. AfterRun gives the verdict: done, a
 // claim voided by the rollback or refuted by the checkers, a stop rule, the next iteration, a
-// backoff, a wait for the usage limit, or giving up.
+// backoff, a wait for the usage limit, or giving up. The test command, the checkers and the
+// hooks run under the loop's context (Config.Context): a loop stopped meanwhile ends them at
+// once with their process groups, and tests or checkers cut short count as not tested, never
+// as passed or failed (no rollback, no completion, no failure counted).
 //
 // The policy is pure: functions of observed facts and the state that return a Decision, with
 // no tmux, processes, files or clock inside, so the tests can take every case through it.
@@ -63,6 +66,8 @@
 // layering test checks the import graph), so what it needs from above comes in through
 // Config: the tmux.Client, the processes (Procs), the Clock, where its output goes. It runs
 // tmux only through package tmux and git only through ralph/git; it reads screens with
-// ralph/screen, costs with ralph/cost and the spec queue with ralph/inbox, and keeps its files
+// ralph/screen, costs with ralph/cost, the configuration files with ralph/config (which
+// stands below it: the loop merges their tables with its defaults and the flags) and the
+// spec queue with ralph/inbox, and keeps its files
 // under $SWARM_DIR/ralph/<name>/ (Dir, State) with package state's atomic writes and locks.
 package ralph

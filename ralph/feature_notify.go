@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -93,7 +94,7 @@ func webhookChannel(url string) channel {
 // send hands one notice to the channels that want it (and to extra), in the background.
 func (ns *notifications) send(cur *State, n Notice, last []string, extra *channel) {
 	var channels []channel
-	nc := NotifyConfig{}
+	nc := config.Notify{}
 	if cur.Notify != nil {
 		nc = *cur.Notify
 	}
@@ -125,7 +126,7 @@ func withoutURL(channels []channel, url string) []channel {
 }
 
 // channels are the places nc sends notifications to.
-func (ns *notifications) channels(cur *State, nc NotifyConfig) []channel {
+func (ns *notifications) channels(cur *State, nc config.Notify) []channel {
 	var out []channel
 	if nc.Desktop {
 		out = append(out, channel{name: "desktop", send: desktopNotify})

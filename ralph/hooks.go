@@ -1,50 +1,16 @@
 package ralph
 
 import (
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // Hooks (--hook TYPE:CMD): the user's own commands at fixed points of a loop's life. A hook
 // that fails or hangs is logged and ended; it never stops the loop.
 
-// Hook types.
-const (
-	HookPreIteration  = "pre-iteration"  // before each iteration's agent starts
-	HookPostIteration = "post-iteration" // after each iteration ended and was evaluated
-	HookOnComplete    = "on-complete"    // the loop ended complete or done
-	HookOnStagnation  = "on-stagnation"  // the stagnation breaker stopped it
-	HookOnFailure     = "on-failure"     // it failed, or used its iterations without passing its checks
-)
-
-// HookTypes are the valid types, in the order of a loop's life.
-var HookTypes = []string{HookPreIteration, HookPostIteration, HookOnComplete, HookOnStagnation, HookOnFailure}
-
 // DefaultHookTimeout bounds one hook's run.
 const DefaultHookTimeout = 60 * time.Second
-
-// Hook is one --hook.
-type Hook struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-}
-
-// ParseHook reads TYPE:CMD.
-func ParseHook(spec string) (Hook, error) {
-	typ, cmd, ok := strings.Cut(spec, ":")
-	valid := false
-	for _, t := range HookTypes {
-		valid = valid || t == typ
-	}
-	if !ok || !valid {
-		return Hook{}, fmt.Errorf("invalid --hook '%s': unknown hook type '%s' (valid types: %s)", spec, typ, strings.Join(HookTypes, ", "))
-	}
-	if strings.TrimSpace(cmd) == "" {
-		return Hook{}, fmt.Errorf("invalid --hook '%s': no command after '%s:'", spec, typ)
-	}
-	return Hook{Type: typ, Command: cmd}, nil
-}
 
 // Outcome is how a finished loop counts: what its end-of-loop hook (and, in swarm, a
 // foreground run's exit code) follow from.
@@ -82,5 +48,5 @@ func OutcomeOf(st *State) Outcome {
 
 // FinalHook is the hook type that fires when a loop ends this way; "" when none does.
 func (o Outcome) FinalHook() string {
-	return [...]string{"", HookOnComplete, HookOnFailure, HookOnStagnation}[o]
+	return [...]string{"", config.HookOnComplete, config.HookOnFailure, config.HookOnStagnation}[o]
 }

@@ -4,26 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-)
 
-func TestParseHook(t *testing.T) {
-	h, err := ParseHook("post-iteration:./log.sh --all")
-	if err != nil || h != (Hook{Type: HookPostIteration, Command: "./log.sh --all"}) {
-		t.Errorf("got %+v, %v", h, err)
-	}
-	for spec, msg := range map[string]string{
-		"post_iteration:x": "unknown hook type 'post_iteration' (valid types: pre-iteration, post-iteration, on-complete, on-stagnation, on-failure)",
-		"./log.sh":         "unknown hook type './log.sh'",
-		"on-complete:":     "no command after 'on-complete:'",
-	} {
-		if _, err := ParseHook(spec); err == nil || !strings.Contains(err.Error(), msg) {
-			t.Errorf("%q: %v, want %q", spec, err, msg)
-		}
-	}
-}
+	"context"
+	"github.com/swarm-dev/swarm/ralph/config"
+)
 
 func TestOutcomeOfAFinishedLoop(t *testing.T) {
 	cases := []struct {
@@ -31,13 +17,13 @@ func TestOutcomeOfAFinishedLoop(t *testing.T) {
 		want Outcome
 		hook string
 	}{
-		{State{Status: StatusStopped, ExitReason: "complete", Checks: []string{"exit-code"}}, OutcomeComplete, HookOnComplete},
-		{State{Status: StatusStopped, ExitReason: "done_pattern"}, OutcomeComplete, HookOnComplete},
-		{State{Status: StatusStopped, ExitReason: "done_file"}, OutcomeComplete, HookOnComplete},
-		{State{Status: StatusStopped, ExitReason: "max_iterations"}, OutcomeComplete, HookOnComplete},
-		{State{Status: StatusStopped, ExitReason: "max_iterations", Checks: []string{"exit-code"}}, OutcomeFailure, HookOnFailure},
-		{State{Status: StatusFailed, ExitReason: "consecutive_failures"}, OutcomeFailure, HookOnFailure},
-		{State{Status: StatusStopped, ExitReason: "stagnated"}, OutcomeStagnated, HookOnStagnation},
+		{State{Status: StatusStopped, ExitReason: "complete", Checks: []string{"exit-code"}}, OutcomeComplete, config.HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "done_pattern"}, OutcomeComplete, config.HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "done_file"}, OutcomeComplete, config.HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "max_iterations"}, OutcomeComplete, config.HookOnComplete},
+		{State{Status: StatusStopped, ExitReason: "max_iterations", Checks: []string{"exit-code"}}, OutcomeFailure, config.HookOnFailure},
+		{State{Status: StatusFailed, ExitReason: "consecutive_failures"}, OutcomeFailure, config.HookOnFailure},
+		{State{Status: StatusStopped, ExitReason: "stagnated"}, OutcomeStagnated, config.HookOnStagnation},
 		{State{Status: StatusStopped, ExitReason: "killed"}, OutcomeOther, ""},
 		{State{Status: StatusStopped, ExitReason: "wait_without_restart"}, OutcomeOther, ""},
 		{State{Status: StatusPaused, ExitReason: "signal"}, OutcomeOther, ""},
@@ -54,15 +40,15 @@ func TestOutcomeOfAFinishedLoop(t *testing.T) {
 func TestHooksRunInOrderWithTheirContext(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
-	hooks := []Hook{
-		{HookPostIteration, "echo first $RALPH_ITERATION >> log"},
-		{HookPreIteration, "echo never >> log"},
-		{HookPostIteration, "exit 3"},
-		{HookPostIteration, "echo third $RALPH_AGENT $RALPH_MAX_ITERATIONS $RALPH_EXIT_CODE $RALPH_STATUS $SWARM_WORKER $RALPH_WORK_DIR $(pwd) >> log"},
+	hooks := []config.Hook{
+		{Type: config.HookPostIteration, Command: "echo first $RALPH_ITERATION >> log"},
+		{Type: config.HookPreIteration, Command: "echo never >> log"},
+		{Type: config.HookPostIteration, Command: "exit 3"},
+		{Type: config.HookPostIteration, Command: "echo third $RALPH_AGENT $RALPH_MAX_ITERATIONS $RALPH_EXIT_CODE $RALPH_STATUS $SWARM_WORKER $RALPH_WORK_DIR $(pwd) >> log"},
 	}
 	var out bytes.Buffer
 	ctx := HookContext{Agent: "claude", Iteration: 4, MaxIterations: 9, ExitCode: code(0), Status: StatusRunning, WorkDir: dir, Worker: "w1"}
-	runs := RunHooks(hooks, HookPostIteration, ctx, time.Minute, &out)
+	runs := RunHooks(context.Background(), hooks, config.HookPostIteration, ctx, time.Minute, &out)
 	if len(runs) != 3 || runs[0].Failed() || !runs[1].Failed() || runs[2].Failed() {
 		t.Fatalf("runs %+v", runs)
 	}
@@ -79,7 +65,7 @@ func TestHooksRunInOrderWithTheirContext(t *testing.T) {
 func TestAHungHookIsEnded(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Now()
-	runs := RunHooks([]Hook{{HookOnComplete, "sleep 30 & sleep 30"}}, HookOnComplete, HookContext{WorkDir: dir}, 300*time.Millisecond, nil)
+	runs := RunHooks(context.Background(), []config.Hook{{Type: config.HookOnComplete, Command: "sleep 30 & sleep 30"}}, config.HookOnComplete, HookContext{WorkDir: dir}, 300*time.Millisecond, nil)
 	if len(runs) != 1 || !runs[0].TimedOut || !runs[0].Failed() {
 		t.Fatalf("runs %+v", runs)
 	}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // No host reads the pipe: nothing is written, and the caller knows it at once.
@@ -76,7 +78,7 @@ func TestHostWithoutATerminalRunsTheAgentItself(t *testing.T) {
 	dir := t.TempDir()
 	pipe, note := filepath.Join(dir, "w.host"), filepath.Join(dir, "w.pid")
 	script := filepath.Join(dir, "run.sh")
-	if err := os.WriteFile(script, []byte("echo \"$$ $PPID\" > "+shQuote(note)+"\nexit 5\n"), 0o600); err != nil {
+	if err := os.WriteFile(script, []byte("echo \"$$ $PPID\" > "+words.ShellQuote(note)+"\nexit 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := newHostPipe(pipe); err != nil {

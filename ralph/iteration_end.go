@@ -38,11 +38,16 @@ type EndFacts struct {
 	Reverted bool     // and it reverted the iteration's commits
 	Checks   int      // completion checkers configured
 	Checked  bool     // the checkers have run
+	// Untested: the loop was stopped while the test gate's tests or the checkers ran. What
+	// they would have said is not known, so nothing more is asked and nothing is judged.
+	Untested bool
 }
 
 // NextEndStep decides what the driver must do next at an iteration's end.
 func NextEndStep(f EndFacts) EndStep {
 	switch {
+	case f.Untested:
+		return EndDecide
 	case f.Gate && f.Commits && !f.Gated:
 		return EndGate
 	case f.Checks > 0 && ClaimsDone(f.Signals) && !f.Reverted && !f.Checked:
@@ -84,5 +89,17 @@ func voided(f RunFacts, lim Limits, claim []string) Decision {
 	d.Lines = append(v.Lines, d.Lines...)
 	d.Events = append(v.Events, d.Events...)
 	d.RemoveDoneFile = removeDone
+	return d
+}
+
+// untested is the verdict on an iteration whose tests or checkers were cut short because the
+// loop is being stopped. An unfinished test run is neither a pass nor a failure: the commits
+// stay (no rollback), the claim is neither believed nor refuted (a DONE file stays, to be
+// verified on the next look), and the failure counters are left as they were. The iteration
+// is over; the stop decides what comes next.
+func untested(f RunFacts) Decision {
+	d := Decision{Phase: PhaseEnded}
+	d.say("iteration %d was not verified: the loop is stopping while its tests or checks ran", f.Iteration)
+	d.event("UNTESTED", "iteration %d: tests or checks cut short by a stop; nothing kept or reverted on their word", f.Iteration)
 	return d
 }

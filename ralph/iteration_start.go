@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -53,6 +55,9 @@ type Starter struct {
 	// iteration 1's itself, before the loop (and the agent's state in it) exists.
 	AgentNote bool
 	Pane      Pane
+	// Context ends the pre-iteration hooks that run when it ends (the loop is being
+	// stopped); nil: they run to their end or their time limit.
+	Context context.Context
 }
 
 // StartError is an iteration that could not start before its agent was started; Reason is
@@ -118,7 +123,7 @@ func (s Starter) Start(st *State, n int) (bool, error) {
 
 // preIterationHooks runs the pre-iteration hooks of iteration n in dir, where its agent runs.
 func (s Starter) preIterationHooks(st *State, n int, cmd []string, dir string) {
-	if !hasHook(st.Hooks, HookPreIteration) {
+	if !hasHook(st.Hooks, config.HookPreIteration) {
 		return
 	}
 	agent := st.Agent
@@ -128,15 +133,23 @@ func (s Starter) preIterationHooks(st *State, n int, cmd []string, dir string) {
 	ctx := HookContext{Agent: agent, Iteration: n, MaxIterations: st.MaxIterations, ExitCode: st.LastExitCode,
 		Status: st.Status, WorkDir: dir, Worker: s.Name}
 	event := func(kind, text string) { s.Recorded(s.Dir.LogEvent(s.Now(), kind, text)) }
-	reportHooks(st, HookPreIteration, ctx, s.Detail, s.Say, event)
+	runCtx := s.Context
+	if runCtx == nil {
+		runCtx = context.Background()
+	}
+	reportHooks(runCtx, st, config.HookPreIteration, ctx, s.Detail, s.Say, event)
 }
 
 // reportHooks runs the hooks of typ; each that failed is said and logged as a HOOK event.
-func reportHooks(st *State, typ string, ctx HookContext, out io.Writer, say func(string, ...any), event func(kind, text string)) {
-	for _, r := range RunHooks(st.Hooks, typ, ctx, st.hookTimeout(), out) {
+// cutShort says ctx ended while they ran.
+func reportHooks(ctx context.Context, st *State, typ string, hc HookContext, out io.Writer, say func(string, ...any),
+	event func(kind, text string)) (cutShort bool) {
+	for _, r := range RunHooks(ctx, st.Hooks, typ, hc, st.hookTimeout(), out) {
 		if r.Failed() {
 			say("hook %s", r.LogText(st.hookTimeout()))
 			event("HOOK", r.LogText(st.hookTimeout()))
 		}
+		cutShort = cutShort || r.CutShort
 	}
+	return cutShort
 }

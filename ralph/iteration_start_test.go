@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -75,7 +76,7 @@ func newStarterTest(t *testing.T) *starterTest {
 	ts.s = Starter{Dir: d, Workers: sd, Name: "w1", Now: func() time.Time { return time.Date(2026, 3, 4, 5, 6, 8, 0, time.Local) },
 		Detail: ts.out, Say: say, Recorded: func(err error) { ts.errs = append(ts.errs, err) }, Monitor: 4242, Pane: ts.pane}
 	ts.st = &State{PromptFile: prompt, MaxIterations: 5, Status: StatusRunning, HookTimeout: 10,
-		Hooks: []Hook{{HookPreIteration, "echo pre $RALPH_ITERATION $RALPH_AGENT exit=$RALPH_EXIT_CODE $(pwd) >> hooks.txt"}, {HookPreIteration, "exit 4"}}}
+		Hooks: []config.Hook{{Type: config.HookPreIteration, Command: "echo pre $RALPH_ITERATION $RALPH_AGENT exit=$RALPH_EXIT_CODE $(pwd) >> hooks.txt"}, {Type: config.HookPreIteration, Command: "exit 4"}}}
 	return ts
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -82,9 +84,9 @@ func (l Launch) wrapped() []string {
 		return l.Argv
 	}
 	argv := WrapperArgv(l.Wrapper, l.EnvFile, l.Extra)
-	mode := PromptType
+	mode := config.PromptType
 	if l.Stdin != "" {
-		mode = PromptStdin
+		mode = config.PromptStdin
 	}
 	return AgentArgv(l.Argv, mode, argv, l.ExitFile, l.Stdin)
 }
@@ -98,38 +100,38 @@ func (l Launch) script(env []string) (string, bool) {
 		// Run by a host, the script is a subshell of it: $$ is the host's, the subshell's own
 		// process is /proc/self's.
 		fmt.Fprintf(&b, "read -r me _ < /proc/self/stat 2>/dev/null || me=$$\n"+
-			"if [ \"$me\" = \"$$\" ]; then up=$PPID; else up=$$; fi\necho \"$me $up\" > %s\n", shQuote(l.PIDFile))
+			"if [ \"$me\" = \"$$\" ]; then up=$PPID; else up=$$; fi\necho \"$me $up\" > %s\n", words.ShellQuote(l.PIDFile))
 	}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		if !shellName(k) {
 			return "", false
 		}
-		fmt.Fprintf(&b, "export %s=%s\n", k, shQuote(v))
+		fmt.Fprintf(&b, "export %s=%s\n", k, words.ShellQuote(v))
 	}
 	// record CODE [REASON]: the exit file, one line each, written in place by the shell itself
 	// (a mv at every agent's end is a process fifty loops feel); readers take a line only once
 	// it is whole.
-	fmt.Fprintf(&b, "record() { printf '%%s\\n' \"$@\" > %s; }\n", shQuote(l.ExitFile))
-	prog := shQuote(l.Argv[0])
+	fmt.Fprintf(&b, "record() { printf '%%s\\n' \"$@\" > %s; }\n", words.ShellQuote(l.ExitFile))
+	prog := words.ShellQuote(l.Argv[0])
 	if strings.Contains(l.Argv[0], "/") {
 		fmt.Fprintf(&b, "if [ ! -e %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
-			shQuote("swarm: error: executable not found: "+l.Argv[0]), shQuote("executable not found: "+l.Argv[0]))
+			words.ShellQuote("swarm: error: executable not found: "+l.Argv[0]), words.ShellQuote("executable not found: "+l.Argv[0]))
 		fmt.Fprintf(&b, "if [ -d %[1]s ] || [ ! -x %[1]s ]; then echo %s >&2; record 126 %s; exit 126; fi\n", prog,
-			shQuote("swarm: error: permission denied: "+l.Argv[0]), shQuote("permission denied: "+l.Argv[0]))
+			words.ShellQuote("swarm: error: permission denied: "+l.Argv[0]), words.ShellQuote("permission denied: "+l.Argv[0]))
 	} else {
 		fmt.Fprintf(&b, "if ! command -v %s >/dev/null 2>&1; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
-			shQuote("swarm: error: executable not found: "+l.Argv[0]), shQuote("executable not found: "+l.Argv[0]))
+			words.ShellQuote("swarm: error: executable not found: "+l.Argv[0]), words.ShellQuote("executable not found: "+l.Argv[0]))
 	}
 	quoted := make([]string, len(l.Argv))
 	for i, a := range l.Argv {
-		quoted[i] = shQuote(a)
+		quoted[i] = words.ShellQuote(a)
 	}
 	run := strings.Join(quoted, " ")
 	if l.Stdin != "" {
-		fmt.Fprintf(&b, "if [ ! -r %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", shQuote(l.Stdin),
-			shQuote("swarm: error: cannot read "+l.Stdin), shQuote("cannot read "+l.Stdin))
-		run += " < " + shQuote(l.Stdin)
+		fmt.Fprintf(&b, "if [ ! -r %s ]; then echo %s >&2; record 127 %s; exit 127; fi\n", words.ShellQuote(l.Stdin),
+			words.ShellQuote("swarm: error: cannot read "+l.Stdin), words.ShellQuote("cannot read "+l.Stdin))
+		run += " < " + words.ShellQuote(l.Stdin)
 	}
 	if l.PIDFile != "" {
 		// Run by a host (a subshell of it), the script gives way to the agent: the host records
@@ -169,9 +171,4 @@ func shellName(k string) bool {
 		}
 	}
 	return true
-}
-
-// shQuote quotes s for sh: single quotes, with each single quote closed, escaped and reopened.
-func shQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -34,7 +35,7 @@ func (l *Loop) deliver(st *State) error {
 		prompt = []byte(p)
 	}
 	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
-	if st.PromptMode == PromptStdin {
+	if st.PromptMode == config.PromptStdin {
 		l.note(func(s *State) error {
 			s.Phase = PhaseWorking
 			s.DoneBaseline = 0

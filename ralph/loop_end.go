@@ -59,7 +59,7 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	}
 	rec.Checks = verdict.Results
 	f := l.runFacts(st, a, kind, marker)
-	f.Spent, f.Verdict, f.Reverted, f.Limit = ended.spent, verdict, e.Reverted, ended.limit
+	f.Spent, f.Verdict, f.Reverted, f.Limit, f.Untested = ended.spent, verdict, e.Reverted, ended.limit, e.Untested
 	dec := AfterRun(f, lim)
 	rec.Signals = f.Signals
 	if dec.Signals != nil {
@@ -82,14 +82,14 @@ func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool
 	for {
 		switch NextEndStep(*e) {
 		case EndGate:
-			stop, reverted := l.gateCommits(st, limits(st).Supervision)
-			if stop {
+			g := l.gateCommits(st, limits(st).Supervision)
+			if g.stop {
 				return v, true
 			}
-			e.Gated, e.Reverted = true, reverted
+			e.Gated, e.Reverted, e.Untested = true, g.reverted, g.untested
 		case EndCheck:
 			v = l.verify(st, e.Signals, code)
-			e.Checked = true
+			e.Checked, e.Untested = true, v.Untested
 		default:
 			return v, false
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -52,7 +53,7 @@ func (l *Loop) start(st *State) error {
 func (l *Loop) starter(p Pane) Starter {
 	return Starter{Dir: l.cfg.Dir, Workers: l.cfg.Workers, Name: l.cfg.Name, Extra: l.cfg.ExtraEnv,
 		Wrapper: l.cfg.RunWrapper, Now: l.cfg.Clock.Now, Detail: l.cfg.Detail, Say: l.say, Recorded: l.recorded,
-		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p}
+		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p, Context: l.ctx()}
 }
 
 // loopPane is the worker's pane, where the loop starts iteration n (st is the loop's state
@@ -139,7 +140,7 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 	}
 	argv := append([]string{}, wrapper...)
 	argv = append(argv, "--exit-file", exitFile)
-	if mode == PromptStdin {
+	if mode == config.PromptStdin {
 		argv = append(argv, "--stdin", promptCopy)
 	}
 	argv = append(argv, "--")
@@ -151,7 +152,7 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 // exit-recording script (or wrapper).
 func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string) Launch {
 	stdin := ""
-	if st.PromptMode == PromptStdin {
+	if st.PromptMode == config.PromptStdin {
 		stdin = d.PromptCopy()
 	}
 	var userNotify []string

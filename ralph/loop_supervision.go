@@ -23,10 +23,16 @@ func gateOn(st *State, rc SupervisionConfig) bool {
 	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""
 }
 
-// gateCommits runs the test gate after an iteration. stop is true when the loop must stop (the
-// test command cannot run at all, or a revert failed); reverted when the iteration's commits
-// were reverted.
-func (l *Loop) gateCommits(st *State, rc SupervisionConfig) (stop, reverted bool) {
+// gateOutcome is how the test gate after an iteration went.
+type gateOutcome struct {
+	stop     bool // the loop must stop: the test command cannot run at all, or a revert failed
+	reverted bool // the iteration's commits were reverted
+	untested bool // the loop was stopped while the tests ran: nothing kept or reverted on their word
+}
+
+// gateCommits runs the test gate after an iteration. The tests run under the loop's context:
+// a loop stopped meanwhile ends them at once, and the iteration counts as not tested.
+func (l *Loop) gateCommits(st *State, rc SupervisionConfig) gateOutcome {
 	f := GateFacts{Configured: gateOn(st, rc), StartCommit: short(st.IterationStartCommit)}
 	cwd, commits := l.iterationCommits(st, f.Configured)
 	f.Commits = shorts(commits)
@@ -35,22 +41,23 @@ func (l *Loop) gateCommits(st *State, rc SupervisionConfig) (stop, reverted bool
 		l.transition(st, agent{}, dec)
 		switch step {
 		case GateDone:
-			return false, false
+			return gateOutcome{untested: f.CutShort}
 		case GateStop:
-			return true, false
+			return gateOutcome{stop: true}
 		case GateRunTests:
 			l.updateSupervision(func(rs *SupervisionState) { rs.LastCommit = short(commits[0]) })
-			_, terr := runTests(cwd, rc.TestCommand, testTimeout)
-			f.Tested, f.TestsPassed = true, terr == nil
+			_, terr := runTests(l.ctx(), cwd, rc.TestCommand, testTimeout)
+			f.Tested, f.TestsPassed, f.CutShort = true, terr == nil, errors.Is(terr, errTestsCutShort)
 			if errors.Is(terr, errTestConfig) {
 				f.ConfigError = terr.Error()
 			}
 		case GateRunBaseline:
-			already, err := testsFailedAt(cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)
+			already, err := testsFailedAt(l.ctx(), cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)
 			f.BaselineTested, f.BaselineFailed = true, err == nil && already
+			f.CutShort = errors.Is(err, errTestsCutShort)
 		case GateRevert:
 			stop := l.revert(st, cwd, commits, rc)
-			return stop, !stop
+			return gateOutcome{stop: stop, reverted: !stop}
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
@@ -430,7 +431,7 @@ type setup struct {
 	inactivity   int // default 60; negative stores 0
 	readyTimeout int // default 30
 	consecutive  int
-	mode         string        // default PromptType
+	mode         string        // default config.PromptType
 	startedAgo   time.Duration // how long the current iteration has run
 }
 
@@ -455,7 +456,7 @@ func newHarness(t *testing.T, s setup, script agentScript) *harness {
 		s.readyTimeout = 30
 	}
 	if s.mode == "" {
-		s.mode = PromptType
+		s.mode = config.PromptType
 	}
 	sd, err := state.Open(t.TempDir())
 	if err != nil {
@@ -1281,7 +1282,7 @@ func TestLoopAbortEndsAgentAtOnce(t *testing.T) {
 
 func TestLoopStdinMode(t *testing.T) {
 	// Headless agents get the prompt on standard input through the wrapper: nothing is typed.
-	h := newHarness(t, setup{max: 2, mode: PromptStdin}, agentScript{
+	h := newHarness(t, setup{max: 2, mode: config.PromptStdin}, agentScript{
 		start: func(tn turn) {
 			// Even a screen that looks like an input prompt gets nothing typed.
 			tn.p.SetScreen("$")
@@ -1326,9 +1327,9 @@ func TestAgentArgv(t *testing.T) {
 		wrapper []string
 		want    []string
 	}{
-		{"no wrapper", PromptStdin, nil, cmd},
-		{"type", PromptType, wrapper, []string{"/bin/swarm", "__run", "--exit-file", "/x/exit", "--", "claude", "--model", "opus"}},
-		{"stdin", PromptStdin, wrapper, []string{"/bin/swarm", "__run", "--exit-file", "/x/exit", "--stdin", "/x/prompt", "--", "claude", "--model", "opus"}},
+		{"no wrapper", config.PromptStdin, nil, cmd},
+		{"type", config.PromptType, wrapper, []string{"/bin/swarm", "__run", "--exit-file", "/x/exit", "--", "claude", "--model", "opus"}},
+		{"stdin", config.PromptStdin, wrapper, []string{"/bin/swarm", "__run", "--exit-file", "/x/exit", "--stdin", "/x/prompt", "--", "claude", "--model", "opus"}},
 	}
 	for _, c := range cases {
 		got := AgentArgv(cmd, c.mode, c.wrapper, "/x/exit", "/x/prompt")

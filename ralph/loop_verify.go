@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
@@ -32,7 +33,7 @@ func (l *Loop) finishIteration(rec *IterationRecord) {
 	r := *rec
 	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
 	if cur, err := l.cfg.Dir.Load(); err == nil {
-		l.runHooks(cur, HookPostIteration, rec.Iteration, rec.ExitCode)
+		l.runHooks(cur, config.HookPostIteration, rec.Iteration, rec.ExitCode)
 	}
 }
 
@@ -67,16 +68,17 @@ func (l *Loop) commitsOf(st *State) []string {
 	return commits
 }
 
-// verify runs the checkers on an iteration that claimed to be done.
+// verify runs the checkers on an iteration that claimed to be done. A loop stopped meanwhile
+// ends the checker that runs; its verdict is then Untested.
 func (l *Loop) verify(st *State, signals []string, code *int) Verdict {
 	checks := ParseChecks(st.Checks, "/")
 	l.say("iteration %d claims to be done (%s): running %s", st.CurrentIteration, strings.Join(signals, ", "),
 		words.Plural(len(checks), "check"))
 	prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
-	results := RunChecks(checks, CheckContext{WorkDir: l.workDir(st), Iteration: st.CurrentIteration, ExitCode: code,
-		OutputFile: l.cfg.Dir.ScreenPath(st.CurrentIteration), Prompt: string(prompt), Timeout: st.checkTimeout(),
-		Out: l.cfg.Detail})
-	return Verdict{Ran: true, Results: results}
+	results, cutShort := RunChecks(l.ctx(), checks, CheckContext{WorkDir: l.workDir(st), Iteration: st.CurrentIteration,
+		ExitCode: code, OutputFile: l.cfg.Dir.ScreenPath(st.CurrentIteration), Prompt: string(prompt),
+		Timeout: st.checkTimeout(), Out: l.cfg.Detail})
+	return Verdict{Ran: true, Results: results, Untested: cutShort}
 }
 
 // removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
@@ -89,17 +91,18 @@ func (l *Loop) removeDoneFile(why string) {
 // checksFailed is why a DONE file the checkers disproved goes.
 const checksFailed = "the checks did not pass"
 
-// runHooks runs the loop's hooks of one type; one that fails or times out is logged.
-func (l *Loop) runHooks(st *State, typ string, n int, code *int) {
+// runHooks runs the loop's hooks of one type; one that fails or times out is logged. cutShort
+// says the loop's context ended while they ran.
+func (l *Loop) runHooks(st *State, typ string, n int, code *int) (cutShort bool) {
 	if !hasHook(st.Hooks, typ) {
-		return
+		return false
 	}
-	ctx := HookContext{Agent: l.agentName(st), Iteration: n, MaxIterations: st.MaxIterations, ExitCode: code,
+	hc := HookContext{Agent: l.agentName(st), Iteration: n, MaxIterations: st.MaxIterations, ExitCode: code,
 		Status: st.Status, WorkDir: l.workDir(st), Worker: l.cfg.Name}
-	reportHooks(st, typ, ctx, l.cfg.Detail, l.say, l.logEvent)
+	return reportHooks(l.ctx(), st, typ, hc, l.cfg.Detail, l.say, l.logEvent)
 }
 
-func hasHook(hooks []Hook, typ string) bool {
+func hasHook(hooks []config.Hook, typ string) bool {
 	for _, h := range hooks {
 		if h.Type == typ {
 			return true
@@ -108,28 +111,30 @@ func hasHook(hooks []Hook, typ string) bool {
 	return false
 }
 
-// finish acts once on a loop that has ended: its summary.md, then its end-of-loop hook.
+// finish acts once on a loop that has ended: its summary.md, then its end-of-loop hook. A
+// hook the loop's context cut short leaves the loop unfinished, for its next driver to finish.
 func (l *Loop) finish() {
 	st, err := l.cfg.Dir.Load()
 	if err != nil || st.Finalized || (st.Status != StatusStopped && st.Status != StatusFailed) {
 		return
 	}
 	l.recorded(l.cfg.Dir.WriteSummary(l.cfg.Clock.Now()))
-	if typ := OutcomeOf(st).FinalHook(); typ != "" {
-		l.runHooks(st, typ, st.CurrentIteration, st.LastExitCode)
+	if typ := OutcomeOf(st).FinalHook(); typ != "" && l.runHooks(st, typ, st.CurrentIteration, st.LastExitCode) {
+		return
 	}
 	l.update(func(s *State) error { s.Finalized = true; return nil })
 }
 
-// verifyDoneFile checks a DONE file found between iterations; it reports whether that ended
-// the loop.
+// verifyDoneFile checks a DONE file found between iterations; it reports whether no iteration
+// may start now: the file ended the loop, or the loop was stopped while its checkers ran.
 func (l *Loop) verifyDoneFile(st *State) bool {
-	dec := DoneFileChecked(st.CurrentIteration, l.verify(st, []string{SignalFile}, nil))
+	v := l.verify(st, []string{SignalFile}, nil)
+	dec := DoneFileChecked(st.CurrentIteration, v)
 	if dec.RemoveDoneFile {
 		l.removeDoneFile(checksFailed)
 	}
 	l.transition(st, agent{dead: true}, dec)
-	return dec.Ended
+	return dec.Ended || v.Untested
 }
 
 // stoppedWhileWorking records the iteration of a loop stopped from outside (ralph stop, kill)

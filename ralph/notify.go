@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // Notifications: the moments a person running loops unattended wants to hear about (a loop
@@ -28,46 +30,12 @@ const (
 var NotifyEvents = []string{NotifyDone, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyPermission, NotifyUsageLimit,
 	NotifyBudget, NotifyResurrected, NotifyRollback}
 
-// NotifyConfig says where a loop's notifications go.
-type NotifyConfig struct {
-	Desktop bool   `json:"desktop,omitempty"` // notify-send, or osascript on macOS
-	Tmux    bool   `json:"tmux,omitempty"`    // a message on the clients attached to swarm's server
-	Webhook string `json:"webhook,omitempty"` // receives the event as a JSON POST
-	Command string `json:"command,omitempty"` // run with sh -c, the event in its environment
-	// Events limits the notifications to these events; empty: all of them.
-	Events []string `json:"events,omitempty"`
-}
-
-// Any reports whether a notification goes anywhere.
-func (n NotifyConfig) Any() bool {
-	return n.Desktop || n.Tmux || n.Webhook != "" || n.Command != ""
-}
-
-// Wants reports whether event is one to notify of.
-func (n NotifyConfig) Wants(event string) bool {
-	return n.Any() && (len(n.Events) == 0 || slices.Contains(n.Events, event))
-}
-
-// Channels names where notifications go, for status lines: "desktop, webhook".
-func (n NotifyConfig) Channels() []string {
-	var out []string
-	for _, c := range []struct {
-		on   bool
-		name string
-	}{{n.Desktop, "desktop"}, {n.Tmux, "tmux"}, {n.Webhook != "", "webhook"}, {n.Command != "", "command"}} {
-		if c.on {
-			out = append(out, c.name)
-		}
-	}
-	return out
-}
-
 // NotifyUsage is the --notify flag's help.
 const NotifyUsage = "notify of loop events (repeatable): desktop, tmux, webhook=URL, command=CMD, " +
 	"events=done,failed,... or off (none, whatever the config files say)"
 
 // ApplyNotifySpec changes n by one --notify value.
-func ApplyNotifySpec(n *NotifyConfig, spec string) error {
+func ApplyNotifySpec(n *config.Notify, spec string) error {
 	key, value, hasValue := strings.Cut(strings.TrimSpace(spec), "=")
 	switch {
 	case key == "desktop" && !hasValue:
@@ -75,7 +43,7 @@ func ApplyNotifySpec(n *NotifyConfig, spec string) error {
 	case key == "tmux" && !hasValue:
 		n.Tmux = true
 	case key == "off" && !hasValue:
-		*n = NotifyConfig{}
+		*n = config.Notify{}
 	case key == "webhook" && hasValue:
 		n.Webhook = value
 	case key == "command" && hasValue:
@@ -90,8 +58,8 @@ func ApplyNotifySpec(n *NotifyConfig, spec string) error {
 	return nil
 }
 
-// check rejects settings that cannot work, wherever they came from.
-func (n NotifyConfig) check() error {
+// checkNotify rejects settings that cannot work, wherever they came from.
+func checkNotify(n config.Notify) error {
 	if n.Webhook != "" && !strings.HasPrefix(n.Webhook, "http://") && !strings.HasPrefix(n.Webhook, "https://") {
 		return fmt.Errorf("invalid notify webhook '%s' (expected an http:// or https:// URL)", n.Webhook)
 	}
@@ -116,23 +84,21 @@ func splitList(s string) []string {
 	return out
 }
 
-// ResolveNotify is where a loop started in dir notifies: the [notify] tables of the user's
-// config.toml and the project's swarm.toml (see ConfigFiles; the project's overrides setting
-// by setting), then the --notify values in order.
-func ResolveNotify(dir string, specs []string) (NotifyConfig, error) {
-	var n NotifyConfig
-	for _, path := range ConfigFiles(dir) {
-		if err := notifyFromFile(path, &n); err != nil {
-			return NotifyConfig{}, err
-		}
+// ResolveNotify is where a loop started where cfg was loaded notifies: the [notify] tables of
+// the user's config.toml and the project's swarm.toml (cfg.Notify; the project's overrides
+// setting by setting), then the --notify values in order.
+func ResolveNotify(cfg *config.Config, specs []string) (config.Notify, error) {
+	n, err := cfg.Notify()
+	if err != nil {
+		return config.Notify{}, err
 	}
 	for _, s := range specs {
 		if err := ApplyNotifySpec(&n, s); err != nil {
-			return NotifyConfig{}, err
+			return config.Notify{}, err
 		}
 	}
-	if err := n.check(); err != nil {
-		return NotifyConfig{}, err
+	if err := checkNotify(n); err != nil {
+		return config.Notify{}, err
 	}
 	return n, nil
 }

@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,9 +196,10 @@ func desktopNotify(n Notification) error {
 }
 
 // runBounded runs a channel's program as the loop runs the user's steps (its own process
-// group, ended at its time limit) and says how it went.
+// group, ended at its time limit) and says how it went. A stop does not end it: the news of
+// the stop is among what it may be telling.
 func runBounded(r shellRun) error {
-	res := runShell(r)
+	res := runShell(context.Background(), r)
 	switch {
 	case res.Err != nil:
 		return res.Err

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // The user's [notify] table, overridden by the project's per key, then by --notify values.
@@ -19,16 +21,16 @@ func TestResolveNotifyLayered(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	write(t, filepath.Join(home, ".config", "swarm", "config.toml"),
 		"[notify]\ndesktop = true\nwebhook = \"https://user.example/hook\"\nevents = [\"done\", \"failed\"]\n")
-	write(t, filepath.Join(project, ProjectConfigName), "[notify]\nwebhook = \"https://project.example/hook\"\n")
-	allowForTest(t, filepath.Join(project, ProjectConfigName))
-	got, err := ResolveNotify(project, []string{"tmux", "command=./tell.sh"})
-	want := NotifyConfig{Desktop: true, Tmux: true, Webhook: "https://project.example/hook", Command: "./tell.sh",
+	write(t, filepath.Join(project, config.ProjectConfigName), "[notify]\nwebhook = \"https://project.example/hook\"\n")
+	allowForTest(t, filepath.Join(project, config.ProjectConfigName))
+	got, err := ResolveNotify(config.Load(project), []string{"tmux", "command=./tell.sh"})
+	want := config.Notify{Desktop: true, Tmux: true, Webhook: "https://project.example/hook", Command: "./tell.sh",
 		Events: []string{"done", "failed"}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("ResolveNotify = %+v, %v; want %+v", got, err, want)
 	}
-	if got, err := ResolveNotify(project, []string{"off", "https://flag.example/x"}); err != nil ||
-		!reflect.DeepEqual(got, NotifyConfig{Webhook: "https://flag.example/x"}) {
+	if got, err := ResolveNotify(config.Load(project), []string{"off", "https://flag.example/x"}); err != nil ||
+		!reflect.DeepEqual(got, config.Notify{Webhook: "https://flag.example/x"}) {
 		t.Errorf("off then a URL = %+v, %v; want only the URL's webhook", got, err)
 	}
 }
@@ -39,36 +41,9 @@ func TestNotifySpecErrors(t *testing.T) {
 		"webhook=ftp://x":   "invalid notify webhook 'ftp://x' (expected an http:// or https:// URL)",
 		"events=done,later": "unknown notify event 'later' (known: done, failed, stagnated, blocked, permission, usage_limit, budget, resurrected, rollback)",
 	} {
-		if _, err := ResolveNotify(t.TempDir(), []string{spec}); err == nil || err.Error() != want {
+		if _, err := ResolveNotify(config.Load(t.TempDir()), []string{spec}); err == nil || err.Error() != want {
 			t.Errorf("--notify %s: error %v; want %q", spec, err, want)
 		}
-	}
-}
-
-func TestNotifyTableErrorsNameFileAndKey(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("HOME", t.TempDir())
-	path := filepath.Join(dir, ProjectConfigName)
-	for text, want := range map[string]string{
-		"[notify]\ndesktop = \"yes\"\n": `[notify]: desktop: expected true or false, got "yes"`,
-		"[notify]\nslack = true\n":      `[notify]: unknown key "slack" (known: desktop, tmux, webhook, command, events)`,
-		"[notify]\nevents = \"done\"\n": `[notify]: events: expected an array of event names, got "done"`,
-	} {
-		write(t, path, text)
-		_, err := ResolveNotify(dir, nil)
-		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.HasSuffix(err.Error(), want) {
-			t.Errorf("%q: error %v; want %s: ...%s", text, err, path, want)
-		}
-	}
-}
-
-func TestNotifyWantsOnlyItsEvents(t *testing.T) {
-	n := NotifyConfig{Tmux: true, Events: []string{NotifyDone}}
-	if !n.Wants(NotifyDone) || n.Wants(NotifyFailed) {
-		t.Errorf("events [done]: Wants(done)=%v Wants(failed)=%v", n.Wants(NotifyDone), n.Wants(NotifyFailed))
-	}
-	if (NotifyConfig{Events: []string{NotifyDone}}).Wants(NotifyDone) {
-		t.Error("no channel: nothing is wanted")
 	}
 }
 
@@ -144,7 +119,7 @@ func TestLoopNotifiesItsEnd(t *testing.T) {
 	hook := newSupervisionWebhook(t, http.StatusInternalServerError)
 	rc := SupervisionConfig{Enabled: true, MaxFailures: 2, RetryBackoffSeconds: 1, HangTimeoutSeconds: 300}
 	h := supervisionHarness(t, setup{max: 10}, agentScript{submit: supervisionFailingWithLastWords}, rc, func(st *State) {
-		st.Notify = &NotifyConfig{Tmux: true, Webhook: hook.srv.URL, Events: []string{NotifyFailed}}
+		st.Notify = &config.Notify{Tmux: true, Webhook: hook.srv.URL, Events: []string{NotifyFailed}}
 	})
 	if code := h.run(h.config()); code != 1 {
 		t.Fatalf("Run = %d, want 1", code)

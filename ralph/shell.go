@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os/exec"
@@ -10,8 +11,9 @@ import (
 	"time"
 )
 
-// Running the user's own steps (checkers, hooks): in their own process group, so a time limit
-// ends whatever they started, not just the shell.
+// Running the user's own steps (checkers, hooks): in their own process group, so a time limit,
+// or the loop's context ending (the loop stopped, its Regent shutting down), ends whatever
+// they started, not just the shell.
 
 // shellRun is one command to run.
 type shellRun struct {
@@ -26,6 +28,7 @@ type shellRun struct {
 type shellResult struct {
 	Code     int    // exit code; -1 when it could not run or was killed
 	TimedOut bool   // ended at the time limit
+	CutShort bool   // ended, or never started, because the context ended
 	Output   string // the first outputLimit bytes of stdout and stderr together
 	Err      error  // it could not be started
 }
@@ -36,7 +39,11 @@ const outputLimit = 64 << 10
 // killGrace is how long a step that ran out of time gets between SIGTERM and SIGKILL.
 const killGrace = 2 * time.Second
 
-func runShell(r shellRun) shellResult {
+// runShell runs r to its end, its time limit or the end of ctx, whichever comes first.
+func runShell(ctx context.Context, r shellRun) shellResult {
+	if ctx.Err() != nil {
+		return shellResult{Code: -1, CutShort: true}
+	}
 	cmd := exec.Command(r.Argv[0], r.Argv[1:]...)
 	cmd.Dir, cmd.Env = r.Dir, r.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -66,20 +73,32 @@ func runShell(r shellRun) shellResult {
 	case err = <-done:
 	case <-timeout:
 		res.TimedOut = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case err = <-done:
-		case <-time.After(killGrace):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			err = <-done
-		}
+		err = endGroup(cmd.Process.Pid, done)
+	case <-ctx.Done():
+		// Whoever ended the context wants the loop to stop now: no grace.
+		res.CutShort = true
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
 	}
 	res.Output = kept.String()
 	res.Code = exitCodeOf(err)
-	if res.TimedOut {
+	if res.TimedOut || res.CutShort {
 		res.Code = -1
 	}
 	return res
+}
+
+// endGroup ends the process group pgid that ran out of time: SIGTERM, then SIGKILL after
+// killGrace. done delivers the leader's end.
+func endGroup(pgid int, done <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(killGrace):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		return <-done
+	}
 }
 
 func exitCodeOf(err error) int {

@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
@@ -98,7 +99,7 @@ func Recorder(wrapper []string) []string {
 func claudeHookSettings(rec []string) []byte {
 	quoted := make([]string, len(rec))
 	for i, a := range rec {
-		quoted[i] = shWord(a)
+		quoted[i] = words.ShellWord(a)
 	}
 	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": 10}
 	hooks := map[string]any{}
@@ -107,14 +108,6 @@ func claudeHookSettings(rec []string) []byte {
 	}
 	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
 	return append(data, '\n')
-}
-
-// shWord quotes a word for sh only when it needs it, so the command reads as typed.
-func shWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") == "" {
-		return s
-	}
-	return shQuote(s)
 }
 
 // hasFlag reports whether argv gives flag, as "--flag value" or "--flag=value".

@@ -151,14 +151,6 @@ func TestAgentSignals(t *testing.T) {
 	}
 }
 
-func TestShWord(t *testing.T) {
-	for in, want := range map[string]string{"/a/b-c.d": "/a/b-c.d", "a b": "'a b'", "it's": `'it'\''s'`, "": "''"} {
-		if got := shWord(in); got != want {
-			t.Errorf("shWord(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // Codex reports the turns of its side tasks (the session's title) on threads of their own:
 // only the prompt's thread counts.
 func TestPromptThread(t *testing.T) {

@@ -8,14 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/cost"
 	"github.com/swarm-dev/swarm/state"
-)
-
-// Prompt delivery modes.
-const (
-	PromptType  = "type"  // pasted into the agent's input once it shows its prompt
-	PromptStdin = "stdin" // given on standard input (headless agents: claude -p, codex exec -)
 )
 
 // TimeFormat is how loop times are stored: RFC 3339 with microseconds and the zone, so a
@@ -90,7 +85,7 @@ type State struct {
 	// the defaults); the signals and checker answers of the iteration that ended the loop.
 	Checks       []string      `json:"checks,omitempty"`
 	CheckTimeout int           `json:"check_timeout,omitempty"`
-	Hooks        []Hook        `json:"hooks,omitempty"`
+	Hooks        []config.Hook `json:"hooks,omitempty"`
 	HookTimeout  int           `json:"hook_timeout,omitempty"`
 	Signals      []string      `json:"signals,omitempty"`
 	LastChecks   []CheckResult `json:"last_checks,omitempty"`
@@ -125,7 +120,7 @@ type State struct {
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
 
 	Supervision          *SupervisionConfig `json:"regent,omitempty"`
-	Notify               *NotifyConfig      `json:"notify,omitempty"` // where its notifications go
+	Notify               *config.Notify     `json:"notify,omitempty"` // where its notifications go
 	IterationStartCommit string             `json:"iteration_start_commit,omitempty"`
 }
 

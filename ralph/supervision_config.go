@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // SupervisionFlags are the supervision settings given on the command line; nil means the flag
@@ -20,25 +22,23 @@ type SupervisionFlags struct {
 	NoSupervision         bool
 }
 
-// ResolveSupervision is the supervision policy for a loop started in dir: the defaults,
-// overridden by the [regent] tables of the user's config.toml and of the swarm.toml found from
-// dir upwards (see ConfigFiles), overridden by the flags that were given. The result is checked
+// ResolveSupervision is the supervision policy for a loop started where cfg was loaded: the
+// defaults, overridden by the [regent] tables of the user's config.toml and of the project's
+// swarm.toml (cfg.Supervision), overridden by the flags that were given. The result is checked
 // as a whole, since a rule may combine settings from several places (rollback switched on in a
 // file, the test command given as a flag).
-func ResolveSupervision(dir string, flags SupervisionFlags) (SupervisionConfig, error) {
+func ResolveSupervision(cfg *config.Config, flags SupervisionFlags) (SupervisionConfig, error) {
 	rc := DefaultSupervision()
-	for _, path := range ConfigFiles(dir) {
-		rf, err := ParseProjectConfig(path)
-		if err != nil {
-			return SupervisionConfig{}, err
-		}
-		override(&rc.Enabled, rf.Enabled)
-		override(&rc.RollbackOnTestFailure, rf.RollbackOnTestFailure)
-		override(&rc.TestCommand, rf.TestCommand)
-		override(&rc.MaxFailures, rf.MaxRetries)
-		override(&rc.RetryBackoffSeconds, rf.RetryBackoffSeconds)
-		override(&rc.HangTimeoutSeconds, rf.HangTimeoutSeconds)
+	rf, err := cfg.Supervision()
+	if err != nil {
+		return SupervisionConfig{}, err
 	}
+	override(&rc.Enabled, rf.Enabled)
+	override(&rc.RollbackOnTestFailure, rf.RollbackOnTestFailure)
+	override(&rc.TestCommand, rf.TestCommand)
+	override(&rc.MaxFailures, rf.MaxRetries)
+	override(&rc.RetryBackoffSeconds, rf.RetryBackoffSeconds)
+	override(&rc.HangTimeoutSeconds, rf.HangTimeoutSeconds)
 	override(&rc.MaxFailures, flags.MaxFailures)
 	override(&rc.RetryBackoffSeconds, flags.RetryBackoffSeconds)
 	override(&rc.HangTimeoutSeconds, flags.HangTimeoutSeconds)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // Defaults, then swarm.toml, then the flags that were given; the whole result is checked.
@@ -71,7 +73,7 @@ func TestResolveSupervision(t *testing.T) {
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ResolveSupervision(dir, c.flags)
+			got, err := ResolveSupervision(config.Load(dir), c.flags)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("error %v, want %q", err, c.wantErr)

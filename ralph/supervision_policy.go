@@ -83,6 +83,9 @@ type GateFacts struct {
 	ConfigError    string // the test command could not run at all
 	BaselineTested bool
 	BaselineFailed bool
+	// CutShort: the loop was stopped while the tests ran. Not tested: neither a pass (the
+	// commits are not vouched for) nor a failure (nothing is reverted).
+	CutShort bool
 }
 
 // Gate decides the test gate's next step. Without rollback the tests are not run at all,
@@ -92,6 +95,10 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	var d Decision
 	switch {
 	case !f.Configured || len(f.Commits) == 0:
+		return GateDone, d
+	case f.CutShort:
+		d.supervisionSay("Tests cut short: the loop is stopping — commit %s kept, not tested", f.Commits[0])
+		d.event("TESTS", "cut short at %s: not tested, nothing reverted", f.Commits[0])
 		return GateDone, d
 	case !f.Tested:
 		return GateRunTests, d

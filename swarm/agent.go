@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
@@ -116,11 +117,12 @@ func agentFromFlags(e *env, c *cli.Context) (agentOptions, error) {
 		return agentOptions{}, err
 	}
 	w.Cwd = project
-	rc, err := regentConfigOf(c, project, "")
+	cfg := config.Load(project)
+	rc, err := regentConfigOf(c, cfg, "")
 	if err != nil {
 		return agentOptions{}, err
 	}
-	ls, err := loopSettings(c, project)
+	ls, err := loopSettings(c, cfg)
 	if err != nil {
 		return agentOptions{}, err
 	}

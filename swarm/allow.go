@@ -8,10 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
-// `swarm allow`: consent to the commands a project's swarm.toml runs (see ralph/consent.go).
+// `swarm allow`: consent to the commands a project's swarm.toml runs (see ralph/config/consent.go).
 
 func allowCommand() *cli.Command {
 	return &cli.Command{
@@ -85,9 +85,9 @@ func allowTarget(arg string) (string, error) {
 	if err != nil {
 		return "", fail("%w", err)
 	}
-	found := ralph.FindProjectConfig(dir)
+	found := config.FindProjectConfig(dir)
 	if found == "" {
-		return "", fail("no %s in %s or above it (up to the repository root)", ralph.ProjectConfigName, dir)
+		return "", fail("no %s in %s or above it (up to the repository root)", config.ProjectConfigName, dir)
 	}
 	return found, nil
 }
@@ -97,12 +97,12 @@ func allowFile(c *cli.Context, path string) error {
 	if err != nil {
 		return fail("%w", err)
 	}
-	entry, err := ralph.Allow(path, time.Now())
+	entry, err := config.Allow(path, time.Now())
 	if err != nil {
 		return fail("cannot record the consent: %w", err)
 	}
 	out := c.App.Writer
-	keys := ralph.CommandKeys(data)
+	keys := config.CommandKeys(data)
 	if len(keys) == 0 {
 		fmt.Fprintf(out, "allowed %s (it runs no commands now)\n", entry.Path)
 		return nil
@@ -115,11 +115,11 @@ func allowFile(c *cli.Context, path string) error {
 }
 
 func revokeAllowed(c *cli.Context, path string) error {
-	found, err := ralph.Revoke(path)
+	found, err := config.Revoke(path)
 	if err != nil {
 		return fail("cannot record it: %w", err)
 	}
-	canon, _ := ralph.CanonicalPath(path)
+	canon, _ := config.CanonicalPath(path)
 	if !found {
 		return fail("%s was not allowed", canon)
 	}
@@ -129,12 +129,12 @@ func revokeAllowed(c *cli.Context, path string) error {
 
 // allowedRow is one consent as --list shows it: whether the file is still as it was allowed.
 type allowedRow struct {
-	ralph.AllowedFile
+	config.AllowedFile
 	State string `json:"state"` // allowed, changed or missing
 }
 
 func listAllowed(c *cli.Context, format string) error {
-	files, err := ralph.AllowedFiles()
+	files, err := config.AllowedFiles()
 	if err != nil {
 		return fail("%w", err)
 	}
@@ -157,12 +157,12 @@ func listAllowed(c *cli.Context, format string) error {
 }
 
 // allowedState says whether the file allowed is still there with the content allowed.
-func allowedState(f ralph.AllowedFile) string {
+func allowedState(f config.AllowedFile) string {
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
 		return "missing"
 	}
-	if ralph.ConsentHash(data) != f.SHA256 {
+	if config.ConsentHash(data) != f.SHA256 {
 		return "changed"
 	}
 	return "allowed"

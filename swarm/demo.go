@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -131,7 +132,7 @@ func demoState(work string) *ralph.State {
 	pattern := "ALL TASKS COMPLETE"
 	return &ralph.State{
 		PromptFile: filepath.Join(work, "PROMPT.md"), MaxIterations: demoIterations, InactivityTimeout: 3,
-		DonePattern: &pattern, PromptMode: ralph.PromptType, ReadyTimeout: 30,
+		DonePattern: &pattern, PromptMode: config.PromptType, ReadyTimeout: 30,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
@@ -32,7 +33,7 @@ func TestDemoWorkspaceAndLoop(t *testing.T) {
 	}
 	st := demoState(work)
 	if st.MaxIterations != demoIterations || st.PromptFile != filepath.Join(work, "PROMPT.md") || *st.DonePattern != "ALL TASKS COMPLETE" ||
-		st.PromptMode != ralph.PromptType {
+		st.PromptMode != config.PromptType {
 		t.Errorf("demo loop %+v", st)
 	}
 	// The demo's own prompt carries the done marker: the loop must not take its echo for it.

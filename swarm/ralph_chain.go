@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // chainSpawnFromFlags is `swarm spawn --ralph --chain DEF`: the first step's loop starts now;
@@ -35,7 +36,8 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		dir, _ = os.Getwd()
 	}
 	dir, _ = filepath.Abs(dir)
-	cs, global, err := chainState(dir, def, steps, c.StringSlice("check"))
+	cfg := config.Load(dir)
+	cs, global, err := chainState(cfg, dir, def, steps, c.StringSlice("check"))
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
@@ -46,11 +48,11 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		return ralphSpawnOptions{}, err
 	}
 	w.Argv = append([]string{}, first.Profile.Cmd...)
-	rc, err := regentConfig(c, dir)
+	rc, err := regentConfig(c, cfg)
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
-	ls, err := loopSettingsWith(c, dir, nil)
+	ls, err := loopSettingsWith(c, cfg, nil)
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
@@ -60,10 +62,10 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 	return ralphSpawnOptions{worker: w, loop: lo, settings: ls, regent: rc, chain: cs}, nil
 }
 
-// chainState resolves the steps' profiles and splits the --check values into the steps'
-// own (AGENT:SPEC) and those for every step.
-func chainState(dir, def string, steps []ralph.ChainStep, checks []string) (*ralph.ChainState, []string, error) {
-	profiles, err := ralph.LoadProfiles(dir)
+// chainState resolves the steps' profiles and splits the --check values into the steps' own
+// (AGENT:SPEC) and those for every step (their scripts found from dir).
+func chainState(cfg *config.Config, dir, def string, steps []ralph.ChainStep, checks []string) (*ralph.ChainState, []string, error) {
+	profiles, err := cfg.Profiles()
 	if err != nil {
 		return nil, nil, fail("%w", err)
 	}
@@ -86,7 +88,7 @@ func chainState(dir, def string, steps []ralph.ChainStep, checks []string) (*ral
 		cs.Steps[i].Profile = p
 	}
 	for _, spec := range append(append([]string{}, global...), allStepChecks(steps)...) {
-		if _, err := ralph.ParseCheck(spec, dir); err != nil {
+		if _, err := config.ParseCheck(spec, dir); err != nil {
 			return nil, nil, fail("%w", err)
 		}
 	}

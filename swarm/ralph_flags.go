@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 )
 
 // The flags of a looping spawn (swarm spawn --ralph, swarm ralph spawn) and the Regent's.
@@ -30,7 +31,7 @@ func ralphFlags() []cli.Flag {
 		&cli.IntFlag{Name: "limit-wait", Usage: "ralph: seconds to wait after a usage limit whose reset time cannot be read", Value: int(ralph.DefaultLimitWait.Seconds())},
 		&cli.IntFlag{Name: "limit-margin", Usage: "ralph: seconds after a usage limit's reset before the loop tries again", Value: int(ralph.DefaultLimitMargin.Seconds())},
 		&cli.Float64Flag{Name: "max-cost", Usage: "ralph: stop the loop once it has cost more than this many US dollars (read from the agent's own records)"},
-		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: ralph.PromptType},
+		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: config.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor (exit 0 done, 1 failed, 3 stagnated, 130 paused)"},
 		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
 		&cli.BoolFlag{Name: "no-agent-signals", Usage: "ralph: do not ask Claude Code (hooks) or Codex (notify) for their own signals; read only their screen"},
@@ -53,15 +54,15 @@ func ralphFlags() []cli.Flag {
 	}
 }
 
-// regentConfig is the Regent's policy for a loop started in dir (see ralph.ResolveRegent):
-// only the flags given on the command line override swarm.toml.
-func regentConfig(c *cli.Context, dir string) (*ralph.SupervisionConfig, error) {
-	return regentConfigOf(c, dir, "max-failures")
+// regentConfig is the Regent's policy for a loop started where cfg was loaded (see
+// ralph.ResolveSupervision): only the flags given on the command line override swarm.toml.
+func regentConfig(c *cli.Context, cfg *config.Config) (*ralph.SupervisionConfig, error) {
+	return regentConfigOf(c, cfg, "max-failures")
 }
 
 // regentConfigOf is regentConfig with the flag that holds the Regent's failure limit (""
 // when the command's --max-failures means something else, as for swarm agent).
-func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.SupervisionConfig, error) {
+func regentConfigOf(c *cli.Context, cfg *config.Config, failuresFlag string) (*ralph.SupervisionConfig, error) {
 	var f ralph.SupervisionFlags
 	if failuresFlag != "" {
 		setFlag(c, failuresFlag, c.Int, &f.MaxFailures)
@@ -74,27 +75,27 @@ func regentConfigOf(c *cli.Context, dir, failuresFlag string) (*ralph.Supervisio
 	setFlag(c, "push", c.Bool, &f.Push)
 	setFlag(c, "webhook", c.String, &f.Webhook)
 	f.NoSupervision = c.Bool("no-regent")
-	rc, err := ralph.ResolveSupervision(dir, f)
+	rc, err := ralph.ResolveSupervision(cfg, f)
 	if err != nil {
 		return nil, fail("%w", err)
 	}
 	return &rc, nil
 }
 
-// loopSettings are the loop's checkers, hooks and stop rules for a loop started in dir (see
-// ralph.ResolveLoop): only the flags given on the command line override swarm.toml.
-func loopSettings(c *cli.Context, dir string) (ralph.LoopSettings, error) {
-	return loopSettingsWith(c, dir, c.StringSlice("check"))
+// loopSettings are the loop's checkers, hooks and stop rules for a loop started where cfg was
+// loaded (see ralph.ResolveLoop): only the flags given on the command line override swarm.toml.
+func loopSettings(c *cli.Context, cfg *config.Config) (ralph.LoopSettings, error) {
+	return loopSettingsWith(c, cfg, c.StringSlice("check"))
 }
 
 // loopSettingsWith is loopSettings with the --check values to use (a chain keeps those of
 // its steps apart).
-func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSettings, error) {
+func loopSettingsWith(c *cli.Context, cfg *config.Config, checks []string) (ralph.LoopSettings, error) {
 	base, _ := os.Getwd()
 	f := ralph.LoopFlags{Checks: checks, Base: base, NoBuiltinMarkers: c.Bool("no-builtin-markers"),
 		Notify: c.StringSlice("notify")}
 	for _, spec := range c.StringSlice("hook") {
-		h, err := ralph.ParseHook(spec)
+		h, err := config.ParseHook(spec)
 		if err != nil {
 			return ralph.LoopSettings{}, fail("%w", err)
 		}
@@ -112,7 +113,7 @@ func loopSettingsWith(c *cli.Context, dir string, checks []string) (ralph.LoopSe
 			return ralph.LoopSettings{}, fail("--check-timeout and --hook-timeout must be at least 1 second")
 		}
 	}
-	ls, err := ralph.ResolveLoop(dir, f)
+	ls, err := ralph.ResolveLoop(cfg, f)
 	if err != nil {
 		return ralph.LoopSettings{}, fail("%w", err)
 	}

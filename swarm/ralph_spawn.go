@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -132,9 +133,9 @@ func (o *loopOptions) checkSettings(e *env) error {
 		}
 	}
 	switch o.promptMode {
-	case ralph.PromptType, ralph.PromptStdin:
+	case config.PromptType, config.PromptStdin:
 	case "tui":
-		o.promptMode = ralph.PromptType
+		o.promptMode = config.PromptType
 	default:
 		return fail("invalid --prompt-mode '%s' (expected type or stdin)", o.promptMode)
 	}
@@ -199,11 +200,12 @@ func ralphSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		dir, _ = os.Getwd()
 	}
 	dir, _ = filepath.Abs(dir)
-	rc, err := regentConfig(c, dir)
+	cfg := config.Load(dir)
+	rc, err := regentConfig(c, cfg)
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}
-	ls, err := loopSettings(c, dir)
+	ls, err := loopSettings(c, cfg)
 	if err != nil {
 		return ralphSpawnOptions{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
@@ -24,7 +25,7 @@ func promptFile(t *testing.T, text string) string {
 
 // goodLoop is a valid set of loop flags for a prompt file.
 func goodLoop(prompt string) loopOptions {
-	return loopOptions{promptArg: prompt, max: 3, maxSet: true, inactivity: 60, promptMode: ralph.PromptType, readyTimeout: 120, limitWait: 1800, limitMargin: 60}
+	return loopOptions{promptArg: prompt, max: 3, maxSet: true, inactivity: 60, promptMode: config.PromptType, readyTimeout: 120, limitWait: 1800, limitMargin: 60}
 }
 
 func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {
@@ -55,7 +56,7 @@ func TestRalphSpawnChecksTheLoopFlags(t *testing.T) {
 	if err := o.check(te.env); err != nil {
 		t.Fatal(err)
 	}
-	if o.promptMode != ralph.PromptType || o.promptFile != prompt {
+	if o.promptMode != config.PromptType || o.promptFile != prompt {
 		t.Errorf("mode %q, prompt %q", o.promptMode, o.promptFile)
 	}
 	if got := te.errText(); got != "swarm: warning: high iteration count (>50) may consume significant resources\n" {

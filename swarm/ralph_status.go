@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
@@ -200,7 +201,7 @@ func printRegentStatus(out io.Writer, rc ralph.SupervisionConfig, rs *ralph.Supe
 }
 
 // notifyText is where notifications go, in one line: "desktop, webhook (done, failed)".
-func notifyText(n ralph.NotifyConfig) string {
+func notifyText(n config.Notify) string {
 	s := strings.Join(n.Channels(), ", ")
 	if len(n.Events) > 0 {
 		s += " (" + strings.Join(n.Events, ", ") + ")"

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/words"
 )
 
@@ -27,7 +28,7 @@ func printCompletionStatus(out io.Writer, st *ralph.State, chain *ralph.ChainSta
 	if len(st.LastChecks) > 0 {
 		fmt.Fprintf(out, "Last checks: %s\n", lastChecksText(st.LastChecks))
 	}
-	for _, typ := range ralph.HookTypes {
+	for _, typ := range config.HookTypes {
 		var cmds []string
 		for _, h := range st.Hooks {
 			if h.Type == typ {

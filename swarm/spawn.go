@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -132,12 +132,12 @@ func configuredCommand(cwd string) ([]string, error) {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	cmd, err := ralph.DefaultCommand(cwd)
+	cmd, err := config.Load(cwd).SpawnCommand()
 	if err != nil {
 		return nil, fail("%w", err)
 	}
 	if len(cmd) == 0 {
-		return nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(ralph.UserConfigPath()))
+		return nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(config.UserConfigPath()))
 	}
 	return cmd, nil
 }

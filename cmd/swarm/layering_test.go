@@ -16,7 +16,8 @@ import (
 )
 
 // The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
-// read, for every layer); ralph/screen and ralph/cost; the loop (ralph, with ralph/git and
+// read, for every layer); ralph/screen and ralph/cost; the configuration files (ralph/config);
+// the loop (ralph, with ralph/git and
 // ralph/inbox); the CLI (swarm and its helpers under swarm/, among them the Regent's
 // protocol and client, which stand on state alone, and the worker lifecycle, swarm/worker,
 // which stands on the loop and the layers under it); the entry point. A lower layer that
@@ -56,6 +57,13 @@ var importRules = []importRule{
 	{rule: "counting cost stands on state at most",
 		pkgs: []string{module + "/ralph/cost/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/ralph/cost/..."}, deps: true},
+	{rule: "configuration stands below the loop",
+		pkgs: []string{module + "/ralph/config/..."},
+		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/ralph/cost/...", module + "/ralph/words",
+			module + "/ralph/config/..."}, deps: true},
+	{rule: "configuration stands below the loop: of the libraries outside the standard one, only the TOML decoder",
+		pkgs: []string{module + "/ralph/config/..."},
+		deny: []string{"github.com/...", "golang.org/...", "charm.land/...", "gopkg.in/..."}, allow: []string{"github.com/BurntSushi/toml/...", module + "/..."}},
 	{rule: "the Regent's protocol and client stand on state at most",
 		pkgs: []string{module + "/swarm/regent/..."},
 		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/swarm/regent/..."}, deps: true},

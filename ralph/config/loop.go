@@ -1,8 +1,7 @@
-package ralph
+package config
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,57 +40,57 @@ var loopKeys = map[string]string{
 	"max_cost":         "a non-negative number of US dollars",
 }
 
-// ParseLoopConfig reads the [loop] table of a swarm.toml. Unknown keys, bad checkers and hook
-// types, and values of the wrong type are errors naming the file and line.
-func ParseLoopConfig(path string) (*LoopFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// loop reads the file's [loop] table and its [pricing."model"] tables. Unknown keys, bad
+// checkers and hook types, and values of the wrong type are errors naming the file and line.
+func (f *file) loop() (*LoopFile, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	var pricing map[string]toml.Primitive
+	if err := f.table("pricing", &pricing); err != nil {
 		return nil, err
 	}
-	var doc struct {
-		Loop    toml.Primitive            `toml:"loop"`
-		Pricing map[string]toml.Primitive `toml:"pricing"`
-	}
-	md, err := toml.Decode(string(data), &doc)
-	if err != nil {
-		return nil, tomlError(path, data, err)
-	}
 	lf := &LoopFile{Hooks: map[string][]string{}}
-	if lf.Pricing, err = parsePricing(md, doc.Pricing); err != nil {
-		return nil, tomlError(path, data, err)
+	var err error
+	if lf.Pricing, err = parsePricing(f.md, pricing); err != nil {
+		return nil, tomlError(f.path, f.data, err)
 	}
-	if !md.IsDefined("loop") {
+	if !f.md.IsDefined("loop") {
 		return lf, nil
 	}
 	var table map[string]toml.Primitive
-	if err := md.PrimitiveDecode(doc.Loop, &table); err != nil {
-		return nil, tomlError(path, data, fmt.Errorf("loop: expected a table ([loop])"))
+	if err := f.md.PrimitiveDecode(f.tables["loop"], &table); err != nil {
+		return nil, tomlError(f.path, f.data, fmt.Errorf("loop: expected a table ([loop])"))
 	}
-	dir := filepath.Dir(path)
-	for _, k := range md.Keys() {
+	for _, k := range f.md.Keys() {
 		if len(k) < 2 || k[0] != "loop" {
 			continue
 		}
-		lk := loopKey{path: k[1:], lf: lf, dir: dir}
-		var err error
-		switch {
-		case len(k) == 2:
-			err = md.PrimitiveDecode(table[k[1]], lk)
-		case len(k) == 3 && k[1] == "hooks":
-			var hooks map[string]toml.Primitive
-			if err = md.PrimitiveDecode(table["hooks"], &hooks); err == nil {
-				err = md.PrimitiveDecode(hooks[k[2]], lk)
-			}
-		}
-		if err != nil {
-			return nil, tomlError(path, data, err)
+		if err := f.loopKey(lf, table, k); err != nil {
+			return nil, tomlError(f.path, f.data, err)
 		}
 	}
 	// Asked once the file is known to be right, so a mistake in it is reported first.
-	if err := checkConsent(path, data, "[loop"); err != nil {
+	if err := f.allows("[loop"); err != nil {
 		return nil, err
 	}
 	return lf, nil
+}
+
+// loopKey decodes the key k of [loop] (or of [loop.hooks]) of table into lf.
+func (f *file) loopKey(lf *LoopFile, table map[string]toml.Primitive, k toml.Key) error {
+	lk := loopKey{path: k[1:], lf: lf, dir: filepath.Dir(f.path)}
+	switch {
+	case len(k) == 2:
+		return f.md.PrimitiveDecode(table[k[1]], lk)
+	case len(k) == 3 && k[1] == "hooks":
+		var hooks map[string]toml.Primitive
+		if err := f.md.PrimitiveDecode(table["hooks"], &hooks); err != nil {
+			return err
+		}
+		return f.md.PrimitiveDecode(hooks[k[2]], lk)
+	}
+	return nil
 }
 
 // loopKey decodes one key of [loop] (or of [loop.hooks]) inside the decoder, which reports
@@ -215,123 +214,22 @@ func parsePricing(md toml.MetaData, tables map[string]toml.Primitive) (cost.Pric
 	return prices, nil
 }
 
-// number accepts a TOML integer or float.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	}
-	return 0, false
-}
-
-// stringList accepts an array of strings (a single string too, as a list of one).
-func stringList(v any) ([]string, bool) {
-	switch v := v.(type) {
-	case string:
-		return []string{v}, true
-	case []any:
-		out := make([]string, 0, len(v))
-		for _, x := range v {
-			s, ok := x.(string)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, s)
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-// LoopFlags are the loop settings given on the command line; nil and empty mean not given.
-type LoopFlags struct {
-	Checks           []string // as given; script paths relative to Base
-	Base             string   // the directory the command was run in
-	Hooks            []Hook
-	StagnationLimit  *int
-	NoBuiltinMarkers bool
-	CheckTimeout     *int
-	HookTimeout      *int
-	MaxCost          *float64
-	Notify           []string // --notify values, in order
-}
-
-// LoopSettings are a new loop's checkers, hooks and stop rules.
-type LoopSettings struct {
-	Checks          []string // checker specs, script paths absolute
-	Hooks           []Hook
-	StagnationLimit int
-	BuiltinMarkers  bool
-	CheckTimeout    int // seconds
-	HookTimeout     int
-	MaxCost         float64     // USD; 0: no budget
-	Pricing         cost.Prices // the project's price overrides
-	Notify          NotifyConfig
-}
-
-// ResolveLoop is the loop settings for a loop started in dir: the defaults, overridden by the
-// [loop] tables of the user's config.toml and of the swarm.toml found from dir upwards (see
-// ConfigFiles), overridden by the flags given. A list given as flags replaces the files' (hooks
-// per type).
-func ResolveLoop(dir string, f LoopFlags) (LoopSettings, error) {
-	ls := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true,
-		CheckTimeout: int(DefaultCheckTimeout.Seconds()), HookTimeout: int(DefaultHookTimeout.Seconds())}
-	lf, checks, err := loopFromFiles(dir)
-	if err != nil {
-		return LoopSettings{}, err
-	}
-	ls.Checks = checks
-	override(&ls.StagnationLimit, lf.StagnationLimit)
-	override(&ls.BuiltinMarkers, lf.BuiltinMarkers)
-	override(&ls.CheckTimeout, lf.CheckTimeout)
-	override(&ls.HookTimeout, lf.HookTimeout)
-	override(&ls.StagnationLimit, f.StagnationLimit)
-	override(&ls.CheckTimeout, f.CheckTimeout)
-	override(&ls.HookTimeout, f.HookTimeout)
-	override(&ls.MaxCost, lf.MaxCost)
-	override(&ls.MaxCost, f.MaxCost)
-	if len(lf.Pricing) > 0 {
-		ls.Pricing = lf.Pricing
-	}
-	if f.NoBuiltinMarkers {
-		ls.BuiltinMarkers = false
-	}
-	if len(f.Checks) > 0 {
-		ls.Checks = nil
-		for _, s := range f.Checks {
-			c, err := ParseCheck(s, f.Base)
-			if err != nil {
-				return LoopSettings{}, err
-			}
-			ls.Checks = append(ls.Checks, c.Spec)
-		}
-	}
-	ls.Hooks = mergeHooks(lf.Hooks, f.Hooks)
-	if ls.Notify, err = ResolveNotify(dir, f.Notify); err != nil {
-		return LoopSettings{}, err
-	}
-	return ls, nil
-}
-
-// loopFromFiles is the [loop] settings of the config files that apply in dir (ConfigFiles),
-// a later file's overriding an earlier one's setting by setting (a list of checks as a whole,
-// hooks per type, prices per model), with each file's checker scripts found from its own
-// directory.
-func loopFromFiles(dir string) (*LoopFile, []string, error) {
-	merged := &LoopFile{Hooks: map[string][]string{}}
-	var checks []string
-	for _, path := range ConfigFiles(dir) {
-		lf, err := ParseLoopConfig(path)
+// Loop is the [loop] and [pricing] tables of the files, a later file's overriding an earlier
+// one's setting by setting (a list of checks as a whole, hooks per type, prices per model),
+// with each file's checker scripts found from its own directory (Checks holds them made
+// absolute).
+func (c *Config) Loop() (LoopFile, error) {
+	merged := LoopFile{Hooks: map[string][]string{}}
+	for _, f := range c.files {
+		lf, err := f.loop()
 		if err != nil {
-			return nil, nil, err
+			return LoopFile{}, err
 		}
 		if lf.ChecksSet {
-			checks = nil
+			merged.Checks, merged.ChecksSet = nil, true
 			for _, s := range lf.Checks {
-				c, _ := ParseCheck(s, filepath.Dir(path))
-				checks = append(checks, c.Spec)
+				check, _ := ParseCheck(s, filepath.Dir(f.path))
+				merged.Checks = append(merged.Checks, check.Spec)
 			}
 		}
 		keep(&merged.StagnationLimit, lf.StagnationLimit)
@@ -349,7 +247,7 @@ func loopFromFiles(dir string) (*LoopFile, []string, error) {
 			merged.Pricing[model] = p
 		}
 	}
-	return merged, checks, nil
+	return merged, nil
 }
 
 // keep sets *dst to src when src is set.
@@ -357,25 +255,4 @@ func keep[T any](dst **T, src *T) {
 	if src != nil {
 		*dst = src
 	}
-}
-
-// mergeHooks puts the file's hooks and the flags' together, in the order of a loop's life; the
-// flags of a type replace the file's of that type.
-func mergeHooks(file map[string][]string, flags []Hook) []Hook {
-	var out []Hook
-	for _, typ := range HookTypes {
-		n := len(out)
-		for _, h := range flags {
-			if h.Type == typ {
-				out = append(out, h)
-			}
-		}
-		if len(out) > n {
-			continue
-		}
-		for _, cmd := range file[typ] {
-			out = append(out, Hook{Type: typ, Command: cmd})
-		}
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package ralph
+package config
 
 import (
 	"fmt"
@@ -6,12 +6,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Agent profiles ([agents.NAME] in swarm.toml): what a chain step runs. A profile names the
 // agent's command, its prompt and its own checkers and stop rules.
+
+// How the prompt reaches the agent (a profile's prompt_mode, a loop's PromptMode).
+const (
+	PromptType  = "type"  // pasted into the agent's input once it shows its prompt
+	PromptStdin = "stdin" // given on standard input (headless agents: claude -p, codex exec -)
+)
 
 // AgentProfile is one [agents.NAME] table, resolved (paths absolute).
 type AgentProfile struct {
@@ -26,12 +30,12 @@ type AgentProfile struct {
 
 var profileKeys = []string{"checks", "cmd", "done_patterns", "inactivity_timeout", "max_iterations", "prompt_file", "prompt_mode"}
 
-// LoadProfiles reads the [agents.*] tables of the user's config.toml and of the swarm.toml
-// found from dir upwards; a project's profile replaces the user's of the same name.
-func LoadProfiles(dir string) (map[string]AgentProfile, error) {
+// Profiles is the [agents.*] tables of the files; a later file's profile replaces an
+// earlier one's of the same name.
+func (c *Config) Profiles() (map[string]AgentProfile, error) {
 	var out map[string]AgentProfile
-	for _, path := range ConfigFiles(dir) {
-		found, err := loadProfiles(path)
+	for _, f := range c.files {
+		found, err := f.profiles()
 		if err != nil {
 			return nil, err
 		}
@@ -45,26 +49,23 @@ func LoadProfiles(dir string) (map[string]AgentProfile, error) {
 	return out, nil
 }
 
-// loadProfiles reads the [agents.*] tables of one file.
-func loadProfiles(path string) (map[string]AgentProfile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// profiles reads the file's [agents.*] tables.
+func (f *file) profiles() (map[string]AgentProfile, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	var agents map[string]map[string]any
+	if err := f.table("agents", &agents); err != nil {
 		return nil, err
 	}
-	var doc struct {
-		Agents map[string]map[string]any `toml:"agents"`
-	}
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return nil, tomlError(path, data, err)
-	}
-	if err := checkConsent(path, data, "[agents."); err != nil {
+	if err := f.allows("[agents."); err != nil {
 		return nil, err
 	}
 	out := map[string]AgentProfile{}
-	for name, raw := range doc.Agents {
-		p, err := profile(name, raw, filepath.Dir(path))
+	for name, raw := range agents {
+		p, err := profile(name, raw, filepath.Dir(f.path))
 		if err != nil {
-			return nil, fmt.Errorf("%s: [agents.%s]: %v", path, name, err)
+			return nil, fmt.Errorf("%s: [agents.%s]: %w", f.path, name, err)
 		}
 		out[name] = p
 	}

@@ -1,4 +1,4 @@
-package ralph
+package config
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func describe(rf SupervisionFile) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-func TestParseProjectConfig(t *testing.T) {
+func TestSupervisionTable(t *testing.T) {
 	cases := []struct {
 		name, file string
 		want       SupervisionFile
@@ -79,7 +79,7 @@ hang_timeout_seconds = 120
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rf, err := ParseProjectConfig(filepath.Join(projectRoot(t, c.file), ProjectConfigName))
+			rf, err := readFile(filepath.Join(projectRoot(t, c.file), ProjectConfigName)).supervision()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ hang_timeout_seconds = 120
 }
 
 // Every mistake is reported with the file and the line of the key it is about.
-func TestParseProjectConfigErrors(t *testing.T) {
+func TestSupervisionTableErrors(t *testing.T) {
 	const known = " (known: enabled, rollback_on_test_failure, test_command, max_retries, retry_backoff_seconds, hang_timeout_seconds)"
 	cases := []struct{ name, file, want string }{
 		{"unknown key", "[regent]\nenabled = true\nmax_retry = 3\n", `:3: unknown key "max_retry" in [regent]` + known},
@@ -117,7 +117,7 @@ func TestParseProjectConfigErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(projectRoot(t, c.file), ProjectConfigName)
-			_, err := ParseProjectConfig(path)
+			_, err := readFile(path).supervision()
 			if err == nil {
 				t.Fatalf("no error, want %q", c.want)
 			}
@@ -126,7 +126,7 @@ func TestParseProjectConfigErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseProjectConfig(filepath.Join(t.TempDir(), "missing.toml")); err == nil {
+	if _, err := readFile(filepath.Join(t.TempDir(), "missing.toml")).supervision(); err == nil {
 		t.Error("a missing file parsed")
 	}
 }

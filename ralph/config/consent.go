@@ -1,4 +1,4 @@
-package ralph
+package config
 
 import (
 	"crypto/sha256"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -69,6 +70,11 @@ func CommandKeys(data []byte) []string {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil
 	}
+	return commandKeysOf(doc)
+}
+
+// commandKeysOf is CommandKeys of a decoded file.
+func commandKeysOf(doc map[string]any) []string {
 	var out []string
 	table := func(name string) map[string]any { t, _ := doc[name].(map[string]any); return t }
 	has := func(t map[string]any, key string) bool { v, ok := t[key]; return ok && v != "" }
@@ -126,21 +132,23 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// checkConsent lets a loader use the file at path, read as data, when it needs no consent:
-// the user's own config.toml, a file whose settings named by prefixes (the loader's tables,
-// "[loop" for instance) run nothing, or a file allowed with this very content.
-func checkConsent(path string, data []byte, prefixes ...string) error {
-	if isUserConfig(path) {
-		return nil
-	}
-	keys := CommandKeys(data)
-	uses := false
+// usesAny reports whether one of keys (CommandKeys) belongs to a table named by prefixes.
+func usesAny(keys, prefixes []string) bool {
 	for _, k := range keys {
 		for _, p := range prefixes {
-			uses = uses || strings.HasPrefix(k, p)
+			if strings.HasPrefix(k, p) {
+				return true
+			}
 		}
 	}
-	if !uses {
+	return false
+}
+
+// consentError is nil when the file at path, read as data, may run the commands its keys
+// (CommandKeys) name: it is the user's own config.toml, or the user allowed this very content.
+// Otherwise it says why not and how to allow it.
+func consentError(path string, data []byte, keys []string) error {
+	if isUserConfig(path) {
 		return nil
 	}
 	canon, err := CanonicalPath(path)
@@ -156,7 +164,7 @@ func checkConsent(path string, data []byte, prefixes ...string) error {
 		why = "it changed since you allowed it"
 	}
 	return fmt.Errorf("%w: %s runs commands (%s) and %s: read it, then run 'swarm allow %s'",
-		ErrNotAllowed, canon, strings.Join(keys, ", "), why, shWord(canon))
+		ErrNotAllowed, canon, strings.Join(keys, ", "), why, words.ShellWord(canon))
 }
 
 // isUserConfig reports whether path is the user's own config.toml.

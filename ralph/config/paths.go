@@ -1,4 +1,4 @@
-package ralph
+package config
 
 import (
 	"os"
@@ -31,10 +31,32 @@ func userConfigFile(name string) string {
 	return filepath.Join(home, ".config", "swarm", name)
 }
 
-// ConfigFiles are the files whose settings apply to a loop or worker started in dir, in the
+// ProjectConfigName is a project's own configuration file.
+const ProjectConfigName = "swarm.toml"
+
+// FindProjectConfig looks for swarm.toml in dir and its parents up to the repository root (the
+// first directory holding .git) or the filesystem root.
+func FindProjectConfig(dir string) string {
+	for {
+		p := filepath.Join(dir, ProjectConfigName)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Paths are the files whose settings apply to a loop or worker started in dir, in the
 // order they apply (a later one overrides an earlier one): the user's config.toml, then the
 // swarm.toml found from dir upwards, each when it exists.
-func ConfigFiles(dir string) []string {
+func Paths(dir string) []string {
 	var out []string
 	if p := UserConfigPath(); p != "" {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {

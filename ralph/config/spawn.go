@@ -1,22 +1,19 @@
-package ralph
+package config
 
 import (
 	"fmt"
-	"os"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
 // The [spawn] table: the agent command a spawn runs when none is given after "--", so that a
 // user who always runs the same agent types `swarm spawn --name w1 --tmux`.
 
-// DefaultCommand is the [spawn] command of the config files that apply in dir (ConfigFiles;
-// the project's wins), nil when none sets one.
-func DefaultCommand(dir string) ([]string, error) {
+// SpawnCommand is the [spawn] command of the files (the last file's that sets one), nil
+// when none sets one.
+func (c *Config) SpawnCommand() ([]string, error) {
 	var cmd []string
-	for _, path := range ConfigFiles(dir) {
-		found, err := spawnCommand(path)
+	for _, f := range c.files {
+		found, err := f.spawnCommand()
 		if err != nil {
 			return nil, err
 		}
@@ -27,24 +24,22 @@ func DefaultCommand(dir string) ([]string, error) {
 	return cmd, nil
 }
 
-// spawnCommand reads the [spawn] table of one file: command is an array of strings (the
-// program and its arguments) or one string of words separated by spaces.
-func spawnCommand(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// spawnCommand reads the file's [spawn] table: command is an array of strings (the program
+// and its arguments) or one string of words separated by spaces.
+func (f *file) spawnCommand() ([]string, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	var table map[string]any
+	if err := f.table("spawn", &table); err != nil {
 		return nil, err
 	}
-	var doc struct {
-		Spawn map[string]any `toml:"spawn"`
-	}
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return nil, tomlError(path, data, err)
-	}
-	if err := checkConsent(path, data, "[spawn]"); err != nil {
+	if err := f.allows("[spawn]"); err != nil {
 		return nil, err
 	}
+	path := f.path
 	var cmd []string
-	for key, v := range doc.Spawn {
+	for key, v := range table {
 		if key != "command" {
 			return nil, fmt.Errorf("%s: [spawn]: unknown key %q (known: command)", path, key)
 		}
