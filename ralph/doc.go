@@ -1,7 +1,7 @@
 // Package ralph is the loop: one worker's agent started afresh on the same prompt, iteration
 // after iteration, until its work is verified done, a limit is reached or a person stops it.
-// Every loop is driven through Loop (New, then Run). The Regent, a process of package swarm
-// (regent_*.go), drives each supervised loop of a state directory in a goroutine of its own;
+// Every loop is driven through Loop (New, then Run). The Regent (package swarm/regent), one
+// process per state directory, drives each of its supervised loops in a goroutine of its own;
 // a loop without it, or run in the foreground, has a monitor process that does the same.
 //
 // One iteration, as state.json records its Phase. Loop.step takes up whatever phase it finds,

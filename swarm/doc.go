@@ -10,17 +10,14 @@
 // command prints, and the exit codes, which are a contract (errors.go maps the lifecycle's
 // errors onto them).
 //
-// Loops are ralph's (package ralph); this package starts them, answers the commands that
-// change them, and gives them a driver. The Regent (regent_*.go) is one process per state
-// directory, run by a keeper in a window tmux revives, that drives every supervised loop, each
-// in a goroutine of its own, through ralph.Loop, and looks at the agents' screens through a
-// tmux control-mode client per server; a loop without the Regent, or run in the foreground,
-// has a monitor process of its own that drives it the same way (ralph_monitor.go, driveLoop).
-// Commands reach the Regent over its socket through swarm/regent, which holds the protocol,
-// the paths of its files and a Client; starting it is this package's (regent_start.go), since
-// that takes tmux and a command's environment. What ralph needs from the operating system it
-// gets from here: adapters over swarm/proc (ralph.Procs) and the pane output pipes
-// (output_pipe.go).
+// Loops are ralph's (package ralph); this package starts them and answers the commands that
+// change them. Driving them is swarm/regent's: the Regent, one process per state directory run
+// by a keeper in a window tmux revives, drives every supervised loop, and a loop without it, or
+// run in the foreground, has a monitor of its own that drives it the same way. What stays here
+// is the command line over it: `swarm regent status|logs|restart` (regent.go, and
+// regent_display.go for how its lines show), the hidden `regent __serve`, `regent __keep` and
+// `ralph __monitor` that only call into swarm/regent, a foreground loop's face
+// (ralph_monitor.go, ralph_progress.go) and its exit code.
 //
 // The layering: this package is the top layer, with only cmd/swarm above it; no lower layer
 // (state, tmux, ralph and its helpers, templates) may import it or its helpers under swarm/;

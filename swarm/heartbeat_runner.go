@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // One process sends every heartbeat of a state directory: it sleeps until the next beat is due
@@ -61,7 +63,7 @@ func keepHeartbeats(e *env) error {
 		return err // another keeper is on it
 	}
 	defer lock.Unlock()
-	defer removeOwnPane(e)
+	defer regent.RemoveOwnPane(e.Host)
 	exe, err := os.Executable()
 	if err != nil {
 		return fail("%w", err)
@@ -189,7 +191,7 @@ func ensureRunner(e *env) error {
 	if err != nil {
 		return err
 	}
-	p, err := startRevived(e, runnerWindow, runnerArgv(e, exe, "__keep"))
+	p, err := regent.StartRevived(e.Host, runnerWindow, runnerArgv(e, exe, "__keep"))
 	if err != nil {
 		return fail("cannot start the heartbeat runner: %w", err)
 	}
@@ -220,7 +222,7 @@ func keeperWindowThere(e *env) bool {
 		return true
 	}
 	for _, p := range panes {
-		if p.Session == regentSession && p.WindowName == runnerWindow {
+		if p.Session == regent.Session && p.WindowName == runnerWindow {
 			return true
 		}
 	}
@@ -252,5 +254,28 @@ func wakeRunner(s heartbeat.Store) {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
 			_ = syscall.Kill(pid, syscall.SIGUSR1)
 		}
+	}
+}
+
+// runKeptChild runs a kept process until it ends, and reports whether it ended on purpose
+// (exit 0); err is only that it could not start. deathSig, when not 0, is sent to it should its
+// keeper die first (the caller's thread must stay locked to its goroutine).
+func runKeptChild(argv []string, deathSig syscall.Signal) (clean bool, err error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// Signals reach the kept process directly (its pid is on record); a new process group
+	// keeps the terminal's signals for the keeper's window from reaching it twice.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
+	return cmd.Wait() == nil, nil
+}
+
+// waitFor polls cond until it holds or d has passed.
+func waitFor(d time.Duration, cond func() bool) {
+	deadline := time.Now().Add(d)
+	for !cond() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
 	}
 }

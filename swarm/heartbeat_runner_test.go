@@ -7,6 +7,7 @@ import (
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -28,7 +29,7 @@ func TestKeeperWithItsWindowServes(t *testing.T) {
 	te := newTestEnv(t)
 	s := heartbeat.StoreFor(te.Dir())
 	holdKeeperLock(t, s)
-	if _, err := te.fake.NewWindow(tmux.Spec{Session: regentSession, Window: runnerWindow, Argv: []string{"swarm"}}); err != nil {
+	if _, err := te.fake.NewWindow(tmux.Spec{Session: regent.Session, Window: runnerWindow, Argv: []string{"swarm"}}); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

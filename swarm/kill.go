@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -69,7 +70,7 @@ func runKill(e *env, o killOptions) error {
 		fmt.Fprintln(e.stdout, report)
 	}
 	if len(ts) > 0 {
-		regentSettled(e)
+		regent.Settled(e.Host)
 	}
 	return failed
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // lsOptions are the flags of `swarm ls`.
@@ -49,7 +50,7 @@ Examples:
 }
 
 func runLs(e *env, o lsOptions) error {
-	reviveRegent(e)
+	regent.Revive(e.Host)
 	list, _, err := e.LoadAll()
 	if err != nil {
 		return err

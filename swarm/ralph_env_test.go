@@ -8,6 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
@@ -20,7 +21,7 @@ func newLoopEnv(t *testing.T) *testEnv {
 	t.Helper()
 	te := newTestEnv(t)
 	te.fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) {
-		if s.Session == regentSession {
+		if s.Session == regent.Session {
 			p.Exit(0)
 		}
 	}
@@ -68,7 +69,7 @@ func holdMonitor(t *testing.T, ld ralph.Dir) (release func()) {
 func (te *testEnv) keepers() [][]string {
 	var out [][]string
 	for _, id := range te.fake.PaneIDs() {
-		if p, ok := te.fake.Get(id); ok && p.Session == regentSession {
+		if p, ok := te.fake.Get(id); ok && p.Session == regent.Session {
 			out = append(out, p.Spec.Argv)
 		}
 	}

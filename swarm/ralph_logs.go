@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -115,9 +116,9 @@ var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
 // next entry then starts on a line of its own, see state.AppendLine).
 func isEventLine(line string) bool { return eventStart.MatchString(line) }
 
-// isTornEntry tells a monitor.log line closed as torn by the next writer (see tornMark).
+// isTornEntry tells a monitor.log line closed as torn by the next writer (see regent.TornMark).
 func isTornEntry(line string) bool {
-	return strings.HasSuffix(strings.TrimRight(line, "\n"), tornMark)
+	return strings.HasSuffix(strings.TrimRight(line, "\n"), regent.TornMark)
 }
 
 // isRecordLine tells a whole iterations.jsonl record from a torn one.
@@ -194,7 +195,7 @@ func (t *tail) print(e *env, lines []string, n int) {
 			continue
 		}
 		if t.torn != nil && t.torn(lines[i]) {
-			e.warnf("an entry of %s was cut short (its writer stopped mid-line); it is shown marked%s", filepath.Base(t.path), tornMark)
+			e.warnf("an entry of %s was cut short (its writer stopped mid-line); it is shown marked%s", filepath.Base(t.path), regent.TornMark)
 		}
 		keep = append(keep, lines[i])
 	}

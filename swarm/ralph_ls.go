@@ -49,7 +49,7 @@ func (o ralphLsOptions) check() error {
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
-	reviveRegent(e)
+	regent.Revive(e.Host)
 	all, err := listLoops(e)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 func ralphResumeCommand() *cli.Command {
@@ -101,7 +102,7 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 	}
 	switch {
 	case needMonitor:
-		err = startMonitor(e, name)
+		err = regent.StartMonitor(e.Host, name)
 	case wasOver:
 		err = handOver(e, ld, name, st.CurrentIteration)
 	}
@@ -124,8 +125,8 @@ func handOver(e *env, ld ralph.Dir, name string, iteration int) error {
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		if !ld.MonitorAlive() {
-			if loopNeedsMonitor(ld) {
-				return startMonitor(e, name)
+			if regent.NeedsMonitor(ld) {
+				return regent.StartMonitor(e.Host, name)
 			}
 			return nil
 		}

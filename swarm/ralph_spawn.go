@@ -15,6 +15,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -255,8 +256,8 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
 		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.loop.verbose})
 	}
-	appendMonitorLog(ld, startingLine(name, st.MaxIterations))
-	if err := startMonitor(e, name); err != nil {
+	regent.AppendMonitorLog(ld, startingLine(name, st.MaxIterations))
+	if err := regent.StartMonitor(e.Host, name); err != nil {
 		undoLoop(e, w, ld)
 		return fail("cannot start the loop monitor: %w", err)
 	}
@@ -320,7 +321,7 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	st.Status = ralph.StatusRunning // what the hooks are told, before the state is written
 	p := &spawnPane{e: e, o: o, ld: ld, st: st}
 	// The hooks' output goes where the monitor's will.
-	out := timestamped{logAppender{ld.MonitorLog()}}
+	out := regent.MonitorLog(ld)
 	starter := ralph.Starter{Dir: ld, Workers: e.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
 		Detail: out, Say: func(format string, args ...any) {
 			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))

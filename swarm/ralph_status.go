@@ -48,7 +48,7 @@ func (o ralphStatusOptions) check() error {
 }
 
 func runRalphStatus(e *env, o ralphStatusOptions) error {
-	reviveRegent(e)
+	regent.Revive(e.Host)
 	w, ld, st, err := loadLoop(e, o.Args[0])
 	if isNotFound(err) {
 		// A cleaned worker's loop history is kept: its status is still worth reading.

@@ -8,9 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/words"
-	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
@@ -38,7 +36,9 @@ func regentServeCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "__serve",
 		Hidden: true,
-		Action: func(c *cli.Context) error { return withEnv(c, nil, serveRegent) },
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, func(e *env) error { return failed(regent.Serve(e.Host)) })
+		},
 	}
 }
 
@@ -46,7 +46,9 @@ func regentKeepCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "__keep",
 		Hidden: true,
-		Action: func(c *cli.Context) error { return withEnv(c, nil, keepRegent) },
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, func(e *env) error { return failed(regent.Keep(e.Host)) })
+		},
 	}
 }
 
@@ -69,7 +71,7 @@ func regentStatusCommand() *cli.Command {
 func regentStatus(e *env, format string) error {
 	rc := regent.NewClient(e.Dir())
 	if !rc.Alive() {
-		why := regentGivenUp(e.Dir())
+		why := regent.GivenUp(e.Dir())
 		switch {
 		case format == "json" && why != "":
 			data, _ := json.Marshal(struct {
@@ -161,25 +163,10 @@ Examples:
 }
 
 func regentRestart(e *env) error {
-	rc := regent.NewClient(e.Dir())
-	old := rc.PID()
-	if old != 0 {
-		if err := rc.Quit(); err != nil {
-			return fail("cannot restart the Regent: %w", err)
-		}
-		waitFor(10*time.Second, func() bool { return !rc.Alive() })
-		if rc.Alive() {
-			return fail("the Regent (pid %d) did not leave within 10s", old)
-		}
-	}
-	// A restart is the user's word that the Regent may run again after a crash loop.
-	_ = os.Remove(regent.FilesOf(e.Dir()).CrashLoop)
-	if err := ensureRegent(e); err != nil {
+	old, pid, err := regent.Restart(e.Host)
+	if err != nil {
 		return fail("%w", err)
 	}
-	// Back when every loop that needs it is driven again.
-	waitFor(10*time.Second, func() bool { return loopsDriven(e) })
-	pid := rc.PID()
 	switch {
 	case pid == 0:
 		fmt.Fprintln(e.stdout, "no loop needs the Regent; none is running")
@@ -191,43 +178,11 @@ func regentRestart(e *env) error {
 	return nil
 }
 
-// reviveRegent starts the Regent when a supervised loop needs it and neither it nor its
-// keeper runs (the keeper's tmux session was killed, then the Regent died): every command that
-// reads loop state notices, so loops are not left unwatched until the next spawn or resume.
-func reviveRegent(e *env) {
-	rc := regent.NewClient(e.Dir())
-	if rc.Alive() || state.IsLocked(regent.FilesOf(e.Dir()).Keeper) || !loopsLeftByRegent(e) {
-		return
+// failed is a failure of the Regent's own processes with the exit code of any other, nil
+// when there was none.
+func failed(err error) error {
+	if err != nil {
+		return fail("%w", err)
 	}
-	if regentGivenUp(e.Dir()) != "" {
-		e.warnf("%v", errRegentGivenUp)
-		return
-	}
-	if err := ensureRegent(e); err != nil {
-		e.warnf("loops need the Regent, which is not running and cannot be started: %v", err)
-		return
-	}
-	e.warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", rc.PID())
-}
-
-// loopsLeftByRegent reports whether a supervised loop that needs the Regent was left by a
-// monitor that died (one never driven, made with --no-run, waits for 'swarm ralph run').
-func loopsLeftByRegent(e *env) bool {
-	for _, name := range e.LoopNames() {
-		ld := ralph.DirFor(e.Dir(), name)
-		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && regentDrives(ld, st) && !ld.MonitorAlive() {
-			return true
-		}
-	}
-	return false
-}
-
-// loopsDriven reports whether every supervised loop that should run has its monitor.
-func loopsDriven(e *env) bool {
-	for _, name := range e.LoopNames() {
-		if ld := ralph.DirFor(e.Dir(), name); needsRegent(ld) && !ld.MonitorAlive() {
-			return false
-		}
-	}
-	return true
+	return nil
 }

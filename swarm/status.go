@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 func statusCommand() *cli.Command {
@@ -54,7 +55,7 @@ func (o statusOptions) check() error {
 }
 
 func runStatus(e *env, o statusOptions) error {
-	reviveRegent(e)
+	regent.Revive(e.Host)
 	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err

@@ -17,12 +17,11 @@ import (
 
 // The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
 // read, for every layer); ralph/screen and ralph/cost; the configuration files (ralph/config);
-// the loop (ralph, with ralph/git and
-// ralph/inbox); the CLI (swarm and its helpers under swarm/, among them the Regent's
-// protocol and client, which stand on state alone, and the worker lifecycle, swarm/worker,
-// which stands on the loop and the layers under it); the entry point. A lower layer that
-// reaches up makes the loop depend on the CLI, so these rules are checked against the import
-// graph rather than left to review.
+// the loop (ralph, with ralph/git and ralph/inbox); the CLI (swarm and its helpers under
+// swarm/, among them the worker lifecycle, swarm/worker, which stands on the loop and the
+// layers under it, and the Regent, swarm/regent, which stands on the worker lifecycle and never
+// on the commands); the entry point. A lower layer that reaches up makes the loop depend on the
+// CLI, so these rules are checked against the import graph rather than left to review.
 
 const module = "github.com/swarm-dev/swarm"
 
@@ -64,9 +63,9 @@ var importRules = []importRule{
 	{rule: "configuration stands below the loop: of the libraries outside the standard one, only the TOML decoder",
 		pkgs: []string{module + "/ralph/config/..."},
 		deny: []string{"github.com/...", "golang.org/...", "charm.land/...", "gopkg.in/..."}, allow: []string{"github.com/BurntSushi/toml/...", module + "/..."}},
-	{rule: "the Regent's protocol and client stand on state at most",
+	{rule: "the Regent stands apart from the commands",
 		pkgs: []string{module + "/swarm/regent/..."},
-		deny: []string{module + "/..."}, allow: []string{module + "/state/...", module + "/swarm/regent/..."}, deps: true},
+		deny: []string{module + "/swarm", module + "/swarm/dashboard/...", "github.com/urfave/cli/v2/..."}, deps: true},
 	{rule: "the worker lifecycle stands apart from the commands",
 		pkgs: []string{module + "/swarm/worker/..."},
 		deny: []string{module + "/...", "github.com/urfave/cli/v2/..."},

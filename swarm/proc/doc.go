@@ -13,8 +13,8 @@
 // kernel's last handed-out PID, instead of all of them.
 //
 // The package knows no worker, loop or tmux: it takes PIDs, groups and KEY=VALUE tags. Its
-// users are the CLI and, through it, the loop: package ralph must not import swarm/..., so
-// it states what it needs as ralph.Procs and the CLI hands it an adapter over this package
-// (swarm/ralph_monitor.go). Usage is what swarm regent status reports of the Regent's own
+// users are the CLI and the Regent, and through them the loop: package ralph must not import
+// swarm/..., so it states what it needs as ralph.Procs and the Regent hands it an adapter over
+// this package (swarm/regent's loopProcs). Usage is what swarm regent status reports of the Regent's own
 // use, and EndStdoutTo ends the copier of a pane's output when a loop stops following it.
 package proc

@@ -1,13 +1,29 @@
-// Package regent is how swarm's commands find and talk to the Regent, the one process per
-// state directory that drives every supervised loop, and what both ends of that talk agree
-// on: the Regent's files in the state directory (Files), what it says of itself in
-// regent.json (Info), where it listens (Address, Listen), the requests it answers
-// (WakeRequest, DropRequest, StatusRequest, QuitRequest: one line each way, a refusal
-// starting with "error: "), the Report it answers a status request with, and the peer check
-// by which it refuses processes of other users (SamePeer).
+// Package regent is the Regent: the one process per state directory that drives every
+// supervised loop, and how commands start it, find it and talk to it.
 //
-// Client is the commands' side: whether a Regent runs (Alive, told by its lock, never by a
-// pid), who it is (PID), and the requests. The daemon itself, and everything that needs tmux
-// or a command's environment to start or keep it, stays in the CLI: this package stands on
-// state alone, so any layer that needs the Regent's word can have it without the CLI.
+// The daemon (Serve) holds the Regent lock for its whole life, answers requests on its socket,
+// and drives each loop in a goroutine of its own under a context of the loop's, derived from
+// the daemon's, so dropping one loop, ending every agent and the daemon stopping each cancel
+// just what they should. It picks loops up from their state on disk (at start, when woken, and
+// every minute), so a Regent started again after a crash takes over where its predecessor
+// stopped, and it leaves when nothing needs it, decided under the start lock that Ensure takes
+// too. It looks at the agents' screens through one tmux control-mode client per server
+// (watch.go). It runs under a keeper (Keep) in a window of the regent session that tmux
+// revives; a Regent that keeps dying is given up (crashloop.go) until Restart.
+//
+// A loop without the Regent, or one run in a terminal, has a monitor process of its own
+// (RunMonitor, StartMonitor); both kinds drive a loop through the same driveLoop on ralph's
+// policy core. The foreground's face (progress line, summary, exit codes) is the commands'.
+//
+// What both ends of the talk agree on is here too: the Regent's files (Files), regent.json
+// (Info), where it listens (Address, Listen), the requests it answers (one line each way, a
+// refusal starting with "error: "), the Report of a status request, and the peer check by
+// which it refuses other users (SamePeer); Client is the commands' side.
+//
+// The package stands on swarm/worker's Host (state directory, tmux server, process table),
+// ralph, tmux and state, never on the commands: it has no flags, no exit codes and no command
+// line of its own beyond the hidden `swarm regent __serve|__keep` and `swarm ralph __monitor`
+// it starts itself with, so the one daemon can be reasoned about, and tested, without the CLI.
+// cmd/swarm's layering test checks that it imports neither package swarm, nor
+// swarm/dashboard, nor the CLI library.
 package regent

@@ -1,4 +1,4 @@
-package swarm
+package regent
 
 import (
 	"context"
@@ -56,16 +56,4 @@ func pauseForSignal(ld ralph.Dir, name, sig string, out io.Writer) {
 	_, _, _ = ld.Transition(time.Now(), func(st *ralph.State) (ralph.Decision, error) {
 		return ralph.Pause(st, "signal "+sig, "signal")
 	})
-}
-
-func SignalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGQUIT:
-		return "SIGQUIT"
-	}
-	return s.String()
 }

@@ -1,4 +1,4 @@
-package swarm
+package regent
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
-	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -37,9 +36,9 @@ const retryAfter = time.Second
 // a fault in one loop fails that loop alone.
 const panicHookEnv = "SWARM_REGENT_TEST_PANIC"
 
-// regentDaemon is the running Regent: the loops it drives and what it has let go of.
-type regentDaemon struct {
-	e *env
+// daemon is the running Regent: the loops it drives and what it has let go of.
+type daemon struct {
+	h *worker.Host
 	// ctx is the daemon's: every loop's context derives from it, so cancelling it (the
 	// daemon stopping) reaches every loop it drives.
 	ctx     context.Context
@@ -66,23 +65,23 @@ type drivenLoop struct {
 	cancel context.CancelFunc
 }
 
-func newRegent(e *env, log io.Writer) *regentDaemon {
+func newDaemon(h *worker.Host, log io.Writer) *daemon {
 	ctx, stop := context.WithCancel(context.Background())
-	r := &regentDaemon{e: e, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
+	r := &daemon{h: h, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
 		quit: make(chan struct{}), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
 		crashed: map[string]bool{}}
 	r.watch = newPaneWatch(r)
 	return r
 }
 
-func (r *regentDaemon) say(format string, args ...any) {
+func (r *daemon) say(format string, args ...any) {
 	fmt.Fprintf(r.log, format+"\n", args...)
 }
 
 // endLeftChildren ends the checkers, hooks and test commands a Regent that died left running
 // (they would overlap their own re-runs), and has this one's recorded for its successor.
-func (r *regentDaemon) endLeftChildren() {
-	dir := filepath.Join(r.e.Dir().Root, "regent-children")
+func (r *daemon) endLeftChildren() {
+	dir := filepath.Join(r.h.Dir().Root, "regent-children")
 	if n := ralph.EndLeftChildren(dir, 2*time.Second); n > 0 {
 		r.say("ended %d command(s) a Regent before this one left running", n)
 	}
@@ -92,7 +91,7 @@ func (r *regentDaemon) endLeftChildren() {
 }
 
 // wakeUp has the main loop look at the loops again.
-func (r *regentDaemon) wakeUp() {
+func (r *daemon) wakeUp() {
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -100,7 +99,7 @@ func (r *regentDaemon) wakeUp() {
 }
 
 // run drives loops until none needs the Regent (false), or it is told to quit (true).
-func (r *regentDaemon) run(lock *state.Lock) (quit bool) {
+func (r *daemon) run(lock *state.Lock) (quit bool) {
 	for {
 		r.scan()
 		if r.idle() && r.mayLeave(lock) {
@@ -121,7 +120,7 @@ func (r *regentDaemon) run(lock *state.Lock) (quit bool) {
 
 // idle reports whether the Regent has nothing to do: no loop to drive, and no dropped loop
 // whose kill is still to be recorded.
-func (r *regentDaemon) idle() bool {
+func (r *daemon) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.loops) == 0 && len(r.dropped) == 0
@@ -129,7 +128,7 @@ func (r *regentDaemon) idle() bool {
 
 // keepDropped takes up a loop killed by a predecessor that could not record it: it is not
 // driven, and its kill is recorded as soon as it can be.
-func (r *regentDaemon) keepDropped(name string) {
+func (r *daemon) keepDropped(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
@@ -137,7 +136,7 @@ func (r *regentDaemon) keepDropped(name string) {
 
 // rescanIn is how long the Regent waits for a wake-up before it looks again: a kill still to
 // be recorded is tried again soon.
-func (r *regentDaemon) rescanIn() time.Duration {
+func (r *daemon) rescanIn() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.dropped) > 0 {
@@ -151,7 +150,7 @@ const dropRetry = 2 * time.Second
 
 // recordDropped records the kill of loops dropped while it could not be written (a full
 // disk), now that it may be: once it is, they are over and nothing more is owed them.
-func (r *regentDaemon) recordDropped() {
+func (r *daemon) recordDropped() {
 	r.mu.Lock()
 	var names []string
 	for name := range r.dropped {
@@ -161,7 +160,7 @@ func (r *regentDaemon) recordDropped() {
 	}
 	r.mu.Unlock()
 	for _, name := range names {
-		ld := ralph.DirFor(r.e.Dir(), name)
+		ld := ralph.DirFor(r.h.Dir(), name)
 		if ld.KillMarked() {
 			// Any write under the loop lock records a marked kill first.
 			_, _ = ld.Update(func(*ralph.State) error { return nil })
@@ -169,7 +168,7 @@ func (r *regentDaemon) recordDropped() {
 				continue
 			}
 			r.say("loop %s: its kill is recorded now", name)
-		} else if loopNeedsMonitor(ld) {
+		} else if NeedsMonitor(ld) {
 			if _, _, err := ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) { return ralph.Killed(s), nil }); err != nil {
 				continue
 			}
@@ -184,11 +183,11 @@ func (r *regentDaemon) recordDropped() {
 // mayLeave lets the Regent go when no loop needs it, decided under the start lock with its
 // own lock given up inside it: a command starting a loop either is seen here or finds no
 // Regent and starts one.
-func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
-	start, err := state.AcquireLock(regent.FilesOf(r.e.Dir()).Start)
+func (r *daemon) mayLeave(lock *state.Lock) bool {
+	start, err := state.AcquireLock(FilesOf(r.h.Dir()).Start)
 	if err != nil {
 		// A state directory that is gone (removed with its tests, say) needs no Regent.
-		if _, serr := os.Stat(r.e.Dir().Root); os.IsNotExist(serr) {
+		if _, serr := os.Stat(r.h.Dir().Root); os.IsNotExist(serr) {
 			lock.Unlock()
 			return true
 		}
@@ -205,9 +204,9 @@ func (r *regentDaemon) mayLeave(lock *state.Lock) bool {
 
 // scan starts a goroutine for every supervised loop that should be running and has no
 // monitor.
-func (r *regentDaemon) scan() {
+func (r *daemon) scan() {
 	r.recordDropped()
-	entries, err := os.ReadDir(filepath.Join(r.e.Dir().Root, "ralph"))
+	entries, err := os.ReadDir(filepath.Join(r.h.Dir().Root, "ralph"))
 	if err != nil {
 		return
 	}
@@ -216,7 +215,7 @@ func (r *regentDaemon) scan() {
 		if !ent.IsDir() || worker.ValidateName(name) != nil || r.has(name) {
 			continue
 		}
-		ld := ralph.DirFor(r.e.Dir(), name)
+		ld := ralph.DirFor(r.h.Dir(), name)
 		if ld.KillMarked() {
 			r.keepDropped(name)
 			continue
@@ -240,11 +239,11 @@ func (r *regentDaemon) scan() {
 // dismissLeftHost ends the shell left in a finished loop's pane by a monitor that was killed
 // between recording the end and dismissing it (see ralph.DismissHost), when no monitor drives
 // the loop: the pane then ends as it does when its loop stops.
-func (r *regentDaemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
+func (r *daemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
 		return
 	}
-	if _, err := os.Stat(r.e.Dir().HostPath(name)); err != nil {
+	if _, err := os.Stat(r.h.Dir().HostPath(name)); err != nil {
 		return
 	}
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -252,23 +251,23 @@ func (r *regentDaemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.S
 		return
 	}
 	defer lock.Unlock()
-	if ralph.DismissHost(r.e.Dir(), name) {
+	if ralph.DismissHost(r.h.Dir(), name) {
 		r.say("loop %s: told the shell left in its pane to end", name)
 	}
 }
 
-func (r *regentDaemon) has(name string) bool {
+func (r *daemon) has(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.loops[name] != nil || r.dropped[name] || r.crashed[name]
 }
 
-func (r *regentDaemon) start(name string, lock *state.Lock) {
+func (r *daemon) start(name string, lock *state.Lock) {
 	go r.drive(name, lock, r.track(name))
 }
 
 // track records that the Regent drives the loop, under a context of the loop's own.
-func (r *regentDaemon) track(name string) *drivenLoop {
+func (r *daemon) track(name string) *drivenLoop {
 	ctx, cancel := context.WithCancel(r.ctx)
 	dl := &drivenLoop{ctx: ctx, cancel: cancel}
 	r.mu.Lock()
@@ -278,15 +277,14 @@ func (r *regentDaemon) track(name string) *drivenLoop {
 }
 
 // drive runs one loop in its goroutine until it ends, pauses or is dropped.
-func (r *regentDaemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
+func (r *daemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	defer lock.Unlock()
 	defer r.ended(name)
 	// The daemon's context lets go of the loop's once the loop has ended.
 	defer dl.cancel()
-	le := r.e.onServerOf(name)
+	le := r.h.OnServerOf(name)
 	ld := ralph.DirFor(le.Dir(), name)
-	out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
-	defer closeOut()
+	out := MonitorLog(ld)
 	defer func() {
 		if p := recover(); p != nil {
 			r.failCrashed(le, name, lock, fmt.Sprint(p), out)
@@ -315,23 +313,23 @@ func statusWord(s ralph.Status) string {
 }
 
 // failCrashed fails a loop whose goroutine panicked; the Regent and its other loops go on.
-func (r *regentDaemon) failCrashed(e *env, name string, lock *state.Lock, fault string, out io.Writer) {
+func (r *daemon) failCrashed(h *worker.Host, name string, lock *state.Lock, fault string, out io.Writer) {
 	r.mu.Lock()
 	r.panics++
 	r.crashed[name] = true
 	r.mu.Unlock()
 	r.say("loop %s: panic: %s\n%s", name, fault, debug.Stack())
-	ralph.New(loopConfig(e, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
+	ralph.New(loopConfig(h, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
 }
 
 // ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean
 // to leave) is driven again after retryAfter.
-func (r *regentDaemon) ended(name string) {
+func (r *daemon) ended(name string) {
 	r.mu.Lock()
 	delete(r.loops, name)
 	done := r.dropped[name] || r.crashed[name]
 	r.mu.Unlock()
-	if !done && loopNeedsMonitor(ralph.DirFor(r.e.Dir(), name)) {
+	if !done && NeedsMonitor(ralph.DirFor(r.h.Dir(), name)) {
 		time.AfterFunc(retryAfter, r.wakeUp)
 		return
 	}
@@ -339,7 +337,7 @@ func (r *regentDaemon) ended(name string) {
 }
 
 // drop aborts a loop's monitor and keeps the Regent from driving it again.
-func (r *regentDaemon) drop(name string) {
+func (r *daemon) drop(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
@@ -350,17 +348,15 @@ func (r *regentDaemon) drop(name string) {
 
 // pauseAll asks every loop to pause after its current iteration (SIGTERM, a first SIGINT),
 // as a signal to a loop's own monitor does.
-func (r *regentDaemon) pauseAll(why string) {
+func (r *daemon) pauseAll(why string) {
 	for _, name := range r.names() {
-		ld := ralph.DirFor(r.e.Dir(), name)
-		out, closeOut := monitorOutput(ld, monitorOptions{name: name, out: r.log})
-		pauseForSignal(ld, name, why, out)
-		closeOut()
+		ld := ralph.DirFor(r.h.Dir(), name)
+		pauseForSignal(ld, name, why, MonitorLog(ld))
 	}
 }
 
 // abortAll ends every loop's agent at once (SIGQUIT, a second SIGINT).
-func (r *regentDaemon) abortAll() {
+func (r *daemon) abortAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	// Each loop's own, not the daemon's: a loop the Regent drives after this one starts afresh.
@@ -369,7 +365,7 @@ func (r *regentDaemon) abortAll() {
 	}
 }
 
-func (r *regentDaemon) names() []string {
+func (r *daemon) names() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string

@@ -1,4 +1,4 @@
-package swarm
+package regent
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // pane leaves that shell waiting for an agent to start; the next Regent's look at the loops
 // tells it to end. Only a finished loop's, and only when no monitor drives the loop.
 func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
-	te := newTestEnv(t)
-	if err := os.MkdirAll(te.Dir().Root+"/logs", 0o700); err != nil {
+	th := newTestHost(t)
+	if err := os.MkdirAll(th.Dir().Root+"/logs", 0o700); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -33,7 +33,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 	}
 	readers := map[string]*os.File{}
 	for _, c := range cases {
-		ld := ralph.DirFor(te.Dir(), c.name)
+		ld := ralph.DirFor(th.Dir(), c.name)
 		if err := ld.Create(&ralph.State{Status: c.status}); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 			}
 			defer lock.Unlock()
 		}
-		pipe := te.Dir().HostPath(c.name)
+		pipe := th.Dir().HostPath(c.name)
 		if err := syscall.Mkfifo(pipe, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 		defer f.Close()
 		readers[c.name] = f
 	}
-	newRegent(te.env, io.Discard).scan()
+	newDaemon(th.Host, io.Discard).scan()
 	for _, c := range cases {
 		buf := make([]byte, 64)
 		n, err := readers[c.name].Read(buf)
@@ -74,8 +74,8 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 // one alone, ending every agent cancels every loop driven then and not one driven afterwards,
 // and the daemon's own context reaches every loop's.
 func TestRegentLoopContexts(t *testing.T) {
-	te := newTestEnv(t)
-	r := newRegent(te.env, io.Discard)
+	th := newTestHost(t)
+	r := newDaemon(th.Host, io.Discard)
 	defer r.stop()
 	a, b, c := r.track("a"), r.track("b"), r.track("c")
 	wantCancelled := func(when string, want map[string]bool) {

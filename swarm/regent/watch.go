@@ -1,4 +1,4 @@
-package swarm
+package regent
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 )
 
@@ -32,7 +33,7 @@ const (
 )
 
 type paneWatch struct {
-	r       *regentDaemon
+	r       *daemon
 	mu      sync.Mutex
 	conns   map[string]*controlConn // by tmux server
 	users   map[string]*controlConn // the connection each loop captures through
@@ -47,23 +48,23 @@ type controlConn struct {
 	lastErr atomic.Value                 // string: why there is none
 }
 
-func newPaneWatch(r *regentDaemon) *paneWatch {
+func newPaneWatch(r *daemon) *paneWatch {
 	return &paneWatch{r: r, conns: map[string]*controlConn{}, users: map[string]*controlConn{}}
 }
 
 // follow returns the tmux client a loop looks at its agent through.
-func (pw *paneWatch) follow(e *env, name string) tmux.Client {
+func (pw *paneWatch) follow(h *worker.Host, name string) tmux.Client {
 	pw.mu.Lock()
 	defer pw.mu.Unlock()
-	c := pw.conns[e.Tmux().Socket()]
+	c := pw.conns[h.Tmux().Socket()]
 	if c == nil {
-		c = &controlConn{socket: e.Tmux().Socket(), tm: e.Tmux()}
+		c = &controlConn{socket: h.Tmux().Socket(), tm: h.Tmux()}
 		c.lastErr.Store("not connected yet")
 		pw.conns[c.socket] = c
 		go pw.keep(c)
 	}
 	pw.users[name] = c
-	return controlCapture{Client: e.Tmux(), conn: c, events: &pw.r.events}
+	return controlCapture{Client: h.Tmux(), conn: c, events: &pw.r.events}
 }
 
 func (pw *paneWatch) unfollow(name string) {
@@ -102,7 +103,7 @@ func (pw *paneWatch) keep(c *controlConn) {
 // connect attaches a control client (output off) to the regent session and serves captures
 // through it until it ends.
 func (pw *paneWatch) connect(c *controlConn, ctlr controller) error {
-	ctl, err := ctlr.Control(regentSession)
+	ctl, err := ctlr.Control(Session)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package swarm
+package regent
 
 import (
 	"path/filepath"
