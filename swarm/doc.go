@@ -12,8 +12,10 @@
 //
 // Loops are ralph's (package ralph); this package starts them and answers the commands that
 // change them. Driving them is swarm/regent's: the Regent, one process per state directory run
-// by a keeper in a window tmux revives, drives every supervised loop, and a loop without it, or
-// run in the foreground, has a monitor of its own that drives it the same way. What stays here
+// by a keeper in a window tmux revives, drives every supervised loop and sends every active
+// heartbeat (the heartbeat commands change the schedules in swarm/heartbeat, then start or
+// wake it), and a loop without it, or run in the foreground, has a monitor of its own that
+// drives it the same way. What stays here
 // is the command line over it: `swarm regent status|logs|restart` (regent.go, and
 // regent_display.go for how its lines show), the hidden `regent __serve`, `regent __keep` and
 // `ralph __monitor` that only call into swarm/regent, a foreground loop's face

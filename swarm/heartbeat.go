@@ -8,6 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 // `swarm heartbeat`: nudge a worker on a schedule, for an agent that stalls on a usage limit
@@ -18,8 +19,8 @@ func heartbeatCommand() *cli.Command {
 		Name:  "heartbeat",
 		Usage: "send a worker a message on a schedule (\"continue\" every 4h), to get past usage limits",
 		Description: `A heartbeat types its message into a tmux worker at every interval until it expires, is
-stopped, or the worker ends. One background runner serves all heartbeats; they survive a
-restart (the next heartbeat command starts the runner again).
+stopped, or the worker ends. The Regent, swarm's one background process, sends every
+heartbeat; they survive a restart (the next heartbeat command starts the Regent again).
 
 Examples:
    swarm heartbeat start builder --interval 4h --expire 24h
@@ -35,8 +36,8 @@ Examples:
 			heartbeatResumeCommand(),
 			heartbeatListCommand(),
 			heartbeatStatusCommand(),
-			heartbeatRunnerCommand(),
-			heartbeatKeeperCommand(),
+			heartbeatHandOverCommand("__run"),
+			heartbeatHandOverCommand("__keep"),
 		},
 	}
 }
@@ -109,7 +110,7 @@ func runHeartbeatStart(e *env, o heartbeatStartOptions) error {
 	return startHeartbeat(e, w.Name, interval, expire, o.Message, o.Force, "Heartbeat started for "+w.Name)
 }
 
-// startHeartbeat records an active heartbeat and has the runner serve it; what it prints
+// startHeartbeat records an active heartbeat and has the Regent send it; what it prints
 // starts with lead.
 func startHeartbeat(e *env, name string, interval, expire time.Duration, message string, force bool, lead string) error {
 	_, err := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
@@ -124,7 +125,7 @@ func startHeartbeat(e *env, name string, interval, expire time.Duration, message
 	if interval < time.Minute {
 		e.warnf("very short interval (%s), consider using at least 1m", words.Terse(interval))
 	}
-	if err := ensureRunner(e); err != nil {
+	if err := regent.Ensure(e.Host); err != nil {
 		return err
 	}
 	until := "no expiration"

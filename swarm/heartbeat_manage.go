@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -84,12 +85,34 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 		return noneNamed(e, name, fail("No heartbeat found for %s", name))
 	}
 	if ch.to == heartbeat.Active {
-		if err := ensureRunner(e); err != nil {
+		if err := regent.Ensure(e.Host); err != nil {
 			return err
 		}
 	} else {
-		wakeRunner(heartbeat.StoreFor(e.Dir())) // it leaves when none is active any more
+		wakeRegent(e) // it leaves when nothing needs it any more
 	}
 	fmt.Fprintf(e.stdout, "Heartbeat %s for %s\n", ch.verb, name)
 	return nil
+}
+
+// stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
+// cleaned: nothing is left nudging a worker that is gone.
+func stopHeartbeat(e *env, name string) {
+	h, _ := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
+			return nil, nil
+		}
+		cur.Status = heartbeat.Stopped
+		return cur, nil
+	})
+	if h != nil {
+		wakeRegent(e) // it leaves when nothing needs it any more
+	}
+}
+
+// wakeRegent has a running Regent look at the heartbeats (and the loops) again now.
+func wakeRegent(e *env) {
+	if rc := regent.NewClient(e.Dir()); rc.Alive() {
+		_ = rc.Wake()
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -48,7 +49,7 @@ func heartbeatListCommand() *cli.Command {
 func runHeartbeatList(e *env, format string) error {
 	s := heartbeat.StoreFor(e.Dir())
 	list := s.List(e.warnErr)
-	if err := keepRunnerUp(e, s); err != nil {
+	if err := keepRegentUp(e, s); err != nil {
 		return err
 	}
 	if format == "json" {
@@ -72,11 +73,11 @@ func runHeartbeatList(e *env, format string) error {
 	return tw.Flush()
 }
 
-// keepRunnerUp starts the runner when a heartbeat is active and nothing serves it (after a
+// keepRegentUp starts the Regent when a heartbeat is active and nothing sends it (after a
 // reboot or a tmux server restart).
-func keepRunnerUp(e *env, s heartbeat.Store) error {
+func keepRegentUp(e *env, s heartbeat.Store) error {
 	if s.AnyActive() {
-		return ensureRunner(e)
+		return regent.Ensure(e.Host)
 	}
 	return nil
 }
@@ -131,7 +132,7 @@ func runHeartbeatStatus(e *env, name, format string) error {
 	if err != nil {
 		return noneNamed(e, name, fail("No heartbeat found for %s", name))
 	}
-	if err := keepRunnerUp(e, s); err != nil {
+	if err := keepRegentUp(e, s); err != nil {
 		return err
 	}
 	if format == "json" {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -82,51 +81,10 @@ func runSend(e *env, o sendOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := sendText(e, w, text, !o.Raw, !o.NoEnter); err != nil {
+		if err := e.Type(w, text, !o.Raw, !o.NoEnter); err != nil {
 			return fail("cannot send to '%s': %w", w.Name, err)
 		}
 		fmt.Fprintf(e.stdout, "sent to %s\n", w.Name)
-	}
-	return nil
-}
-
-// inputSettle lets a TUI finish taking in a paste before Enter arrives; some read an Enter that
-// comes in the same burst as part of the pasted text.
-const inputSettle = 150 * time.Millisecond
-
-// sendText types text into the worker's pane, one typist at a time: a heartbeat's clearing of
-// the line must not land between a send's paste and its Enter.
-func sendText(e *env, w *state.Worker, text string, clean, enter bool) error {
-	if e.Dir() != nil {
-		lock, ok, err := e.Dir().LockInput(w.Name)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fail("worker '%s': something else has been typing into its pane for %s", w.Name, state.TypingWait)
-		}
-		defer lock.Unlock()
-	}
-	return typeText(e, w, text, clean, enter)
-}
-
-func typeText(e *env, w *state.Worker, text string, clean, enter bool) error {
-	tm, pane := e.TmuxFor(w), w.Tmux.PaneID
-	if clean {
-		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an
-		// Escape sent together with C-u reads as Alt-C-u, which clears nothing.
-		if err := tm.SendKeys(pane, "C-u"); err != nil {
-			return err
-		}
-	}
-	if err := tm.Paste(pane, text, clean); err != nil {
-		return err
-	}
-	if enter {
-		if text != "" {
-			time.Sleep(inputSettle)
-		}
-		return tm.SendKeys(pane, "Enter")
 	}
 	return nil
 }

@@ -5,18 +5,18 @@
 //
 //   - the state files, one per worker under $SWARM_DIR/heartbeats (State, Store), in the
 //     field set the Python swarm writes, changed only under the store's lock (Store.Update)
-//     so that the runner and a command never overwrite each other's change;
+//     so that the Regent and a command never overwrite each other's change;
 //   - the decision of what is due (Decide): send now or not, the status after this look
 //     (expired, stopped when the worker is gone) and when to look next. A beat missed while
 //     nothing was watching is sent once, not once per interval missed.
 //
-// What it must not do is act: the CLI (swarm/heartbeat*.go) runs the one process per state
-// directory that sleeps until the next Wake, types the message through tmux and records it
-// with Sent, and the keeper that starts that runner again. Store names the runner's and the
-// keeper's locks and pid file so that commands can find them. ParseDuration and
-// FormatDuration read and write the short durations of the command line ("4h", "1h30m",
-// "1d").
+// What it must not do is act: the Regent (swarm/regent), the one long-lived process per
+// state directory, sleeps until the next Wake, types the message through tmux and records it
+// with Sent; the commands (swarm/heartbeat*.go) change the schedules and start or wake the
+// Regent. Store names the runner lock, held by whoever sends the beats, so that a runner of an
+// older swarm and the Regent never both do. ParseDuration and FormatDuration read and write
+// the short durations of the command line ("4h", "1h30m", "1d").
 //
-// heartbeat stands on package state alone. It sits under swarm/ because the CLI is its only
-// user: a loop (package ralph) waits for a usage limit's reset by itself (ralph/limits.go).
+// heartbeat stands on package state alone. It sits under swarm/ because the commands and the
+// Regent are its only users: a loop (package ralph) waits for a usage limit's reset by itself (ralph/limits.go).
 package heartbeat

@@ -25,14 +25,9 @@ var ErrNone = errors.New("no heartbeat")
 func (s Store) path(worker string) string { return filepath.Join(s.Dir, worker+".json") }
 func (s Store) lockPath() string          { return filepath.Join(s.Dir, ".lock") }
 
-// RunnerLock is held by the process that sends the beats, for as long as it runs.
+// RunnerLock is held by the process that sends the beats while it sends them: the Regent, or
+// the heartbeat runner of an older swarm, never both.
 func (s Store) RunnerLock() string { return filepath.Join(s.Dir, ".runner.lock") }
-
-// KeeperLock is held by the process that keeps the runner running.
-func (s Store) KeeperLock() string { return filepath.Join(s.Dir, ".keeper.lock") }
-
-// RunnerPID holds the pid of the process that sends the beats.
-func (s Store) RunnerPID() string { return filepath.Join(s.Dir, ".runner.pid") }
 
 // Load reads a worker's heartbeat, or ErrNone.
 func (s Store) Load(worker string) (*State, error) {
@@ -71,7 +66,7 @@ func (s Store) List(warn func(error)) []*State {
 	return out
 }
 
-// Update changes a worker's heartbeat under the store's lock, so the runner and a command
+// Update changes a worker's heartbeat under the store's lock, so the Regent and a command
 // never overwrite each other's change; fn gets nil when there is none, and returning a nil
 // state from fn writes nothing.
 func (s Store) Update(worker string, fn func(*State) (*State, error)) (*State, error) {

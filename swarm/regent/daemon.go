@@ -47,8 +47,13 @@ type daemon struct {
 	started time.Time
 	wake    chan struct{}
 	quit    chan struct{}
-	events  atomic.Int64
-	watch   *paneWatch
+	// beatWake wakes the goroutine that sends the heartbeats (heartbeats.go).
+	beatWake chan struct{}
+	// olderRunner: a heartbeat runner of an older swarm held the heartbeats when last looked
+	// (said once; only the heartbeats' goroutine uses it).
+	olderRunner bool
+	events      atomic.Int64
+	watch       *paneWatch
 
 	quitOnce sync.Once
 
@@ -68,7 +73,7 @@ type drivenLoop struct {
 func newDaemon(h *worker.Host, log io.Writer) *daemon {
 	ctx, stop := context.WithCancel(context.Background())
 	r := &daemon{h: h, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
-		quit: make(chan struct{}), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
+		quit: make(chan struct{}), beatWake: make(chan struct{}, 1), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
 		crashed: map[string]bool{}}
 	r.watch = newPaneWatch(r)
 	return r
@@ -98,11 +103,22 @@ func (r *daemon) wakeUp() {
 	}
 }
 
-// run drives loops until none needs the Regent (false), or it is told to quit (true).
+// wakeAll has the main loop look at the loops, and the heartbeats' goroutine at the
+// heartbeats, again: a command changed one of them.
+func (r *daemon) wakeAll() {
+	r.wakeUp()
+	select {
+	case r.beatWake <- struct{}{}:
+	default:
+	}
+}
+
+// run drives loops until neither a loop nor a heartbeat needs the Regent (false), or it is
+// told to quit (true).
 func (r *daemon) run(lock *state.Lock) (quit bool) {
 	for {
 		r.scan()
-		if r.idle() && r.mayLeave(lock) {
+		if r.unneeded() && r.mayLeave(lock) {
 			r.say("no loop needs the Regent; leaving")
 			return false
 		}
@@ -118,71 +134,23 @@ func (r *daemon) run(lock *state.Lock) (quit bool) {
 	}
 }
 
-// idle reports whether the Regent has nothing to do: no loop to drive, and no dropped loop
-// whose kill is still to be recorded.
+// unneeded reports whether nothing keeps the Regent: it is idle and no heartbeat is active.
+func (r *daemon) unneeded() bool {
+	return r.idle() && !heartbeatsActive(r.h)
+}
+
+// idle reports whether the Regent has no loop to do anything for: none to drive, and no
+// dropped loop whose kill is still to be recorded.
 func (r *daemon) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.loops) == 0 && len(r.dropped) == 0
 }
 
-// keepDropped takes up a loop killed by a predecessor that could not record it: it is not
-// driven, and its kill is recorded as soon as it can be.
-func (r *daemon) keepDropped(name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.dropped[name] = true
-}
-
-// rescanIn is how long the Regent waits for a wake-up before it looks again: a kill still to
-// be recorded is tried again soon.
-func (r *daemon) rescanIn() time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.dropped) > 0 {
-		return dropRetry
-	}
-	return rescanEvery
-}
-
-// dropRetry is how often a kill that could not be recorded is tried again.
-const dropRetry = 2 * time.Second
-
-// recordDropped records the kill of loops dropped while it could not be written (a full
-// disk), now that it may be: once it is, they are over and nothing more is owed them.
-func (r *daemon) recordDropped() {
-	r.mu.Lock()
-	var names []string
-	for name := range r.dropped {
-		if r.loops[name] == nil {
-			names = append(names, name)
-		}
-	}
-	r.mu.Unlock()
-	for _, name := range names {
-		ld := ralph.DirFor(r.h.Dir(), name)
-		if ld.KillMarked() {
-			// Any write under the loop lock records a marked kill first.
-			_, _ = ld.Update(func(*ralph.State) error { return nil })
-			if ld.KillMarked() {
-				continue
-			}
-			r.say("loop %s: its kill is recorded now", name)
-		} else if NeedsMonitor(ld) {
-			if _, _, err := ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) { return ralph.Killed(s), nil }); err != nil {
-				continue
-			}
-			r.say("loop %s: its kill is recorded now", name)
-		}
-		r.mu.Lock()
-		delete(r.dropped, name)
-		r.mu.Unlock()
-	}
-}
-
-// mayLeave lets the Regent go when no loop needs it, decided under the start lock with its
-// own lock given up inside it: a command starting a loop either is seen here or finds no
-// Regent and starts one.
+// mayLeave lets the Regent go when neither a loop nor a heartbeat needs it, decided under the
+// start lock with its own lock given up inside it: a command starting a loop or activating a
+// heartbeat (which calls Ensure after it) either is seen here or finds no Regent and starts
+// one.
 func (r *daemon) mayLeave(lock *state.Lock) bool {
 	start, err := state.AcquireLock(FilesOf(r.h.Dir()).Start)
 	if err != nil {
@@ -195,7 +163,7 @@ func (r *daemon) mayLeave(lock *state.Lock) bool {
 	}
 	defer start.Unlock()
 	r.scan()
-	if !r.idle() {
+	if !r.unneeded() {
 		return false
 	}
 	lock.Unlock()

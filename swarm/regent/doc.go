@@ -11,6 +11,11 @@
 // (watch.go). It runs under a keeper (Keep) in a window of the regent session that tmux
 // revives; a Regent that keeps dying is given up (crashloop.go) until Restart.
 //
+// Its other duty is the heartbeats (heartbeats.go): a goroutine of its own types every active
+// heartbeat's message when swarm/heartbeat says it is due, holding the heartbeat store's
+// runner lock while it does, so that one keeper and one long-lived process per state directory
+// serve both, and an active heartbeat keeps the Regent as a loop does.
+//
 // A loop without the Regent, or one run in a terminal, has a monitor process of its own
 // (RunMonitor, StartMonitor); both kinds drive a loop through the same driveLoop on ralph's
 // policy core. The foreground's face (progress line, summary, exit codes) is the commands'.
@@ -21,7 +26,7 @@
 // which it refuses other users (SamePeer); Client is the commands' side.
 //
 // The package stands on swarm/worker's Host (state directory, tmux server, process table),
-// ralph, tmux and state, never on the commands: it has no flags, no exit codes and no command
+// ralph, swarm/heartbeat, tmux and state, never on the commands: it has no flags, no exit codes and no command
 // line of its own beyond the hidden `swarm regent __serve|__keep` and `swarm ralph __monitor`
 // it starts itself with, so the one daemon can be reasoned about, and tested, without the CLI.
 // cmd/swarm's layering test checks that it imports neither package swarm, nor

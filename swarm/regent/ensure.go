@@ -13,7 +13,7 @@ import (
 
 // How commands start the Regent of a state directory and wait for it.
 
-// Session hosts the Regent (and the heartbeat runner) on swarm's private tmux server.
+// Session hosts the Regent on swarm's private tmux server.
 // The Regent runs under a small keeper that starts it again when it dies, and tmux restarts
 // the keeper when it dies (see tmux.ReviveOnDeath): the loops survive either crashing with no
 // swarm command run in between.
@@ -92,11 +92,12 @@ func argv(h *worker.Host, exe, command string) []string {
 // last loops returns with nothing of them running.
 func Settled(h *worker.Host) {
 	rc := NewClient(h.Dir())
-	if !rc.Alive() || loopsNeedRegent(h) {
+	needed := func() bool { return loopsNeedRegent(h) || heartbeatsActive(h) }
+	if !rc.Alive() || needed() {
 		return
 	}
 	_ = rc.Wake()
-	waitFor(5*time.Second, func() bool { return !rc.Alive() || loopsNeedRegent(h) })
+	waitFor(5*time.Second, func() bool { return !rc.Alive() || needed() })
 }
 
 // loopsNeedRegent reports whether any supervised loop should be running.

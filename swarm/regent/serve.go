@@ -53,6 +53,8 @@ func Serve(h *worker.Host) error {
 	_ = WriteInfo(h.Dir(), info)
 	r.say("started (pid %d)", info.PID)
 	go r.serveRequests(ln)
+	beating := make(chan struct{})
+	go r.beat(beating)
 	defer r.onSignals()()
 	if r.run(lock) {
 		// Asked to make way for a new Regent: the loops are left as they are, and every
@@ -61,6 +63,9 @@ func Serve(h *worker.Host) error {
 		RemoveOwnPane(h)
 		os.Exit(0)
 	}
+	// No heartbeat is active: one being typed is finished before the process ends.
+	r.stop()
+	<-beating
 	r.watch.stop()
 	_ = ln.Close()
 	lock.Unlock()
@@ -93,7 +98,7 @@ func (r *daemon) answer(conn net.Conn) {
 	req, arg := ParseRequest(line)
 	switch req {
 	case WakeRequest:
-		r.wakeUp()
+		r.wakeAll()
 		fmt.Fprintln(conn, OK)
 	case StatusRequest:
 		data, _ := json.Marshal(r.report())

@@ -1,0 +1,133 @@
+package regent
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/heartbeat"
+)
+
+// startHeartbeat gives the worker name an active heartbeat begun at since.
+func (th *testHost) startHeartbeat(name string, since time.Time) heartbeat.Store {
+	th.t.Helper()
+	s := heartbeat.StoreFor(th.Dir())
+	_, err := s.Update(name, func(*heartbeat.State) (*heartbeat.State, error) {
+		return heartbeat.New(name, time.Hour, 0, "continue", since), nil
+	})
+	if err != nil {
+		th.t.Fatal(err)
+	}
+	return s
+}
+
+// A beat that is due is typed into its worker and recorded; the next is due an interval
+// later. A heartbeat whose worker is gone stops. The clock is the caller's.
+func TestBeatDueSendsAndRecords(t *testing.T) {
+	th := newTestHost(t)
+	w := th.spawn("w")
+	since := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := th.startHeartbeat("w", since)
+	th.startHeartbeat("gone", since)
+	now := since.Add(time.Hour + time.Second)
+	next := beatDue(th.Host, s, now)
+	if !next.Equal(now.Add(time.Hour)) {
+		t.Errorf("next beat at %v, want %v", next, now.Add(time.Hour))
+	}
+	in := th.fake.Inputs()
+	if len(in) != 3 || in[0].Text != "C-u" || !in[1].Paste || in[1].Text != "continue" || in[2].Text != "Enter" ||
+		in[1].PaneID != w.Tmux.PaneID {
+		t.Errorf("inputs %+v, want clear, paste of the message, Enter", in)
+	}
+	if hb, _ := s.Load("w"); hb.BeatCount != 1 || hb.Status != heartbeat.Active {
+		t.Errorf("w's heartbeat after the beat: %+v", hb)
+	}
+	if hb, _ := s.Load("gone"); hb.Status != heartbeat.Stopped {
+		t.Errorf("gone's heartbeat: %+v", hb)
+	}
+	// Not due again before its time.
+	if next := beatDue(th.Host, s, now.Add(time.Minute)); !next.Equal(now.Add(time.Hour)) || len(th.fake.Inputs()) != 3 {
+		t.Errorf("a second look a minute later: next %v, inputs %d", next, len(th.fake.Inputs()))
+	}
+}
+
+// An active heartbeat keeps the Regent, as a loop does; it may leave once none is active.
+func TestAnActiveHeartbeatKeepsTheRegent(t *testing.T) {
+	th := newTestHost(t)
+	th.spawn("w")
+	s := th.startHeartbeat("w", time.Now())
+	r := newDaemon(th.Host, io.Discard)
+	defer r.stop()
+	lock, ok, err := state.TryLock(FilesOf(th.Dir()).Lock)
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	if r.unneeded() || r.mayLeave(lock) {
+		t.Fatal("the Regent may leave while a heartbeat is active")
+	}
+	if _, err := s.Update("w", func(cur *heartbeat.State) (*heartbeat.State, error) {
+		cur.Status = heartbeat.Paused
+		return cur, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !r.mayLeave(lock) {
+		t.Error("the Regent may not leave with no heartbeat active and no loop")
+	}
+	if state.IsLocked(FilesOf(th.Dir()).Lock) {
+		t.Error("the Regent's lock is still held after it may leave")
+	}
+}
+
+// While another process (a runner of an older swarm) holds the runner lock, the Regent does
+// not beat; it does once that lets go. Its goroutine ends with the daemon.
+func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
+	th := newTestHost(t)
+	th.spawn("w")
+	s := th.startHeartbeat("w", time.Now().Add(-2*time.Hour))
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	older, ok, err := state.TryLock(s.RunnerLock())
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	r := newDaemon(th.Host, &log)
+	done := make(chan struct{})
+	go r.beat(done)
+	eventually(t, "the Regent to see the runner lock held", func() bool {
+		return strings.Contains(log.String(), "another process sends the heartbeats")
+	})
+	if n := len(th.fake.Inputs()); n != 0 {
+		t.Errorf("typed %d inputs while another process held the runner lock", n)
+	}
+	older.Unlock()
+	r.wakeAll()
+	eventually(t, "the beat", func() bool { return len(th.fake.Inputs()) == 3 })
+	if !state.IsLocked(s.RunnerLock()) {
+		t.Error("the Regent beats without the runner lock")
+	}
+	r.stop()
+	<-done
+	if state.IsLocked(s.RunnerLock()) {
+		t.Error("the runner lock outlives the daemon")
+	}
+}
+
+// The hidden commands an older swarm's heartbeat runner ran hand the heartbeats to the Regent.
+func TestHandOverHeartbeats(t *testing.T) {
+	th := newTestHost(t)
+	if err := HandOverHeartbeats(th.Host, true); err != nil || len(th.keepers()) != 0 {
+		t.Fatalf("no heartbeat active: %v, %d keepers started", err, len(th.keepers()))
+	}
+	th.spawn("w")
+	th.startHeartbeat("w", time.Now())
+	if err := HandOverHeartbeats(th.Host, false); err != nil || len(th.keepers()) != 1 {
+		t.Errorf("a heartbeat active: %v, %d keepers started, want the Regent's", err, len(th.keepers()))
+	}
+}
