@@ -1,6 +1,7 @@
 package regent
 
 import (
+	"context"
 	"os"
 	"time"
 
@@ -26,9 +27,9 @@ const maxSleep = time.Minute
 // heartbeats go.
 const runnerLockRetry = 2 * time.Second
 
-// beat sends the heartbeats until the daemon stops: it sleeps until the next beat is due, or
-// until woken (a command changed a heartbeat).
-func (r *daemon) beat(done chan<- struct{}) {
+// beat sends the heartbeats until ctx ends, then closes done: it sleeps until the next beat
+// is due, or until woken (a command changed a heartbeat).
+func (r *daemon) beat(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
 	s := heartbeat.StoreFor(r.h.Dir())
 	var lock *state.Lock
@@ -54,7 +55,7 @@ func (r *daemon) beat(done chan<- struct{}) {
 			letGo()
 			r.wakeUp()
 		}
-		if !r.sleepUntil(next) {
+		if !r.sleepUntil(ctx, next) {
 			return
 		}
 	}
@@ -79,8 +80,8 @@ func (r *daemon) takeRunnerLock(s heartbeat.Store, lock **state.Lock) bool {
 }
 
 // sleepUntil waits until next (at most maxSleep; a zero next is no beat due), a wake-up or
-// the daemon's end, and reports whether the daemon goes on.
-func (r *daemon) sleepUntil(next time.Time) bool {
+// the end of ctx, and reports whether the beating goes on.
+func (r *daemon) sleepUntil(ctx context.Context, next time.Time) bool {
 	d := maxSleep
 	if !next.IsZero() {
 		d = min(max(time.Until(next), 0), maxSleep)
@@ -90,7 +91,7 @@ func (r *daemon) sleepUntil(next time.Time) bool {
 	select {
 	case <-t.C:
 	case <-r.beatWake:
-	case <-r.ctx.Done():
+	case <-ctx.Done():
 		return false
 	}
 	return true

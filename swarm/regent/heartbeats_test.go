@@ -1,6 +1,7 @@
 package regent
 
 import (
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -84,7 +85,7 @@ func TestAnActiveHeartbeatKeepsTheRegent(t *testing.T) {
 }
 
 // While another process (a runner of an older swarm) holds the runner lock, the Regent does
-// not beat; it does once that lets go. Its goroutine ends with the daemon.
+// not beat; it does once that lets go. The goroutine ends with its context, letting the lock go.
 func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 	th := newTestHost(t)
 	th.spawn("w")
@@ -98,8 +99,10 @@ func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 	}
 	var log syncBuffer
 	r := newDaemon(th.Host, &log)
+	defer r.stop()
+	ctx, stopBeating := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go r.beat(done)
+	go r.beat(ctx, done)
 	eventually(t, "the Regent to see the runner lock held", func() bool {
 		return strings.Contains(log.String(), "another process sends the heartbeats")
 	})
@@ -112,10 +115,10 @@ func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 	if !state.IsLocked(s.RunnerLock()) {
 		t.Error("the Regent beats without the runner lock")
 	}
-	r.stop()
+	stopBeating()
 	<-done
 	if state.IsLocked(s.RunnerLock()) {
-		t.Error("the runner lock outlives the daemon")
+		t.Error("the runner lock outlives the beating")
 	}
 }
 

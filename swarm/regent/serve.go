@@ -2,6 +2,7 @@ package regent
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 )
 
 // Serve is the Regent's process: it holds the state directory's Regent lock, answers
-// commands on its socket, and drives loops until none needs it.
+// commands on its socket, drives loops and sends heartbeats until neither needs it.
 func Serve(h *worker.Host) error {
 	lock, ok, err := state.TryLock(FilesOf(h.Dir()).Lock)
 	if err != nil {
@@ -53,19 +54,22 @@ func Serve(h *worker.Host) error {
 	_ = WriteInfo(h.Dir(), info)
 	r.say("started (pid %d)", info.PID)
 	go r.serveRequests(ln)
+	// The heartbeats' goroutine has a context of its own: a Regent that makes way for
+	// another stops beating (a beat being typed is finished first) but cancels no loop.
+	beatCtx, stopBeating := context.WithCancel(context.Background())
 	beating := make(chan struct{})
-	go r.beat(beating)
+	go r.beat(beatCtx, beating)
 	defer r.onSignals()()
-	if r.run(lock) {
+	quit := r.run(lock)
+	stopBeating()
+	<-beating
+	if quit {
 		// Asked to make way for a new Regent: the loops are left as they are, and every
 		// lock goes with this process, all at once.
 		r.letGo()
 		RemoveOwnPane(h)
 		os.Exit(0)
 	}
-	// No heartbeat is active: one being typed is finished before the process ends.
-	r.stop()
-	<-beating
 	r.watch.stop()
 	_ = ln.Close()
 	lock.Unlock()
