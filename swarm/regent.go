@@ -106,6 +106,12 @@ func regentStatus(e *env, format string) error {
 	for _, name := range r.Loops {
 		fmt.Fprintf(e.stdout, "  %s\n", name)
 	}
+	if len(r.Heartbeats) > 0 {
+		fmt.Fprintf(e.stdout, "Heartbeats sent: %d\n", len(r.Heartbeats))
+		for _, name := range r.Heartbeats {
+			fmt.Fprintf(e.stdout, "  %s\n", name)
+		}
+	}
 	fmt.Fprintf(e.stdout, "Watching: %s\n", r.Watching)
 	fmt.Fprintf(e.stdout, "Events: %d screen captures (%.2f/s)\n", r.Events, r.EventsPerSecond)
 	fmt.Fprintf(e.stdout, "CPU so far: %.2fs\n", r.CPUSeconds)

@@ -106,11 +106,15 @@ func (s Store) Locked(fn func() error) error {
 }
 
 // AnyActive reports whether some heartbeat is active.
-func (s Store) AnyActive() bool {
+func (s Store) AnyActive() bool { return len(s.ActiveWorkers()) > 0 }
+
+// ActiveWorkers are the names of the workers whose heartbeat is active, in name order.
+func (s Store) ActiveWorkers() []string {
+	names := []string{}
 	for _, h := range s.List(nil) {
 		if h.Status == Active {
-			return true
+			names = append(names, h.WorkerName)
 		}
 	}
-	return false
+	return names
 }

@@ -119,7 +119,7 @@ func (r *daemon) run(lock *state.Lock) (quit bool) {
 	for {
 		r.scan()
 		if r.unneeded() && r.mayLeave(lock) {
-			r.say("no loop needs the Regent; leaving")
+			r.say("no loop or heartbeat needs the Regent; leaving")
 			return false
 		}
 		t := time.NewTimer(r.rescanIn())

@@ -45,6 +45,7 @@ type Report struct {
 	Started         string   `json:"started"`
 	UptimeSeconds   float64  `json:"uptime_seconds"`
 	Loops           []string `json:"loops"`
+	Heartbeats      []string `json:"heartbeats"` // the workers whose heartbeat it sends
 	Events          int64    `json:"events"`
 	EventsPerSecond float64  `json:"events_per_second"`
 	CPUSeconds      float64  `json:"cpu_seconds"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/heartbeat"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
@@ -168,7 +169,8 @@ func (r *daemon) onSignals() func() {
 func (r *daemon) report() Report {
 	up := time.Since(r.started)
 	rep := Report{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), UptimeSeconds: up.Seconds(),
-		Loops: r.names(), Events: r.events.Load(), Watching: r.watch.describe()}
+		Loops: r.names(), Heartbeats: heartbeat.StoreFor(r.h.Dir()).ActiveWorkers(), Events: r.events.Load(),
+		Watching: r.watch.describe()}
 	if up > 0 {
 		rep.EventsPerSecond = float64(rep.Events) / up.Seconds()
 	}
