@@ -123,7 +123,7 @@ func wrapperEnv(file string, extra []string) ([]string, error) {
 	if file != "" {
 		env = nil
 		if err := state.ReadJSON(file, &env); err != nil {
-			return nil, fmt.Errorf("cannot read the worker's environment %s: %v", file, err)
+			return nil, fmt.Errorf("cannot read the worker's environment %s: %w", file, err)
 		}
 	}
 	return append(env, extra...), nil

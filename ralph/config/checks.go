@@ -38,7 +38,7 @@ func ParseCheck(spec, dir string) (Check, error) {
 		}
 		if kind == CheckMarker {
 			if _, err := regexp.Compile(arg); err != nil {
-				return Check{}, fmt.Errorf("invalid --check '%s': %v", spec, err)
+				return Check{}, fmt.Errorf("invalid --check '%s': %w", spec, err)
 			}
 		}
 		return Check{Spec: spec, Kind: kind, Arg: arg}, nil

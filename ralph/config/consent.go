@@ -193,7 +193,7 @@ func AllowedFiles() ([]AllowedFile, error) {
 	}
 	var l allowList
 	if err := json.Unmarshal(data, &l); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return l.Files, nil
 }

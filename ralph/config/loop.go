@@ -142,7 +142,7 @@ func (k loopKey) UnmarshalTOML(v any) error {
 		return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

@@ -141,7 +141,7 @@ func (kv keyValue) UnmarshalTOML(v any) error {
 		return fmt.Errorf("%s: expected %s, got %s", kv.name, kv.key.want, tomlText(v))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v", kv.name, err)
+		return fmt.Errorf("%s: %w", kv.name, err)
 	}
 	return nil
 }

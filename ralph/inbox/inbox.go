@@ -84,10 +84,10 @@ func (ib Inbox) Load() ([]Record, error) {
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not an inbox record (%v); fix or remove the line", ib.rel(), i+1, err)
+			return nil, fmt.Errorf("%s:%d: not an inbox record (%w); fix or remove the line", ib.rel(), i+1, err)
 		}
 		if err := r.check(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v; fix or remove the line", ib.rel(), i+1, err)
+			return nil, fmt.Errorf("%s:%d: %w; fix or remove the line", ib.rel(), i+1, err)
 		}
 		recs = append(recs, r)
 	}

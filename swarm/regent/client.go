@@ -87,7 +87,7 @@ func (c Client) Status() (*Report, error) {
 	}
 	var r Report
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
-		return nil, fmt.Errorf("the Regent's answer cannot be read: %v", err)
+		return nil, fmt.Errorf("the Regent's answer cannot be read: %w", err)
 	}
 	return &r, nil
 }
@@ -101,7 +101,7 @@ func (c Client) request(req string) (string, error) {
 	}
 	conn, err := net.DialTimeout("unix", addr, dialTimeout)
 	if err != nil {
-		return "", fmt.Errorf("the Regent is not answering: %v", err)
+		return "", fmt.Errorf("the Regent is not answering: %w", err)
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(requestTimeout))
@@ -110,7 +110,7 @@ func (c Client) request(req string) (string, error) {
 	}
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	if err != nil {
-		return "", fmt.Errorf("the Regent did not answer: %v", err)
+		return "", fmt.Errorf("the Regent did not answer: %w", err)
 	}
 	line = strings.TrimSpace(line)
 	if why, ok := strings.CutPrefix(line, ErrorPrefix); ok {
