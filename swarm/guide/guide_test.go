@@ -2,6 +2,7 @@ package guide
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -116,5 +117,37 @@ func TestGuidesReferToTopicsThatExist(t *testing.T) {
 		if strings.Contains(text, "](#") {
 			t.Errorf("%s.md has a link to an anchor (#...); refer to a topic as `swarm guide NAME`", n)
 		}
+	}
+}
+
+// sourcePath is a file or package of the repository named in a guide: `ralph/decide.go`,
+// `swarm/dashboard`, `ralph/config/`.
+var sourcePath = regexp.MustCompile("`((?:cmd|swarm|ralph|tmux|state|templates|testdata)/[A-Za-z0-9_./*-]*?)/?`")
+
+// placeholder is a path's part that stands for any name: NAME.txtar, TOPIC.md, swarm/...
+var placeholder = regexp.MustCompile(`\.\.\.|(^|/)[A-Z]+\.`)
+
+// The guide for contributors points into the source (where to change what) at files and
+// packages that exist: code moves, and a guide that still names where it was sends a reader
+// nowhere. (The user guides' paths, such as a project's ralph/inbox.jsonl, are not the
+// repository's.)
+func TestSourcePathsInDevelopmentGuideExist(t *testing.T) {
+	text, ok := Text("development")
+	if !ok {
+		t.Fatal("no development guide")
+	}
+	checked := 0
+	for _, m := range sourcePath.FindAllStringSubmatch(text, -1) {
+		path := m[1]
+		if placeholder.MatchString(path) {
+			continue
+		}
+		checked++
+		if found, _ := filepath.Glob("../../" + path); len(found) == 0 {
+			t.Errorf("development.md names %s, which is not in the repository", path)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("development.md names %d source paths; the pattern misses them", checked)
 	}
 }
