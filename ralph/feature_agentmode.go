@@ -18,18 +18,22 @@ import (
 // between finds the next stage decided and only applies it.
 
 // agentMode is the feature that drives agent mode's stages and specs.
-type agentMode struct{ l *Loop }
+type agentMode struct {
+	drv services
+	// notify reports an inbox the agent cannot read as an escalation.
+	notify *notifications
+}
 
 func (ag *agentMode) featureName() string { return "agent" }
 
 // nextLoop moves agent mode on after a stage's loop ended; it reports whether the next
 // stage's loop is now to run.
 func (ag *agentMode) nextLoop() bool {
-	am, err := ag.l.cfg.Dir.LoadAgentMode()
+	am, err := ag.drv.dir().LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return false
 	}
-	st, err := ag.l.cfg.Dir.Load()
+	st, err := ag.drv.dir().Load()
 	if err != nil {
 		return false
 	}
@@ -42,8 +46,8 @@ func (ag *agentMode) nextLoop() bool {
 
 // applyAgentStage makes the loop the agent's decided stage.
 func (ag *agentMode) applyAgentStage(am *AgentMode) {
-	ag.l.update(func(s *State) error { s.ApplyAgentStage(am, ag.l.cfg.Dir.AgentPromptPath()); return nil })
-	ag.l.freshLoop()
+	ag.drv.update(func(s *State) error { s.ApplyAgentStage(am, ag.drv.dir().AgentPromptPath()); return nil })
+	ag.drv.freshLoop()
 }
 
 // stageEnded acts on the end of the current stage; it reports whether another stage follows.
@@ -74,7 +78,7 @@ func (ag *agentMode) stageEnded(am *AgentMode, st *State) bool {
 		ag.agentSay(am, "Stopped (%s): %s %s goes back to pending", st.ExitReason, am.SpecID, am.Spec)
 		ag.requeue(am)
 		am.Stage = ""
-		ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
+		ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
 		return false
 	}
 	return ag.fetchNext(am, st)
@@ -84,7 +88,7 @@ func (ag *agentMode) stageEnded(am *AgentMode, st *State) bool {
 // agent.
 func (ag *agentMode) fetchNext(am *AgentMode, st *State) bool {
 	say := func(format string, args ...any) { ag.agentSay(am, format, args...) }
-	prompt, stop, err := NextSpec(am, ag.l.cfg.Clock.Now(), st.CostUSD, say)
+	prompt, stop, err := NextSpec(am, ag.drv.clock().Now(), st.CostUSD, say)
 	if err != nil {
 		say("FETCH: %v", err)
 	}
@@ -107,9 +111,9 @@ func (ag *agentMode) beginStage(am *AgentMode, st *State) bool {
 
 // saveStage records the stage as decided, with its prompt, before the loop state moves on.
 func (ag *agentMode) saveStage(am *AgentMode, prompt string) bool {
-	ag.l.recorded(ag.l.cfg.Dir.WriteAgentPrompt(prompt))
+	ag.drv.recorded(ag.drv.dir().WriteAgentPrompt(prompt))
 	am.RunID = uuid.NewString()
-	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
+	ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
 	return true
 }
 
@@ -117,7 +121,7 @@ func (ag *agentMode) saveStage(am *AgentMode, prompt string) bool {
 func (ag *agentMode) commitSpec(am *AgentMode, st *State) {
 	facts := SpecFacts{ID: am.SpecID, Spec: am.Spec, Tasks: PlanTasks(am.Project, am.Spec)}
 	if started, err := state.ParseTime(am.SpecStartedAt); err == nil {
-		facts.Duration = ag.l.cfg.Clock.Now().Sub(started)
+		facts.Duration = ag.drv.clock().Now().Sub(started)
 	}
 	if st.CostIterations > 0 {
 		c := st.CostUSD - am.SpecCostBase
@@ -173,7 +177,7 @@ func (ag *agentMode) planned(am *AgentMode, tasks int) {
 }
 
 func (ag *agentMode) finishInInbox(am *AgentMode, why string) {
-	now := ag.l.cfg.Clock.Now()
+	now := ag.drv.clock().Now()
 	if err := FinishSpec(am, why, now); err != nil {
 		ag.agentSay(am, "cannot record %s in the inbox: %v; it is recorded once the inbox can be read", am.SpecID, err)
 		am.Session.Unrecorded = append(am.Session.Unrecorded, UnrecordedSpec{ID: am.SpecID, Error: why, At: inbox.Now(now)})

@@ -16,31 +16,31 @@ import (
 func (ag *agentMode) agentSay(am *AgentMode, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	if am.Log != "" {
-		ag.l.recorded(AgentLog(am.Log, ag.l.cfg.Clock.Now(), "%s", text))
+		ag.drv.recorded(AgentLog(am.Log, ag.drv.clock().Now(), "%s", text))
 	}
-	ag.l.say("agent: %s", text)
-	ag.l.logEvent("AGENT", text)
+	ag.drv.say("agent: %s", text)
+	ag.drv.logEvent("AGENT", text)
 }
 
 // agentStops ends agent mode for reason: the log's last lines, the loop stopped (failed when
 // specs kept failing or the inbox cannot be read) and, for a normal end, no session left to
 // resume.
 func (ag *agentMode) agentStops(am *AgentMode, reason string) {
-	now := ag.l.cfg.Clock.Now()
+	now := ag.drv.clock().Now()
 	am.Stage, am.StopReason = "", reason
 	ag.agentSay(am, "%s", am.StopMessage(reason))
 	ag.agentSay(am, "%s", am.SummaryLine(now))
-	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
+	ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
 	if reason != AgentInboxCorrupt {
 		if err := os.Remove(SessionPath(am.Project)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			ag.l.recorded(err)
+			ag.drv.recorded(err)
 		}
 	}
 	status := StatusStopped
 	if reason == AgentMaxFailures || reason == AgentInboxCorrupt {
 		status = StatusFailed
 	}
-	ag.l.update(func(s *State) error {
+	ag.drv.update(func(s *State) error {
 		s.Status, s.ExitReason, s.Phase, s.Ended = status, reason, PhaseEnded, now.Format(TimeFormat)
 		return nil
 	})
@@ -52,39 +52,39 @@ func (ag *agentMode) agentStops(am *AgentMode, reason string) {
 // escalateInbox reports an agent stopped by an inbox it cannot read as supervision reports a
 // loop it gives up on: in the log, and to its webhook where it has one.
 func (ag *agentMode) escalateInbox(am *AgentMode) {
-	cur, err := ag.l.cfg.Dir.Load()
+	cur, err := ag.drv.dir().Load()
 	if err != nil {
 		return
 	}
 	why := "inbox " + inbox.Inbox{Root: am.Project}.Path() + " cannot be read"
-	if hook := ag.l.notify.escalation(cur, why); hook != nil {
-		ag.l.notify.send(cur, Notice{NotifyFailed, why}, nil, hook)
+	if hook := ag.notify.escalation(cur, why); hook != nil {
+		ag.notify.send(cur, Notice{NotifyFailed, why}, nil, hook)
 	}
 }
 
 // paused puts the spec of a paused agent back to pending (the seed's SIGINT); the
 // session keeps it as its current spec, so a resume or a new agent takes it up again.
 func (ag *agentMode) paused() {
-	am, err := ag.l.cfg.Dir.LoadAgentMode()
+	am, err := ag.drv.dir().LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return
 	}
-	if st, err := ag.l.cfg.Dir.Load(); err != nil || st.Status != StatusPaused {
+	if st, err := ag.drv.dir().Load(); err != nil || st.Status != StatusPaused {
 		return
 	}
 	ag.requeue(am)
-	ag.agentSay(am, "Interrupted: %s %s goes back to pending (swarm ralph resume %s to go on)", am.SpecID, am.Spec, ag.l.cfg.Name)
-	ag.l.recorded(ag.l.cfg.Dir.SaveAgentMode(am))
+	ag.agentSay(am, "Interrupted: %s %s goes back to pending (swarm ralph resume %s to go on)", am.SpecID, am.Spec, ag.drv.name())
+	ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
 }
 
 // runStarted takes up the spec a pause put back to pending. A spec removed from the inbox
 // meanwhile is dropped, and the next one fetched.
 func (ag *agentMode) runStarted() {
-	am, err := ag.l.cfg.Dir.LoadAgentMode()
+	am, err := ag.drv.dir().LoadAgentMode()
 	if err != nil || am == nil || am.Stage == "" {
 		return
 	}
-	st, err := ag.l.cfg.Dir.Load()
+	st, err := ag.drv.dir().Load()
 	if err != nil || st.Status != StatusRunning {
 		return
 	}
@@ -95,7 +95,7 @@ func (ag *agentMode) runStarted() {
 		case i < 0:
 			gone = true
 		case recs[i].Status == inbox.Pending:
-			inbox.Activate(recs, i, ag.l.cfg.Clock.Now())
+			inbox.Activate(recs, i, ag.drv.clock().Now())
 			resumed = true
 		}
 		return recs, nil

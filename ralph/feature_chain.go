@@ -15,29 +15,29 @@ import (
 // replace the loop's.
 
 // chains is the feature that moves a chain on to its next step.
-type chains struct{ l *Loop }
+type chains struct{ drv services }
 
 func (ch *chains) featureName() string { return "chain" }
 
 // nextLoop moves a chain on after its step's loop ended; it reports whether the next step's
 // loop is now to run.
 func (ch *chains) nextLoop() bool {
-	cs, err := ch.l.cfg.Dir.LoadChain()
+	cs, err := ch.drv.dir().LoadChain()
 	if err != nil || cs == nil {
 		return false
 	}
-	st, err := ch.l.cfg.Dir.Load()
+	st, err := ch.drv.dir().Load()
 	if err != nil {
 		return false
 	}
 	// A monitor that died after moving the chain on finds the loop still on the old step.
 	if st.ChainStep == cs.CurrentStep {
 		step := cs.Steps[cs.CurrentStep].Agent
-		action := cs.StepEnded(OutcomeOf(st), st.ExitReason, ch.l.cfg.Clock.Now())
+		action := cs.StepEnded(OutcomeOf(st), st.ExitReason, ch.drv.clock().Now())
 		if action == ChainStay {
 			return false
 		}
-		ch.l.recorded(ch.l.cfg.Dir.SaveChain(cs))
+		ch.drv.recorded(ch.drv.dir().SaveChain(cs))
 		ch.chainSays(cs, action, step, st.ExitReason)
 	}
 	if cs.Status != ChainRunning {
@@ -57,20 +57,20 @@ func (ch *chains) chainSays(cs *ChainState, action ChainAction, step, reason str
 	case ChainStop:
 		msg = fmt.Sprintf("step %s ended %s: chain stopped", step, reason)
 	}
-	ch.l.say("chain: %s", msg)
-	ch.l.logEvent("CHAIN", msg)
+	ch.drv.say("chain: %s", msg)
+	ch.drv.logEvent("CHAIN", msg)
 }
 
 // applyStep makes the loop the given step's: its prompt, iterations, checkers and agent.
 func (ch *chains) applyStep(i int, step ChainStepState) {
-	ch.l.update(func(s *State) error { s.ApplyStep(i, step, uuid.NewString()); return nil })
-	_ = ch.l.cfg.Workers.UpdateWorkers(nil, func(ws *state.Workers) error {
-		if w := ws.Get(ch.l.cfg.Name); w != nil {
+	ch.drv.update(func(s *State) error { s.ApplyStep(i, step, uuid.NewString()); return nil })
+	_ = ch.drv.workers().UpdateWorkers(nil, func(ws *state.Workers) error {
+		if w := ws.Get(ch.drv.name()); w != nil {
 			w.Cmd = append([]string{}, step.Profile.Cmd...)
 		}
 		return nil
 	})
-	ch.l.freshLoop()
+	ch.drv.freshLoop()
 }
 
 // ApplyStep turns the loop state into a fresh loop of chain step i.

@@ -15,7 +15,9 @@ import (
 
 // costs is the feature that counts what a loop costs and holds it to its budget.
 type costs struct {
-	l *Loop
+	drv services
+	// poll is how often a loop with a budget reads what it has cost.
+	poll time.Duration
 	// warnedModels are the models without a price already reported.
 	warnedModels map[string]bool
 	// next is when the watch next reads what a loop with a budget has cost.
@@ -25,7 +27,7 @@ type costs struct {
 func (c *costs) featureName() string { return "cost" }
 
 // watchStarted times the first look at what the working agent has cost.
-func (c *costs) watchStarted(st *State, now time.Time) { c.next = now.Add(c.l.cfg.CostPoll) }
+func (c *costs) watchStarted(st *State, now time.Time) { c.next = now.Add(c.poll) }
 
 // lookDue is when a loop with a budget next reads what it has cost.
 func (c *costs) lookDue(st *State) (time.Time, bool) { return c.next, st.MaxCost > 0 }
@@ -36,9 +38,9 @@ func (c *costs) agentLook(st *State, a agent, w *screenWatch) bool {
 	if st.MaxCost <= 0 || now.Before(c.next) {
 		return false
 	}
-	c.next = now.Add(c.l.cfg.CostPoll)
+	c.next = now.Add(c.poll)
 	if OverBudget(c.spentNow(st), limits(st)) {
-		c.l.end(st, a, EndBudget)
+		c.drv.endIteration(st, a, EndBudget)
 		return true
 	}
 	return false
@@ -69,11 +71,11 @@ func AgentCommand(cmd []string, session string) []string {
 
 // usage reads the iteration's token use; ok is false when the agent's records were not found.
 func (c *costs) usage(st *State, until time.Time) (cost.ByModel, bool) {
-	w, err := c.l.worker()
+	w, err := c.drv.worker()
 	if err != nil || len(w.Cmd) == 0 {
 		return nil, false
 	}
-	getenv := c.l.agentGetenv(w.Name)
+	getenv := c.drv.agentGetenv(w.Name)
 	// A little slack either side: the records' clock is the agent's.
 	win := cost.Window{From: ParseTime(st.LastIterationStarted).Add(-2 * time.Second), To: until.Add(2 * time.Second)}
 	switch filepath.Base(w.Cmd[0]) {
@@ -118,14 +120,14 @@ func (c *costs) sayOnce(model, format string, args ...any) {
 		c.warnedModels = map[string]bool{}
 	}
 	c.warnedModels[model] = true
-	c.l.say(format, args...)
+	c.drv.say(format, args...)
 }
 
 // countCost adds an iteration's figures to the loop's totals, once per iteration however
 // often it is evaluated (a monitor taking over), and returns what the loop has cost so far.
 func (c *costs) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
 	spent := 0.0
-	c.l.update(func(s *State) error {
+	c.drv.update(func(s *State) error {
 		if tokens != nil && s.CostCountedFor < n {
 			s.CostCountedFor = n
 			s.Tokens.Add(*tokens)
@@ -137,16 +139,16 @@ func (c *costs) countCost(n int, tokens *cost.Usage, usd *float64) float64 {
 		spent = s.CostUSD
 		return nil
 	})
-	c.l.updateSupervision(func(rs *SupervisionState) { rs.TotalCostUSD = spent })
+	c.drv.updateSupervision(func(rs *SupervisionState) { rs.TotalCostUSD = spent })
 	return spent
 }
 
 // spentNow is what the loop has cost, the running iteration included so far.
 func (c *costs) spentNow(st *State) float64 {
-	use, known := c.usage(st, c.l.cfg.Clock.Now())
+	use, known := c.usage(st, c.drv.clock().Now())
 	_, usd := c.price(st, use, known)
 	spent := st.CostUSD
-	if cur, err := c.l.cfg.Dir.Load(); err == nil {
+	if cur, err := c.drv.dir().Load(); err == nil {
 		spent = cur.CostUSD
 	}
 	if usd != nil {
@@ -157,7 +159,7 @@ func (c *costs) spentNow(st *State) float64 {
 
 // costOf fills in an ended iteration's tokens and cost and returns what the loop has cost.
 func (c *costs) costOf(st *State, rec *IterationRecord) float64 {
-	use, known := c.usage(st, c.l.cfg.Clock.Now())
+	use, known := c.usage(st, c.drv.clock().Now())
 	rec.Tokens, rec.Cost = c.price(st, use, known)
 	return c.countCost(rec.Iteration, rec.Tokens, rec.Cost)
 }

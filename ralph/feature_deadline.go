@@ -3,7 +3,7 @@ package ralph
 // iterationDeadline is the feature that ends an iteration that ran out of time
 // (--iteration-timeout). It looks at the working agent after the agent's signals and before
 // the budget, so that of two endings due at the same look the same one wins as ever.
-type iterationDeadline struct{ l *Loop }
+type iterationDeadline struct{ drv services }
 
 func (d *iterationDeadline) featureName() string { return "deadline" }
 
@@ -11,6 +11,6 @@ func (d *iterationDeadline) agentLook(st *State, a agent, w *screenWatch) bool {
 	if !OutOfTime(w.facts) {
 		return false
 	}
-	d.l.end(st, a, EndIterationTimeout)
+	d.drv.endIteration(st, a, EndIterationTimeout)
 	return true
 }

@@ -19,7 +19,7 @@ import (
 // usageLimits is the feature that ends an iteration at the agent's usage limit and keeps a
 // loop from starting an agent while its account's limit is spent.
 type usageLimits struct {
-	l *Loop
+	drv services
 	// limit is the usage limit that ended the iteration, for its record.
 	limit *LimitFacts
 	// watched is the account of the agent being watched (looked up once, not at every poll).
@@ -46,7 +46,7 @@ func (ul *usageLimits) statusLook(st *State, a agent, w *screenWatch) bool {
 		return false
 	}
 	ul.limit = &f
-	ul.l.end(st, a, EndUsageLimit)
+	ul.drv.endIteration(st, a, EndUsageLimit)
 	return true
 }
 
@@ -76,17 +76,17 @@ func (ul *usageLimits) atUsageLimit(st *State, a agent, lines []string) bool {
 // limitEnds ends the iteration at the usage limit text names (on screen, or in the agent's
 // own signal), its reset read in the agent's time zone, and tells the account's other loops.
 func (ul *usageLimits) limitEnds(st *State, a agent, text string) {
-	now := ul.l.cfg.Clock.Now()
+	now := ul.drv.clock().Now()
 	reset, _ := screen.LimitReset(text, now.In(ul.agentLocation()))
 	ul.limit = &LimitFacts{Text: text, Reset: reset, Now: now}
 	ul.shareLimit(st, *ul.limit)
-	ul.l.end(st, a, EndUsageLimit)
+	ul.drv.endIteration(st, a, EndUsageLimit)
 }
 
 // agentLocation is the agent's time zone (its TZ), in which it shows a reset time that names
 // no zone; the monitor's own when the agent's is not set or not known.
 func (ul *usageLimits) agentLocation() *time.Location {
-	tz := ul.l.agentGetenv(ul.l.cfg.Name)("TZ")
+	tz := ul.drv.agentGetenv(ul.drv.name())("TZ")
 	if tz == "" {
 		return time.Local
 	}
@@ -108,11 +108,11 @@ type accountLimit struct {
 // account is the agent's account, as its configuration directory: Claude Code's
 // CLAUDE_CONFIG_DIR or ~/.claude, Codex's CODEX_HOME or ~/.codex. "" for other agents.
 func (ul *usageLimits) account() string {
-	w, err := ul.l.worker()
+	w, err := ul.drv.worker()
 	if err != nil || len(w.Cmd) == 0 {
 		return ""
 	}
-	getenv := ul.l.agentGetenv(w.Name)
+	getenv := ul.drv.agentGetenv(w.Name)
 	switch filepath.Base(w.Cmd[0]) {
 	case "claude":
 		return cost.ClaudeConfigDir(getenv)
@@ -124,7 +124,7 @@ func (ul *usageLimits) account() string {
 
 func (ul *usageLimits) limitPath(account string) string {
 	sum := sha256.Sum256([]byte(account))
-	return filepath.Join(limitsDir(ul.l.cfg.Workers.Root), hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(limitsDir(ul.drv.workers().Root), hex.EncodeToString(sum[:8])+".json")
 }
 
 // limitsDir holds the usage limits loops on one account share, under the state directory root.
@@ -139,7 +139,7 @@ func (ul *usageLimits) shareLimit(st *State, f LimitFacts) {
 	until := LimitHit(st.CurrentIteration, f, limits(st)).WaitUntil
 	path := ul.limitPath(account)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-		_ = state.WriteJSON(path, accountLimit{Account: account, Until: until.Format(TimeFormat), Text: f.Text, Worker: ul.l.cfg.Name})
+		_ = state.WriteJSON(path, accountLimit{Account: account, Until: until.Format(TimeFormat), Text: f.Text, Worker: ul.drv.name()})
 	}
 }
 
@@ -156,10 +156,10 @@ func (ul *usageLimits) limitOf(st *State, account string) (LimitFacts, bool) {
 		return LimitFacts{}, false
 	}
 	var al accountLimit
-	if state.ReadJSON(ul.limitPath(account), &al) != nil || al.Account != account || al.Worker == ul.l.cfg.Name {
+	if state.ReadJSON(ul.limitPath(account), &al) != nil || al.Account != account || al.Worker == ul.drv.name() {
 		return LimitFacts{}, false
 	}
-	until, now := ParseTime(al.Until), ul.l.cfg.Clock.Now()
+	until, now := ParseTime(al.Until), ul.drv.clock().Now()
 	if !until.After(now) {
 		return LimitFacts{}, false
 	}

@@ -15,12 +15,12 @@ import (
 // notifications is the feature that sends a loop's notifications; it keeps the deliveries
 // under way.
 type notifications struct {
-	l     *Loop
+	drv   services
 	notes *notifier
 }
 
-func newNotifications(l *Loop) *notifications {
-	ns := &notifications{l: l}
+func newNotifications(drv services) *notifications {
+	ns := &notifications{drv: drv}
 	ns.notes = &notifier{failed: ns.notifyFailed}
 	return ns
 }
@@ -46,7 +46,7 @@ func (ns *notifications) announce(cur *State, a agent, dec Decision) {
 	if len(notices) == 0 {
 		return
 	}
-	last := ns.l.lastOutput(a, cur.CurrentIteration, lastLinesSent)
+	last := ns.drv.lastOutput(a, cur.CurrentIteration, lastLinesSent)
 	for _, n := range notices {
 		var extra *channel
 		if escalation != nil && isEndEvent(n.Event) {
@@ -62,11 +62,11 @@ func (ns *notifications) escalation(cur *State, reason string) *channel {
 	if reason == "" {
 		return nil
 	}
-	ns.l.logEvent("ESCALATE", reason)
-	ns.l.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
+	ns.drv.logEvent("ESCALATE", reason)
+	ns.drv.updateSupervision(func(rs *SupervisionState) { rs.Escalations++ })
 	rc := EffectiveSupervision(cur.Supervision)
 	if !rc.Enabled || rc.Webhook == "" {
-		ns.l.supervisionSay("%s — stopping and reporting", reason)
+		ns.drv.supervisionSay("%s — stopping and reporting", reason)
 		return nil
 	}
 	return ns.escalationHook(rc.Webhook, reason)
@@ -108,9 +108,9 @@ func (ns *notifications) send(cur *State, n Notice, last []string, extra *channe
 	if len(channels) == 0 {
 		return
 	}
-	ns.notes.add(delivery{channels: channels, note: Notification{Event: n.Event, Worker: ns.l.cfg.Name,
+	ns.notes.add(delivery{channels: channels, note: Notification{Event: n.Event, Worker: ns.drv.name(),
 		Iteration: cur.CurrentIteration, Reason: n.Reason, Status: cur.Status.String(), LastLines: last,
-		Time: ns.l.cfg.Clock.Now().Format(time.RFC3339)}})
+		Time: ns.drv.clock().Now().Format(time.RFC3339)}})
 }
 
 // withoutURL leaves out a [notify] webhook at the address supervision's escalation goes to:
@@ -138,7 +138,7 @@ func (ns *notifications) channels(cur *State, nc config.Notify) []channel {
 		out = append(out, webhookChannel(url))
 	}
 	if cmd := nc.Command; cmd != "" {
-		dir := ns.l.workDir(cur)
+		dir := ns.drv.workDir(cur)
 		out = append(out, channel{name: "command", send: func(n Notification) error { return runNotifyCommand(cmd, dir, n) }})
 	}
 	return out
@@ -146,7 +146,7 @@ func (ns *notifications) channels(cur *State, nc config.Notify) []channel {
 
 // tmuxMessage shows a notification on the clients attached to swarm's tmux server.
 func (ns *notifications) tmuxMessage(n Notification) error {
-	_, err := ns.l.cfg.Tmux.Message(n.Title() + ": " + n.Body())
+	err := ns.drv.showMessage(n.Title() + ": " + n.Body())
 	if err == tmux.ErrNoServer {
 		return nil
 	}
@@ -155,27 +155,27 @@ func (ns *notifications) tmuxMessage(n Notification) error {
 
 // chainGoesOn reports whether the loop is a chain step whose ending starts another step.
 func (ns *notifications) chainGoesOn(cur *State) bool {
-	cs, err := ns.l.cfg.Dir.LoadChain()
+	cs, err := ns.drv.dir().LoadChain()
 	if err != nil || cs == nil || cs.CurrentStep != cur.ChainStep {
 		return false
 	}
-	return cs.StepEnded(OutcomeOf(cur), cur.ExitReason, ns.l.cfg.Clock.Now()) == ChainNext
+	return cs.StepEnded(OutcomeOf(cur), cur.ExitReason, ns.drv.clock().Now()) == ChainNext
 }
 
 // notifyFailed reports a notification a channel could not deliver, in the loop's output and
 // event log. It runs in the delivering goroutine, so it writes directly (see supervisionSayLater).
 func (ns *notifications) notifyFailed(ch string, n Notification, err error) {
 	text := "notification " + n.Event + " to " + ch + " failed: " + OneLine(err.Error())
-	ns.l.say("%s", text)
-	_ = ns.l.cfg.Dir.LogEvent(ns.l.cfg.Clock.Now(), "NOTIFY", text)
+	ns.drv.say("%s", text)
+	_ = ns.drv.dir().LogEvent(ns.drv.clock().Now(), "NOTIFY", text)
 }
 
 // supervisionSayLater is supervisionSay from another goroutine: it leaves the loop's own
 // bookkeeping of failed writes alone.
 func (ns *notifications) supervisionSayLater(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	ns.l.supervisionPrint(text)
-	_ = ns.l.cfg.Dir.LogEvent(ns.l.cfg.Clock.Now(), supervisionEvent, text)
+	ns.drv.supervisionPrint(text)
+	_ = ns.drv.dir().LogEvent(ns.drv.clock().Now(), supervisionEvent, text)
 }
 
 // WaitNotifications waits up to limit for the loop's notifications still under way (a

@@ -21,9 +21,15 @@ import (
 // they say, names a permission the agent waits for, and tells the delivery when the agent
 // is ready for its prompt and took it.
 type signalWatch struct {
-	l      *Loop
+	drv    services
 	limits *usageLimits // a usage limit the agent signals ends the iteration as one on screen
-	events eventReader
+	// apiErrors: an API error the agent signals ends the iteration as one on screen.
+	apiErrors *apiErrors
+	// notify sends the notification of a permission the agent waits for.
+	notify *notifications
+	// wrapper is swarm's process wrapper, whose recorder the agent's hooks run.
+	wrapper []string
+	events  eventReader
 }
 
 func (sg *signalWatch) featureName() string { return "signals" }
@@ -56,7 +62,7 @@ type eventReader struct {
 
 // readEvents returns the events recorded since the last read.
 func (sg *signalWatch) readEvents() []AgentEvent {
-	f, err := os.Open(sg.l.cfg.Dir.AgentEvents())
+	f, err := os.Open(sg.drv.dir().AgentEvents())
 	if err != nil {
 		return nil
 	}
@@ -88,7 +94,7 @@ func parseEvents(data []byte) []AgentEvent {
 // agentSaid reports whether the iteration's agent has recorded the event (read without
 // moving on: the watch reads the events itself).
 func (sg *signalWatch) agentSaid(st *State, event string) bool {
-	data, err := os.ReadFile(sg.l.cfg.Dir.AgentEvents())
+	data, err := os.ReadFile(sg.drv.dir().AgentEvents())
 	if err != nil {
 		return false
 	}
@@ -121,14 +127,14 @@ func (sg *signalWatch) watchSignals(st *State, a agent, w *screenWatch) bool {
 		case SignalTurnPending:
 			sg.events.turnEnded, sg.events.ending = true, ending
 		case SignalNote:
-			sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 		case SignalPermission:
 			sg.needsPermission(st, a, e)
 		case SignalSession:
 			st.AgentSession = e.Session
-			sg.l.update(func(s *State) error { s.AgentSession = e.Session; return nil })
+			sg.drv.update(func(s *State) error { s.AgentSession = e.Session; return nil })
 		case SignalEnd:
-			sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+			sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 			sg.endBySignal(st, a, e, ending)
 			return true
 		}
@@ -140,7 +146,7 @@ func (sg *signalWatch) watchSignals(st *State, a agent, w *screenWatch) bool {
 func (sg *signalWatch) promptThread(e AgentEvent) bool {
 	prompt := ""
 	if sg.events.thread == "" && e.Agent == "codex" {
-		data, _ := os.ReadFile(sg.l.cfg.Dir.PromptCopy())
+		data, _ := os.ReadFile(sg.drv.dir().PromptCopy())
 		prompt = string(data)
 	}
 	thread, ok := PromptThread(e, prompt, sg.events.thread)
@@ -151,7 +157,7 @@ func (sg *signalWatch) promptThread(e AgentEvent) bool {
 // signalSession is the session swarm gave the iteration's agent, "" when it gave none (not
 // Claude Code, or a command that picks its session itself).
 func (sg *signalWatch) signalSession(st *State) string {
-	w, err := sg.l.worker()
+	w, err := sg.drv.worker()
 	if err != nil || len(AgentCommand(w.Cmd, st.AgentSession)) == len(w.Cmd) {
 		return ""
 	}
@@ -162,8 +168,8 @@ func (sg *signalWatch) signalSession(st *State) string {
 // ended.
 func (sg *signalWatch) permissionAnswered() {
 	sg.events.permissionAt = time.Time{}
-	if cur, err := sg.l.cfg.Dir.Load(); err == nil && cur.NeedsPermission != "" {
-		sg.l.update(func(s *State) error { s.NeedsPermission = ""; return nil })
+	if cur, err := sg.drv.dir().Load(); err == nil && cur.NeedsPermission != "" {
+		sg.drv.update(func(s *State) error { s.NeedsPermission = ""; return nil })
 	}
 }
 
@@ -185,17 +191,12 @@ func signalText(e AgentEvent) string {
 // turnScreen reports, at the end of a turn, whether the done marker is in the agent's last
 // answer or on screen, and whether the screen shows the agent still busy.
 func (sg *signalWatch) turnScreen(st *State, a agent, e AgentEvent) (marker, busy bool) {
-	lines, err := sg.l.capture(a, sg.l.cfg.HistoryLines)
+	lines, err := sg.drv.captureHistory(a)
 	if err != nil {
 		return false, false
 	}
-	busy = screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind == screen.Busy
-	if sg.l.doneRE == nil {
-		return false, busy
-	}
-	marker = e.Message != "" && sg.l.doneRE.MatchString(e.Message) ||
-		sg.l.matcher != nil && sg.l.matcher.Count(lines) > st.DoneBaseline
-	return marker, busy
+	busy = sg.drv.screenKind(lines) == screen.Busy
+	return sg.drv.doneShown(st, e.Message, lines), busy
 }
 
 // turnOver ends the iteration whose agent's turn ended while it was busy, once it is idle.
@@ -203,19 +204,19 @@ func (sg *signalWatch) turnOver(st *State, a agent) bool {
 	if !sg.events.turnEnded {
 		return false
 	}
-	lines, err := sg.l.capture(a, 0)
-	if err != nil || screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind == screen.Busy {
+	lines, err := sg.drv.capture(a, 0)
+	if err != nil || sg.drv.screenKind(lines) == screen.Busy {
 		return false
 	}
-	sg.l.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
-	sg.l.end(st, a, sg.events.ending)
+	sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
+	sg.drv.endIteration(st, a, sg.events.ending)
 	return true
 }
 
 // endBySignal ends the iteration as the agent's event says; an error or limit is named by
 // what the screen shows when it shows it (with its reset time), else by the event.
 func (sg *signalWatch) endBySignal(st *State, a agent, e AgentEvent, ending Ending) {
-	lines, _ := sg.l.capture(a, 0)
+	lines, _ := sg.drv.capture(a, 0)
 	switch ending {
 	case EndAPIError:
 		text, ok := screen.APIError(lines)
@@ -225,7 +226,7 @@ func (sg *signalWatch) endBySignal(st *State, a agent, e AgentEvent, ending Endi
 				text = "API Error: " + text
 			}
 		}
-		sg.l.apiErrorEnds(st, a, text)
+		sg.apiErrors.ends(st, a, text)
 	case EndUsageLimit:
 		text, ok := screen.UsageLimit(lines)
 		if !ok {
@@ -233,22 +234,22 @@ func (sg *signalWatch) endBySignal(st *State, a agent, e AgentEvent, ending Endi
 		}
 		sg.limits.limitEnds(st, a, OneLine(text))
 	default:
-		sg.l.end(st, a, ending)
+		sg.drv.endIteration(st, a, ending)
 	}
 }
 
 // needsPermission names the state in which the agent waits for a permission, and notifies.
 func (sg *signalWatch) needsPermission(st *State, a agent, e AgentEvent) {
 	what := OneLine(firstOf(e.Message, "a tool"))
-	sg.events.permissionAt = sg.l.cfg.Clock.Now()
-	sg.l.update(func(s *State) error { s.NeedsPermission = what; return nil })
-	sg.l.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.l.cfg.Name)
-	sg.l.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
+	sg.events.permissionAt = sg.drv.clock().Now()
+	sg.drv.update(func(s *State) error { s.NeedsPermission = what; return nil })
+	sg.drv.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.drv.name())
+	sg.drv.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
 	var last []string
-	if lines, err := sg.l.capture(a, 0); err == nil {
+	if lines, err := sg.drv.capture(a, 0); err == nil {
 		last = lastN(nonBlank(lines), lastLinesSent)
 	}
-	sg.l.notify.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
+	sg.notify.send(st, Notice{NotifyPermission, "agent needs permission: " + what}, last, nil)
 }
 
 // An agent that gives signals runs hooks at its turn's end, the user's own among them; ended
@@ -262,16 +263,16 @@ const (
 
 // letHooksFinish waits while an agent that gives signals shows itself busy (see hooksSettle).
 func (sg *signalWatch) letHooksFinish(a agent) {
-	if _, err := os.Stat(sg.l.cfg.Dir.AgentEvents()); err != nil {
+	if _, err := os.Stat(sg.drv.dir().AgentEvents()); err != nil {
 		return // an agent without signals: no hooks of swarm's, none known of the user's
 	}
-	deadline := sg.l.cfg.Clock.Now().Add(hooksSettle)
-	for sg.l.cfg.Clock.Now().Before(deadline) && sg.l.cfg.Procs.Alive(a.pid) && !sg.l.abortRequested() {
-		lines, err := sg.l.capture(a, 0)
-		if err != nil || screen.Classify(strings.Join(lines, "\n"), sg.l.readyRE).Kind != screen.Busy {
+	deadline := sg.drv.clock().Now().Add(hooksSettle)
+	for sg.drv.clock().Now().Before(deadline) && sg.drv.alive(a.pid) && !sg.drv.abortRequested() {
+		lines, err := sg.drv.capture(a, 0)
+		if err != nil || sg.drv.screenKind(lines) != screen.Busy {
 			return
 		}
-		sg.l.cfg.Clock.Sleep(hooksSettlePoll)
+		sg.drv.clock().Sleep(hooksSettlePoll)
 	}
 }
 
@@ -284,7 +285,7 @@ const sessionStartWait = 10 * time.Second
 // sessionStarted reports whether an agent whose input prompt shows is ready for the prompt as
 // far as its signals go; readyAt notes when its input prompt was first seen.
 func (sg *signalWatch) sessionStarted(st *State, readyAt *time.Time) bool {
-	now := sg.l.cfg.Clock.Now()
+	now := sg.drv.clock().Now()
 	if readyAt.IsZero() {
 		*readyAt = now
 	}
@@ -296,9 +297,9 @@ func (sg *signalWatch) sessionStarted(st *State, readyAt *time.Time) bool {
 
 // hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
 func (sg *signalWatch) hooksGiven(st *State) bool {
-	w, err := sg.l.worker()
+	w, err := sg.drv.worker()
 	if err != nil {
 		return false
 	}
-	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), sg.l.cfg.Dir, Recorder(sg.l.cfg.RunWrapper), st.NoAgentSignals).Settings != ""
+	return AgentSignals(AgentCommand(w.Cmd, st.AgentSession), sg.drv.dir(), Recorder(sg.wrapper), st.NoAgentSignals).Settings != ""
 }

@@ -231,3 +231,79 @@ func (fs features) iterationEnded(e *iterationEnd) {
 		}
 	}
 }
+
+// endStepRun is a step before the verdict on an ended iteration (NextEndStep) as the features
+// carrying it out see it: the facts the policy goes by, which they bring up to date.
+type endStepRun struct {
+	st      *State
+	facts   *EndFacts
+	code    *int    // the agent's exit code, nil when it did not exit by itself
+	verdict Verdict // the checkers' answers, once they ran
+	stop    bool    // the loop must stop: no verdict follows
+}
+
+// withEndStep features carry out the end steps they know (reporting that they did).
+type withEndStep interface {
+	feature
+	endStep(step EndStep, r *endStepRun) bool
+}
+
+// onStopFiles features look at the stop files found between iterations before the loop
+// decides on them: they may change what counts (m), and report whether what they did ended
+// the loop.
+type onStopFiles interface {
+	feature
+	stopFiles(st *State, m *Markers) bool
+}
+
+// onIterationRecorded features hear of an ended iteration once its line is in
+// iterations.jsonl.
+type onIterationRecorded interface {
+	feature
+	iterationRecorded(rec IterationRecord)
+}
+
+// onLoopEnd features act once on a loop that ended (stopped or failed), once its summary is
+// written and before it is marked finalized; unfinished: the loop's context cut them short,
+// and the loop is left for its next driver to finish.
+type onLoopEnd interface {
+	feature
+	loopEnded(st *State) (unfinished bool)
+}
+
+// endStep has the first feature that knows the step carry it out; false: none knew it.
+func (fs features) endStep(step EndStep, r *endStepRun) bool {
+	for _, f := range fs {
+		if h, ok := f.(withEndStep); ok && h.endStep(step, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs features) stopFiles(st *State, m *Markers) bool {
+	for _, f := range fs {
+		if h, ok := f.(onStopFiles); ok && h.stopFiles(st, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs features) iterationRecorded(rec IterationRecord) {
+	for _, f := range fs {
+		if h, ok := f.(onIterationRecorded); ok {
+			h.iterationRecorded(rec)
+		}
+	}
+}
+
+// loopEnded calls the onLoopEnd features until one leaves the loop unfinished.
+func (fs features) loopEnded(st *State) (unfinished bool) {
+	for _, f := range fs {
+		if h, ok := f.(onLoopEnd); ok && h.loopEnded(st) {
+			return true
+		}
+	}
+	return false
+}

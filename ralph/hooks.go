@@ -50,3 +50,12 @@ func OutcomeOf(st *State) Outcome {
 func (o Outcome) FinalHook() string {
 	return [...]string{"", config.HookOnComplete, config.HookOnFailure, config.HookOnStagnation}[o]
 }
+
+func hasHook(hooks []config.Hook, typ string) bool {
+	for _, h := range hooks {
+		if h.Type == typ {
+			return true
+		}
+	}
+	return false
+}

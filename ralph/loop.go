@@ -133,7 +133,6 @@ type Loop struct {
 	reported   string         // the kind of write failure said last, until a pass goes without one
 	writeFails int            // passes in a row that met a write failure
 	pending    []func() error // appends a full disk refused after their decision was recorded
-	apiError   string         // the API error that ended the iteration, for its record
 	feed       *paneFeed      // the agent's output, where it is followed
 	// swept: the worker's processes outside its window were looked for and ended since its
 	// last agent started (an iteration's end and the next start need one look, not two).
@@ -164,12 +163,14 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.notify = newNotifications(l)
-	limits := &usageLimits{l: l}
-	l.signals = &signalWatch{l: l, limits: limits}
+	limits := &usageLimits{drv: l}
+	apiErrors := &apiErrors{drv: l}
+	l.signals = &signalWatch{drv: l, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
-	l.features = features{l.notify, limits, l.signals, &iterationDeadline{l: l}, &costs{l: l},
-		&chains{l: l}, &agentMode{l: l}}
+	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: l},
+		&costs{drv: l, poll: cfg.CostPoll}, &testGate{drv: l}, &checkers{drv: l}, &userHooks{drv: l},
+		&chains{drv: l}, &agentMode{drv: l, notify: l.notify}}
 	return l
 }
 
@@ -329,11 +330,8 @@ func (l *Loop) step(st *State) error {
 		}
 		c := Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}
 		m := l.markers()
-		if m.DoneFile && len(st.Checks) > 0 {
-			if l.verifyDoneFile(st) {
-				return nil
-			}
-			m.DoneFile = false
+		if l.features.stopFiles(st, &m) {
+			return nil
 		}
 		if dec, ok := BeforeIteration(c, limits(st), m); !ok {
 			l.transition(st, agent{dead: true}, dec)

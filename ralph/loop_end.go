@@ -30,9 +30,6 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	if marker && lim.Checks == 0 {
 		rec.EndReason = EndDoneMarker.Reason()
 	}
-	if kind == EndAPIError {
-		rec.Error = l.apiError
-	}
 	defer l.finishIteration(&rec)
 	l.features.iterationEnding(st)
 	l.transition(st, a, Announce(n, kind, lim, l.statusNow() == StatusRunning))
@@ -76,22 +73,17 @@ func (l *Loop) end(st *State, a agent, kind Ending) {
 	l.noteInSupervision(dec, l.transition(st, a, dec))
 }
 
-// endSteps does what the policy asks before its verdict: the test gate, then the checkers.
-// stop is true when the gate stopped the loop.
+// endSteps has the features do what the policy asks before its verdict (the test gate, then
+// the checkers). stop is true when a step stopped the loop.
 func (l *Loop) endSteps(st *State, e *EndFacts, code *int) (v Verdict, stop bool) {
+	r := endStepRun{st: st, facts: e, code: code}
 	for {
-		switch NextEndStep(*e) {
-		case EndGate:
-			g := l.gateCommits(st, limits(st).Supervision)
-			if g.stop {
-				return v, true
-			}
-			e.Gated, e.Reverted, e.Untested = true, g.reverted, g.untested
-		case EndCheck:
-			v = l.verify(st, e.Signals, code)
-			e.Checked, e.Untested = true, v.Untested
-		default:
-			return v, false
+		step := NextEndStep(*e)
+		if step == EndDecide || !l.features.endStep(step, &r) {
+			return r.verdict, false
+		}
+		if r.stop {
+			return r.verdict, true
 		}
 	}
 }

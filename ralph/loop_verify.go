@@ -3,17 +3,14 @@ package ralph
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
-	"github.com/swarm-dev/swarm/ralph/words"
-	"github.com/swarm-dev/swarm/state"
 )
 
-// The effects around an iteration's end that the user configures: the checkers that verify a
-// claim of being done, the hooks, and the iteration's line in iterations.jsonl.
+// The records of an iteration's and a loop's end: the iteration's line in iterations.jsonl and
+// the loop's summary, and what the driver knows of the worker for them (the checkers and the
+// hooks that go with them are features: feature_checks.go, feature_hooks.go).
 
 // newRecord starts an iteration's record as it ends.
 func (l *Loop) newRecord(st *State, kind Ending) IterationRecord {
@@ -27,14 +24,12 @@ func (l *Loop) newRecord(st *State, kind Ending) IterationRecord {
 	return r
 }
 
-// finishIteration records a finished iteration and runs the post-iteration hooks, which see
-// the loop's status as the iteration left it.
+// finishIteration records a finished iteration, then tells the features (the post-iteration
+// hooks see the loop's status as the iteration left it).
 func (l *Loop) finishIteration(rec *IterationRecord) {
 	r := *rec
 	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
-	if cur, err := l.cfg.Dir.Load(); err == nil {
-		l.runHooks(cur, config.HookPostIteration, rec.Iteration, rec.ExitCode)
-	}
+	l.features.iterationRecorded(r)
 }
 
 // agentName is the agent's program, as hooks and iterations.jsonl name it.
@@ -68,19 +63,6 @@ func (l *Loop) commitsOf(st *State) []string {
 	return commits
 }
 
-// verify runs the checkers on an iteration that claimed to be done. A loop stopped meanwhile
-// ends the checker that runs; its verdict is then Untested.
-func (l *Loop) verify(st *State, signals []string, code *int) Verdict {
-	checks := ParseChecks(st.Checks, "/")
-	l.say("iteration %d claims to be done (%s): running %s", st.CurrentIteration, strings.Join(signals, ", "),
-		words.Plural(len(checks), "check"))
-	prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
-	results, cutShort := RunChecks(l.ctx(), checks, CheckContext{WorkDir: l.workDir(st), Iteration: st.CurrentIteration,
-		ExitCode: code, OutputFile: l.cfg.Dir.ScreenPath(st.CurrentIteration), Prompt: string(prompt),
-		Timeout: st.checkTimeout(), Out: l.cfg.Detail})
-	return Verdict{Ran: true, Results: results, Untested: cutShort}
-}
-
 // removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
 func (l *Loop) removeDoneFile(why string) {
 	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
@@ -91,50 +73,19 @@ func (l *Loop) removeDoneFile(why string) {
 // checksFailed is why a DONE file the checkers disproved goes.
 const checksFailed = "the checks did not pass"
 
-// runHooks runs the loop's hooks of one type; one that fails or times out is logged. cutShort
-// says the loop's context ended while they ran.
-func (l *Loop) runHooks(st *State, typ string, n int, code *int) (cutShort bool) {
-	if !hasHook(st.Hooks, typ) {
-		return false
-	}
-	hc := HookContext{Agent: l.agentName(st), Iteration: n, MaxIterations: st.MaxIterations, ExitCode: code,
-		Status: st.Status, WorkDir: l.workDir(st), Worker: l.cfg.Name}
-	return reportHooks(l.ctx(), st, typ, hc, l.cfg.Detail, l.say, l.logEvent)
-}
-
-func hasHook(hooks []config.Hook, typ string) bool {
-	for _, h := range hooks {
-		if h.Type == typ {
-			return true
-		}
-	}
-	return false
-}
-
-// finish acts once on a loop that has ended: its summary.md, then its end-of-loop hook. A
-// hook the loop's context cut short leaves the loop unfinished, for its next driver to finish.
+// finish acts once on a loop that has ended: its summary.md, then the features (its
+// end-of-loop hook). A feature the loop's context cut short (a hook) leaves the loop
+// unfinished, for its next driver to finish.
 func (l *Loop) finish() {
 	st, err := l.cfg.Dir.Load()
 	if err != nil || st.Finalized || (st.Status != StatusStopped && st.Status != StatusFailed) {
 		return
 	}
 	l.recorded(l.cfg.Dir.WriteSummary(l.cfg.Clock.Now()))
-	if typ := OutcomeOf(st).FinalHook(); typ != "" && l.runHooks(st, typ, st.CurrentIteration, st.LastExitCode) {
+	if l.features.loopEnded(st) {
 		return
 	}
 	l.update(func(s *State) error { s.Finalized = true; return nil })
-}
-
-// verifyDoneFile checks a DONE file found between iterations; it reports whether no iteration
-// may start now: the file ended the loop, or the loop was stopped while its checkers ran.
-func (l *Loop) verifyDoneFile(st *State) bool {
-	v := l.verify(st, []string{SignalFile}, nil)
-	dec := DoneFileChecked(st.CurrentIteration, v)
-	if dec.RemoveDoneFile {
-		l.removeDoneFile(checksFailed)
-	}
-	l.transition(st, agent{dead: true}, dec)
-	return dec.Ended || v.Untested
 }
 
 // stoppedWhileWorking records the iteration of a loop stopped from outside (ralph stop, kill)

@@ -1,8 +1,6 @@
 package ralph
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/screen"
@@ -212,7 +210,7 @@ func (l *Loop) lookAtScreen(st *State, a *agent, w *screenWatch) bool {
 	if l.watchContext(st, *a, lines) {
 		return true
 	}
-	if l.atAPIError(st, *a, lines) || l.features.screenLook(st, *a, lines) {
+	if l.features.screenLook(st, *a, lines) {
 		return true
 	}
 	now := w.facts.Now
@@ -280,24 +278,6 @@ func (l *Loop) watchContext(st *State, a agent, lines []string) bool {
 		return true
 	}
 	return false
-}
-
-// atAPIError ends an iteration whose agent gave up on its API and waits at the error.
-func (l *Loop) atAPIError(st *State, a agent, lines []string) bool {
-	text, ok := screen.APIError(lines)
-	if !ok || screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind != screen.Ready {
-		return false
-	}
-	l.apiErrorEnds(st, a, text)
-	return true
-}
-
-// apiErrorEnds ends the iteration at the API error text names (on screen, or in the agent's
-// own signal).
-func (l *Loop) apiErrorEnds(st *State, a agent, text string) {
-	l.apiError = text
-	l.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, OneLine(text)))
-	l.end(st, a, EndAPIError)
 }
 
 // An agent often prints its done marker before its turn is over: the rest of its answer, and

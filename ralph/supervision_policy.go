@@ -209,3 +209,9 @@ func MonitorCrashed(iteration int, fault string) Decision {
 	d.supervisionSay("the monitor of this loop crashed (%s) — loop failed", fault)
 	return d
 }
+
+// gateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
+// a test command and rollback, and the iteration's start commit is known.
+func gateOn(st *State, rc SupervisionConfig) bool {
+	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""
+}
