@@ -164,3 +164,30 @@ func AgentLog(path string, now time.Time, format string, args ...any) error {
 	}
 	return state.AppendLine(path, fmt.Sprintf("[%s] %s", inbox.Now(now), fmt.Sprintf(format, args...)))
 }
+
+// noteAgentIteration logs a CONSTRUCT iteration's start in the agent log.
+func (d Dir) NoteAgentIteration(now time.Time, n int) error {
+	am, err := d.LoadAgentMode()
+	if err != nil || am == nil || am.Stage != StageConstruct || am.Log == "" {
+		return nil
+	}
+	return AgentLog(am.Log, now, "CONSTRUCT: starting iteration %d", n)
+}
+
+// SequencePending reports a loop of an agent or a chain that ended with a verdict of its own
+// while the next loop was still to be decided or started: its monitor died in between, and a
+// new monitor must carry on. A loop ended from outside (killed), or without a verdict, has
+// nothing to carry on.
+func (d Dir) SequencePending(st *State) bool {
+	if st.Status != StatusStopped && st.Status != StatusFailed {
+		return false
+	}
+	if OutcomeOf(st) == OutcomeOther && st.ExitReason != "budget_exceeded" {
+		return false
+	}
+	if am, err := d.LoadAgentMode(); err == nil && am != nil {
+		return am.Stage != ""
+	}
+	cs, err := d.LoadChain()
+	return err == nil && cs != nil && cs.Status == ChainRunning
+}

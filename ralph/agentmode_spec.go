@@ -100,12 +100,12 @@ func (st *State) ApplyAgentStage(am *AgentMode, promptFile string) {
 	} else {
 		st.MaxIterations, st.Checks = am.MaxIterations, append([]string{}, am.Checks...)
 	}
-	st.resetForNextLoop()
+	st.ResetForNextLoop()
 }
 
 // resetForNextLoop clears what belonged to the loop before: its counters, its verdicts and
 // its waits. Settings and cost totals stay.
-func (st *State) resetForNextLoop() {
+func (st *State) ResetForNextLoop() {
 	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil
 	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
 	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0

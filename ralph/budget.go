@@ -24,9 +24,9 @@ func withBudget(d Decision, f RunFacts, lim Limits) Decision {
 	}
 	msg := fmt.Sprintf("cost $%.4f passed the budget of $%.2f, stopping loop", f.Spent, lim.MaxCost)
 	d.Backoff = 0
-	d.say("%s", msg)
+	d.Say("%s", msg)
 	d.event("BUDGET", "iteration %d %s", f.Iteration, msg)
-	d.stop(StatusStopped, "budget_exceeded", "")
+	d.Stop(StatusStopped, "budget_exceeded", "")
 	d.Escalate = fmt.Sprintf("budget exceeded: $%.4f of $%.2f", f.Spent, lim.MaxCost)
 	return d
 }

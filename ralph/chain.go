@@ -162,3 +162,22 @@ func (d Dir) LoadChain() (*ChainState, error) { return readOptional[ChainState](
 
 // SaveChain writes the chain atomically.
 func (d Dir) SaveChain(cs *ChainState) error { return state.WriteJSON(d.ChainPath(), cs) }
+
+// ApplyStep turns the loop state into a fresh loop of chain step i.
+func (st *State) ApplyStep(i int, step ChainStepState, runID string) {
+	p := step.Profile
+	st.ChainStep, st.RunID = i, runID
+	st.PromptFile, st.MaxIterations = p.PromptFile, step.MaxIterations
+	st.Checks = append(append([]string{}, p.Checks...), step.Checks...)
+	st.SetDonePatterns(p.DonePatterns, !st.NoBuiltinMarkers)
+	if p.InactivityTimeout > 0 {
+		st.InactivityTimeout = p.InactivityTimeout
+	}
+	if p.PromptMode != "" {
+		st.PromptMode = p.PromptMode
+	}
+	if len(p.Cmd) > 0 {
+		st.Agent = filepath.Base(p.Cmd[0])
+	}
+	st.ResetForNextLoop()
+}

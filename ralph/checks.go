@@ -100,9 +100,9 @@ func (v Verdict) Passed() bool {
 // agreed.
 func Verified(n int, signals []string, checks int) Decision {
 	var d Decision
-	d.say("completion verified: %s passed (signals: %s), stopping loop", words.Plural(checks, "check"), strings.Join(signals, ", "))
+	d.Say("completion verified: %s passed (signals: %s), stopping loop", words.Plural(checks, "check"), strings.Join(signals, ", "))
 	d.event("COMPLETE", "iteration %d %s passed (signals: %s)", n, words.Plural(checks, "check"), strings.Join(signals, ", "))
-	d.stop(StatusStopped, "complete", "")
+	d.Stop(StatusStopped, "complete", "")
 	d.EndAgent = true
 	return d
 }
@@ -112,7 +112,7 @@ func rejected(d *Decision, n int, v Verdict) {
 	for _, r := range v.Results {
 		if !r.Passed {
 			d.event("CHECK", "iteration %d %s failed: %s", n, r.Name, OneLine(r.Message))
-			d.say("check %s failed: %s", r.Name, OneLine(r.Message))
+			d.Say("check %s failed: %s", r.Name, OneLine(r.Message))
 		}
 	}
 }
@@ -123,7 +123,7 @@ func rejected(d *Decision, n int, v Verdict) {
 func DoneFileChecked(n int, v Verdict) Decision {
 	if v.Untested {
 		var d Decision
-		d.say("the DONE file was not verified: the loop is stopping while its checks ran")
+		d.Say("the DONE file was not verified: the loop is stopping while its checks ran")
 		d.event("CHECK", "iteration %d DONE file not verified: checks cut short by a stop", n)
 		return d
 	}

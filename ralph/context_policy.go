@@ -52,7 +52,7 @@ func ContextCheck(f ContextFacts) (ContextAct, Ending, Decision) {
 		return ContextEnd, EndContextLimit, d
 	case f.Used >= f.Max && !f.Nudged:
 		d.Context.Nudged = true
-		d.say("context at %d%% (--max-context %d%%): asking the agent to wrap up", f.Used, f.Max)
+		d.Say("context at %d%% (--max-context %d%%): asking the agent to wrap up", f.Used, f.Max)
 		d.event("WARN", "iteration %d context nudge sent at %d%%", f.Iteration, f.Used)
 		return ContextNudge, 0, d
 	}

@@ -133,11 +133,11 @@ func TestTransitionWritesOnlyAChange(t *testing.T) {
 	}
 	// The file is dated long ago: a write, which replaces it, would date it now.
 	long := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := os.Chtimes(dir.statePath(), long, long); err != nil {
+	if err := os.Chtimes(dir.StatePath(), long, long); err != nil {
 		t.Fatal(err)
 	}
 	written := func() bool {
-		fi, err := os.Stat(dir.statePath())
+		fi, err := os.Stat(dir.StatePath())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestApplyThenSaysUnderTheLockOnceRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var d Decision
-	d.stop(StatusStopped, "done_pattern", "done pattern matched, stopping loop")
+	d.Stop(StatusStopped, "done_pattern", "done pattern matched, stopping loop")
 	d.event("DONE", "iteration 2 done pattern matched")
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	said := false

@@ -43,8 +43,8 @@ func outOfIterations(n int, lim Limits) Decision {
 	if lim.Checks > 0 {
 		msg = fmt.Sprintf("max iterations reached (%d) without completion: the checks never passed", n)
 	}
-	d.say("%s", msg)
-	d.stop(StatusStopped, "max_iterations", msg)
+	d.Say("%s", msg)
+	d.Stop(StatusStopped, "max_iterations", msg)
 	return d
 }
 
@@ -53,8 +53,8 @@ func outOfIterations(n int, lim Limits) Decision {
 func allFailed(n int) Decision {
 	var d Decision
 	msg := fmt.Sprintf("max iterations reached (%d) and every iteration failed", n)
-	d.say("%s", msg)
-	d.stop(StatusFailed, "all_iterations_failed", msg)
+	d.Say("%s", msg)
+	d.Stop(StatusFailed, "all_iterations_failed", msg)
 	d.Escalate = msg
 	return d
 }
@@ -62,9 +62,9 @@ func allFailed(n int) Decision {
 // DonePatternSeen ends the loop as done: the agent printed the done pattern.
 func DonePatternSeen(n int) Decision {
 	var d Decision
-	d.say("done pattern matched, stopping loop")
+	d.Say("done pattern matched, stopping loop")
 	d.event("DONE", "iteration %d done pattern matched", n)
-	d.stop(StatusStopped, "done_pattern", "")
+	d.Stop(StatusStopped, "done_pattern", "")
 	d.EndAgent = true
 	return d
 }
@@ -77,16 +77,16 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 	case EndInactive:
 		secs := lim.inactivity()
 		if n >= lim.MaxIterations || !running {
-			d.say("inactivity timeout (%ds)", secs)
+			d.Say("inactivity timeout (%ds)", secs)
 		} else {
-			d.say("inactivity timeout (%ds), restarting", secs)
+			d.Say("inactivity timeout (%ds), restarting", secs)
 		}
 		d.event("TIMEOUT", "iteration %d inactivity %ds", n, secs)
 	case EndTurnEnded:
 		if n >= lim.MaxIterations || !running {
-			d.say("the agent's turn ended without the done marker")
+			d.Say("the agent's turn ended without the done marker")
 		} else {
-			d.say("the agent's turn ended without the done marker, restarting")
+			d.Say("the agent's turn ended without the done marker, restarting")
 		}
 		d.event("TURN", "iteration %d turn ended without the done marker (the agent's Stop signal)", n)
 	case EndHung:
@@ -96,17 +96,17 @@ func Announce(n int, e Ending, lim Limits, running bool) Decision {
 		d.supervisionSay("iteration %d exceeded %ds — killing the agent", n, lim.Supervision.IterationTimeout)
 		d.event("TIMEOUT", "iteration %d exceeded %ds", n, lim.Supervision.IterationTimeout)
 	case EndContextLimit:
-		d.say("context use passed %d%% (--max-context %d%% + 15), ending iteration %d", lim.MaxContext+15, lim.MaxContext, n)
+		d.Say("context use passed %d%% (--max-context %d%% + 15), ending iteration %d", lim.MaxContext+15, lim.MaxContext, n)
 		d.event("CONTEXT", "iteration %d context_limit: over %d%%, agent ended", n, lim.MaxContext+15)
 	case EndCompaction:
-		d.say("the agent is compacting its conversation, ending iteration %d", n)
+		d.Say("the agent is compacting its conversation, ending iteration %d", n)
 		d.event("CONTEXT", "iteration %d compaction: agent ended", n)
 	case EndDoneMarker:
 		if lim.Checks > 0 {
-			d.say("done marker seen in iteration %d, ending the agent to verify", n)
+			d.Say("done marker seen in iteration %d, ending the agent to verify", n)
 		}
 	case EndBudget:
-		d.say("the loop's cost passed its budget of $%.2f (--max-cost), ending iteration %d", lim.MaxCost, n)
+		d.Say("the loop's cost passed its budget of $%.2f (--max-cost), ending iteration %d", lim.MaxCost, n)
 	}
 	return d
 }
@@ -206,7 +206,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 		return d
 	}
 	if !failed {
-		d.say("iteration %d completed (exit: %s, duration: %s)", n, exit, words.Duration(f.Duration))
+		d.Say("iteration %d completed (exit: %s, duration: %s)", n, exit, words.Duration(f.Duration))
 		d.event("END", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
 		return d
 	}
@@ -219,17 +219,17 @@ func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
 	if d.ConsecutiveFailures >= lim.Supervision.MaxFailures {
 		msg := fmt.Sprintf("%d consecutive failures, stopping loop", d.ConsecutiveFailures)
-		d.say("%s", msg)
-		d.stop(StatusFailed, "consecutive_failures", msg)
+		d.Say("%s", msg)
+		d.Stop(StatusFailed, "consecutive_failures", msg)
 		d.Escalate = fmt.Sprintf("%d consecutive failures (last exit: %s)", d.ConsecutiveFailures, exit)
 		return d
 	}
 	if n >= lim.MaxIterations {
-		d.say("iteration %d failed (exit: %s)", n, exit)
+		d.Say("iteration %d failed (exit: %s)", n, exit)
 		return d
 	}
 	wait := RetryWait(d.ConsecutiveFailures, lim.Supervision)
-	d.say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
+	d.Say("iteration %d failed (exit: %s), retrying in %ds (attempt %d/%d)", n, exit, int(wait.Seconds()),
 		d.ConsecutiveFailures, lim.Supervision.MaxFailures)
 	if lim.Supervision.Enabled {
 		// Supervision's own word on its decision, as its display shows every one of them.
@@ -321,24 +321,24 @@ func stopRules(m Markers, code *int, ran bool, fatal string, lim Limits) (Decisi
 	var d Decision
 	switch {
 	case m.DoneFileErr != "":
-		d.say("fatal error: %s", m.DoneFileErr)
-		d.stop(StatusFailed, "done_is_directory", m.DoneFileErr)
+		d.Say("fatal error: %s", m.DoneFileErr)
+		d.Stop(StatusFailed, "done_is_directory", m.DoneFileErr)
 		d.Escalate = m.DoneFileErr
 	case m.DoneFile:
-		d.say("task completed (DONE marker present), stopping loop")
+		d.Say("task completed (DONE marker present), stopping loop")
 		d.event("DONE", "DONE file present at %s", m.DonePath)
-		d.stop(StatusStopped, "done_file", "")
+		d.Stop(StatusStopped, "done_file", "")
 	case m.WaitFile || code != nil && *code == ExitWaitWithoutRestart:
 		why := "WAIT_WITHOUT_RESTART file present"
 		if code != nil && *code == ExitWaitWithoutRestart {
 			why = "agent exited with 42"
 		}
-		d.say("wait-without-restart signal detected (%s), stopping loop", why)
+		d.Say("wait-without-restart signal detected (%s), stopping loop", why)
 		d.event("WAIT", "%s", why)
-		d.stop(StatusStopped, "wait_without_restart", "")
+		d.Stop(StatusStopped, "wait_without_restart", "")
 	case ran && code != nil && (*code == 126 || *code == 127):
-		d.say("fatal error: %s, stopping loop (no retries)", fatal)
-		d.stop(StatusFailed, "fatal_error", fatal)
+		d.Say("fatal error: %s, stopping loop (no retries)", fatal)
+		d.Stop(StatusFailed, "fatal_error", fatal)
 		if lim.Supervision.Enabled {
 			d.Escalate = "fatal error: " + fatal
 		}

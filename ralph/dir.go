@@ -18,7 +18,7 @@ type Dir struct {
 // DirFor returns the loop directory of worker name under the swarm state root.
 func DirFor(d *state.Dir, name string) Dir { return Dir{Path: d.RalphDir(name)} }
 
-func (d Dir) statePath() string { return filepath.Join(d.Path, "state.json") }
+func (d Dir) StatePath() string { return filepath.Join(d.Path, "state.json") }
 func (d Dir) lockPath() string  { return filepath.Join(d.Path, "lock") }
 
 // MonitorLockPath is held by the loop's monitor for its whole life.
@@ -46,6 +46,9 @@ func (d Dir) PromptCopy() string { return filepath.Join(d.Path, "prompt.txt") }
 
 // Exists reports whether a loop state file is present.
 func (d Dir) Exists() bool {
-	_, err := os.Stat(d.statePath())
+	_, err := os.Stat(d.StatePath())
 	return err == nil
 }
+
+// OutputPipe is the named pipe a pane's output is copied into.
+func (d Dir) OutputPipe() string { return filepath.Join(d.Path, "output.fifo") }

@@ -51,7 +51,7 @@ func (o Outcome) FinalHook() string {
 	return [...]string{"", config.HookOnComplete, config.HookOnFailure, config.HookOnStagnation}[o]
 }
 
-func hasHook(hooks []config.Hook, typ string) bool {
+func HasHook(hooks []config.Hook, typ string) bool {
 	for _, h := range hooks {
 		if h.Type == typ {
 			return true

@@ -83,7 +83,7 @@ func voided(f RunFacts, lim Limits, claim []string) Decision {
 	f.Markers.DoneFile = false
 	var v Decision
 	what := strings.Join(claim, ", ")
-	v.say("iteration %d claimed to be done (%s), but its commits were reverted: not done", f.Iteration, what)
+	v.Say("iteration %d claimed to be done (%s), but its commits were reverted: not done", f.Iteration, what)
 	v.event("VOID", "iteration %d claim (%s) void: its commits were reverted", f.Iteration, what)
 	d := afterRun(f, lim)
 	d.Lines = append(v.Lines, d.Lines...)
@@ -99,7 +99,7 @@ func voided(f RunFacts, lim Limits, claim []string) Decision {
 // is over; the stop decides what comes next.
 func untested(f RunFacts) Decision {
 	d := Decision{Phase: PhaseEnded}
-	d.say("iteration %d was not verified: the loop is stopping while its tests or checks ran", f.Iteration)
+	d.Say("iteration %d was not verified: the loop is stopping while its tests or checks ran", f.Iteration)
 	d.event("UNTESTED", "iteration %d: tests or checks cut short by a stop; nothing kept or reverted on their word", f.Iteration)
 	return d
 }

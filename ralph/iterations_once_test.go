@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 )
 
 // An iteration's end taken again (its state could not be written the first time) does not
@@ -19,13 +18,5 @@ func TestAppendIterationOnce(t *testing.T) {
 	data, _ := os.ReadFile(d.IterationsJSONL())
 	if n := strings.Count(string(data), "\n"); n != 3 {
 		t.Errorf("got %d records, want 3:\n%s", n, data)
-	}
-}
-
-func TestWriteBackoff(t *testing.T) {
-	for n, want := range map[int]time.Duration{1: 2 * time.Second, 2: 4 * time.Second, 4: 16 * time.Second, 5: 30 * time.Second, 50: 30 * time.Second} {
-		if got := writeBackoff(n); got != want {
-			t.Errorf("writeBackoff(%d) = %v, want %v", n, got, want)
-		}
 	}
 }

@@ -47,7 +47,7 @@ func (d Dir) settleKill(st *State, now time.Time) {
 		return
 	}
 	dec := d.honourKill(st, now)
-	if err := state.WriteJSON(d.statePath(), st); err != nil {
+	if err := state.WriteJSON(d.StatePath(), st); err != nil {
 		return
 	}
 	for _, e := range dec.Events {

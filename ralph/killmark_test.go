@@ -25,7 +25,7 @@ func TestKillMarkIsHonouredThenRecorded(t *testing.T) {
 	if d.KillMarked() {
 		t.Error("the mark stayed after the kill was recorded")
 	}
-	raw, _ := os.ReadFile(d.statePath())
+	raw, _ := os.ReadFile(d.StatePath())
 	if !strings.Contains(string(raw), `"status": "stopped"`) {
 		t.Errorf("the kill was not written: %s", raw)
 	}

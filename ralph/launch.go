@@ -3,7 +3,10 @@ package ralph
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -171,4 +174,107 @@ func shellName(k string) bool {
 		}
 	}
 	return true
+}
+
+// IsClaude reports whether cmd runs Claude Code.
+func IsClaude(cmd []string) bool {
+	return len(cmd) > 0 && filepath.Base(cmd[0]) == "claude"
+}
+
+// AgentCommand is the agent's command for one iteration: Claude Code is given the session id
+// swarm chose, so its transcript is found exactly, unless the command picks a session itself.
+func AgentCommand(cmd []string, session string) []string {
+	if session == "" || !IsClaude(cmd) {
+		return cmd
+	}
+	for _, a := range cmd[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if slices.Contains([]string{"--session-id", "--resume", "-r", "--continue", "-c", "--fork-session"}, name) {
+			return cmd
+		}
+	}
+	return append(append([]string{}, cmd...), "--session-id", session)
+}
+
+// envFileGetenv reads a worker's saved environment (its env file, a JSON list of K=V) as a
+// getenv: a variable it does not set is this process's.
+func EnvFileGetenv(envFile string) func(string) string {
+	env := map[string]string{}
+	var list []string
+	if state.ReadJSON(envFile, &list) == nil {
+		for _, kv := range list {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	return func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+}
+
+// AgentArgv is the command run in the pane for an iteration: the agent under swarm's wrapper,
+// which writes its exit code to exitFile (tmux does not always collect the status of a pane
+// that ends quickly after a respawn) and, in stdin mode, gives it the prompt on stdin.
+func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy string) []string {
+	if len(wrapper) == 0 {
+		return cmd
+	}
+	argv := append([]string{}, wrapper...)
+	argv = append(argv, "--exit-file", exitFile)
+	if mode == config.PromptStdin {
+		argv = append(argv, "--stdin", promptCopy)
+	}
+	argv = append(argv, "--")
+	return append(argv, cmd...)
+}
+
+// IterationLaunch is how iteration n of a loop starts the agent argv in worker name: with the
+// worker's environment and the iteration's, the prompt on stdin in stdin mode, under the
+// exit-recording script (or wrapper).
+func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string) Launch {
+	stdin := ""
+	if st.PromptMode == config.PromptStdin {
+		stdin = d.PromptCopy()
+	}
+	var userNotify []string
+	if IsCodex(argv) && !st.NoAgentSignals {
+		userNotify = CodexUserNotify(workers.EnvPath(name))
+	}
+	sig := agentSignals(argv, d, Recorder(wrapper), st.NoAgentSignals, userNotify)
+	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
+		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
+		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON}
+}
+
+// WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus
+// extra values that are no secret (the iteration's) as flags. Nothing goes to tmux's -e, which
+// would keep it for the whole session and show it to every local user in ps.
+func WrapperArgv(wrapper []string, envFile string, extra []string) []string {
+	argv := append(append([]string{}, wrapper...), "--env-file", envFile)
+	for _, kv := range extra {
+		argv = append(argv, "--env", kv)
+	}
+	return argv
+}
+
+// BeginIteration records that iteration n started at now, from commit head (empty outside a
+// git repository). Spawn uses it for the first iteration, the loop for the others.
+func (st *State) BeginIteration(n int, now time.Time, head string) {
+	st.CurrentIteration = n
+	st.LastIterationStarted = now.Format(TimeFormat)
+	st.IterationStartCommit = head
+	st.Phase = PhaseStarting
+	st.BlockedBy, st.NeedsPermission = "", ""
+	st.LastExitCode = nil
+	st.LastScreenChange = st.LastIterationStarted
+	st.ContextUsed, st.ContextNudgeSent = 0, false
+}
+
+// AgentEnv is what an iteration's agent gets on top of the worker's own environment.
+func (d Dir) AgentEnv(worker string, n int) []string {
+	return []string{fmt.Sprintf("SWARM_ITERATION=%d", n), "SWARM_WORKER=" + worker, "SWARM_DONE_FILE=" + d.DoneFile()}
 }

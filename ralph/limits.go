@@ -32,7 +32,7 @@ type LimitFacts struct {
 // LimitHit makes the loop wait for the reset (plus a margin), or for --limit-wait when the
 // reset is not known; the agent is ended, nothing is counted as a failure.
 func LimitHit(n int, f LimitFacts, lim Limits) Decision {
-	until := f.Reset.Add(lim.limitMargin())
+	until := f.Reset.Add(lim.EffectiveLimitMargin())
 	known := !f.Reset.IsZero() && until.After(f.Now)
 	if !known {
 		until = f.Now.Add(lim.limitWait())
@@ -45,7 +45,7 @@ func LimitHit(n int, f LimitFacts, lim Limits) Decision {
 	if f.By != "" {
 		who = fmt.Sprintf(" (hit by %s, same account)", f.By)
 	}
-	d.say("usage limit%s: %s — waiting until %s, then resuming", who, f.Text, until.Local().Format("2006-01-02 15:04 MST"))
+	d.Say("usage limit%s: %s — waiting until %s, then resuming", who, f.Text, until.Local().Format("2006-01-02 15:04 MST"))
 	d.event("LIMIT", "iteration %d %s%s; waiting until %s", n, f.Text, who, until.Format(time.RFC3339))
 	return d
 }
@@ -53,12 +53,12 @@ func LimitHit(n int, f LimitFacts, lim Limits) Decision {
 // LimitOver ends the wait: the loop runs again, with the next iteration.
 func LimitOver() Decision {
 	d := Decision{Status: StatusRunning, Phase: PhaseEnded}
-	d.say("usage limit reset, resuming")
+	d.Say("usage limit reset, resuming")
 	d.event("RESUME", "usage limit reset")
 	return d
 }
 
-func (l Limits) limitMargin() time.Duration {
+func (l Limits) EffectiveLimitMargin() time.Duration {
 	if l.LimitMargin > 0 {
 		return l.LimitMargin
 	}

@@ -41,7 +41,7 @@ func (st *State) SetDonePatterns(patterns []string, builtins bool) {
 
 // doneExpression is one regular expression for everything that ends the loop as done; "" when
 // nothing does.
-func (st *State) doneExpression() string {
+func (st *State) DoneExpression() string {
 	pats := st.UserDonePatterns()
 	if !st.NoBuiltinMarkers {
 		pats = append(append([]string(nil), pats...), builtinPatterns...)

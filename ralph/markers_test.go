@@ -25,7 +25,7 @@ func TestDoneExpression(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var st State
 			st.SetDonePatterns(c.patterns, c.builtins)
-			re := regexp.MustCompile(st.doneExpression())
+			re := regexp.MustCompile(st.DoneExpression())
 			for _, s := range c.match {
 				if !re.MatchString(s) {
 					t.Errorf("%q not matched", s)
@@ -40,8 +40,8 @@ func TestDoneExpression(t *testing.T) {
 	}
 	var none State
 	none.SetDonePatterns(nil, false)
-	if none.doneExpression() != "" || none.DonePattern != nil {
-		t.Errorf("nothing asked for: %q", none.doneExpression())
+	if none.DoneExpression() != "" || none.DonePattern != nil {
+		t.Errorf("nothing asked for: %q", none.DoneExpression())
 	}
 	var old State // written before several patterns: the one it has still counts
 	p := "LEGACY"

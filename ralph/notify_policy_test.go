@@ -20,25 +20,25 @@ func wantNotices(t *testing.T, got []Notice, want ...Notice) {
 func TestNoticeLoopDoneByDoneFile(t *testing.T) {
 	var d Decision
 	d.event("DONE", "DONE file present at /x/DONE")
-	d.stop(StatusStopped, "done_file", "")
+	d.Stop(StatusStopped, "done_file", "")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "the DONE file appeared (done_file)"})
 }
 
 func TestNoticeLoopCompleteAfterCheckers(t *testing.T) {
 	var d Decision
-	d.stop(StatusStopped, "complete", "")
+	d.Stop(StatusStopped, "complete", "")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "the completion checkers passed (complete)"})
 }
 
 func TestNoticeIterationLimitIsDone(t *testing.T) {
 	var d Decision
-	d.stop(StatusStopped, "max_iterations", "max iterations (3) reached")
+	d.Stop(StatusStopped, "max_iterations", "max iterations (3) reached")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "iteration limit reached (max_iterations)"})
 }
 
 func TestNoticeChainStepWithMoreStepsIsNotDone(t *testing.T) {
 	var d Decision
-	d.stop(StatusStopped, "done_file", "")
+	d.Stop(StatusStopped, "done_file", "")
 	wantNotices(t, Notices(d, NoticeFacts{MoreSteps: true}))
 }
 
@@ -48,27 +48,27 @@ func TestNoticeUserStopIsNotNotified(t *testing.T) {
 
 func TestNoticeFailedCarriesTheEscalation(t *testing.T) {
 	var d Decision
-	d.stop(StatusFailed, "consecutive_failures", "3 consecutive failures")
+	d.Stop(StatusFailed, "consecutive_failures", "3 consecutive failures")
 	d.Escalate = "3 consecutive failures (last exit: 1)"
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyFailed, "3 consecutive failures (last exit: 1)"})
 }
 
 func TestNoticeFailedWithoutEscalationNamesTheReason(t *testing.T) {
 	var d Decision
-	d.stop(StatusFailed, "prompt_unreadable", "")
+	d.Stop(StatusFailed, "prompt_unreadable", "")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyFailed, "prompt_unreadable"})
 }
 
 func TestNoticeStagnated(t *testing.T) {
 	var d Decision
 	d.event("STAGNATED", "no git changes in 3 iterations")
-	d.stop(StatusStopped, "stagnated", "")
+	d.Stop(StatusStopped, "stagnated", "")
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyStagnated, "no git changes in 3 iterations"})
 }
 
 func TestNoticeBudget(t *testing.T) {
 	var d Decision
-	d.stop(StatusStopped, "budget_exceeded", "")
+	d.Stop(StatusStopped, "budget_exceeded", "")
 	d.Escalate = "budget exceeded: $1.2000 of $1.00"
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyBudget, "budget exceeded: $1.2000 of $1.00"})
 }
@@ -96,6 +96,6 @@ func TestNoticeRollbackIsOneForAllReverts(t *testing.T) {
 func TestNoticeOrdinaryIterationIsQuiet(t *testing.T) {
 	var d Decision
 	d.event("END", "iteration 2 exit=0 duration=3s")
-	d.say("starting iteration 3/10")
+	d.Say("starting iteration 3/10")
 	wantNotices(t, Notices(d, NoticeFacts{}))
 }

@@ -131,7 +131,7 @@ type Decision struct {
 	Stagnation *StagnationReading // the stagnation breaker's count after this iteration
 }
 
-func (d *Decision) say(format string, args ...any) {
+func (d *Decision) Say(format string, args ...any) {
 	d.Lines = append(d.Lines, Line{Text: fmt.Sprintf(format, args...)})
 }
 
@@ -145,7 +145,7 @@ func (d *Decision) event(kind, format string, args ...any) {
 
 // stop ends the loop with status and reason; logLine, when given, goes to iterations.log as
 // STOP (or FAIL for a failed loop).
-func (d *Decision) stop(status Status, reason, logLine string) {
+func (d *Decision) Stop(status Status, reason, logLine string) {
 	d.Status, d.ExitReason, d.Phase, d.Ended = status, reason, PhaseEnded, true
 	if logLine != "" {
 		kind := "STOP"

@@ -75,7 +75,7 @@ func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool)
 		return AgentEvent{}, false
 	}
 	e.Error, e.Kind = str("error"), str("notification_type")
-	e.Message = firstOf(str("message"), detailText(in["error_details"]), str("last_assistant_message"))
+	e.Message = FirstOf(str("message"), detailText(in["error_details"]), str("last_assistant_message"))
 	return e, true
 }
 
@@ -91,7 +91,7 @@ func detailText(v any) string {
 	return string(b)
 }
 
-func firstOf(s ...string) string {
+func FirstOf(s ...string) string {
 	for _, x := range s {
 		if strings.TrimSpace(x) != "" {
 			return x

@@ -76,7 +76,7 @@ func agentSignals(cmd []string, d Dir, recorder []string, off bool, userNotify [
 // CodexUserNotify is the notify program of the Codex configuration the worker's environment
 // points at ($CODEX_HOME or ~/.codex, config.toml); nil when it sets none.
 func CodexUserNotify(envFile string) []string {
-	getenv := envFileGetenv(envFile)
+	getenv := EnvFileGetenv(envFile)
 	var cfg struct {
 		Notify []string `toml:"notify"`
 	}

@@ -44,8 +44,8 @@ func withStagnation(d Decision, f RunFacts, lim Limits) Decision {
 		return d
 	}
 	d.Backoff = 0
-	d.say("no git changes in %s, stopping loop (stagnated)", words.Plural(r.Count, "iteration"))
+	d.Say("no git changes in %s, stopping loop (stagnated)", words.Plural(r.Count, "iteration"))
 	d.event("STAGNATED", "no git changes in %s", words.Plural(r.Count, "iteration"))
-	d.stop(StatusStopped, "stagnated", "")
+	d.Stop(StatusStopped, "stagnated", "")
 	return d
 }

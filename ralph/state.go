@@ -125,7 +125,7 @@ type State struct {
 }
 
 // checkTimeout is how long one checker may run.
-func (st *State) checkTimeout() time.Duration {
+func (st *State) EffectiveCheckTimeout() time.Duration {
 	if st.CheckTimeout > 0 {
 		return time.Duration(st.CheckTimeout) * time.Second
 	}
@@ -133,7 +133,7 @@ func (st *State) checkTimeout() time.Duration {
 }
 
 // hookTimeout is how long one hook may run.
-func (st *State) hookTimeout() time.Duration {
+func (st *State) EffectiveHookTimeout() time.Duration {
 	if st.HookTimeout > 0 {
 		return time.Duration(st.HookTimeout) * time.Second
 	}
@@ -146,7 +146,7 @@ var ErrNoLoop = errors.New("no ralph loop state")
 // Load reads the state without locking (writes are atomic renames).
 func (d Dir) Load() (*State, error) {
 	var st State
-	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+	if err := state.ReadJSON(d.StatePath(), &st); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, ErrNoLoop
 		}
@@ -168,7 +168,7 @@ func (d Dir) Create(st *State) error {
 	defer l.Unlock()
 	// A new loop is not the one an unrecorded kill was meant for.
 	_ = os.Remove(d.killMarkPath())
-	return state.WriteJSON(d.statePath(), st)
+	return state.WriteJSON(d.StatePath(), st)
 }
 
 // Update re-reads the state under the loop lock, applies fn and saves it when fn returns nil.
@@ -187,12 +187,12 @@ func (d Dir) Note(fn func(*State) error) (*State, error) {
 
 // change applies fn to the state under the loop lock and saves the result with write.
 func (d Dir) change(fn func(*State) error, write func(string, any) error) (*State, error) {
-	return d.locked(func(st *State) error {
+	return d.Locked(func(st *State) error {
 		before, _ := json.Marshal(st)
 		if err := fn(st); err != nil {
 			return err
 		}
-		return writeChanged(d.statePath(), before, st, write)
+		return writeChanged(d.StatePath(), before, st, write)
 	})
 }
 
@@ -207,14 +207,14 @@ func writeChanged(path string, before []byte, v any, write func(string, any) err
 }
 
 // locked reads the state under the loop lock and hands it to fn, still under the lock.
-func (d Dir) locked(fn func(*State) error) (*State, error) {
+func (d Dir) Locked(fn func(*State) error) (*State, error) {
 	l, err := state.AcquireLock(d.lockPath())
 	if err != nil {
 		return nil, err
 	}
 	defer l.Unlock()
 	var st State
-	if err := state.ReadJSON(d.statePath(), &st); err != nil {
+	if err := state.ReadJSON(d.StatePath(), &st); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, ErrNoLoop
 		}
@@ -273,14 +273,14 @@ func (d Dir) Transition(now time.Time, decide func(*State) (Decision, error)) (*
 // transition is Transition with then run under the lock once the decision is recorded.
 func (d Dir) transition(now time.Time, decide func(*State) (Decision, error), then func()) (*State, Decision, error) {
 	var dec Decision
-	st, err := d.locked(func(st *State) error {
+	st, err := d.Locked(func(st *State) error {
 		var err error
 		if dec, err = decide(st); err != nil {
 			return err
 		}
 		before, _ := json.Marshal(st)
 		dec.applyTo(st, now)
-		if err := writeChanged(d.statePath(), before, st, state.WriteJSON); err != nil {
+		if err := writeChanged(d.StatePath(), before, st, state.WriteJSON); err != nil {
 			// Not logged either: the decision is taken again, and logged then, once the
 			// state can be written (a full disk), and its events are not told twice.
 			return err

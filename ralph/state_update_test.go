@@ -23,11 +23,11 @@ func TestUpdatesThatChangeNothingAreNotWritten(t *testing.T) {
 	if err := d.Create(&State{Status: StatusRunning, Checks: []string{"make test"}}); err != nil {
 		t.Fatal(err)
 	}
-	before := inode(t, d.statePath())
+	before := inode(t, d.StatePath())
 	if _, err := d.Update(func(s *State) error { s.Status = StatusRunning; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if inode(t, d.statePath()) != before {
+	if inode(t, d.StatePath()) != before {
 		t.Error("an update that changed nothing rewrote the state file")
 	}
 	if _, err := d.Update(func(s *State) error { s.Checks[0] = "go test"; return nil }); err != nil {
@@ -52,11 +52,11 @@ func TestUpdatesThatChangeNothingAreNotWritten(t *testing.T) {
 	}
 
 	// A note about the running agent follows the same rules, without waiting for the disk.
-	before = inode(t, d.statePath())
+	before = inode(t, d.StatePath())
 	if _, err := d.Note(func(s *State) error { s.Phase = ""; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if inode(t, d.statePath()) != before {
+	if inode(t, d.StatePath()) != before {
 		t.Error("a note that changed nothing rewrote the state file")
 	}
 	if _, err := d.Note(func(s *State) error { s.Phase = PhaseWorking; return nil }); err != nil {

@@ -131,7 +131,7 @@ func (s Summary) Markdown() string {
 		b.WriteString("none\n")
 	}
 	for _, c := range s.Commits {
-		fmt.Fprintf(&b, "- %s\n", short(c))
+		fmt.Fprintf(&b, "- %s\n", ShortCommit(c))
 	}
 	return b.String()
 }
@@ -183,4 +183,12 @@ func (d Dir) CostSoFar() *float64 {
 		return nil
 	}
 	return s.Cost
+}
+
+// short abbreviates a commit id for messages, as git log --oneline does.
+func ShortCommit(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }

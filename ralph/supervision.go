@@ -81,7 +81,7 @@ func (d Dir) UpdateSupervision(fn func(*SupervisionState)) error {
 const ExitWaitWithoutRestart = 42
 
 // doneMarker reports whether the DONE file is present; a DONE directory is an error.
-func (d Dir) doneMarker() (bool, error) {
+func (d Dir) DoneMarker() (bool, error) {
 	fi, err := os.Stat(d.DoneFile())
 	if err == nil {
 		if fi.IsDir() {
@@ -95,7 +95,7 @@ func (d Dir) doneMarker() (bool, error) {
 	return false, fmt.Errorf("cannot check %s: %v", d.DoneFile(), err)
 }
 
-func (d Dir) waitMarker() bool {
+func (d Dir) WaitMarker() bool {
 	_, err := os.Stat(d.WaitFile())
 	return err == nil
 }

@@ -108,7 +108,7 @@ func Gate(f GateFacts) (GateStep, Decision) {
 		return GateDone, d
 	case f.ConfigError != "":
 		d.supervisionSay("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
-		d.stop(StatusFailed, "test_command_error", f.ConfigError)
+		d.Stop(StatusFailed, "test_command_error", f.ConfigError)
 		d.Escalate = "test command cannot run: " + f.ConfigError
 		return GateStop, d
 	case !f.BaselineTested:
@@ -137,7 +137,7 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 	}
 	why := OneLine(err.Error())
 	d.supervisionSay("could not revert: %s — stopping loop", why)
-	d.stop(StatusFailed, "rollback_failed", "could not revert: "+why)
+	d.Stop(StatusFailed, "rollback_failed", "could not revert: "+why)
 	d.Escalate = "tests failed and the revert failed: " + why
 	return d, true
 }
@@ -191,7 +191,7 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 	}
 	reason := fmt.Sprintf("monitor died %d times in two minutes", len(keep))
 	d.supervisionSay("%s — stopping the loop", reason)
-	d.stop(StatusFailed, "monitor_crash_loop", "")
+	d.Stop(StatusFailed, "monitor_crash_loop", "")
 	// Nothing would watch the agent any more.
 	d.EndAgent = true
 	d.Escalate = reason
@@ -204,7 +204,7 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 func MonitorCrashed(iteration int, fault string) Decision {
 	fault = OneLine(fault)
 	var d Decision
-	d.stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
+	d.Stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
 	d.EndAgent, d.Escalate = true, "monitor crashed: "+fault
 	d.supervisionSay("the monitor of this loop crashed (%s) — loop failed", fault)
 	return d
@@ -212,6 +212,6 @@ func MonitorCrashed(iteration int, fault string) Decision {
 
 // gateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
 // a test command and rollback, and the iteration's start commit is known.
-func gateOn(st *State, rc SupervisionConfig) bool {
+func GateOn(st *State, rc SupervisionConfig) bool {
 	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""
 }

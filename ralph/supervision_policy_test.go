@@ -160,28 +160,6 @@ func TestCrashLoop(t *testing.T) {
 	}
 }
 
-func TestNextScreenPoll(t *testing.T) {
-	const base = 2 * time.Second
-	cases := []struct {
-		cur   time.Duration
-		moved bool
-		base  time.Duration
-		want  time.Duration
-	}{
-		{base, true, base, 250 * time.Millisecond},
-		{250 * time.Millisecond, false, base, 500 * time.Millisecond},
-		{time.Second, false, base, base},
-		{base, false, base, base},
-		{base, true, 200 * time.Millisecond, 200 * time.Millisecond},
-		{100 * time.Millisecond, false, base, 250 * time.Millisecond},
-	}
-	for _, c := range cases {
-		if got := nextScreenPoll(c.cur, c.moved, c.base); got != c.want {
-			t.Errorf("nextScreenPoll(%v, %v, %v) = %v, want %v", c.cur, c.moved, c.base, got, c.want)
-		}
-	}
-}
-
 func TestQuietAt(t *testing.T) {
 	f := WatchFacts{LastChange: t0, LastProgress: t0.Add(-time.Minute), Inactivity: 3 * time.Second}
 	if got := QuietAt(f); !got.Equal(t0.Add(3 * time.Second)) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/driver"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
@@ -310,7 +311,7 @@ func startingLine(name string, max int) string {
 }
 
 // beginLoop starts a loop's worker with iteration 1's agent and records the loop as running
-// it, through the same ralph.Starter the loop starts every later iteration with; here the
+// it, through the same driver.Starter the loop starts every later iteration with; here the
 // pane is made by creating the worker (see spawnPane). On failure nothing is left: no window,
 // no record, no loop directory.
 func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
@@ -322,16 +323,16 @@ func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
 	p := &spawnPane{e: e, o: o, ld: ld, st: st}
 	// The hooks' output goes where the monitor's will.
 	out := regent.MonitorLog(ld)
-	starter := ralph.Starter{Dir: ld, Workers: e.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
+	starter := driver.Starter{Dir: ld, Workers: e.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
 		Detail: out, Say: func(format string, args ...any) {
 			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))
 		},
 		Recorded: func(error) {}, Pane: p}
 	if _, err := starter.Start(st, 1); err != nil {
 		os.RemoveAll(ld.Path)
-		var se *ralph.StartError
+		var se *driver.StartError
 		switch {
-		case errors.As(err, &se) && se.Reason == ralph.ReasonIOError:
+		case errors.As(err, &se) && se.Reason == driver.ReasonIOError:
 			return nil, fail("cannot write %s: %w", ld.PromptCopy(), se.Err)
 		case errors.As(err, &se):
 			return nil, fail("%w", se.Err)

@@ -14,7 +14,7 @@
 //
 // The package knows no worker, loop or tmux: it takes PIDs, groups and KEY=VALUE tags. Its
 // users are the CLI and the Regent, and through them the loop: package ralph must not import
-// swarm/..., so it states what it needs as ralph.Procs and the Regent hands it an adapter over
+// swarm/..., so it states what it needs as driver.Procs and the Regent hands it an adapter over
 // this package (swarm/regent's loopProcs). Usage is what swarm regent status reports of the Regent's own
 // use, and EndStdoutTo ends the copier of a pane's output when a loop stops following it.
 package proc

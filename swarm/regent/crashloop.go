@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/driver"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
@@ -31,7 +32,7 @@ func recordCrashLoop(h *worker.Host, deaths int) {
 			continue
 		}
 		out := MonitorLog(ld)
-		loop := ralph.New(loopConfig(h.OnServerOf(name), nil, loopDrive{name: name, out: out, detail: out}))
+		loop := driver.New(loopConfig(h.OnServerOf(name), nil, loopDrive{name: name, out: out, detail: out}))
 		loop.RegentCrashLoop(reason)
 		loop.WaitNotifications(notifyFlush)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/driver"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -87,10 +88,10 @@ func (r *daemon) say(format string, args ...any) {
 // (they would overlap their own re-runs), and has this one's recorded for its successor.
 func (r *daemon) endLeftChildren() {
 	dir := filepath.Join(r.h.Dir().Root, "regent-children")
-	if n := ralph.EndLeftChildren(dir, 2*time.Second); n > 0 {
+	if n := driver.EndLeftChildren(dir, 2*time.Second); n > 0 {
 		r.say("ended %d command(s) a Regent before this one left running", n)
 	}
-	if err := ralph.KeepChildrenIn(dir); err != nil {
+	if err := driver.KeepChildrenIn(dir); err != nil {
 		r.say("cannot keep a record of the commands it runs: %v", err)
 	}
 }
@@ -205,7 +206,7 @@ func (r *daemon) scan() {
 }
 
 // dismissLeftHost ends the shell left in a finished loop's pane by a monitor that was killed
-// between recording the end and dismissing it (see ralph.DismissHost), when no monitor drives
+// between recording the end and dismissing it (see driver.DismissHost), when no monitor drives
 // the loop: the pane then ends as it does when its loop stops.
 func (r *daemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
@@ -219,7 +220,7 @@ func (r *daemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status)
 		return
 	}
 	defer lock.Unlock()
-	if ralph.DismissHost(r.h.Dir(), name) {
+	if driver.DismissHost(r.h.Dir(), name) {
 		r.say("loop %s: told the shell left in its pane to end", name)
 	}
 }
@@ -287,7 +288,7 @@ func (r *daemon) failCrashed(h *worker.Host, name string, lock *state.Lock, faul
 	r.crashed[name] = true
 	r.mu.Unlock()
 	r.say("loop %s: panic: %s\n%s", name, fault, debug.Stack())
-	ralph.New(loopConfig(h, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
+	driver.New(loopConfig(h, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
 }
 
 // ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/driver"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -47,12 +48,12 @@ const (
 const notifyFlush = 15 * time.Second
 
 // loopConfig is the configuration a monitor drives the loop with.
-func loopConfig(h *worker.Host, lock *state.Lock, d loopDrive) ralph.Config {
+func loopConfig(h *worker.Host, lock *state.Lock, d loopDrive) driver.Config {
 	tm := d.tm
 	if tm == nil {
 		tm = h.Tmux()
 	}
-	cfg := ralph.Config{Name: d.name, Dir: ralph.DirFor(h.Dir(), d.name), Workers: h.Dir(), Tmux: tm, Procs: loopProcs{h.Procs()},
+	cfg := driver.Config{Name: d.name, Dir: ralph.DirFor(h.Dir(), d.name), Workers: h.Dir(), Tmux: tm, Procs: loopProcs{h.Procs()},
 		Out: d.out, Detail: d.detail, RunWrapper: worker.RunWrapper(), Context: d.ctx, MonitorLock: lock}
 	cfg.Output = outputPiperFor(h.Tmux())
 	cfg.Host = true
@@ -72,7 +73,7 @@ func driveLoop(h *worker.Host, lock *state.Lock, d loopDrive) (ralph.Status, err
 		return "", err
 	}
 	defer releaseLoop(ld)
-	loop := ralph.New(loopConfig(h, lock, d))
+	loop := driver.New(loopConfig(h, lock, d))
 	// The loop's last notifications (it finished, it failed) go out before its monitor leaves,
 	// the process of a foreground loop with it; a dead endpoint holds it up this long at most.
 	defer loop.WaitNotifications(notifyFlush)

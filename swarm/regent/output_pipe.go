@@ -3,7 +3,7 @@ package regent
 import (
 	"path/filepath"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/driver"
 	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -14,7 +14,7 @@ type panePiper struct{ tm *tmux.Exec }
 
 // outputPiperFor is the piper for a tmux client; nil (the screen is polled) for one that is
 // not the real tmux.
-func outputPiperFor(tm tmux.Client) ralph.OutputPiper {
+func outputPiperFor(tm tmux.Client) driver.OutputPiper {
 	if t, ok := tm.(*tmux.Exec); ok {
 		return panePiper{t}
 	}

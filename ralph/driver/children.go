@@ -1,0 +1,90 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// The user's steps a driver runs (checkers, hooks, test commands) run in process groups of
+// their own, so they outlive a driver killed with SIGKILL: a successor re-running them would
+// run them twice at once on one tree. A driver that keeps a directory of its children (the
+// Regent) records each group there while it runs; its successor ends what is left of them
+// before it drives anything.
+
+var childrenDir atomic.Value // string
+
+// KeepChildrenIn has every step this process runs from now on recorded in dir while it runs.
+func KeepChildrenIn(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	childrenDir.Store(dir)
+	return nil
+}
+
+// trackChild records the process group pgid (its leader's pid) until the returned func is
+// called. The record holds the leader's start time, so a pid used again is not taken for it.
+func trackChild(pgid int) (untrack func()) {
+	dir, _ := childrenDir.Load().(string)
+	start := procStart(pgid)
+	if dir == "" || start == "" {
+		return func() {}
+	}
+	path := filepath.Join(dir, strconv.Itoa(pgid))
+	if os.WriteFile(path, []byte(start+"\n"), 0o600) != nil {
+		return func() {}
+	}
+	return func() { _ = os.Remove(path) }
+}
+
+// EndLeftChildren ends the process groups recorded in dir by a driver that died (SIGTERM,
+// then SIGKILL after grace) and forgets them; it returns how many were still running.
+func EndLeftChildren(dir string, grace time.Duration) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var alive []int
+	for _, ent := range entries {
+		path := filepath.Join(dir, ent.Name())
+		pgid, err := strconv.Atoi(ent.Name())
+		data, rerr := os.ReadFile(path)
+		if err == nil && rerr == nil && pgid > 1 && procStart(pgid) == strings.TrimSpace(string(data)) {
+			alive = append(alive, pgid)
+			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		}
+		_ = os.Remove(path)
+	}
+	deadline := time.Now().Add(grace)
+	for _, pgid := range alive {
+		for syscall.Kill(-pgid, 0) == nil && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return len(alive)
+}
+
+// procStart is when process pid started (in clock ticks since boot, /proc/PID/stat's 22nd
+// field), or "" when there is no such process.
+func procStart(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}

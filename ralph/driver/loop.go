@@ -1,0 +1,388 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/tmux"
+)
+
+// Clock is the loop's time source; tests use a fake one that advances on Sleep.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns the current time.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Sleep pauses the goroutine.
+func (RealClock) Sleep(d time.Duration) { time.Sleep(d) }
+
+// Procs is what the loop needs from the operating system.
+type Procs interface {
+	// Alive reports whether pid is a live process (not a zombie).
+	Alive(pid int) bool
+	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL.
+	KillGroup(pgid int, grace time.Duration)
+	// KillTagged ends every process started after mark (0: any) whose environment holds tag
+	// (KEY=VALUE), and says how many there were.
+	KillTagged(tag string, mark int, grace time.Duration) int
+	// Mark is a mark of the processes started so far, for KillTagged (0 when there is none).
+	Mark() int
+}
+
+// Config is everything a monitor needs to drive one loop.
+type Config struct {
+	Name    string
+	Dir     ralph.Dir
+	Workers *state.Dir
+	Tmux    tmux.Client
+	Procs   Procs
+	Clock   Clock
+	// Out receives the loop's "[ralph] ..." messages; Detail the output of checkers and hooks
+	// (nil: Out).
+	Out    io.Writer
+	Detail io.Writer
+	// RunWrapper is the argv prefix of swarm's process wrapper, which records the agent's exit
+	// code in a file and can feed a file to its standard input:
+	// wrapper... --exit-file F [--stdin P] -- command...
+	RunWrapper []string
+	// Output, when set, copies the agent's pane output to the loop (see loop_feed.go);
+	// nil: the screen is polled.
+	Output OutputPiper
+	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
+	ExtraEnv []string
+	// Host starts the agents after the first through a long-lived shell in the pane instead
+	// of a new pane process each (see host.go).
+	Host bool
+
+	// Intervals; zero means the default.
+	ExitPoll     time.Duration // how often the agent's process is checked (default 200ms)
+	ScreenPoll   time.Duration // how often the screen is captured (default 2s, as the seed says)
+	StatusPoll   time.Duration // how often the stored status and DONE file are checked (default 500ms)
+	CostPoll     time.Duration // how often a loop with a budget reads what it has cost (default 10s)
+	ReadyPoll    time.Duration // screen polling while waiting for the prompt (default 200ms)
+	KillGrace    time.Duration // SIGTERM to SIGKILL when ending an agent (default 5s)
+	InputSettle  time.Duration // between paste and Enter (default 150ms)
+	ConfirmAfter time.Duration // how long to wait for the agent to react to Enter (default 3s)
+	HistoryLines int           // scrollback searched for the done pattern (default 2000)
+
+	// Context, once cancelled, ends the agent at once and stops the loop (paused); nil: never.
+	Context context.Context
+	// MonitorLock is the lock that makes this the loop's only monitor; it is released while
+	// the loop lock is held when a paused loop's monitor leaves.
+	MonitorLock *state.Lock
+}
+
+func (c *Config) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	// A polling monitor wakes about five times a second: cheap enough to stay far below 1% of
+	// a core, often enough that the next iteration starts well within a second of an exit.
+	def(&c.ExitPoll, 200*time.Millisecond)
+	def(&c.ScreenPoll, 2*time.Second)
+	def(&c.StatusPoll, 500*time.Millisecond)
+	def(&c.CostPoll, 10*time.Second)
+	def(&c.ReadyPoll, 200*time.Millisecond)
+	def(&c.KillGrace, 5*time.Second)
+	def(&c.InputSettle, 150*time.Millisecond)
+	def(&c.ConfirmAfter, 3*time.Second)
+	if c.HistoryLines <= 0 {
+		c.HistoryLines = 2000
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Out == nil {
+		c.Out = io.Discard
+	}
+	if c.Detail == nil {
+		c.Detail = c.Out
+	}
+}
+
+// Loop is one running monitor.
+type Loop struct {
+	cfg     Config
+	doneRE  *regexp.Regexp
+	readyRE *regexp.Regexp
+	matcher *screen.DoneMatcher
+	// compaction finds a compaction under way outside the prompt's echo (--max-context).
+	compaction *screen.DoneMatcher
+	aborted    bool
+	released   bool           // a paused loop's monitor gave up its lock and must leave
+	lastGood   *ralph.State   // the state as last read, to rebuild it from when the file is corrupted
+	writeErr   string         // the kind of write failure this pass met (see writeFailure)
+	reported   string         // the kind of write failure said last, until a pass goes without one
+	writeFails int            // passes in a row that met a write failure
+	pending    []func() error // appends a full disk refused after their decision was recorded
+	feed       *paneFeed      // the agent's output, where it is followed
+	// swept: the worker's processes outside its window were looked for and ended since its
+	// last agent started (an iteration's end and the next start need one look, not two).
+	swept bool
+	// ended: the process group whose end was last seen through (an iteration's end and the next
+	// start need one wait for it, not two); 0 once another agent started.
+	ended int
+	// since: the mark of the processes started before the agent (0: none taken, every process
+	// counts), for the look for what it left outside its group.
+	since int
+	host  hostView     // the agent the pane's host last started
+	modes hostTerminal // the terminal modes the pane's host began with
+	files *fileWatch   // tells when the loop's files change, where the system can
+	// filesChanged: the last wait ended because the loop's files changed.
+	filesChanged bool
+	// screensPruned: the saved screens were looked through once; from then on each save
+	// removes the one that fell out by name.
+	screensPruned bool
+	notify        *notifications // the loop's notifications, which the driver sends too
+	features      features       // the loop's features, called at the points of its life
+	signals       *signalWatch   // the agent's own signals, which the delivery asks about too
+	silent        *silence       // the tmux server's outage under way, nil while it answers
+	seen          agent          // the agent as last seen through tmux
+}
+
+// New prepares a loop; Run drives it.
+func New(cfg Config) *Loop {
+	cfg.defaults()
+	l := &Loop{cfg: cfg}
+	l.notify = newNotifications(l)
+	limits := &usageLimits{drv: l}
+	apiErrors := &apiErrors{drv: l}
+	l.signals = &signalWatch{drv: l, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
+	// The order is that of the features at each point: which of two endings seen at the same
+	// look wins, which lines come first.
+	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: l},
+		&costs{drv: l, poll: cfg.CostPoll}, &testGate{drv: l}, &checkers{drv: l}, &userHooks{drv: l},
+		&chains{drv: l}, &agentMode{drv: l, notify: l.notify}}
+	return l
+}
+
+// limits are the loop's settings that its decisions depend on.
+func limits(st *ralph.State) ralph.Limits {
+	return ralph.Limits{MaxIterations: st.MaxIterations, InactivitySeconds: st.InactivityTimeout, MaxContext: st.MaxContext,
+		StagnationLimit: st.StagnationLimit, Checks: len(st.Checks), MaxCost: st.MaxCost,
+		LimitWait: time.Duration(st.LimitWait) * time.Second, LimitMargin: time.Duration(st.LimitMargin) * time.Second, Supervision: ralph.EffectiveSupervision(st.Supervision)}
+}
+
+// transition carries a decision out: the state and its log events in one step, then what it
+// says, then its effects on the agent and the outside world.
+func (l *Loop) transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State {
+	// Supervision lines go in the event log with the decision's own events, in one write.
+	dec.Events = slices.Clip(dec.Events)
+	for _, ln := range dec.Lines {
+		if ln.Supervision {
+			dec.Events = append(dec.Events, ralph.Event{Kind: supervisionEvent, Text: ln.Text})
+		}
+	}
+	// Said under the lock once recorded (a reader then never finds the state without the
+	// lines), or, when it could not be recorded, after.
+	said := false
+	cur, err := l.cfg.Dir.ApplyThen(l.cfg.Clock.Now(), dec, func() { said = true; l.sayLines(dec.Lines) })
+	l.recorded(err)
+	if !said {
+		l.sayLines(dec.Lines)
+	}
+	if dec.EndAgent {
+		l.endAgent(a, l.cfg.KillGrace)
+	}
+	if cur == nil {
+		cur = st
+	}
+	l.features.decided(cur, a, dec)
+	return cur
+}
+
+// fail stops the loop as failed for a reason that is the loop's own problem (its prompt, its
+// files, its configuration) and returns the error for the caller to report.
+func (l *Loop) fail(reason string, err error) error {
+	l.stopWith(ralph.StatusFailed, reason, err.Error())
+	return err
+}
+
+// writeRetry is the pause between attempts while the loop's files cannot be written.
+const writeRetry = 2 * time.Second
+
+// writeBackoff is the pause before the nth retry in a row: doubled from writeRetry each time,
+// at most maxWriteRetry.
+func writeBackoff(n int) time.Duration {
+	d := writeRetry
+	for i := 1; i < n && d < maxWriteRetry; i++ {
+		d *= 2
+	}
+	return min(d, maxWriteRetry)
+}
+
+// maxWriteRetry bounds the pause between retries while the loop's files cannot be written.
+const maxWriteRetry = 30 * time.Second
+
+// errServerGone means the tmux server hosting the loop is gone.
+var errServerGone = errors.New("the tmux server is gone")
+
+// Run drives the loop until it is stopped, fails, finishes or is paused with no agent left
+// running. It returns the status the loop ended in, and the error that ended it when it
+// failed for a reason of its own (the caller reports it).
+func (l *Loop) Run() (ralph.Status, error) {
+	defer l.unfollowPane()
+	defer l.dismissHost()
+	l.files = l.watchOwnFiles()
+	defer l.files.close()
+	// A last chance for what a full disk kept out of the logs (see UnloggedError).
+	defer l.writePendingAtEnd()
+	l.features.runStarted()
+	for {
+		status, err := l.run()
+		if status == ralph.StatusPaused {
+			l.features.paused()
+		}
+		if status != ralph.StatusStopped && status != ralph.StatusFailed {
+			return status, err
+		}
+		l.finish()
+		// A chain goes on with its next step's loop, an agent with its next stage or spec,
+		// in the same worker.
+		if err != nil || !l.features.nextLoop() {
+			return status, err
+		}
+	}
+}
+
+func (l *Loop) run() (ralph.Status, error) {
+	// Whoever drives the loop, a background monitor or a foreground one, is on record.
+	if st, err := l.cfg.Dir.Load(); err == nil {
+		l.updateSupervision(func(rs *ralph.SupervisionState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
+		if st.RunID == "" {
+			// A loop begun before runs had an id gets one, for its iteration records.
+			l.update(func(s *ralph.State) error { s.RunID = uuid.NewString(); return nil })
+		}
+	}
+	for {
+		st, err := l.cfg.Dir.Load()
+		if err != nil {
+			return ralph.StatusFailed, l.lostState(err)
+		}
+		l.lastGood = st
+		if err := l.compile(st); err != nil {
+			return ralph.StatusFailed, l.fail("invalid_config", err)
+		}
+		if st.Status == ralph.StatusStopped || st.Status == ralph.StatusFailed {
+			return st.Status, nil
+		}
+		if l.aborted {
+			return st.Status, nil
+		}
+		// The last decision may not have been recorded: take a breath before acting on the
+		// old state again, longer each time, so a full disk costs a retry now and then, not
+		// a spin (nor the room its own log lines would take).
+		l.retryWrites()
+		if l.abortRequested() && (st.Phase == ralph.PhaseEnded || st.Phase == "") {
+			// Told to stop between iterations: start no agent (a working one is ended by
+			// the watch, a waiting loop by its wait).
+			l.abortNow(agent{dead: true})
+			continue
+		}
+		if err := l.step(st); err != nil {
+			return l.statusNow(), err
+		}
+		if l.released {
+			return ralph.StatusPaused, nil
+		}
+	}
+}
+
+// step moves the loop on by one phase.
+func (l *Loop) step(st *ralph.State) error {
+	switch st.Phase {
+	case ralph.PhaseStarting, ralph.PhaseDelivering:
+		return l.redeliver(st)
+	case ralph.PhaseSubmitting:
+		l.resumeDelivery(st)
+	case ralph.PhaseWorking:
+		l.watch(st)
+	case ralph.PhaseBackoff:
+		l.backoff(st)
+	case ralph.PhaseWaiting:
+		l.waitForReset(st)
+	default:
+		if st.Status == ralph.StatusPaused {
+			l.released = l.releaseIfPaused()
+			return nil
+		}
+		if dec, veto := l.features.beforeStart(st); veto {
+			l.transition(st, agent{dead: true}, dec)
+			return nil
+		}
+		c := ralph.Counters{Iteration: st.CurrentIteration, TotalFailures: st.TotalFailures}
+		m := l.markers()
+		if l.features.stopFiles(st, &m) {
+			return nil
+		}
+		if dec, ok := ralph.BeforeIteration(c, limits(st), m); !ok {
+			l.transition(st, agent{dead: true}, dec)
+			return nil
+		}
+		return l.start(st)
+	}
+	return nil
+}
+
+// markers looks for the stop files.
+func (l *Loop) markers() ralph.Markers {
+	m := ralph.Markers{DonePath: l.cfg.Dir.DoneFile(), WaitFile: l.cfg.Dir.WaitMarker()}
+	present, err := l.cfg.Dir.DoneMarker()
+	if err != nil {
+		m.DoneFileErr = err.Error()
+	}
+	m.DoneFile = present
+	return m
+}
+
+func (l *Loop) compile(st *ralph.State) error {
+	if expr := st.DoneExpression(); expr != "" && l.doneRE == nil {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return fmt.Errorf("invalid done pattern: %v", err)
+		}
+		l.doneRE = re
+	}
+	if st.ReadyPattern != "" && l.readyRE == nil {
+		re, err := regexp.Compile(st.ReadyPattern)
+		if err != nil {
+			return fmt.Errorf("invalid ready pattern: %v", err)
+		}
+		l.readyRE = re
+	}
+	return nil
+}
+
+// releaseIfPaused lets a paused loop's monitor exit. It gives up the monitor lock while holding
+// the loop lock, so a concurrent resume sees either a live monitor that will go on, or none and
+// starts one: never a monitor that is about to leave.
+func (l *Loop) releaseIfPaused() bool {
+	released := false
+	_, _ = l.cfg.Dir.Locked(func(st *ralph.State) error {
+		if st.Status == ralph.StatusPaused {
+			released = true
+			l.cfg.MonitorLock.Unlock()
+		}
+		return nil
+	})
+	return released
+}

@@ -1,0 +1,365 @@
+package driver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Delivering the prompt: wait for the agent's input prompt (naming any dialog in the way),
+// paste the prompt, press Enter and check that the agent took it.
+
+// deliver waits for the agent's input prompt, then gives it the prompt.
+func (l *Loop) deliver(st *ralph.State) error {
+	a := l.agentNow()
+	if a.dead {
+		l.end(st, l.settled(), ralph.EndExited)
+		return nil
+	}
+	prompt, err := state.ReadFile(l.cfg.Dir.PromptCopy())
+	if err != nil {
+		// The copy is written before the agent starts; without it, read the file again.
+		p, perr := ReadPrompt(st.PromptFile)
+		if perr != nil {
+			return l.fail("prompt_unreadable", perr)
+		}
+		prompt = []byte(p)
+	}
+	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
+	if st.PromptMode == config.PromptStdin {
+		l.note(func(s *ralph.State) error {
+			s.Phase = ralph.PhaseWorking
+			s.DoneBaseline = 0
+			return nil
+		})
+		return nil
+	}
+	a, lines, ok := l.waitReady(st)
+	if !ok {
+		return nil
+	}
+	base := 0
+	if l.matcher != nil {
+		if full, err := l.capture(a, l.cfg.HistoryLines); err == nil {
+			base = l.matcher.Count(full)
+		}
+	}
+	l.submit(st, a, lines, string(prompt), base)
+	l.delivered(base)
+	return nil
+}
+
+// delivered records that the agent has its prompt and is now watched.
+func (l *Loop) delivered(base int) {
+	l.note(func(s *ralph.State) error {
+		s.Phase = ralph.PhaseWorking
+		s.DoneBaseline = base
+		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
+		// use up the inactivity or hang timeout.
+		s.LastScreenChange = l.now()
+		return nil
+	})
+}
+
+// paste types the prompt into the agent's input. It is staged in a named tmux buffer first and
+// the name recorded before the paste: a monitor that dies at any point from there on leaves its
+// successor able to tell whether the paste happened (see redeliver), so the prompt is never
+// pasted twice into one agent.
+func (l *Loop) paste(a agent, prompt string, base int) error {
+	buf := "swarm-" + uuid.NewString()
+	if err := l.cfg.Tmux.StageBuffer(buf, prompt); err != nil {
+		return err
+	}
+	l.note(func(s *ralph.State) error {
+		s.Phase, s.DoneBaseline, s.PasteBuffer = ralph.PhaseDelivering, base, buf
+		return nil
+	})
+	err := l.cfg.Tmux.PasteBuffer(a.paneID, buf, true)
+	dieAfterPaste()
+	return err
+}
+
+// dieAfterPasteEnv names a file: a process with it in its environment kills itself right after
+// its first paste while the file does not exist (creating it first), as a monitor killed at that
+// moment would die. How the scenarios show what a successor does then.
+const dieAfterPasteEnv = "SWARM_TEST_DIE_AFTER_PASTE"
+
+func dieAfterPaste() {
+	flag := os.Getenv(dieAfterPasteEnv)
+	if flag == "" {
+		return
+	}
+	f, err := os.OpenFile(flag, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	_ = f.Close()
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+// redeliver takes over an iteration whose monitor died while it gave the agent its prompt: a
+// prompt staged and still in its buffer was not pasted (it is delivered afresh); one whose
+// buffer is gone was, and only its Enter may be missing.
+func (l *Loop) redeliver(st *ralph.State) error {
+	if st.Phase == ralph.PhaseDelivering && st.PasteBuffer != "" {
+		staged, err := l.cfg.Tmux.HasBuffer(st.PasteBuffer)
+		if err == nil && !staged {
+			l.resumeDelivery(st)
+			return nil
+		}
+		l.cfg.Tmux.DeleteBuffer(st.PasteBuffer)
+	}
+	return l.deliver(st)
+}
+
+// resumeDelivery takes over an iteration whose monitor died between pasting the prompt and
+// seeing the agent take it: if the agent still sits at its input prompt, the Enter that
+// submits it is what is missing.
+func (l *Loop) resumeDelivery(st *ralph.State) {
+	a := l.agentNow()
+	if a.dead {
+		l.end(st, l.settled(), ralph.EndExited)
+		return
+	}
+	if lines, err := l.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Ready {
+		l.say("taking over while the prompt was being delivered; pressing Enter")
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+	l.delivered(st.DoneBaseline)
+}
+
+// waitReady polls the agent's screen until it shows its input prompt. It reports false when
+// the iteration ended meanwhile (the agent exited, was aborted, never got ready).
+func (l *Loop) waitReady(st *ralph.State) (agent, []string, bool) {
+	timeout := time.Duration(st.ReadyTimeout) * time.Second
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	deadline := l.cfg.Clock.Now().Add(timeout)
+	blocked := st.BlockedBy
+	var readyAt time.Time // when its input prompt was first seen
+	for {
+		a := l.agentNow()
+		switch {
+		case l.abortRequested():
+			l.abortNow(a)
+			return a, nil, false
+		case l.statusNow() == ralph.StatusStopped:
+			return a, nil, false
+		case a.dead:
+			l.end(st, l.settled(), ralph.EndExited)
+			return a, nil, false
+		}
+		if lines, err := l.capture(a, 0); err == nil {
+			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
+			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.signals.sessionStarted(st, &readyAt) {
+				if blocked != "" || st.UnknownScreen != "" {
+					l.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
+				}
+				return a, lines, true
+			}
+			if s.Kind == screen.Dialog && s.Dialog != blocked {
+				blocked = s.Dialog
+				l.blocked(st, a, s.Dialog, lines)
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			l.notReady(st, a, timeout, blocked)
+			return a, nil, false
+		}
+		l.untilPrinted(a, l.cfg.ReadyPoll)
+	}
+}
+
+// blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
+func (l *Loop) blocked(st *ralph.State, a agent, dialog string, lines []string) {
+	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
+	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
+	l.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
+	l.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+}
+
+// notReady ends an iteration whose agent never showed its input prompt.
+func (l *Loop) notReady(st *ralph.State, a agent, timeout time.Duration, blocked string) {
+	why := "no input prompt seen"
+	if blocked != "" {
+		why = "blocked by " + screen.DialogDescription(blocked)
+	} else if kept := l.keepUnknownScreen(st, a); kept != "" {
+		why += ", on a screen swarm does not know; kept in " + kept + " to report"
+	}
+	secs := int(timeout.Seconds())
+	l.say("agent not ready after %ds (%s)", secs, why)
+	l.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
+	l.end(st, a, ralph.EndReadyTimeout)
+}
+
+// keepUnknownScreen keeps the screen of an agent that never got ready when swarm does not
+// know it (neither an input prompt nor a dialog), so a user can report it; it returns where.
+func (l *Loop) keepUnknownScreen(st *ralph.State, a agent) string {
+	if a.gone {
+		return ""
+	}
+	out, err := l.cfg.Tmux.Capture(a.paneID, l.cfg.HistoryLines)
+	if err != nil || screen.Classify(out, l.readyRE).Kind != screen.Unknown {
+		return ""
+	}
+	path := l.cfg.Dir.UnknownScreenPath(st.CurrentIteration)
+	if os.MkdirAll(filepath.Dir(path), 0o700) != nil || state.ReplaceFile(path, []byte(out), 0o600) != nil {
+		return ""
+	}
+	l.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
+	return path
+}
+
+// submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
+// is pressed once more (a paste can swallow the first one).
+func (l *Loop) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
+	unlock := l.typing()
+	before := screen.ActivityHashOf(lines)
+	// Enter submits: newlines after the last line would reach the agent as empty lines.
+	prompt = strings.TrimRight(prompt, " \t\r\n")
+	if err := l.paste(a, prompt, base); err != nil {
+		l.say("could not type the prompt: %v", err)
+	}
+	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
+	l.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
+	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
+	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
+	// for the agent taking the prompt.
+	l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax)
+	pasted := before
+	if cur, err := l.capture(a, 0); err == nil {
+		pasted = screen.ActivityHashOf(cur)
+	}
+	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	unlock()
+	if !l.confirmStarted(st, pasted) {
+		l.say("agent did not react to the prompt; pressing Enter again")
+		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
+		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	}
+}
+
+// typing takes the worker's input lock while the loop types into its pane, so that a send or
+// a heartbeat does not land between a paste and its Enter, and returns its release. A typist
+// that holds it too long does not stop the loop: it types all the same.
+func (l *Loop) typing() (unlock func()) {
+	if l.cfg.Workers == nil {
+		return func() {}
+	}
+	lock, ok, err := l.cfg.Workers.LockInput(l.cfg.Name)
+	if err != nil || !ok {
+		return func() {}
+	}
+	return lock.Unlock
+}
+
+// ensureMatcher builds the done matcher from the iteration's prompt copy when this monitor
+// did not deliver the prompt itself (it took over a running iteration).
+func (l *Loop) ensureMatcher() {
+	if l.matcher == nil {
+		prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
+		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
+	}
+}
+
+// confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
+// busy, its screen changed from what the paste left, or it ended.
+func (l *Loop) confirmStarted(st *ralph.State, pasted string) bool {
+	hooks := l.signals.agentSaid(st, ralph.EventSessionStart)
+	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
+	for {
+		cur := l.agentNow()
+		if cur.dead || l.signals.agentSaid(st, ralph.EventUserPromptSubmit) {
+			// The agent's own word that it took the prompt comes before any sign on screen.
+			return true
+		}
+		if lines, err := l.capture(cur, 0); err == nil {
+			text := strings.Join(lines, "\n")
+			// An agent whose hooks report to swarm would have said it took the prompt: a
+			// screen that merely changed is no sign then (it may be the agent's start-up).
+			changed := screen.ActivityHashOf(lines) != pasted && !hooks
+			if changed || screen.Classify(text, l.readyRE).Kind == screen.Busy {
+				return true
+			}
+		}
+		if l.cfg.Clock.Now().After(deadline) {
+			return false
+		}
+		l.untilPrinted(cur, l.cfg.ReadyPoll)
+	}
+}
+
+// untilPrinted waits up to d for the next look at an agent being given its prompt, less when
+// its pane prints something (where its output is followed): an agent that shows its prompt,
+// takes the prompt or ends shortly after a look is seen then, not a whole d later. Looks
+// stay at least minDeliveryLook apart, however fast the pane prints.
+func (l *Loop) untilPrinted(a agent, d time.Duration) {
+	start := l.cfg.Clock.Now()
+	l.wait(d, nil, deliveryWake(l.followPane(a)))
+	if since := l.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
+		l.cfg.Clock.Sleep(minDeliveryLook - since)
+	}
+}
+
+// deliveryWake is what brings a look at a starting agent forward: its pane printing, unless
+// it floods (then every read would be a look, minDeliveryLook apart).
+func deliveryWake(feed *paneFeed) <-chan struct{} {
+	if feed == nil || feed.flooding.Load() {
+		return nil
+	}
+	return feed.wake
+}
+
+// minDeliveryLook bounds how often a starting agent's screen is looked at.
+const minDeliveryLook = 20 * time.Millisecond
+
+// settledReady reports whether an agent whose screen showed its input prompt still shows it
+// once its pane has been quiet for InputSettle (where its output is followed): an agent may
+// draw its prompt before it has finished starting, and a paste into it then is lost. lines
+// becomes the screen seen last.
+func (l *Loop) settledReady(a agent, lines *[]string) bool {
+	if l.followPane(a) == nil || l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax) {
+		return true
+	}
+	now, err := l.capture(a, 0)
+	if err != nil {
+		return false
+	}
+	*lines = now
+	return screen.Classify(strings.Join(now, "\n"), l.readyRE).Kind == screen.Ready
+}
+
+// untilQuiet waits until the agent's pane has printed nothing for d, at most max in all; where
+// its output is not followed it waits d. It reports whether the pane was quiet all along (no
+// output came after the wait began).
+func (l *Loop) untilQuiet(a agent, d, max time.Duration) bool {
+	feed := l.followPane(a)
+	start := l.cfg.Clock.Now()
+	l.cfg.Clock.Sleep(d)
+	if feed == nil {
+		return true
+	}
+	for {
+		now := l.cfg.Clock.Now()
+		last := feed.lastOutput()
+		if quiet := now.Sub(last); quiet >= d || now.Sub(start) >= max {
+			return !last.After(start)
+		}
+		l.cfg.Clock.Sleep(d - now.Sub(last))
+	}
+}
+
+// inputQuietMax bounds how long a paste or an input prompt may take to settle (an agent that
+// keeps printing, a spinner, is not waited for longer).
+const inputQuietMax = 5 * time.Second
