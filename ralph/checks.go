@@ -10,7 +10,7 @@ import (
 
 // Completion checkers (--check): an agent's claim to be done (a marker, the DONE file, a clean
 // exit) is verified before the loop believes it. This file holds what a checker is and what
-// the loop makes of their answers; checks_run.go runs them.
+// the loop makes of their answers; the driver (ralph/driver/checks_run.go) runs them.
 
 // DefaultCheckTimeout bounds one checker's run.
 const DefaultCheckTimeout = 10 * time.Minute

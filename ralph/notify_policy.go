@@ -6,7 +6,7 @@ import (
 )
 
 // Which decisions people hear about: a pure function of the decision, like the decisions
-// themselves. Where they hear it is notify_send.go's business.
+// themselves. Where they hear it is the driver's business (ralph/driver/notify_send.go).
 
 // Notice is one event to notify of, and why, in words.
 type Notice struct {

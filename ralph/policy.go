@@ -7,7 +7,7 @@ import (
 
 // The loop's policy: every decision about what happens next is a function of facts the driver
 // observed and the loop's state, with no tmux, processes, files or clock inside. The driver
-// (loop.go and its neighbours) gathers the facts, asks here, and carries the decision out.
+// (package ralph/driver) gathers the facts, asks here, and carries the decision out.
 
 // Status is where a loop stands as a whole.
 type Status string

@@ -11,7 +11,7 @@ import (
 )
 
 // A chain's steps run as successive loops in the same worker, driven by the same monitor:
-// when a step's loop has ended, the chain decides (chain.go) and the next step's settings
+// when a step's loop has ended, the chain decides (ralph/chain.go) and the next step's settings
 // replace the loop's.
 
 // chains is the feature that moves a chain on to its next step.

@@ -9,7 +9,7 @@ import (
 )
 
 // The test gate: supervision's tests run on the commits an iteration made, which are reverted
-// when they break the tests (what to do at each step is Gate's, in supervision_policy.go).
+// when they break the tests (what to do at each step is Gate's, in ralph/supervision_policy.go).
 
 // testGate is the feature that runs the test gate when an iteration ended with commits.
 type testGate struct{ drv services }

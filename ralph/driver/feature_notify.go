@@ -9,7 +9,7 @@ import (
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// A loop's notifications: which of a decision's moments go out (notify_policy.go), to the
+// A loop's notifications: which of a decision's moments go out (ralph/notify_policy.go), to the
 // channels of the loop's [notify] settings, and supervision's escalation to its webhook when
 // the loop gives up. The other features and the driver send their own notices through it.
 

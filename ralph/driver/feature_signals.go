@@ -13,7 +13,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
-// The driver's side of the agents' own signals (signals.go): reading the events file the
+// The driver's side of the agents' own signals (ralph/signals.go): reading the events file the
 // recorder appends to, and carrying out what OnSignal makes of each event. The file is in the
 // loop's directory, whose changes wake the loop already: an event is read at once, with no
 // polling of its own.

@@ -3,17 +3,14 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -121,32 +118,16 @@ func (c *Config) defaults() {
 
 // Loop is one running monitor.
 type Loop struct {
-	cfg     Config
-	doneRE  *regexp.Regexp
-	readyRE *regexp.Regexp
-	matcher *screen.DoneMatcher
-	// compaction finds a compaction under way outside the prompt's echo (--max-context).
-	compaction *screen.DoneMatcher
-	aborted    bool
-	released   bool           // a paused loop's monitor gave up its lock and must leave
-	lastGood   *ralph.State   // the state as last read, to rebuild it from when the file is corrupted
-	writeErr   string         // the kind of write failure this pass met (see writeFailure)
-	reported   string         // the kind of write failure said last, until a pass goes without one
-	writeFails int            // passes in a row that met a write failure
-	pending    []func() error // appends a full disk refused after their decision was recorded
-	feed       *paneFeed      // the agent's output, where it is followed
-	// swept: the worker's processes outside its window were looked for and ended since its
-	// last agent started (an iteration's end and the next start need one look, not two).
-	swept bool
-	// ended: the process group whose end was last seen through (an iteration's end and the next
-	// start need one wait for it, not two); 0 once another agent started.
-	ended int
-	// since: the mark of the processes started before the agent (0: none taken, every process
-	// counts), for the look for what it left outside its group.
-	since int
-	host  hostView     // the agent the pane's host last started
-	modes hostTerminal // the terminal modes the pane's host began with
-	files *fileWatch   // tells when the loop's files change, where the system can
+	cfg           Config
+	patterns      // the loop's done and ready patterns, compiled
+	aborted       bool
+	released      bool         // a paused loop's monitor gave up its lock and must leave
+	lastGood      *ralph.State // the state as last read, to rebuild it from when the file is corrupted
+	writeFailures              // the writes that failed, until they work again (see loop_record.go)
+	feed          *paneFeed    // the agent's output, where it is followed
+	agentEnd                   // what was done to end the last agent and what it left
+	paneHost                   // the pane's host, where agents start through one
+	files         *fileWatch   // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
 	// screensPruned: the saved screens were looked through once; from then on each save
@@ -163,15 +144,16 @@ type Loop struct {
 func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
-	l.notify = newNotifications(l)
-	limits := &usageLimits{drv: l}
-	apiErrors := &apiErrors{drv: l}
-	l.signals = &signalWatch{drv: l, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
+	drv := facade{l}
+	l.notify = newNotifications(drv)
+	limits := &usageLimits{drv: drv}
+	apiErrors := &apiErrors{drv: drv}
+	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
-	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: l},
-		&costs{drv: l, poll: cfg.CostPoll}, &testGate{drv: l}, &checkers{drv: l}, &userHooks{drv: l},
-		&chains{drv: l}, &agentMode{drv: l, notify: l.notify}}
+	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},
+		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
+		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}
 	return l
 }
 
@@ -352,24 +334,6 @@ func (l *Loop) markers() ralph.Markers {
 	}
 	m.DoneFile = present
 	return m
-}
-
-func (l *Loop) compile(st *ralph.State) error {
-	if expr := st.DoneExpression(); expr != "" && l.doneRE == nil {
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return fmt.Errorf("invalid done pattern: %v", err)
-		}
-		l.doneRE = re
-	}
-	if st.ReadyPattern != "" && l.readyRE == nil {
-		re, err := regexp.Compile(st.ReadyPattern)
-		if err != nil {
-			return fmt.Errorf("invalid ready pattern: %v", err)
-		}
-		l.readyRE = re
-	}
-	return nil
 }
 
 // releaseIfPaused lets a paused loop's monitor exit. It gives up the monitor lock while holding

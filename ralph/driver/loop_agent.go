@@ -22,6 +22,19 @@ type agent struct {
 	code   *int
 }
 
+// agentEnd is what the driver did to end the worker's last agent, so that an iteration's end
+// and the next start need one wait and one look, not two.
+type agentEnd struct {
+	// swept: the worker's processes outside its window were looked for and ended since its
+	// last agent started.
+	swept bool
+	// ended: the process group whose end was last seen through; 0 once another agent started.
+	ended int
+	// since: the mark of the processes started before the agent (0: none taken, every process
+	// counts), for the look for what it left outside its group.
+	since int
+}
+
 func (l *Loop) agentNow() agent {
 	w, err := l.worker()
 	if err != nil {

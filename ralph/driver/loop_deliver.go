@@ -264,15 +264,6 @@ func (l *Loop) typing() (unlock func()) {
 	return lock.Unlock
 }
 
-// ensureMatcher builds the done matcher from the iteration's prompt copy when this monitor
-// did not deliver the prompt itself (it took over a running iteration).
-func (l *Loop) ensureMatcher() {
-	if l.matcher == nil {
-		prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
-		l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
-	}
-}
-
 // confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
 // busy, its screen changed from what the paste left, or it ended.
 func (l *Loop) confirmStarted(st *ralph.State, pasted string) bool {

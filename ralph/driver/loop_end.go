@@ -14,8 +14,9 @@ import (
 )
 
 // Ending an iteration: the driver ends the agent, gathers what happened, and carries out what
-// the policy (iteration_end.go for the order, decide.go for the verdict) makes of it. Every way an iteration can end comes through end, so the
-// stop rules, the test gate and failure counting apply to all of them alike.
+// the policy (ralph's iteration_end.go for the order, decide.go for the verdict) makes of it.
+// Every way an iteration can end comes through end, so the stop rules, the test gate and
+// failure counting apply to all of them alike.
 
 // end evaluates an iteration that has ended (or is ended here) and carries out what follows:
 // stop, back off, or start the next one. The order of what happens is the policy's
@@ -158,7 +159,7 @@ func (l *Loop) doneSeen(st *ralph.State, a agent) bool {
 	if l.doneRE == nil || a.gone {
 		return false
 	}
-	l.ensureMatcher()
+	l.ensureMatcher(l.cfg.Dir.PromptCopy())
 	lines, err := l.capture(a, l.cfg.HistoryLines)
 	return err == nil && l.matcher.Count(lines) > st.DoneBaseline
 }
@@ -219,7 +220,7 @@ func fatalReason(exitFile string, code int) string {
 // freshLoop readies the monitor for the next loop in the same worker: the done patterns and
 // prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
 func (l *Loop) freshLoop() {
-	l.doneRE, l.matcher, l.compaction = nil, nil, nil
+	l.forget()
 	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
 		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
 	}

@@ -13,6 +13,12 @@ import (
 
 // Starting agents through the pane's host (see host.go), and finding the agent it started.
 
+// paneHost is what the driver knows of the pane's host.
+type paneHost struct {
+	host  hostView     // the agent the pane's host last started
+	modes hostTerminal // the terminal modes the pane's host began with
+}
+
 // hostView is the agent the loop last found under a host.
 type hostView struct {
 	host, agent int // the pane's process, and the agent it started

@@ -12,6 +12,15 @@ import (
 // What a loop says (its output) and records (its state, its event log), and how it copes
 // with files it cannot write.
 
+// writeFailures are what the driver keeps of the writes that failed: what to say about them
+// once, how long to wait before the next pass, and what is still to be appended.
+type writeFailures struct {
+	writeErr   string         // the kind of write failure this pass met (see writeFailure)
+	reported   string         // the kind of write failure said last, until a pass goes without one
+	writeFails int            // passes in a row that met a write failure
+	pending    []func() error // appends a full disk refused after their decision was recorded
+}
+
 // supervisionSay reports what supervision did, in the loop's output and in its event log
 // (where ralph logs shows it among the iterations).
 func (l *Loop) supervisionSay(format string, args ...any) {

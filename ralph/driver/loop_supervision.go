@@ -12,7 +12,7 @@ import (
 
 // Supervision's effects that are the driver's own: a monitor taken over or crashed, the Regent
 // that keeps dying, and the agent's last lines that reports carry (the test gate is a feature,
-// feature_gate.go). What to do is decided in supervision_policy.go.
+// feature_gate.go). What to do is decided in ralph/supervision_policy.go.
 
 // lastOutput returns the last n non-blank lines the agent showed: from the screen saved when
 // the iteration ended, or else from the pane. tmux's own "Pane is dead" note is left out.

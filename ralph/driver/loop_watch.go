@@ -9,7 +9,7 @@ import (
 )
 
 // Watching a working agent: the driver samples the process, the screen and the stop files,
-// and the policy (supervision_policy.go) says when what it sees ends the iteration.
+// and the policy (ralph/supervision_policy.go) says when what it sees ends the iteration.
 
 // screenWatch is what the driver remembers between looks at the screen.
 type screenWatch struct {
@@ -54,7 +54,7 @@ type watchTimes struct {
 // creates the DONE file, runs out of time, or the loop is stopped.
 func (l *Loop) watch(st *ralph.State) {
 	a := l.agentNow()
-	l.ensureMatcher()
+	l.ensureMatcher(l.cfg.Dir.PromptCopy())
 	w := l.newScreenWatch(st)
 	w.feed = l.followPane(a)
 	now := l.cfg.Clock.Now()

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
@@ -50,37 +49,25 @@ type services interface {
 	showMessage(text string) error
 }
 
-// The services' own methods; the others are Loop's as they are.
+// facade gives the features the driver's services: the methods below are its own, the others
+// are Loop's.
+type facade struct{ *Loop }
 
-func (l *Loop) dir() ralph.Dir      { return l.cfg.Dir }
-func (l *Loop) name() string        { return l.cfg.Name }
-func (l *Loop) workers() *state.Dir { return l.cfg.Workers }
-func (l *Loop) clock() Clock        { return l.cfg.Clock }
-func (l *Loop) detail() io.Writer   { return l.cfg.Detail }
-func (l *Loop) alive(pid int) bool  { return l.cfg.Procs.Alive(pid) }
-func (l *Loop) showMessage(text string) error {
-	_, err := l.cfg.Tmux.Message(text)
+var _ services = facade{}
+
+func (f facade) dir() ralph.Dir      { return f.cfg.Dir }
+func (f facade) name() string        { return f.cfg.Name }
+func (f facade) workers() *state.Dir { return f.cfg.Workers }
+func (f facade) clock() Clock        { return f.cfg.Clock }
+func (f facade) detail() io.Writer   { return f.cfg.Detail }
+func (f facade) alive(pid int) bool  { return f.cfg.Procs.Alive(pid) }
+func (f facade) showMessage(text string) error {
+	_, err := f.cfg.Tmux.Message(text)
 	return err
 }
 
 // endIteration evaluates an iteration that ended (see end).
-func (l *Loop) endIteration(st *ralph.State, a agent, kind ralph.Ending) { l.end(st, a, kind) }
+func (f facade) endIteration(st *ralph.State, a agent, kind ralph.Ending) { f.end(st, a, kind) }
 
 // captureHistory captures the agent's screen with the scrollback the done pattern is looked for in.
-func (l *Loop) captureHistory(a agent) ([]string, error) { return l.capture(a, l.cfg.HistoryLines) }
-
-// screenKind is what the screen shows the agent doing (the loop's ready pattern counts).
-func (l *Loop) screenKind(lines []string) screen.Kind {
-	return screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind
-}
-
-// doneShown reports whether the done pattern shows in message (the agent's last answer) or
-// on screen beyond the echoes the iteration began with; never when the loop has none.
-func (l *Loop) doneShown(st *ralph.State, message string, lines []string) bool {
-	if l.doneRE == nil {
-		return false
-	}
-	return message != "" && l.doneRE.MatchString(message) || l.matcher != nil && l.matcher.Count(lines) > st.DoneBaseline
-}
-
-var _ services = (*Loop)(nil)
+func (f facade) captureHistory(a agent) ([]string, error) { return f.capture(a, f.cfg.HistoryLines) }
