@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -65,7 +66,7 @@ func runClean(e *env, o cleanOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := cleanWorker(e, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
+		if err := regent.CleanWorker(e.Host, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "cleaned %s\n", w.Name)
@@ -94,10 +95,4 @@ func keepUnfinishedLoops(e *env, ws []*state.Worker, all bool) ([]*state.Worker,
 		e.warnf("kept '%s': its ralph loop is %s, not finished (stop it first: swarm kill %s)", w.Name, loopStanding(st), w.Name)
 	}
 	return out, nil
-}
-
-// cleanWorker stops the worker's heartbeat and removes what it left (see worker.Host.Clean).
-func cleanWorker(e *env, w *state.Worker, what worker.CleanWhat) error {
-	stopHeartbeat(e, w.Name)
-	return e.Clean(w, what)
 }

@@ -89,30 +89,8 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 			return err
 		}
 	} else {
-		wakeRegent(e) // it leaves when nothing needs it any more
+		regent.Wake(e.Host) // it leaves when nothing needs it any more
 	}
 	fmt.Fprintf(e.stdout, "Heartbeat %s for %s\n", ch.verb, name)
 	return nil
-}
-
-// stopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
-// cleaned: nothing is left nudging a worker that is gone.
-func stopHeartbeat(e *env, name string) {
-	h, _ := heartbeat.StoreFor(e.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
-		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
-			return nil, nil
-		}
-		cur.Status = heartbeat.Stopped
-		return cur, nil
-	})
-	if h != nil {
-		wakeRegent(e) // it leaves when nothing needs it any more
-	}
-}
-
-// wakeRegent has a running Regent look at the heartbeats (and the loops) again now.
-func wakeRegent(e *env) {
-	if rc := regent.NewClient(e.Dir()); rc.Alive() {
-		_ = rc.Wake()
-	}
 }

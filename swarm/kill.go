@@ -6,9 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
-	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // killOptions are the arguments of `swarm kill`.
@@ -63,7 +61,7 @@ func runKill(e *env, o killOptions) error {
 	var failed error
 	for _, t := range ts {
 		report := killReport(t)
-		if err := killOne(e, t, grace, o); err != nil {
+		if err := regent.Kill(e.Host, t, regent.KillOptions{Grace: grace, RmWorktree: o.RmWorktree, ForceDirty: o.ForceDirty}); err != nil {
 			// Every worker asked for is still ended; the failure is reported at the end.
 			failed = err
 		}
@@ -71,31 +69,6 @@ func runKill(e *env, o killOptions) error {
 	}
 	if len(ts) > 0 {
 		regent.Settled(e.Host)
-	}
-	return failed
-}
-
-// killOne stops t's loop for good, then its processes, and removes its worktree when asked.
-func killOne(e *env, t worker.KillTarget, grace time.Duration, o killOptions) error {
-	// The loop first, so it does not start the next iteration in the window being closed.
-	failed := stopLoopOnKill(e, t.Name)
-	w := t.Worker
-	if w == nil {
-		waitMonitorGone(e, t.Name, 5*time.Second)
-		return failed
-	}
-	if err := e.Stop(w, grace); err != nil {
-		failed = err
-	}
-	stopHeartbeat(e, w.Name)
-	waitMonitorGone(e, w.Name, 5*time.Second)
-	if o.RmWorktree && w.Worktree != nil && e.RemoveWorktree(w.Worktree, o.ForceDirty) {
-		_ = e.Dir().UpdateWorkers(e.warnErr, func(all *state.Workers) error {
-			if cur := all.Get(w.Name); cur != nil {
-				cur.Worktree = nil
-			}
-			return nil
-		})
 	}
 	return failed
 }

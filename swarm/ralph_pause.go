@@ -3,11 +3,11 @@ package swarm
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
 func ralphPauseCommand() *cli.Command {
@@ -31,8 +31,7 @@ type ralphPauseOptions struct {
 
 func (o ralphPauseOptions) check() error { return exactlyOneName(o.Args, "swarm ralph pause NAME") }
 
-// runRalphPause pauses through the loop's own transition, decided on the state as it is under
-// the loop lock: a monitor that stops or fails the loop meanwhile is never overruled.
+// runRalphPause pauses the loop (see regent.PauseLoop) and says how it went.
 func runRalphPause(e *env, o ralphPauseOptions) error {
 	name := o.Args[0]
 	_, ld, _, err := loadLoop(e, name)
@@ -43,10 +42,7 @@ func runRalphPause(e *env, o ralphPauseOptions) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) {
-		return ralph.Pause(s, "paused by user", "paused")
-	})
-	switch {
+	switch err := regent.PauseLoop(ld); {
 	case err == nil:
 		fmt.Fprintf(e.stdout, "paused ralph loop for %s\n", name)
 	case errors.Is(err, ralph.ErrUnchanged):

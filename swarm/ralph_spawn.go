@@ -1,23 +1,18 @@
 package swarm
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
-	"github.com/swarm-dev/swarm/ralph/driver"
-	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
-	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func ralphSpawnCommand() *cli.Command {
@@ -223,8 +218,8 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	}
 	ld := ralph.DirFor(e.Dir(), name)
 	if o.agent != nil {
-		if err := writeAgentPrompt(ld, o.agentPrompt); err != nil {
-			return err
+		if err := regent.WriteAgentPrompt(ld, o.agentPrompt); err != nil {
+			return fail("%w", err)
 		}
 		if o.agentLog != nil {
 			o.agentLog()
@@ -235,16 +230,16 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}
-	w, err := beginLoop(e, o.worker, st)
+	w, err := regent.BeginLoop(e.Host, o.worker.SpawnOptions, st)
 	if err != nil {
 		return err
 	}
-	if err := o.saveSequence(ld); err != nil {
-		undoLoop(e, w, ld)
-		return err
+	if err := regent.SaveSequence(ld, o.chain, o.agent); err != nil {
+		regent.UndoLoop(e.Host, w)
+		return fail("%w", err)
 	}
 	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
-		undoLoop(e, w, ld)
+		regent.UndoLoop(e.Host, w)
 		return err
 	}
 	switch {
@@ -259,11 +254,24 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	}
 	regent.AppendMonitorLog(ld, startingLine(name, st.MaxIterations))
 	if err := regent.StartMonitor(e.Host, name); err != nil {
-		undoLoop(e, w, ld)
+		regent.UndoLoop(e.Host, w)
 		return fail("cannot start the loop monitor: %w", err)
 	}
 	printLoopSpawned(e, w, st.MaxIterations)
 	return nil
+}
+
+// makeRoomForLoop frees the name for the new loop as the flags ask (--replace, --clean-state)
+// and says what it did.
+func makeRoomForLoop(e *env, lo loopOptions, name string) error {
+	room, err := regent.MakeRoomForLoop(e.Host, name, lo.replace, lo.cleanState)
+	if room.Replaced {
+		fmt.Fprintf(e.stdout, "replaced existing worker %s\n", name)
+	}
+	if room.Cleared {
+		fmt.Fprintf(e.stdout, "cleared ralph state for %s\n", name)
+	}
+	return err
 }
 
 // loopState is the new loop's settings; beginLoop fills in the rest.
@@ -310,87 +318,7 @@ func startingLine(name string, max int) string {
 	return fmt.Sprintf("[ralph] %s: starting iteration 1/%d", name, max)
 }
 
-// beginLoop starts a loop's worker with iteration 1's agent and records the loop as running
-// it, through the same driver.Starter the loop starts every later iteration with; here the
-// pane is made by creating the worker (see spawnPane). On failure nothing is left: no window,
-// no record, no loop directory.
-func beginLoop(e *env, o spawnOptions, st *ralph.State) (*state.Worker, error) {
-	ld := ralph.DirFor(e.Dir(), o.Name)
-	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
-		return nil, fail("cannot create %s: %w", ld.Path, err)
-	}
-	st.Status = ralph.StatusRunning // what the hooks are told, before the state is written
-	p := &spawnPane{e: e, o: o, ld: ld, st: st}
-	// The hooks' output goes where the monitor's will.
-	out := regent.MonitorLog(ld)
-	starter := driver.Starter{Dir: ld, Workers: e.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
-		Detail: out, Say: func(format string, args ...any) {
-			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))
-		},
-		Recorded: func(error) {}, Pane: p}
-	if _, err := starter.Start(st, 1); err != nil {
-		os.RemoveAll(ld.Path)
-		var se *driver.StartError
-		switch {
-		case errors.As(err, &se) && se.Reason == driver.ReasonIOError:
-			return nil, fail("cannot write %s: %w", ld.PromptCopy(), se.Err)
-		case errors.As(err, &se):
-			return nil, fail("%w", se.Err)
-		}
-		return nil, err
-	}
-	return p.w, nil
-}
-
-// spawnPane makes iteration 1's pane: it creates the worker, in tmux, with the agent under
-// the wrapper that records its exit code, then writes the new loop's state.
-type spawnPane struct {
-	e  *env
-	o  spawnOptions
-	ld ralph.Dir
-	st *ralph.State
-	w  *state.Worker
-}
-
-func (p *spawnPane) Command() ([]string, error) { return p.o.Argv, nil }
-
-// Start runs the hooks once the worker's directory (its worktree) exists, just before its
-// program starts, and writes the state only once the worker runs.
-func (p *spawnPane) Start(launch ralph.Launch, hooks func(string), begin func(*ralph.State, string, time.Time)) (bool, error) {
-	o := p.o
-	o.Tmux = true
-	o.Start = &launch
-	o.Metadata = map[string]any{"ralph": true, "ralph_iteration": 1}
-	o.BeforeStart = hooks
-	w, err := p.e.Spawn(o.SpawnOptions)
-	if err != nil {
-		return false, err
-	}
-	st := p.st
-	st.WorkDir = w.Cwd
-	if st.StagnationLimit > 0 {
-		st.GitFingerprint, _ = git.Fingerprint(w.Cwd)
-	}
-	now := time.Now()
-	st.WorkerName, st.Started = o.Name, now.Format(ralph.TimeFormat)
-	begin(st, w.Cwd, now)
-	if err := p.ld.Create(st); err != nil {
-		undoLoop(p.e, w, p.ld)
-		return false, fail("cannot write loop state: %w", err)
-	}
-	p.w = w
-	return true, nil
-}
-
 // printLoopSpawned says a loop runs, once nothing can undo it any more.
 func printLoopSpawned(e *env, w *state.Worker, max int) {
 	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, max)
-}
-
-// undoLoop takes a loop that could not be set up completely down again: worker, record,
-// worktree (unless it has changes) and loop directory.
-func undoLoop(e *env, w *state.Worker, ld ralph.Dir) {
-	_ = e.Stop(w, 2*time.Second)
-	_ = cleanWorker(e, w, worker.Everything)
-	os.RemoveAll(ld.Path)
 }

@@ -171,22 +171,6 @@ func TestRalphSpawnRefuses(t *testing.T) {
 	}
 }
 
-func TestRalphSpawnUndoesAHalfStartedLoop(t *testing.T) {
-	te := newLoopEnv(t)
-	w := te.spawn("half", "")
-	ld := ralph.DirFor(te.Dir(), "half")
-	if err := ld.Create(&ralph.State{}); err != nil {
-		t.Fatal(err)
-	}
-	undoLoop(te.env, w, ld)
-	if te.record("half") != nil || ld.Exists() {
-		t.Error("record or loop left behind")
-	}
-	if _, ok := te.fake.Get(w.Tmux.PaneID); ok {
-		t.Error("window left behind")
-	}
-}
-
 // In the foreground the loop runs in the spawning process; here the agent exits at once.
 func TestRalphSpawnInTheForeground(t *testing.T) {
 	te := newTestEnv(t)

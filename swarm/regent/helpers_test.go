@@ -91,14 +91,16 @@ func (th *testHost) keepers() [][]string {
 	return out
 }
 
-// holdMonitor takes the loop's monitor lock, as a live monitor holds it, until the test ends.
-func holdMonitor(t *testing.T, ld ralph.Dir) {
+// holdMonitor takes the loop's monitor lock, as a live monitor holds it, until release is
+// called or the test ends.
+func holdMonitor(t *testing.T, ld ralph.Dir) (release func()) {
 	t.Helper()
 	l, ok, err := state.TryLock(ld.MonitorLockPath())
 	if err != nil || !ok {
 		t.Fatalf("cannot take the monitor lock: %v", err)
 	}
 	t.Cleanup(l.Unlock)
+	return l.Unlock
 }
 
 // events is the loop's iterations.log without the times.

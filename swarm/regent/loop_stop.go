@@ -1,0 +1,93 @@
+package regent
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/worker"
+)
+
+// A kill stops a worker's loop for good before it ends the worker, so the loop does not start
+// the next iteration in the window being closed, and ends whatever drives the loop.
+
+// KillOptions say how a worker is killed.
+type KillOptions struct {
+	Grace      time.Duration // between SIGTERM and SIGKILL
+	RmWorktree bool          // also remove its worktree (kept when dirty unless ForceDirty)
+	ForceDirty bool
+}
+
+// Kill stops t's loop for good, then its processes and heartbeat, and removes its worktree
+// when asked. Every part is done even when one fails; the error is the last failure.
+func Kill(h *worker.Host, t worker.KillTarget, o KillOptions) error {
+	failed := StopLoopOnKill(h, t.Name)
+	w := t.Worker
+	if w == nil {
+		WaitMonitorGone(h, t.Name, 5*time.Second)
+		return failed
+	}
+	if err := h.Stop(w, o.Grace); err != nil {
+		failed = err
+	}
+	StopHeartbeat(h, w.Name)
+	WaitMonitorGone(h, w.Name, 5*time.Second)
+	if o.RmWorktree && w.Worktree != nil && h.RemoveWorktree(w.Worktree, o.ForceDirty) {
+		_ = h.Dir().UpdateWorkers(func(err error) { h.Warnf("%v", err) }, func(all *state.Workers) error {
+			if cur := all.Get(w.Name); cur != nil {
+				cur.Worktree = nil
+			}
+			return nil
+		})
+	}
+	return failed
+}
+
+// StopLoopOnKill: killing a ralph worker stops its loop for good. When that cannot be
+// recorded (a full disk), the kill is honoured all the same: the loop's keeper and monitor are
+// ended, and a mark any later reader honours (see ralph.Dir.MarkKilled) keeps it killed until it
+// is recorded.
+func StopLoopOnKill(h *worker.Host, name string) error {
+	ld := ralph.DirFor(h.Dir(), name)
+	if !ld.Exists() {
+		return nil
+	}
+	_, _, err := ld.Transition(time.Now(), func(s *ralph.State) (ralph.Decision, error) {
+		return ralph.Killed(s), nil
+	})
+	if err == nil {
+		return nil
+	}
+	endMonitor(h, ld, name)
+	if ld.MarkKilled() == nil {
+		// Final all the same: every reader honours the mark.
+		h.Warnf("cannot record that the loop of '%s' was killed yet (%v); it stays killed, and is recorded once it can be", name, err)
+		return nil
+	}
+	return fmt.Errorf("cannot record that the loop of '%s' was killed (%w); its monitor was ended instead", name, err)
+}
+
+// endMonitor stops whatever drives the loop: the Regent lets go of it (and does not take it
+// up again), a monitor process of its own is ended.
+func endMonitor(h *worker.Host, ld ralph.Dir, name string) {
+	st, err := ld.Load()
+	if err != nil || st.MonitorPID <= 0 || !h.Procs().Alive(st.MonitorPID, 0) {
+		return
+	}
+	if rc := NewClient(h.Dir()); st.MonitorPID == rc.PID() {
+		_ = rc.Drop(name)
+		return
+	}
+	_ = syscall.Kill(st.MonitorPID, syscall.SIGKILL)
+}
+
+// WaitMonitorGone waits up to d for the loop's monitor to notice the loop ended and leave.
+func WaitMonitorGone(h *worker.Host, name string, d time.Duration) {
+	ld := ralph.DirFor(h.Dir(), name)
+	deadline := time.Now().Add(d)
+	for ld.MonitorAlive() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
