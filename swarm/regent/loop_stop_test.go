@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 func TestKillStopsTheLoopForGood(t *testing.T) {
@@ -43,5 +44,32 @@ func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 	th.RemoveLoop("c")
 	if _, err := os.Stat(ld.Path); !os.IsNotExist(err) {
 		t.Errorf("loop directory still there: %v", err)
+	}
+}
+
+func TestKillEndsTheWorkerAfterItsLoop(t *testing.T) {
+	th := newTestHost(t)
+	ld := th.loop("w", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
+	ws, _ := th.Dir().LoadWorkers(nil)
+	w := ws.Get("w")
+	if err := Kill(th.Host, worker.KillTarget{Name: "w", Worker: w}, KillOptions{Grace: time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if st := th.loopState(ld); st.Status != ralph.StatusStopped || st.ExitReason != "killed" {
+		t.Errorf("loop %s (%s)", st.Status, st.ExitReason)
+	}
+	if _, ok := th.fake.Get(w.Tmux.PaneID); ok {
+		t.Error("window left open")
+	}
+	// A loop whose worker record is gone is stopped by its name.
+	gone := ralph.DirFor(th.Dir(), "gone")
+	if err := gone.Create(&ralph.State{Status: ralph.StatusPaused}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Kill(th.Host, worker.KillTarget{Name: "gone"}, KillOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := th.loopState(gone); st.Status != ralph.StatusStopped {
+		t.Errorf("loop without a worker %s", st.Status)
 	}
 }

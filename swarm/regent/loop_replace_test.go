@@ -1,0 +1,72 @@
+package regent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/swarm-dev/swarm/ralph"
+)
+
+func TestMakeRoomForLoopRefusesANameInUse(t *testing.T) {
+	th := newTestHost(t)
+	th.spawn("dup")
+	room, err := MakeRoomForLoop(th.Host, "dup", false, false)
+	if err == nil || !strings.Contains(err.Error(), "worker 'dup' already exists") || room.Replaced {
+		t.Errorf("room %+v, error %v", room, err)
+	}
+	// A loop of the name whose monitor still runs (its worker was cleaned meanwhile).
+	ld := ralph.DirFor(th.Dir(), "left")
+	if err := ld.Create(&ralph.State{Status: ralph.StatusRunning}); err != nil {
+		t.Fatal(err)
+	}
+	holdMonitor(t, ld)
+	if _, err := MakeRoomForLoop(th.Host, "left", false, true); err == nil || err.Error() != "a ralph loop for 'left' is still running" {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestMakeRoomForLoopReplacesTheWorker(t *testing.T) {
+	th := newTestHost(t)
+	ld := th.loop("r", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
+	room, err := MakeRoomForLoop(th.Host, "r", true, false)
+	if err != nil || !room.Replaced || room.Cleared {
+		t.Fatalf("room %+v, error %v", room, err)
+	}
+	if ws, _ := th.Dir().LoadWorkers(nil); ws.Get("r") != nil || ld.Exists() {
+		t.Error("worker or loop left behind")
+	}
+}
+
+// A new loop of the name keeps the last one's logs, unless its state is cleared.
+func TestMakeRoomForLoopKeepsTheHistory(t *testing.T) {
+	th := newTestHost(t)
+	ld := ralph.DirFor(th.Dir(), "h")
+	if err := ld.Create(&ralph.State{Status: ralph.StatusStopped}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"iterations.log", "monitor.log", "screen.txt"} {
+		if err := os.WriteFile(filepath.Join(ld.Path, f), []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if room, err := MakeRoomForLoop(th.Host, "h", false, false); err != nil || room != (Room{}) {
+		t.Fatalf("room %+v, error %v", room, err)
+	}
+	entries, _ := os.ReadDir(ld.Path)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "iterations.log monitor.log" {
+		t.Errorf("left %q", left)
+	}
+	room, err := MakeRoomForLoop(th.Host, "h", false, true)
+	if err != nil || !room.Cleared {
+		t.Fatalf("room %+v, error %v", room, err)
+	}
+	if _, err := os.Stat(ld.Path); !os.IsNotExist(err) {
+		t.Errorf("history kept: %v", err)
+	}
+}
