@@ -10,16 +10,18 @@
 // command prints, and the exit codes, which are a contract (errors.go maps the lifecycle's
 // errors onto them).
 //
-// Loops are ralph's (package ralph); this package starts them and answers the commands that
-// change them. Driving them is swarm/regent's: the Regent, one process per state directory run
-// by a keeper in a window tmux revives, drives every supervised loop and sends every active
-// heartbeat (the heartbeat commands change the schedules in swarm/heartbeat, then start or
-// wake it), and a loop without it, or run in the foreground, has a monitor of its own that
-// drives it the same way. What stays here
-// is the command line over it: `swarm regent status|logs|restart` (regent.go, and
-// regent_display.go for how its lines show), the hidden `regent __serve`, `regent __keep` and
-// `ralph __monitor` that only call into swarm/regent, a foreground loop's face
-// (ralph_monitor.go, ralph_progress.go) and its exit code.
+// Loops are ralph's (package ralph); this package reads the flags that start and change them,
+// and says what became of them. Their life is swarm/regent's, beside the code that drives them:
+// starting a loop with its first iteration, making room for it, pausing, resuming and killing
+// it (regent.BeginLoop, MakeRoomForLoop, PauseLoop, ResumeLoop, Kill). The Regent, one process
+// per state directory run by a keeper in a window tmux revives, drives every supervised loop
+// and sends every active heartbeat (the heartbeat commands change the schedules in
+// swarm/heartbeat, then start or wake it), and a loop without it, or run in the foreground, has
+// a monitor of its own that drives it the same way. What stays here is the command line over
+// it: `swarm regent status|logs|restart` (regent.go, and regent_display.go for how its lines
+// show), the hidden `regent __serve`, `regent __keep` and `ralph __monitor` that only call into
+// swarm/regent, a foreground loop's face (ralph_monitor.go, ralph_progress.go) and its exit
+// code.
 //
 // The layering: this package is the top layer, with only cmd/swarm above it; no lower layer
 // (state, tmux, ralph and its helpers, templates) may import it or its helpers under swarm/;
