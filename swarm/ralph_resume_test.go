@@ -3,7 +3,6 @@ package swarm
 import (
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 )
@@ -158,43 +157,6 @@ func TestRalphResumeOfALoopThatNeedsNothing(t *testing.T) {
 	}
 	if len(te.keepers()) != 0 {
 		t.Error("a monitor was started")
-	}
-}
-
-// A monitor still alive when a failed loop is resumed had seen the loop end and is leaving:
-// resume waits for it to go and starts another.
-func TestRalphResumeTakesOverFromALeavingMonitor(t *testing.T) {
-	te := newLoopEnv(t)
-	ld := te.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
-		ConsecutiveFailures: 5, Phase: ralph.PhaseEnded})
-	release := holdMonitor(t, ld)
-	done := make(chan error, 1)
-	go func() { done <- resume(te, "f", 0) }()
-	eventually(t, "the resume", func() bool { st, _ := ld.Load(); return st != nil && st.Status == ralph.StatusRunning })
-	release()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	wantRegent(t, te)
-}
-
-// ... unless it read the state again after the resume and drives the loop on.
-func TestRalphResumeLeavesTheLoopToAMonitorThatDrivesOn(t *testing.T) {
-	te := newLoopEnv(t)
-	ld := te.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
-		Phase: ralph.PhaseEnded})
-	holdMonitor(t, ld)
-	done := make(chan error, 1)
-	go func() { done <- resume(te, "f", 0) }()
-	eventually(t, "the resume", func() bool { st, _ := ld.Load(); return st != nil && st.Status == ralph.StatusRunning })
-	if _, err := ld.Update(func(s *ralph.State) error { s.BeginIteration(3, time.Now(), ""); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if len(te.keepers()) != 0 {
-		t.Error("a second monitor was started")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 )
@@ -88,5 +89,53 @@ func TestResumeLoopOfAFailedChain(t *testing.T) {
 	}
 	if len(th.keepers()) != 1 {
 		t.Errorf("keepers %q, want the Regent's", th.keepers())
+	}
+}
+
+// resumeAndWake resumes a loop and has it driven again, as the resume command does.
+func resumeAndWake(th *testHost, ld ralph.Dir, name string) error {
+	r, err := ResumeLoop(ld, ralph.ResumeRequest{})
+	if err != nil {
+		return err
+	}
+	return WakeDriver(th.Host, name, r)
+}
+
+// A monitor still alive when a failed loop is resumed had seen the loop end and is leaving:
+// resume waits for it to go and starts another.
+func TestWakeDriverTakesOverFromALeavingMonitor(t *testing.T) {
+	th := newTestHost(t)
+	ld := th.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
+		ConsecutiveFailures: 5, Phase: ralph.PhaseEnded})
+	release := holdMonitor(t, ld)
+	done := make(chan error, 1)
+	go func() { done <- resumeAndWake(th, ld, "f") }()
+	eventually(t, "the resume", func() bool { st, _ := ld.Load(); return st != nil && st.Status == ralph.StatusRunning })
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(th.keepers()) != 1 {
+		t.Errorf("keepers %q, want the Regent's", th.keepers())
+	}
+}
+
+// ... unless it read the state again after the resume and drives the loop on.
+func TestWakeDriverLeavesTheLoopToAMonitorThatDrivesOn(t *testing.T) {
+	th := newTestHost(t)
+	ld := th.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
+		Phase: ralph.PhaseEnded})
+	holdMonitor(t, ld)
+	done := make(chan error, 1)
+	go func() { done <- resumeAndWake(th, ld, "f") }()
+	eventually(t, "the resume", func() bool { st, _ := ld.Load(); return st != nil && st.Status == ralph.StatusRunning })
+	if _, err := ld.Update(func(s *ralph.State) error { s.BeginIteration(3, time.Now(), ""); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(th.keepers()) != 0 {
+		t.Error("a second monitor was started")
 	}
 }
