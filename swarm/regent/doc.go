@@ -20,25 +20,25 @@
 // (RunMonitor, StartMonitor); both kinds drive a loop through the same driveLoop on ralph's
 // policy core. The foreground's face (progress line, summary, exit codes) is the commands'.
 //
-// What changes a loop from outside its driver is here too, beside the code that drives it, so
-// the commands only read flags and say what happened: starting a loop (BeginLoop creates the
-// worker with iteration 1's agent through the same ralph.Starter every later iteration starts
-// through; MakeRoomForLoop frees its name first; SaveSequence records a chain's or an agent's
-// later loops; UndoLoop takes a half-started one down), pausing and resuming it (PauseLoop,
-// ResumeLoop under the loop lock, then WakeDriver so something drives it again), and a kill
-// (StopLoopOnKill stops the loop for good, even on a full disk, and ends whatever drives it;
-// Kill then ends the worker and its heartbeat). They return what the commands print, never
-// print themselves beyond the Host's one-line warnings.
+// What changes a loop from outside its driver is here too, beside the code that drives it, so the
+// commands only read flags and say what happened: starting a loop (BeginLoop creates the worker
+// with iteration 1's agent through the same driver.Starter every later iteration starts through;
+// MakeRoomForLoop frees its name first; SaveSequence records a chain's or an agent's later loops;
+// UndoLoop takes a half-started one down), pausing and resuming it (PauseLoop, ResumeLoop under
+// the loop lock, then WakeDriver so something drives it again), and a kill (StopLoopOnKill stops
+// the loop for good, even on a full disk, and ends whatever drives it; Kill then ends the worker
+// and its heartbeat). They return what the commands print, never print themselves beyond the
+// Host's one-line warnings.
 //
 // What both ends of the talk agree on is here too: the Regent's files (Files), regent.json
 // (Info), where it listens (Address, Listen), the requests it answers (one line each way, a
 // refusal starting with "error: "), the Report of a status request, and the peer check by
 // which it refuses other users (SamePeer); Client is the commands' side.
 //
-// The package stands on swarm/worker's Host (state directory, tmux server, process table),
-// ralph, swarm/heartbeat, tmux and state, never on the commands: it has no flags, no exit codes and no command
-// line of its own beyond the hidden `swarm regent __serve|__keep` and `swarm ralph __monitor`
-// it starts itself with, so the one daemon can be reasoned about, and tested, without the CLI.
-// cmd/swarm's layering test checks that it imports neither package swarm, nor
-// swarm/dashboard, nor the CLI library.
+// The package stands on swarm/worker's Host (state directory, tmux server, process table), ralph
+// and its driver (ralph/driver), swarm/heartbeat, tmux and state, never on the commands: it has
+// no flags, no exit codes and no command line of its own beyond the hidden `swarm regent
+// __serve|__keep` and `swarm ralph __monitor` it starts itself with, so the one daemon can be
+// reasoned about, and tested, without the CLI. cmd/swarm's layering test checks that it imports
+// neither package swarm, nor swarm/dashboard, nor the CLI library.
 package regent
