@@ -27,7 +27,7 @@
 // (state, tmux, ralph and its helpers, templates) may import it or its helpers under swarm/;
 // it is also the only package that uses the CLI library. Its helpers keep what need not know
 // the command line: swarm/dashboard (whose data comes through dashboard_data.go, since the
-// dashboard does not import the commands), swarm/guide, swarm/heartbeat, swarm/proc,
+// dashboard does not import the commands), swarm/guide, swarm/heartbeat,
 // swarm/regent, swarm/worker and swarm/demoagent. Like everybody else it runs tmux only
 // through package tmux and git only through ralph/git. cmd/swarm's layering test checks all
 // of this against the import graph.

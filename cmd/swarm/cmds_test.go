@@ -17,7 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/ralph/proc"
 )
 
 // swarmOut runs the swarm binary with the script's environment and returns its stdout.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/swarm"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
-	"github.com/swarm-dev/swarm/swarm/proc"
 )
 
 func TestMain(m *testing.M) {

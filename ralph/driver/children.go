@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/proc"
 )
 
 // The user's steps a driver runs (checkers, hooks, test commands) run in process groups of
@@ -31,12 +33,12 @@ func KeepChildrenIn(dir string) error {
 // called. The record holds the leader's start time, so a pid used again is not taken for it.
 func trackChild(pgid int) (untrack func()) {
 	dir, _ := childrenDir.Load().(string)
-	start := procStart(pgid)
-	if dir == "" || start == "" {
+	start := proc.Start(pgid)
+	if dir == "" || start == 0 {
 		return func() {}
 	}
 	path := filepath.Join(dir, strconv.Itoa(pgid))
-	if os.WriteFile(path, []byte(start+"\n"), 0o600) != nil {
+	if os.WriteFile(path, []byte(strconv.FormatUint(start, 10)+"\n"), 0o600) != nil {
 		return func() {}
 	}
 	return func() { _ = os.Remove(path) }
@@ -54,12 +56,15 @@ func EndLeftChildren(dir string, grace time.Duration) int {
 		path := filepath.Join(dir, ent.Name())
 		pgid, err := strconv.Atoi(ent.Name())
 		data, rerr := os.ReadFile(path)
-		if err == nil && rerr == nil && pgid > 1 && procStart(pgid) == strings.TrimSpace(string(data)) {
+		if err == nil && rerr == nil && pgid > 1 && strconv.FormatUint(proc.Start(pgid), 10) == strings.TrimSpace(string(data)) {
 			alive = append(alive, pgid)
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		}
 		_ = os.Remove(path)
 	}
+	// One grace for them all: they were all told to end at once. A group counts until the
+	// kernel has none of it, zombies included, so that once this returns nothing of it is
+	// left to see (proc's group watch, which ignores zombies, would return sooner).
 	deadline := time.Now().Add(grace)
 	for _, pgid := range alive {
 		for syscall.Kill(-pgid, 0) == nil && time.Now().Before(deadline) {
@@ -68,23 +73,4 @@ func EndLeftChildren(dir string, grace time.Duration) int {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
 	return len(alive)
-}
-
-// procStart is when process pid started (in clock ticks since boot, /proc/PID/stat's 22nd
-// field), or "" when there is no such process.
-func procStart(pid int) string {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
 }

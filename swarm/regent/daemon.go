@@ -14,8 +14,8 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/driver"
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/swarm-dev/swarm/ralph/driver"
-	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 

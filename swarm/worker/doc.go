@@ -18,6 +18,6 @@
 // Errors are plain Go errors, wrapped with %w; those a caller needs to tell apart have a type
 // or a sentinel (ErrNoWorker, *InterruptedError, *NotReadyError). The package stands on
 // state, tmux, ralph (a worker may be a loop's, whose state decides whether it is still
-// live) and swarm/proc, never on the commands above it: cmd/swarm's layering test checks
+// live) and ralph/proc, never on the commands above it: cmd/swarm's layering test checks
 // that, so the Regent and the commands can share one lifecycle.
 package worker

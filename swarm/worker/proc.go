@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-dev/swarm/swarm/proc"
+	"github.com/swarm-dev/swarm/ralph/proc"
 )
 
 // ProcessTable is what the lifecycle needs from the operating system's processes; tests give

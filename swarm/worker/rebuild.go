@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/proc"
 	"github.com/swarm-dev/swarm/tmux"
 )
 

@@ -12,9 +12,12 @@
 // exec), and Mark narrows a look to the processes started since an agent began, by the
 // kernel's last handed-out PID, instead of all of them.
 //
-// The package knows no worker, loop or tmux: it takes PIDs, groups and KEY=VALUE tags. Its
-// users are the CLI and the Regent, and through them the loop: package ralph must not import
-// swarm/..., so it states what it needs as driver.Procs and the Regent hands it an adapter over
-// this package (swarm/regent's loopProcs). Usage is what swarm regent status reports of the Regent's own
-// use, and EndStdoutTo ends the copier of a pane's output when a loop stops following it.
+// The package knows no worker, loop or tmux: it takes PIDs, groups and KEY=VALUE tags, and
+// stands on the standard library alone. It sits below its lowest user, the loop's driver,
+// which ends the process groups of the steps a driver that died left running (children.go);
+// the worker lifecycle (swarm/worker) and the Regent use it too. The driver's view of an
+// agent's processes is its driver.Procs interface, which the Regent fills with an adapter
+// over this package (swarm/regent's loopProcs), so the driver's tests can fake processes.
+// Usage is what swarm regent status reports of the Regent's own use, and EndStdoutTo ends
+// the copier of a pane's output when a loop stops following it.
 package proc
