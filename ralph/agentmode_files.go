@@ -75,7 +75,7 @@ func SpecPath(project, spec string) string { return filepath.Join(project, "ralp
 func LoadSession(project string) (*AgentSession, error) {
 	s, err := readOptional[AgentSession](SessionPath(project))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v (remove it to start a new session)", SessionPath(project), err)
+		return nil, fmt.Errorf("%s: %w (remove it to start a new session)", SessionPath(project), err)
 	}
 	return s, nil
 }
@@ -130,7 +130,7 @@ func AgentPrompt(project, stage string, rec inbox.Record) (string, error) {
 	if own, err := os.ReadFile(filepath.Join(project, "ralph", name)); err == nil {
 		text = string(own)
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("cannot read ralph/%s: %v", name, err)
+		return "", fmt.Errorf("cannot read ralph/%s: %w", name, err)
 	}
 	spec, err := os.ReadFile(SpecPath(project, rec.Spec))
 	if err != nil {

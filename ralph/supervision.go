@@ -92,7 +92,7 @@ func (d Dir) DoneMarker() (bool, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
-	return false, fmt.Errorf("cannot check %s: %v", d.DoneFile(), err)
+	return false, fmt.Errorf("cannot check %s: %w", d.DoneFile(), err)
 }
 
 func (d Dir) WaitMarker() bool {

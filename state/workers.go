@@ -242,7 +242,7 @@ func (d *Dir) workersFrom(data []byte, warn func(error), locked bool) (*Workers,
 		perr := json.Unmarshal(data, &probe)
 		moved, merr := SetAside(d.statePath())
 		if merr != nil {
-			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %v", d.statePath(), perr, merr)
+			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %w", d.statePath(), perr, merr)
 		}
 		ce := &CorruptError{Path: d.statePath(), MovedTo: moved, Err: perr}
 		if d.Rebuild != nil {
@@ -262,7 +262,7 @@ func (d *Dir) workersFrom(data []byte, warn func(error), locked bool) (*Workers,
 	// A file that is JSON is never set aside: what cannot be read in it is reported and kept.
 	read, err := decodeWorkers(data, warn)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read state file %s (%v); it was left as it is", d.statePath(), err)
+		return nil, fmt.Errorf("cannot read state file %s (%w); it was left as it is", d.statePath(), err)
 	}
 	return read, nil
 }
@@ -328,11 +328,11 @@ func ReadJSON(path string, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		if json.Valid(data) {
 			// JSON that does not fit is left where it is: it may be another version's file.
-			return fmt.Errorf("cannot read %s: %v", path, err)
+			return fmt.Errorf("cannot read %s: %w", path, err)
 		}
 		moved, merr := SetAside(path)
 		if merr != nil {
-			return fmt.Errorf("%s is corrupt (%v) and could not be moved aside: %v", path, err, merr)
+			return fmt.Errorf("%s is corrupt (%v) and could not be moved aside: %w", path, err, merr)
 		}
 		return &CorruptError{Path: path, MovedTo: moved, Err: err}
 	}

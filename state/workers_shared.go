@@ -70,7 +70,7 @@ func sharedOf(path string, data []byte) (c sharedWorkers, ok bool, err error) {
 	// so are their encodings.
 	ws, byRaw, err := decodeReusing(data, nil, c.byRaw)
 	if err != nil {
-		return c, true, fmt.Errorf("cannot read state file %s (%v); it was left as it is", path, err)
+		return c, true, fmt.Errorf("cannot read state file %s (%w); it was left as it is", path, err)
 	}
 	c = sharedWorkers{data: data, ws: ws, byRaw: byRaw, encoded: c.encoded}
 	share(path, c)
@@ -177,7 +177,7 @@ func ownCopy(w *Worker, encoded string) (*Worker, error) {
 func (d *Dir) updateOne(name string, fn func(*Worker) error, read func() (*Workers, error)) error {
 	ws, err := read()
 	if err != nil {
-		return fmt.Errorf("cannot read state file %s (%v); it was left as it is", d.statePath(), err)
+		return fmt.Errorf("cannot read state file %s (%w); it was left as it is", d.statePath(), err)
 	}
 	w := ws.Get(name)
 	if w == nil {
