@@ -118,16 +118,16 @@ func (c *Config) defaults() {
 
 // Loop is one running monitor.
 type Loop struct {
-	cfg           Config
-	patterns      // the loop's done and ready patterns, compiled
-	aborted       bool
-	released      bool         // a paused loop's monitor gave up its lock and must leave
-	lastGood      *ralph.State // the state as last read, to rebuild it from when the file is corrupted
-	writeFailures              // the writes that failed, until they work again (see loop_record.go)
-	feed          *paneFeed    // the agent's output, where it is followed
-	agentEnd                   // what was done to end the last agent and what it left
-	paneHost                   // the pane's host, where agents start through one
-	files         *fileWatch   // tells when the loop's files change, where the system can
+	cfg      Config
+	patterns // the loop's done and ready patterns, compiled
+	aborted  bool
+	released bool         // a paused loop's monitor gave up its lock and must leave
+	lastGood *ralph.State // the state as last read, to rebuild it from when the file is corrupted
+	rec      *recorder    // what the loop says and records, and the writes that failed
+	feed     *paneFeed    // the agent's output, where it is followed
+	agentEnd              // what was done to end the last agent and what it left
+	paneHost              // the pane's host, where agents start through one
+	files    *fileWatch   // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
 	// screensPruned: the saved screens were looked through once; from then on each save
@@ -144,6 +144,7 @@ type Loop struct {
 func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
+	l.rec = newRecorder(&l.cfg, l)
 	drv := facade{l}
 	l.notify = newNotifications(drv)
 	limits := &usageLimits{drv: drv}
@@ -177,10 +178,10 @@ func (l *Loop) transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.S
 	// Said under the lock once recorded (a reader then never finds the state without the
 	// lines), or, when it could not be recorded, after.
 	said := false
-	cur, err := l.cfg.Dir.ApplyThen(l.cfg.Clock.Now(), dec, func() { said = true; l.sayLines(dec.Lines) })
-	l.recorded(err)
+	cur, err := l.cfg.Dir.ApplyThen(l.cfg.Clock.Now(), dec, func() { said = true; l.rec.sayLines(dec.Lines) })
+	l.rec.recorded(err)
 	if !said {
-		l.sayLines(dec.Lines)
+		l.rec.sayLines(dec.Lines)
 	}
 	if dec.EndAgent {
 		l.endAgent(a, l.cfg.KillGrace)
@@ -227,7 +228,7 @@ func (l *Loop) Run() (ralph.Status, error) {
 	l.files = l.watchOwnFiles()
 	defer l.files.close()
 	// A last chance for what a full disk kept out of the logs (see UnloggedError).
-	defer l.writePendingAtEnd()
+	defer l.rec.writePendingAtEnd()
 	l.features.runStarted()
 	for {
 		status, err := l.run()
@@ -249,10 +250,10 @@ func (l *Loop) Run() (ralph.Status, error) {
 func (l *Loop) run() (ralph.Status, error) {
 	// Whoever drives the loop, a background monitor or a foreground one, is on record.
 	if st, err := l.cfg.Dir.Load(); err == nil {
-		l.updateSupervision(func(rs *ralph.SupervisionState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
+		l.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.PID, rs.Iteration = os.Getpid(), st.CurrentIteration })
 		if st.RunID == "" {
 			// A loop begun before runs had an id gets one, for its iteration records.
-			l.update(func(s *ralph.State) error { s.RunID = uuid.NewString(); return nil })
+			l.rec.update(func(s *ralph.State) error { s.RunID = uuid.NewString(); return nil })
 		}
 	}
 	for {
@@ -273,7 +274,7 @@ func (l *Loop) run() (ralph.Status, error) {
 		// The last decision may not have been recorded: take a breath before acting on the
 		// old state again, longer each time, so a full disk costs a retry now and then, not
 		// a spin (nor the room its own log lines would take).
-		l.retryWrites()
+		l.rec.retryWrites()
 		if l.abortRequested() && (st.Phase == ralph.PhaseEnded || st.Phase == "") {
 			// Told to stop between iterations: start no agent (a working one is ended by
 			// the watch, a waiting loop by its wait).

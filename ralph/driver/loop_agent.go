@@ -131,17 +131,17 @@ func (l *Loop) abortRequested() bool {
 func (l *Loop) abortNow(a agent) {
 	l.aborted = true
 	l.endAgent(a, 0)
-	l.say("stopping now, agent ended")
-	l.update(func(s *ralph.State) error {
+	l.rec.say("stopping now, agent ended")
+	l.rec.update(func(s *ralph.State) error {
 		if s.Status == ralph.StatusRunning {
 			s.Status = ralph.StatusPaused
-			s.PausedAt = l.now()
+			s.PausedAt = l.rec.now()
 		}
 		s.ExitReason = "signal"
 		s.Phase = ralph.PhaseEnded
 		return nil
 	})
-	l.logEvent("PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
+	l.rec.logEvent("PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
 }
 
 func (l *Loop) iteration() int {
@@ -182,7 +182,7 @@ func (l *Loop) endAgent(a agent, grace time.Duration) {
 	}
 	if w, err := l.worker(); err == nil && w.ID != "" {
 		if n := l.cfg.Procs.KillTagged(w.IDTag(), l.since, grace); n > 0 {
-			l.say("ended %d process(es) of the agent left outside its window", n)
+			l.rec.say("ended %d process(es) of the agent left outside its window", n)
 		}
 		l.swept = true
 	}

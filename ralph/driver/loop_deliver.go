@@ -37,7 +37,7 @@ func (l *Loop) deliver(st *ralph.State) error {
 	}
 	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
 	if st.PromptMode == config.PromptStdin {
-		l.note(func(s *ralph.State) error {
+		l.rec.note(func(s *ralph.State) error {
 			s.Phase = ralph.PhaseWorking
 			s.DoneBaseline = 0
 			return nil
@@ -61,12 +61,12 @@ func (l *Loop) deliver(st *ralph.State) error {
 
 // delivered records that the agent has its prompt and is now watched.
 func (l *Loop) delivered(base int) {
-	l.note(func(s *ralph.State) error {
+	l.rec.note(func(s *ralph.State) error {
 		s.Phase = ralph.PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
 		// use up the inactivity or hang timeout.
-		s.LastScreenChange = l.now()
+		s.LastScreenChange = l.rec.now()
 		return nil
 	})
 }
@@ -80,7 +80,7 @@ func (l *Loop) paste(a agent, prompt string, base int) error {
 	if err := l.cfg.Tmux.StageBuffer(buf, prompt); err != nil {
 		return err
 	}
-	l.note(func(s *ralph.State) error {
+	l.rec.note(func(s *ralph.State) error {
 		s.Phase, s.DoneBaseline, s.PasteBuffer = ralph.PhaseDelivering, base, buf
 		return nil
 	})
@@ -132,7 +132,7 @@ func (l *Loop) resumeDelivery(st *ralph.State) {
 		return
 	}
 	if lines, err := l.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Ready {
-		l.say("taking over while the prompt was being delivered; pressing Enter")
+		l.rec.say("taking over while the prompt was being delivered; pressing Enter")
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
 	l.delivered(st.DoneBaseline)
@@ -164,7 +164,7 @@ func (l *Loop) waitReady(st *ralph.State) (agent, []string, bool) {
 			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
 			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.signals.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
-					l.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
+					l.rec.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
 				return a, lines, true
 			}
@@ -183,9 +183,9 @@ func (l *Loop) waitReady(st *ralph.State) (agent, []string, bool) {
 
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
 func (l *Loop) blocked(st *ralph.State, a agent, dialog string, lines []string) {
-	l.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
-	l.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
-	l.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
+	l.rec.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
+	l.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
+	l.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
 	l.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
@@ -198,8 +198,8 @@ func (l *Loop) notReady(st *ralph.State, a agent, timeout time.Duration, blocked
 		why += ", on a screen swarm does not know; kept in " + kept + " to report"
 	}
 	secs := int(timeout.Seconds())
-	l.say("agent not ready after %ds (%s)", secs, why)
-	l.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
+	l.rec.say("agent not ready after %ds (%s)", secs, why)
+	l.rec.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
 	l.end(st, a, ralph.EndReadyTimeout)
 }
 
@@ -217,7 +217,7 @@ func (l *Loop) keepUnknownScreen(st *ralph.State, a agent) string {
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil || state.ReplaceFile(path, []byte(out), 0o600) != nil {
 		return ""
 	}
-	l.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
+	l.rec.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
 	return path
 }
 
@@ -229,10 +229,10 @@ func (l *Loop) submit(st *ralph.State, a agent, lines []string, prompt string, b
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
 	if err := l.paste(a, prompt, base); err != nil {
-		l.say("could not type the prompt: %v", err)
+		l.rec.say("could not type the prompt: %v", err)
 	}
 	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
-	l.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
+	l.rec.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
 	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
 	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
 	// for the agent taking the prompt.
@@ -244,8 +244,8 @@ func (l *Loop) submit(st *ralph.State, a agent, lines []string, prompt string, b
 	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	unlock()
 	if !l.confirmStarted(st, pasted) {
-		l.say("agent did not react to the prompt; pressing Enter again")
-		l.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
+		l.rec.say("agent did not react to the prompt; pressing Enter again")
+		l.rec.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
 		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
 }

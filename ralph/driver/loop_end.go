@@ -36,7 +36,7 @@ func (l *Loop) end(st *ralph.State, a agent, kind ralph.Ending) {
 	l.features.iterationEnding(st)
 	l.transition(st, a, ralph.Announce(n, kind, lim, l.statusNow() == ralph.StatusRunning))
 	if kind == ralph.EndHung {
-		l.updateSupervision(func(rs *ralph.SupervisionState) { rs.Hangs++ })
+		l.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.Hangs++ })
 	}
 	l.saveScreen(a, n)
 	// End the agent (when it still runs) and any orphans it left, in its process group or not.
@@ -97,7 +97,7 @@ func doneReason(reason string) bool { return reason == "complete" || reason == "
 // noteInSupervision keeps the supervision state in step with an iteration's outcome.
 func (l *Loop) noteInSupervision(dec ralph.Decision, cur *ralph.State) {
 	head := l.workerHead()
-	l.updateSupervision(func(rs *ralph.SupervisionState) {
+	l.rec.updateSupervision(func(rs *ralph.SupervisionState) {
 		if dec.SetCounters {
 			rs.ConsecutiveErrors = cur.ConsecutiveFailures
 		}
@@ -222,7 +222,7 @@ func fatalReason(exitFile string, code int) string {
 func (l *Loop) freshLoop() {
 	l.forget()
 	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
+		l.rec.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
 	}
 }
 
@@ -247,7 +247,7 @@ func (l *Loop) backoff(st *ralph.State) {
 		}
 		l.wait(d, nil, nil)
 	}
-	l.update(func(s *ralph.State) error {
+	l.rec.update(func(s *ralph.State) error {
 		if s.Phase == ralph.PhaseBackoff {
 			s.Phase = ralph.PhaseEnded
 			s.BackoffUntil = ""

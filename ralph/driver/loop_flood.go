@@ -72,7 +72,7 @@ func (l *Loop) stopFollowingFlood(w *screenWatch, now time.Time) {
 	w.feed = nil
 	pause, fresh := w.flood.begin(now)
 	if fresh {
-		l.logEvent("WARN", fmt.Sprintf("iteration %d agent's pane prints over %d kB/s: looking at its screen every %s instead of following its output (again in %s)",
+		l.rec.logEvent("WARN", fmt.Sprintf("iteration %d agent's pane prints over %d kB/s: looking at its screen every %s instead of following its output (again in %s)",
 			l.iteration(), floodBytes>>10, floodScreenPoll, pause))
 	}
 }

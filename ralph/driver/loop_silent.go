@@ -36,9 +36,9 @@ func (l *Loop) notAnswering(err error) bool {
 // that the loop cannot watch its agent; the loop itself goes on.
 func (l *Loop) escalateSilence(why string) {
 	reason := why + " — the agent is left running; waiting for the server"
-	l.supervisionSay("%s", reason)
-	l.logEvent("ESCALATE", reason)
-	l.updateSupervision(func(rs *ralph.SupervisionState) { rs.Escalations++ })
+	l.rec.supervisionSay("%s", reason)
+	l.rec.logEvent("ESCALATE", reason)
+	l.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.Escalations++ })
 	cur, err := l.cfg.Dir.Load()
 	if err != nil {
 		return
@@ -74,7 +74,7 @@ func (l *Loop) serverBack(w *screenWatch) {
 		return
 	}
 	now := l.cfg.Clock.Now()
-	l.supervisionSay("the tmux server answers again (after %s)", words.Duration(now.Sub(l.silent.since)))
+	l.rec.supervisionSay("the tmux server answers again (after %s)", words.Duration(now.Sub(l.silent.since)))
 	l.silent = nil
 	w.facts.LastChange, w.facts.LastProgress = now, now
 	w.lastHash, w.lastSubst = "", ""

@@ -42,7 +42,7 @@ func (l *Loop) start(st *ralph.State) error {
 	case errors.As(err, &se):
 		return l.fail(se.Reason, se.Err)
 	case errors.Is(err, errServerGone):
-		l.say("tmux server is gone, stopping loop")
+		l.rec.say("tmux server is gone, stopping loop")
 		l.stopWith(ralph.StatusStopped, "tmux_server_gone", "tmux server gone")
 		return nil
 	}
@@ -52,7 +52,7 @@ func (l *Loop) start(st *ralph.State) error {
 // starter starts this loop's iterations in the worker's pane, as the process that drives it.
 func (l *Loop) starter(p Pane) Starter {
 	return Starter{Dir: l.cfg.Dir, Workers: l.cfg.Workers, Name: l.cfg.Name, Extra: l.cfg.ExtraEnv,
-		Wrapper: l.cfg.RunWrapper, Now: l.cfg.Clock.Now, Detail: l.cfg.Detail, Say: l.say, Recorded: l.recorded,
+		Wrapper: l.cfg.RunWrapper, Now: l.cfg.Clock.Now, Detail: l.cfg.Detail, Say: l.rec.say, Recorded: l.rec.recorded,
 		Monitor: os.Getpid(), Announce: true, AgentNote: true, Pane: p, Context: l.ctx()}
 }
 

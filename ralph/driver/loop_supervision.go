@@ -54,7 +54,7 @@ func (l *Loop) Resurrected(deadPID int, mayGiveUp bool) (giveUp bool) {
 	}
 	now := l.cfg.Clock.Now()
 	var dec ralph.Decision
-	l.updateSupervision(func(rs *ralph.SupervisionState) {
+	l.rec.updateSupervision(func(rs *ralph.SupervisionState) {
 		rs.Resurrections++
 		var recent []time.Time
 		for _, s := range rs.RecentResurrections {

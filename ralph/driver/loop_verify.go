@@ -29,7 +29,7 @@ func (l *Loop) newRecord(st *ralph.State, kind ralph.Ending) ralph.IterationReco
 // hooks see the loop's status as the iteration left it).
 func (l *Loop) finishIteration(rec *ralph.IterationRecord) {
 	r := *rec
-	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
+	l.rec.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
 	l.features.iterationRecorded(r)
 }
 
@@ -67,7 +67,7 @@ func (l *Loop) commitsOf(st *ralph.State) []string {
 // removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
 func (l *Loop) removeDoneFile(why string) {
 	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.say("removed %s: %s", l.cfg.Dir.DoneFile(), why)
+		l.rec.say("removed %s: %s", l.cfg.Dir.DoneFile(), why)
 	}
 }
 
@@ -82,11 +82,11 @@ func (l *Loop) finish() {
 	if err != nil || st.Finalized || (st.Status != ralph.StatusStopped && st.Status != ralph.StatusFailed) {
 		return
 	}
-	l.recorded(l.cfg.Dir.WriteSummary(l.cfg.Clock.Now()))
+	l.rec.recorded(l.cfg.Dir.WriteSummary(l.cfg.Clock.Now()))
 	if l.features.loopEnded(st) {
 		return
 	}
-	l.update(func(s *ralph.State) error { s.Finalized = true; return nil })
+	l.rec.update(func(s *ralph.State) error { s.Finalized = true; return nil })
 }
 
 // stoppedWhileWorking records the iteration of a loop stopped from outside (ralph stop, kill)
@@ -95,5 +95,5 @@ func (l *Loop) stoppedWhileWorking(st *ralph.State, a agent) {
 	rec := l.newRecord(st, ralph.EndExited)
 	rec.EndReason = "stopped"
 	rec.Commits = l.commitsOf(st)
-	l.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(rec) })
+	l.rec.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(rec) })
 }

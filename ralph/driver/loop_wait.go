@@ -84,8 +84,8 @@ func (l *Loop) waitForReset(st *ralph.State) {
 		}
 		return ralph.LimitOver(), nil
 	})
-	l.recorded(err)
+	l.rec.recorded(err)
 	if l.statusNow() == ralph.StatusRunning {
-		l.say("usage limit reset, resuming")
+		l.rec.say("usage limit reset, resuming")
 	}
 }

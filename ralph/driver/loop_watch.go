@@ -221,7 +221,7 @@ func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 			if now.Sub(w.savedChange) >= saveScreenChange {
 				w.savedChange = now
 				at := w.facts.LastChange.Format(ralph.TimeFormat)
-				l.note(func(s *ralph.State) error { s.LastScreenChange = at; return nil })
+				l.rec.note(func(s *ralph.State) error { s.LastScreenChange = at; return nil })
 			}
 		}
 		w.lastHash = h
@@ -233,7 +233,7 @@ func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 			w.facts.LastProgress = now
 			if now.Sub(w.savedProgress) >= saveScreenChange {
 				w.savedProgress = now
-				l.updateSupervision(func(rs *ralph.SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+				l.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
 			}
 		}
 		w.lastSubst = h

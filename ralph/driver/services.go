@@ -19,7 +19,7 @@ type services interface {
 	name() string
 	workers() *state.Dir
 	clock() Clock
-	// What it says and records (see loop_record.go).
+	// What it says and records (see phase_record.go).
 	say(format string, args ...any)
 	supervisionSay(format string, args ...any)
 	supervisionPrint(text string)
@@ -64,6 +64,16 @@ func (f facade) alive(pid int) bool  { return f.cfg.Procs.Alive(pid) }
 func (f facade) showMessage(text string) error {
 	_, err := f.cfg.Tmux.Message(text)
 	return err
+}
+
+func (f facade) say(format string, args ...any)            { f.rec.say(format, args...) }
+func (f facade) supervisionSay(format string, args ...any) { f.rec.supervisionSay(format, args...) }
+func (f facade) supervisionPrint(text string)              { f.rec.supervisionPrint(text) }
+func (f facade) logEvent(kind, text string)                { f.rec.logEvent(kind, text) }
+func (f facade) recorded(err error)                        { f.rec.recorded(err) }
+func (f facade) update(fn func(*ralph.State) error)        { f.rec.update(fn) }
+func (f facade) updateSupervision(fn func(*ralph.SupervisionState)) {
+	f.rec.updateSupervision(fn)
 }
 
 // endIteration evaluates an iteration that ended (see end).

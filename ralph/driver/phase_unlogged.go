@@ -13,38 +13,38 @@ import (
 
 // keepUnlogged holds on to the events an error says were not logged, to log them later at
 // their own time.
-func (l *Loop) keepUnlogged(err error) {
+func (r *recorder) keepUnlogged(err error) {
 	var ue *ralph.UnloggedError
 	if !errors.As(err, &ue) {
 		return
 	}
 	for _, e := range ue.Events {
 		at := ue.At
-		l.pending = append(l.pending, func() error { return l.cfg.Dir.LogEvent(at, e.Kind, e.Text) })
+		r.pending = append(r.pending, func() error { return r.dir.LogEvent(at, e.Kind, e.Text) })
 	}
 }
 
 // appendOrKeep makes an append now, after any kept before it, or keeps it for later.
-func (l *Loop) appendOrKeep(write func() error) {
-	if l.writePending() {
+func (r *recorder) appendOrKeep(write func() error) {
+	if r.writePending() {
 		err := write()
 		if err == nil {
 			return
 		}
-		l.recorded(err)
+		r.recorded(err)
 	}
-	l.pending = append(l.pending, write)
+	r.pending = append(r.pending, write)
 }
 
 // writePending makes the appends kept from earlier failures, in their order; what still
 // cannot be written stays kept. It reports whether nothing is left.
-func (l *Loop) writePending() bool {
-	for len(l.pending) > 0 {
-		if err := l.pending[0](); err != nil {
-			l.recorded(err)
+func (r *recorder) writePending() bool {
+	for len(r.pending) > 0 {
+		if err := r.pending[0](); err != nil {
+			r.recorded(err)
 			return false
 		}
-		l.pending = l.pending[1:]
+		r.pending = r.pending[1:]
 	}
 	return true
 }
@@ -55,12 +55,12 @@ const endRetries = 8
 
 // writePendingAtEnd is the last chance for what a loop kept: it retries for a while before
 // the loop's driver lets go, and says what is lost if the disk never got room.
-func (l *Loop) writePendingAtEnd() {
-	for n := 1; !l.writePending(); n++ {
-		if n > endRetries || l.abortRequested() {
-			l.say("%d log entries or iteration records could not be written and are lost", len(l.pending))
+func (r *recorder) writePendingAtEnd() {
+	for n := 1; !r.writePending(); n++ {
+		if n > endRetries || r.drv.abortRequested() {
+			r.say("%d log entries or iteration records could not be written and are lost", len(r.pending))
 			return
 		}
-		l.wait(writeBackoff(n), nil, nil)
+		r.drv.wait(writeBackoff(n), nil, nil)
 	}
 }

@@ -34,9 +34,10 @@ func TestEventsNotLoggedAreKeptAndLoggedLater(t *testing.T) {
 	}
 
 	var said strings.Builder
-	l := &Loop{cfg: Config{Dir: d, Name: "w", Out: &said}}
-	l.keepUnlogged(err)
-	if l.writePending() {
+	// The recording stands alone here: nothing it does in this test pauses or asks for a stop.
+	r := newRecorder(&Config{Dir: d, Name: "w", Out: &said}, nil)
+	r.keepUnlogged(err)
+	if r.writePending() {
 		t.Fatal("logged into a log that cannot be written")
 	}
 	if !strings.Contains(said.String(), "cannot record the loop's progress") {
@@ -45,21 +46,21 @@ func TestEventsNotLoggedAreKeptAndLoggedLater(t *testing.T) {
 	if err := os.Remove(d.IterationsLog()); err != nil {
 		t.Fatal(err)
 	}
-	if !l.writePending() {
+	if !r.writePending() {
 		t.Fatal("events still kept once the log can be written")
 	}
 	// An iteration record the disk refused is kept behind them, and written after them.
 	if err := os.Mkdir(d.IterationsJSONL(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l.appendOrKeep(func() error { return d.AppendIteration(ralph.IterationRecord{Iteration: 3}) })
-	if len(l.pending) != 1 {
-		t.Fatalf("%d appends kept, want the record", len(l.pending))
+	r.appendOrKeep(func() error { return d.AppendIteration(ralph.IterationRecord{Iteration: 3}) })
+	if len(r.pending) != 1 {
+		t.Fatalf("%d appends kept, want the record", len(r.pending))
 	}
 	if err := os.Remove(d.IterationsJSONL()); err != nil {
 		t.Fatal(err)
 	}
-	if !l.writePending() {
+	if !r.writePending() {
 		t.Fatal("the record still kept once it can be written")
 	}
 	if recs, _ := os.ReadFile(d.IterationsJSONL()); strings.Count(string(recs), `"iteration":3,`) != 1 {
