@@ -136,7 +136,7 @@ type Loop struct {
 	notify        *notifications // the loop's notifications, which the driver sends too
 	features      features       // the loop's features, called at the points of its life
 	signals       *signalWatch   // the agent's own signals, which the delivery asks about too
-	silent        *silence       // the tmux server's outage under way, nil while it answers
+	outage        *outage        // the tmux server's silences
 	seen          agent          // the agent as last seen through tmux
 }
 
@@ -152,6 +152,7 @@ func New(cfg Config) *Loop {
 	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
+	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, drv: l}
 	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},
 		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
 		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}

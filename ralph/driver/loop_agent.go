@@ -41,8 +41,8 @@ func (l *Loop) agentNow() agent {
 		return agent{gone: true, dead: true}
 	}
 	p, err := l.ownPane(w)
-	if l.notAnswering(err) {
-		return l.silentAgent(w.Tmux.PaneID)
+	if l.outage.notAnswering(err) {
+		return l.outage.silentAgent(l.seen, w.Tmux.PaneID)
 	}
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}

@@ -234,7 +234,7 @@ func (l *Loop) serverSilentNow(w *screenWatch, now time.Time) bool {
 	}
 	w.probed = now
 	_, err := l.cfg.Tmux.PaneNow(l.seen.paneID)
-	return l.notAnswering(err)
+	return l.outage.notAnswering(err)
 }
 
 // screenFed looks at a followed pane only when it printed something since the last look (at

@@ -114,8 +114,8 @@ func (l *Loop) watchOnce(st *ralph.State, a *agent, w *screenWatch, next *watchT
 	if l.features.agentLook(st, *a, w) {
 		return true
 	}
-	if l.silent != nil {
-		return l.whileSilent(a, w, next)
+	if l.outage.lasting() {
+		return l.outage.whileSilent(a, w, next)
 	}
 	l.floodTurn(*a, w, next)
 	if w.feed != nil {
@@ -196,7 +196,7 @@ func (l *Loop) newScreenWatch(st *ralph.State) screenWatch {
 // iteration ended.
 func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 	lines, err := l.capture(*a, l.cfg.HistoryLines)
-	if l.notAnswering(err) {
+	if l.outage.notAnswering(err) {
 		return false
 	}
 	if err != nil {
