@@ -133,11 +133,12 @@ type Loop struct {
 	// screensPruned: the saved screens were looked through once; from then on each save
 	// removes the one that fell out by name.
 	screensPruned bool
-	notify        *notifications // the loop's notifications, which the driver sends too
-	features      features       // the loop's features, called at the points of its life
-	signals       *signalWatch   // the agent's own signals, which the delivery asks about too
-	outage        *outage        // the tmux server's silences
-	seen          agent          // the agent as last seen through tmux
+	notify        *notifications  // the loop's notifications, which the driver sends too
+	features      features        // the loop's features, called at the points of its life
+	signals       *signalWatch    // the agent's own signals, which the delivery asks about too
+	outage        *outage         // the tmux server's silences
+	delivery      *promptDelivery // the delivery of each iteration's prompt
+	seen          agent           // the agent as last seen through tmux
 }
 
 // New prepares a loop; Run drives it.
@@ -150,6 +151,7 @@ func New(cfg Config) *Loop {
 	limits := &usageLimits{drv: drv}
 	apiErrors := &apiErrors{drv: drv}
 	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
+	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
 	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, drv: l}
@@ -295,9 +297,9 @@ func (l *Loop) run() (ralph.Status, error) {
 func (l *Loop) step(st *ralph.State) error {
 	switch st.Phase {
 	case ralph.PhaseStarting, ralph.PhaseDelivering:
-		return l.redeliver(st)
+		return l.delivery.redeliver(st)
 	case ralph.PhaseSubmitting:
-		l.resumeDelivery(st)
+		l.delivery.resumeDelivery(st)
 	case ralph.PhaseWorking:
 		l.watch(st)
 	case ralph.PhaseBackoff:

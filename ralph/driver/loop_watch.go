@@ -268,7 +268,7 @@ func (l *Loop) watchContext(st *ralph.State, a agent, lines []string) bool {
 	}
 	switch act {
 	case ralph.ContextNudge:
-		unlock := l.typing()
+		unlock := l.delivery.typing()
 		if err := l.cfg.Tmux.Paste(a.paneID, ralph.ContextNudgeText(used), true); err == nil {
 			l.cfg.Clock.Sleep(l.cfg.InputSettle)
 			_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")

@@ -19,54 +19,82 @@ import (
 // Delivering the prompt: wait for the agent's input prompt (naming any dialog in the way),
 // paste the prompt, press Enter and check that the agent took it.
 
+// promptDelivery gives an iteration's agent its prompt, and takes over a delivery a monitor that
+// died left half done. It is a phase of its own so that what it does to the agent's input
+// (the paste, the Enter, the input lock) is in one place, and what it needs of the rest of
+// the loop is the short list of deliveryNeeds.
+type promptDelivery struct {
+	cfg     *Config
+	pats    *patterns // where the done pattern's matcher for this prompt is kept
+	rec     *recorder
+	notify  *notifications
+	signals *signalWatch // the agent's own word that it started and took the prompt
+	drv     deliveryNeeds
+}
+
+// deliveryNeeds are what a delivery asks of the loop: the agent as it is now, a look at its
+// screen and its output, a wait, and the loop's ways of ending the iteration or itself.
+type deliveryNeeds interface {
+	agentNow() agent
+	settled() agent
+	capture(a agent, history int) ([]string, error)
+	followPane(a agent) *paneFeed
+	wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{})
+	statusNow() ralph.Status
+	abortRequested() bool
+	abortNow(a agent)
+	end(st *ralph.State, a agent, kind ralph.Ending)
+	fail(reason string, err error) error
+}
+
 // deliver waits for the agent's input prompt, then gives it the prompt.
-func (l *Loop) deliver(st *ralph.State) error {
-	a := l.agentNow()
+func (dv *promptDelivery) deliver(st *ralph.State) error {
+	a := dv.drv.agentNow()
 	if a.dead {
-		l.end(st, l.settled(), ralph.EndExited)
+		dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
 		return nil
 	}
-	prompt, err := state.ReadFile(l.cfg.Dir.PromptCopy())
+	prompt, err := state.ReadFile(dv.cfg.Dir.PromptCopy())
 	if err != nil {
 		// The copy is written before the agent starts; without it, read the file again.
 		p, perr := ReadPrompt(st.PromptFile)
 		if perr != nil {
-			return l.fail("prompt_unreadable", perr)
+			return dv.drv.fail("prompt_unreadable", perr)
 		}
 		prompt = []byte(p)
 	}
-	l.matcher = screen.NewDoneMatcher(l.doneRE, string(prompt))
+	dv.pats.matcher = screen.NewDoneMatcher(dv.pats.doneRE, string(prompt))
 	if st.PromptMode == config.PromptStdin {
-		l.rec.note(func(s *ralph.State) error {
+		dv.rec.note(func(s *ralph.State) error {
 			s.Phase = ralph.PhaseWorking
 			s.DoneBaseline = 0
 			return nil
 		})
 		return nil
 	}
-	a, lines, ok := l.waitReady(st)
+	a, lines, ok := dv.waitReady(st)
 	if !ok {
 		return nil
 	}
 	base := 0
-	if l.matcher != nil {
-		if full, err := l.capture(a, l.cfg.HistoryLines); err == nil {
-			base = l.matcher.Count(full)
+	if dv.pats.matcher != nil {
+		if full, err := dv.drv.capture(a, dv.cfg.HistoryLines); err == nil {
+			base = dv.pats.matcher.Count(full)
 		}
 	}
-	l.submit(st, a, lines, string(prompt), base)
-	l.delivered(base)
+	dv.submit(st, a, lines, string(prompt), base)
+	dv.delivered(base)
 	return nil
 }
 
 // delivered records that the agent has its prompt and is now watched.
-func (l *Loop) delivered(base int) {
-	l.rec.note(func(s *ralph.State) error {
+func (dv *promptDelivery) delivered(base int) {
+	dv.rec.note(func(s *ralph.State) error {
 		s.Phase = ralph.PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
 		// use up the inactivity or hang timeout.
-		s.LastScreenChange = l.rec.now()
+		s.LastScreenChange = dv.rec.now()
 		return nil
 	})
 }
@@ -75,16 +103,16 @@ func (l *Loop) delivered(base int) {
 // the name recorded before the paste: a monitor that dies at any point from there on leaves its
 // successor able to tell whether the paste happened (see redeliver), so the prompt is never
 // pasted twice into one agent.
-func (l *Loop) paste(a agent, prompt string, base int) error {
+func (dv *promptDelivery) paste(a agent, prompt string, base int) error {
 	buf := "swarm-" + uuid.NewString()
-	if err := l.cfg.Tmux.StageBuffer(buf, prompt); err != nil {
+	if err := dv.cfg.Tmux.StageBuffer(buf, prompt); err != nil {
 		return err
 	}
-	l.rec.note(func(s *ralph.State) error {
+	dv.rec.note(func(s *ralph.State) error {
 		s.Phase, s.DoneBaseline, s.PasteBuffer = ralph.PhaseDelivering, base, buf
 		return nil
 	})
-	err := l.cfg.Tmux.PasteBuffer(a.paneID, buf, true)
+	err := dv.cfg.Tmux.PasteBuffer(a.paneID, buf, true)
 	dieAfterPaste()
 	return err
 }
@@ -110,154 +138,154 @@ func dieAfterPaste() {
 // redeliver takes over an iteration whose monitor died while it gave the agent its prompt: a
 // prompt staged and still in its buffer was not pasted (it is delivered afresh); one whose
 // buffer is gone was, and only its Enter may be missing.
-func (l *Loop) redeliver(st *ralph.State) error {
+func (dv *promptDelivery) redeliver(st *ralph.State) error {
 	if st.Phase == ralph.PhaseDelivering && st.PasteBuffer != "" {
-		staged, err := l.cfg.Tmux.HasBuffer(st.PasteBuffer)
+		staged, err := dv.cfg.Tmux.HasBuffer(st.PasteBuffer)
 		if err == nil && !staged {
-			l.resumeDelivery(st)
+			dv.resumeDelivery(st)
 			return nil
 		}
-		l.cfg.Tmux.DeleteBuffer(st.PasteBuffer)
+		dv.cfg.Tmux.DeleteBuffer(st.PasteBuffer)
 	}
-	return l.deliver(st)
+	return dv.deliver(st)
 }
 
 // resumeDelivery takes over an iteration whose monitor died between pasting the prompt and
 // seeing the agent take it: if the agent still sits at its input prompt, the Enter that
 // submits it is what is missing.
-func (l *Loop) resumeDelivery(st *ralph.State) {
-	a := l.agentNow()
+func (dv *promptDelivery) resumeDelivery(st *ralph.State) {
+	a := dv.drv.agentNow()
 	if a.dead {
-		l.end(st, l.settled(), ralph.EndExited)
+		dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
 		return
 	}
-	if lines, err := l.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), l.readyRE).Kind == screen.Ready {
-		l.rec.say("taking over while the prompt was being delivered; pressing Enter")
-		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	if lines, err := dv.drv.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Ready {
+		dv.rec.say("taking over while the prompt was being delivered; pressing Enter")
+		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
-	l.delivered(st.DoneBaseline)
+	dv.delivered(st.DoneBaseline)
 }
 
 // waitReady polls the agent's screen until it shows its input prompt. It reports false when
 // the iteration ended meanwhile (the agent exited, was aborted, never got ready).
-func (l *Loop) waitReady(st *ralph.State) (agent, []string, bool) {
+func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 	timeout := time.Duration(st.ReadyTimeout) * time.Second
 	if timeout <= 0 {
 		timeout = 120 * time.Second
 	}
-	deadline := l.cfg.Clock.Now().Add(timeout)
+	deadline := dv.cfg.Clock.Now().Add(timeout)
 	blocked := st.BlockedBy
 	var readyAt time.Time // when its input prompt was first seen
 	for {
-		a := l.agentNow()
+		a := dv.drv.agentNow()
 		switch {
-		case l.abortRequested():
-			l.abortNow(a)
+		case dv.drv.abortRequested():
+			dv.drv.abortNow(a)
 			return a, nil, false
-		case l.statusNow() == ralph.StatusStopped:
+		case dv.drv.statusNow() == ralph.StatusStopped:
 			return a, nil, false
 		case a.dead:
-			l.end(st, l.settled(), ralph.EndExited)
+			dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
 			return a, nil, false
 		}
-		if lines, err := l.capture(a, 0); err == nil {
-			s := screen.Classify(strings.Join(lines, "\n"), l.readyRE)
-			if s.Kind == screen.Ready && l.settledReady(a, &lines) && l.signals.sessionStarted(st, &readyAt) {
+		if lines, err := dv.drv.capture(a, 0); err == nil {
+			s := screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE)
+			if s.Kind == screen.Ready && dv.settledReady(a, &lines) && dv.signals.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
-					l.rec.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
+					dv.rec.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
 				return a, lines, true
 			}
 			if s.Kind == screen.Dialog && s.Dialog != blocked {
 				blocked = s.Dialog
-				l.blocked(st, a, s.Dialog, lines)
+				dv.blocked(st, a, s.Dialog, lines)
 			}
 		}
-		if l.cfg.Clock.Now().After(deadline) {
-			l.notReady(st, a, timeout, blocked)
+		if dv.cfg.Clock.Now().After(deadline) {
+			dv.notReady(st, a, timeout, blocked)
 			return a, nil, false
 		}
-		l.untilPrinted(a, l.cfg.ReadyPoll)
+		dv.untilPrinted(a, dv.cfg.ReadyPoll)
 	}
 }
 
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
-func (l *Loop) blocked(st *ralph.State, a agent, dialog string, lines []string) {
-	l.rec.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), l.cfg.Name)
-	l.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
-	l.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
-	l.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+func (dv *promptDelivery) blocked(st *ralph.State, a agent, dialog string, lines []string) {
+	dv.rec.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), dv.cfg.Name)
+	dv.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
+	dv.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
+	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.
-func (l *Loop) notReady(st *ralph.State, a agent, timeout time.Duration, blocked string) {
+func (dv *promptDelivery) notReady(st *ralph.State, a agent, timeout time.Duration, blocked string) {
 	why := "no input prompt seen"
 	if blocked != "" {
 		why = "blocked by " + screen.DialogDescription(blocked)
-	} else if kept := l.keepUnknownScreen(st, a); kept != "" {
+	} else if kept := dv.keepUnknownScreen(st, a); kept != "" {
 		why += ", on a screen swarm does not know; kept in " + kept + " to report"
 	}
 	secs := int(timeout.Seconds())
-	l.rec.say("agent not ready after %ds (%s)", secs, why)
-	l.rec.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
-	l.end(st, a, ralph.EndReadyTimeout)
+	dv.rec.say("agent not ready after %ds (%s)", secs, why)
+	dv.rec.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
+	dv.drv.end(st, a, ralph.EndReadyTimeout)
 }
 
 // keepUnknownScreen keeps the screen of an agent that never got ready when swarm does not
 // know it (neither an input prompt nor a dialog), so a user can report it; it returns where.
-func (l *Loop) keepUnknownScreen(st *ralph.State, a agent) string {
+func (dv *promptDelivery) keepUnknownScreen(st *ralph.State, a agent) string {
 	if a.gone {
 		return ""
 	}
-	out, err := l.cfg.Tmux.Capture(a.paneID, l.cfg.HistoryLines)
-	if err != nil || screen.Classify(out, l.readyRE).Kind != screen.Unknown {
+	out, err := dv.cfg.Tmux.Capture(a.paneID, dv.cfg.HistoryLines)
+	if err != nil || screen.Classify(out, dv.pats.readyRE).Kind != screen.Unknown {
 		return ""
 	}
-	path := l.cfg.Dir.UnknownScreenPath(st.CurrentIteration)
+	path := dv.cfg.Dir.UnknownScreenPath(st.CurrentIteration)
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil || state.ReplaceFile(path, []byte(out), 0o600) != nil {
 		return ""
 	}
-	l.rec.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
+	dv.rec.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
 	return path
 }
 
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
 // is pressed once more (a paste can swallow the first one).
-func (l *Loop) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
-	unlock := l.typing()
+func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
+	unlock := dv.typing()
 	before := screen.ActivityHashOf(lines)
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
-	if err := l.paste(a, prompt, base); err != nil {
-		l.rec.say("could not type the prompt: %v", err)
+	if err := dv.paste(a, prompt, base); err != nil {
+		dv.rec.say("could not type the prompt: %v", err)
 	}
 	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
-	l.rec.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
+	dv.rec.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
 	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
 	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
 	// for the agent taking the prompt.
-	l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax)
+	dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax)
 	pasted := before
-	if cur, err := l.capture(a, 0); err == nil {
+	if cur, err := dv.drv.capture(a, 0); err == nil {
 		pasted = screen.ActivityHashOf(cur)
 	}
-	_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	unlock()
-	if !l.confirmStarted(st, pasted) {
-		l.rec.say("agent did not react to the prompt; pressing Enter again")
-		l.rec.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
-		_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	if !dv.confirmStarted(st, pasted) {
+		dv.rec.say("agent did not react to the prompt; pressing Enter again")
+		dv.rec.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
+		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
 }
 
 // typing takes the worker's input lock while the loop types into its pane, so that a send or
 // a heartbeat does not land between a paste and its Enter, and returns its release. A typist
 // that holds it too long does not stop the loop: it types all the same.
-func (l *Loop) typing() (unlock func()) {
-	if l.cfg.Workers == nil {
+func (dv *promptDelivery) typing() (unlock func()) {
+	if dv.cfg.Workers == nil {
 		return func() {}
 	}
-	lock, ok, err := l.cfg.Workers.LockInput(l.cfg.Name)
+	lock, ok, err := dv.cfg.Workers.LockInput(dv.cfg.Name)
 	if err != nil || !ok {
 		return func() {}
 	}
@@ -266,28 +294,28 @@ func (l *Loop) typing() (unlock func()) {
 
 // confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
 // busy, its screen changed from what the paste left, or it ended.
-func (l *Loop) confirmStarted(st *ralph.State, pasted string) bool {
-	hooks := l.signals.agentSaid(st, ralph.EventSessionStart)
-	deadline := l.cfg.Clock.Now().Add(l.cfg.ConfirmAfter)
+func (dv *promptDelivery) confirmStarted(st *ralph.State, pasted string) bool {
+	hooks := dv.signals.agentSaid(st, ralph.EventSessionStart)
+	deadline := dv.cfg.Clock.Now().Add(dv.cfg.ConfirmAfter)
 	for {
-		cur := l.agentNow()
-		if cur.dead || l.signals.agentSaid(st, ralph.EventUserPromptSubmit) {
+		cur := dv.drv.agentNow()
+		if cur.dead || dv.signals.agentSaid(st, ralph.EventUserPromptSubmit) {
 			// The agent's own word that it took the prompt comes before any sign on screen.
 			return true
 		}
-		if lines, err := l.capture(cur, 0); err == nil {
+		if lines, err := dv.drv.capture(cur, 0); err == nil {
 			text := strings.Join(lines, "\n")
 			// An agent whose hooks report to swarm would have said it took the prompt: a
 			// screen that merely changed is no sign then (it may be the agent's start-up).
 			changed := screen.ActivityHashOf(lines) != pasted && !hooks
-			if changed || screen.Classify(text, l.readyRE).Kind == screen.Busy {
+			if changed || screen.Classify(text, dv.pats.readyRE).Kind == screen.Busy {
 				return true
 			}
 		}
-		if l.cfg.Clock.Now().After(deadline) {
+		if dv.cfg.Clock.Now().After(deadline) {
 			return false
 		}
-		l.untilPrinted(cur, l.cfg.ReadyPoll)
+		dv.untilPrinted(cur, dv.cfg.ReadyPoll)
 	}
 }
 
@@ -295,11 +323,11 @@ func (l *Loop) confirmStarted(st *ralph.State, pasted string) bool {
 // its pane prints something (where its output is followed): an agent that shows its prompt,
 // takes the prompt or ends shortly after a look is seen then, not a whole d later. Looks
 // stay at least minDeliveryLook apart, however fast the pane prints.
-func (l *Loop) untilPrinted(a agent, d time.Duration) {
-	start := l.cfg.Clock.Now()
-	l.wait(d, nil, deliveryWake(l.followPane(a)))
-	if since := l.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
-		l.cfg.Clock.Sleep(minDeliveryLook - since)
+func (dv *promptDelivery) untilPrinted(a agent, d time.Duration) {
+	start := dv.cfg.Clock.Now()
+	dv.drv.wait(d, nil, deliveryWake(dv.drv.followPane(a)))
+	if since := dv.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
+		dv.cfg.Clock.Sleep(minDeliveryLook - since)
 	}
 }
 
@@ -319,35 +347,35 @@ const minDeliveryLook = 20 * time.Millisecond
 // once its pane has been quiet for InputSettle (where its output is followed): an agent may
 // draw its prompt before it has finished starting, and a paste into it then is lost. lines
 // becomes the screen seen last.
-func (l *Loop) settledReady(a agent, lines *[]string) bool {
-	if l.followPane(a) == nil || l.untilQuiet(a, l.cfg.InputSettle, inputQuietMax) {
+func (dv *promptDelivery) settledReady(a agent, lines *[]string) bool {
+	if dv.drv.followPane(a) == nil || dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax) {
 		return true
 	}
-	now, err := l.capture(a, 0)
+	now, err := dv.drv.capture(a, 0)
 	if err != nil {
 		return false
 	}
 	*lines = now
-	return screen.Classify(strings.Join(now, "\n"), l.readyRE).Kind == screen.Ready
+	return screen.Classify(strings.Join(now, "\n"), dv.pats.readyRE).Kind == screen.Ready
 }
 
 // untilQuiet waits until the agent's pane has printed nothing for d, at most max in all; where
 // its output is not followed it waits d. It reports whether the pane was quiet all along (no
 // output came after the wait began).
-func (l *Loop) untilQuiet(a agent, d, max time.Duration) bool {
-	feed := l.followPane(a)
-	start := l.cfg.Clock.Now()
-	l.cfg.Clock.Sleep(d)
+func (dv *promptDelivery) untilQuiet(a agent, d, max time.Duration) bool {
+	feed := dv.drv.followPane(a)
+	start := dv.cfg.Clock.Now()
+	dv.cfg.Clock.Sleep(d)
 	if feed == nil {
 		return true
 	}
 	for {
-		now := l.cfg.Clock.Now()
+		now := dv.cfg.Clock.Now()
 		last := feed.lastOutput()
 		if quiet := now.Sub(last); quiet >= d || now.Sub(start) >= max {
 			return !last.After(start)
 		}
-		l.cfg.Clock.Sleep(d - now.Sub(last))
+		dv.cfg.Clock.Sleep(d - now.Sub(last))
 	}
 }
 

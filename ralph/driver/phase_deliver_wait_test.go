@@ -23,7 +23,9 @@ func followedLoop(t *testing.T) (*Loop, *paneFeed) {
 	}
 	t.Cleanup(f.close)
 	f.pane = "%1"
-	return &Loop{cfg: Config{Clock: RealClock{}, Output: noPiper{t}}, feed: f}, f
+	l := &Loop{cfg: Config{Clock: RealClock{}, Output: noPiper{t}}, feed: f}
+	l.delivery = &promptDelivery{cfg: &l.cfg, drv: l}
+	return l, f
 }
 
 // An agent that prints while it is being given its prompt is looked at again then, not at
@@ -35,7 +37,7 @@ func TestUntilPrintedWakesOnOutput(t *testing.T) {
 		f.arrived()
 	}()
 	start := time.Now()
-	l.untilPrinted(agent{paneID: "%1"}, 10*time.Second)
+	l.delivery.untilPrinted(agent{paneID: "%1"}, 10*time.Second)
 	if d := time.Since(start); d < 30*time.Millisecond || d > 5*time.Second {
 		t.Errorf("waited %v; want the wait to end with the output, after 30ms", d)
 	}
@@ -46,7 +48,7 @@ func TestUntilPrintedKeepsLooksApart(t *testing.T) {
 	l, f := followedLoop(t)
 	f.arrived() // printed before the wait began
 	start := time.Now()
-	l.untilPrinted(agent{paneID: "%1"}, 10*time.Second)
+	l.delivery.untilPrinted(agent{paneID: "%1"}, 10*time.Second)
 	if d := time.Since(start); d < minDeliveryLook || d > 5*time.Second {
 		t.Errorf("waited %v; want at least %v", d, minDeliveryLook)
 	}
@@ -56,7 +58,7 @@ func TestUntilPrintedKeepsLooksApart(t *testing.T) {
 func TestUntilPrintedWaitsThePollWithoutOutput(t *testing.T) {
 	l, _ := followedLoop(t)
 	start := time.Now()
-	l.untilPrinted(agent{paneID: "%1"}, 150*time.Millisecond)
+	l.delivery.untilPrinted(agent{paneID: "%1"}, 150*time.Millisecond)
 	if d := time.Since(start); d < 150*time.Millisecond {
 		t.Errorf("waited %v; want the whole 150ms", d)
 	}
