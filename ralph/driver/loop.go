@@ -121,13 +121,13 @@ type Loop struct {
 	cfg      Config
 	patterns // the loop's done and ready patterns, compiled
 	aborted  bool
-	released bool         // a paused loop's monitor gave up its lock and must leave
-	lastGood *ralph.State // the state as last read, to rebuild it from when the file is corrupted
-	rec      *recorder    // what the loop says and records, and the writes that failed
-	feed     *paneFeed    // the agent's output, where it is followed
-	agentEnd              // what was done to end the last agent and what it left
-	paneHost              // the pane's host, where agents start through one
-	files    *fileWatch   // tells when the loop's files change, where the system can
+	released bool          // a paused loop's monitor gave up its lock and must leave
+	lastGood *ralph.State  // the state as last read, to rebuild it from when the file is corrupted
+	rec      *recorder     // what the loop says and records, and the writes that failed
+	pane     *paneFollower // the agent's output, where it is followed
+	agentEnd               // what was done to end the last agent and what it left
+	paneHost               // the pane's host, where agents start through one
+	files    *fileWatch    // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
 	// screensPruned: the saved screens were looked through once; from then on each save
@@ -151,7 +151,8 @@ func New(cfg Config) *Loop {
 	limits := &usageLimits{drv: drv}
 	apiErrors := &apiErrors{drv: drv}
 	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
-	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
+	l.pane = &paneFollower{output: cfg.Output, dir: cfg.Dir, pats: &l.patterns}
+	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
 	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, drv: l}
@@ -226,7 +227,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // running. It returns the status the loop ended in, and the error that ended it when it
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (ralph.Status, error) {
-	defer l.unfollowPane()
+	defer l.pane.unfollow()
 	defer l.dismissHost()
 	l.files = l.watchOwnFiles()
 	defer l.files.close()

@@ -172,49 +172,58 @@ func (f *paneFeed) lastOutput() time.Time {
 	return time.Time{}
 }
 
-// followPane makes sure the agent's pane is piped into the loop's feed and returns the feed;
+// paneFollower keeps the loop's feed and the pane it follows, for the delivery and the watch
+// alike: one feed per loop, piped again only when the agent's pane changes.
+type paneFollower struct {
+	output OutputPiper // nil: no piping tmux client, the screen is polled
+	dir    ralph.Dir
+	pats   *patterns // the done pattern, which the feed looks for as output arrives
+	feed   *paneFeed // the agent's output, where it is followed
+}
+
+// follow makes sure the agent's pane is piped into the loop's feed and returns the feed;
 // nil means the screen is polled (no piping tmux client, or piping failed).
-func (l *Loop) followPane(a agent) *paneFeed {
-	piper := l.cfg.Output
+func (pf *paneFollower) follow(a agent) *paneFeed {
+	piper := pf.output
 	if piper == nil || a.paneID == "" {
 		return nil
 	}
-	if l.feed != nil && l.feed.ended.Load() {
-		l.feed.close()
-		l.feed = nil
+	if pf.feed != nil && pf.feed.ended.Load() {
+		pf.feed.close()
+		pf.feed = nil
 	}
-	if l.feed == nil {
+	if pf.feed == nil {
 		var markers func(string) [][]int
-		if re := l.doneRE; re != nil {
+		if re := pf.pats.doneRE; re != nil {
 			markers = func(text string) [][]int { return re.FindAllStringIndex(text, -1) }
 		}
-		f, err := openFeed(l.cfg.Dir.OutputPipe(), markers)
+		f, err := openFeed(pf.dir.OutputPipe(), markers)
 		if err != nil {
 			return nil
 		}
-		l.feed = f
+		pf.feed = f
 	}
-	if l.feed.pane != a.paneID {
+	if pf.feed.pane != a.paneID {
 		// Piping again replaces a copier an earlier monitor left; the old one ends.
-		if err := piper.PipeOutput(a.paneID, l.cfg.Dir.OutputPipe()); err != nil {
-			l.feed.pane = ""
+		if err := piper.PipeOutput(a.paneID, pf.dir.OutputPipe()); err != nil {
+			pf.feed.pane = ""
 			return nil
 		}
-		l.feed.pane = a.paneID
+		pf.feed.pane = a.paneID
 	}
-	return l.feed
+	return pf.feed
 }
 
-// unfollowPane stops the copying and closes the feed, when the loop is no longer driven here.
-func (l *Loop) unfollowPane() {
-	if l.feed == nil {
+// unfollow stops the copying and closes the feed, when the loop is no longer driven here.
+func (pf *paneFollower) unfollow() {
+	if pf.feed == nil {
 		return
 	}
-	l.feed.close()
-	if l.feed.pane != "" {
-		l.cfg.Output.StopOutput(l.cfg.Dir.OutputPipe())
+	pf.feed.close()
+	if pf.feed.pane != "" {
+		pf.output.StopOutput(pf.dir.OutputPipe())
 	}
-	l.feed = nil
+	pf.feed = nil
 }
 
 // feedSafety is how long a followed pane goes unlooked at while it prints nothing: the look
@@ -245,7 +254,7 @@ func (l *Loop) screenFed(st *ralph.State, a *agent, w *screenWatch, next *watchT
 	if w.feed.ended.Load() {
 		// The copier is gone, with the pane or the tmux server, or alone: pipe the pane
 		// again, or, when that fails, find out what became of it by looking.
-		if w.feed = l.followPane(*a); w.feed == nil {
+		if w.feed = l.pane.follow(*a); w.feed == nil {
 			next.screen = now
 			return false
 		}
@@ -277,8 +286,8 @@ func (l *Loop) screenFed(st *ralph.State, a *agent, w *screenWatch, next *watchT
 		if !moved && seenBefore != "" && w.lastHash != seenBefore {
 			// The screen changed with nothing copied: pipe the pane again. (Its last change
 			// may be dated anew without one, see datedChange: that is no sign.)
-			l.feed.pane = ""
-			w.feed = l.followPane(*a)
+			l.pane.feed.pane = ""
+			w.feed = l.pane.follow(*a)
 			if w.feed == nil {
 				return false
 			}

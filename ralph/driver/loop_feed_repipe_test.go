@@ -46,7 +46,7 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer feed.close()
-			feed.pane, l.feed = pane, feed
+			feed.pane, l.pane.feed = pane, feed
 			st, err := h.dir.Load()
 			if err != nil {
 				t.Fatal(err)

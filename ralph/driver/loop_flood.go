@@ -68,7 +68,7 @@ func (l *Loop) floodTurn(a agent, w *screenWatch, next *watchTimes) {
 // stopFollowingFlood stops the copying of a flooding pane and starts a pause; the screen is
 // looked at now, without the feed. A new flood is logged once, not at every pause of it.
 func (l *Loop) stopFollowingFlood(w *screenWatch, now time.Time) {
-	l.unfollowPane()
+	l.pane.unfollow()
 	w.feed = nil
 	pause, fresh := w.flood.begin(now)
 	if fresh {
@@ -80,6 +80,6 @@ func (l *Loop) stopFollowingFlood(w *screenWatch, now time.Time) {
 // followAfterFlood starts following the pane again when its pause is over.
 func (l *Loop) followAfterFlood(a agent, w *screenWatch, now time.Time) {
 	if w.feed == nil && w.flood.resumeDue(now) {
-		w.feed = l.followPane(a)
+		w.feed = l.pane.follow(a)
 	}
 }

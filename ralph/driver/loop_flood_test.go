@@ -137,7 +137,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := l.newScreenWatch(st)
-	w.feed = l.followPane(a)
+	w.feed = l.pane.follow(a)
 	if w.feed == nil || piper.pipes != 1 {
 		t.Fatalf("the pane is not followed (pipes %d)", piper.pipes)
 	}
@@ -152,7 +152,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 		}
 	}
 	step(now)
-	if piper.stops != 1 || w.feed != nil || l.feed != nil {
+	if piper.stops != 1 || w.feed != nil || l.pane.feed != nil {
 		t.Fatalf("a flooding pane is still followed: stops %d, feed %v", piper.stops, w.feed)
 	}
 	if want := now.Add(floodScreenPoll); next.screen != want {
@@ -175,7 +175,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	if piper.pipes != 2 || w.feed == nil {
 		t.Errorf("not followed again after the pause: pipes %d", piper.pipes)
 	}
-	l.unfollowPane()
+	l.pane.unfollow()
 }
 
 // A starting agent whose pane floods is looked at every ReadyPoll, not at every read.

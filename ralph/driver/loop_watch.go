@@ -56,7 +56,7 @@ func (l *Loop) watch(st *ralph.State) {
 	a := l.agentNow()
 	l.ensureMatcher(l.cfg.Dir.PromptCopy())
 	w := l.newScreenWatch(st)
-	w.feed = l.followPane(a)
+	w.feed = l.pane.follow(a)
 	now := l.cfg.Clock.Now()
 	next := watchTimes{screen: now, status: now}
 	l.features.watchStarted(st, now)
@@ -78,7 +78,7 @@ func (l *Loop) watch(st *ralph.State) {
 			watched = a.pid
 			exited, unwatch = l.exitWatch(watched)
 			if !w.flood.holding(l.cfg.Clock.Now()) {
-				w.feed = l.followPane(a)
+				w.feed = l.pane.follow(a)
 			}
 		}
 		l.wait(l.untilNextLook(st, next), exited, w.wakeup())

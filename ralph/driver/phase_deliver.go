@@ -26,6 +26,7 @@ import (
 type promptDelivery struct {
 	cfg     *Config
 	pats    *patterns // where the done pattern's matcher for this prompt is kept
+	pane    *paneFollower
 	rec     *recorder
 	notify  *notifications
 	signals *signalWatch // the agent's own word that it started and took the prompt
@@ -33,12 +34,11 @@ type promptDelivery struct {
 }
 
 // deliveryNeeds are what a delivery asks of the loop: the agent as it is now, a look at its
-// screen and its output, a wait, and the loop's ways of ending the iteration or itself.
+// screen, a wait, and the loop's ways of ending the iteration or itself.
 type deliveryNeeds interface {
 	agentNow() agent
 	settled() agent
 	capture(a agent, history int) ([]string, error)
-	followPane(a agent) *paneFeed
 	wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{})
 	statusNow() ralph.Status
 	abortRequested() bool
@@ -325,7 +325,7 @@ func (dv *promptDelivery) confirmStarted(st *ralph.State, pasted string) bool {
 // stay at least minDeliveryLook apart, however fast the pane prints.
 func (dv *promptDelivery) untilPrinted(a agent, d time.Duration) {
 	start := dv.cfg.Clock.Now()
-	dv.drv.wait(d, nil, deliveryWake(dv.drv.followPane(a)))
+	dv.drv.wait(d, nil, deliveryWake(dv.pane.follow(a)))
 	if since := dv.cfg.Clock.Now().Sub(start); since < minDeliveryLook {
 		dv.cfg.Clock.Sleep(minDeliveryLook - since)
 	}
@@ -348,7 +348,7 @@ const minDeliveryLook = 20 * time.Millisecond
 // draw its prompt before it has finished starting, and a paste into it then is lost. lines
 // becomes the screen seen last.
 func (dv *promptDelivery) settledReady(a agent, lines *[]string) bool {
-	if dv.drv.followPane(a) == nil || dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax) {
+	if dv.pane.follow(a) == nil || dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax) {
 		return true
 	}
 	now, err := dv.drv.capture(a, 0)
@@ -363,7 +363,7 @@ func (dv *promptDelivery) settledReady(a agent, lines *[]string) bool {
 // its output is not followed it waits d. It reports whether the pane was quiet all along (no
 // output came after the wait began).
 func (dv *promptDelivery) untilQuiet(a agent, d, max time.Duration) bool {
-	feed := dv.drv.followPane(a)
+	feed := dv.pane.follow(a)
 	start := dv.cfg.Clock.Now()
 	dv.cfg.Clock.Sleep(d)
 	if feed == nil {

@@ -23,8 +23,8 @@ func followedLoop(t *testing.T) (*Loop, *paneFeed) {
 	}
 	t.Cleanup(f.close)
 	f.pane = "%1"
-	l := &Loop{cfg: Config{Clock: RealClock{}, Output: noPiper{t}}, feed: f}
-	l.delivery = &promptDelivery{cfg: &l.cfg, drv: l}
+	l := &Loop{cfg: Config{Clock: RealClock{}, Output: noPiper{t}}, pane: &paneFollower{output: noPiper{t}, feed: f}}
+	l.delivery = &promptDelivery{cfg: &l.cfg, pane: l.pane, drv: l}
 	return l, f
 }
 
