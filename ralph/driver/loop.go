@@ -59,7 +59,7 @@ type Config struct {
 	// code in a file and can feed a file to its standard input:
 	// wrapper... --exit-file F [--stdin P] -- command...
 	RunWrapper []string
-	// Output, when set, copies the agent's pane output to the loop (see loop_feed.go);
+	// Output, when set, copies the agent's pane output to the loop (see phase_feed.go);
 	// nil: the screen is polled.
 	Output OutputPiper
 	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
@@ -138,6 +138,7 @@ type Loop struct {
 	signals       *signalWatch    // the agent's own signals, which the delivery asks about too
 	outage        *outage         // the tmux server's silences
 	delivery      *promptDelivery // the delivery of each iteration's prompt
+	watcher       *agentWatch     // the watch of a working agent
 	seen          agent           // the agent as last seen through tmux
 }
 
@@ -155,10 +156,12 @@ func New(cfg Config) *Loop {
 	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
-	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, drv: l}
+	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll, drv: l}
 	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},
 		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
 		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}
+	l.watcher = &agentWatch{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, pane: l.pane, outage: l.outage, signals: l.signals,
+		features: l.features, drv: l}
 	return l
 }
 
@@ -302,7 +305,7 @@ func (l *Loop) step(st *ralph.State) error {
 	case ralph.PhaseSubmitting:
 		l.delivery.resumeDelivery(st)
 	case ralph.PhaseWorking:
-		l.watch(st)
+		l.watcher.watch(st)
 	case ralph.PhaseBackoff:
 		l.backoff(st)
 	case ralph.PhaseWaiting:

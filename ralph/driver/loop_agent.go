@@ -35,6 +35,9 @@ type agentEnd struct {
 	since int
 }
 
+// lastSeen is the agent as the last look through tmux saw it.
+func (l *Loop) lastSeen() agent { return l.seen }
+
 func (l *Loop) agentNow() agent {
 	w, err := l.worker()
 	if err != nil {

@@ -37,6 +37,14 @@ func (l *Loop) wait(d time.Duration, exited <-chan struct{}, woken <-chan struct
 	}
 }
 
+// takeFilesChanged reports whether a wait since the last call ended because the loop's files
+// changed.
+func (l *Loop) takeFilesChanged() bool {
+	changed := l.filesChanged
+	l.filesChanged = false
+	return changed
+}
+
 // ctx is the context the loop runs under; a Config without one runs until it ends by itself.
 func (l *Loop) ctx() context.Context {
 	if l.cfg.Context == nil {

@@ -252,7 +252,7 @@ func (dv *promptDelivery) keepUnknownScreen(st *ralph.State, a agent) string {
 // submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
 // is pressed once more (a paste can swallow the first one).
 func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
-	unlock := dv.typing()
+	unlock := lockInput(dv.cfg)
 	before := screen.ActivityHashOf(lines)
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
 	prompt = strings.TrimRight(prompt, " \t\r\n")
@@ -278,14 +278,14 @@ func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, promp
 	}
 }
 
-// typing takes the worker's input lock while the loop types into its pane, so that a send or
+// lockInput takes the worker's input lock while the loop types into its pane, so that a send or
 // a heartbeat does not land between a paste and its Enter, and returns its release. A typist
 // that holds it too long does not stop the loop: it types all the same.
-func (dv *promptDelivery) typing() (unlock func()) {
-	if dv.cfg.Workers == nil {
+func lockInput(cfg *Config) (unlock func()) {
+	if cfg.Workers == nil {
 		return func() {}
 	}
-	lock, ok, err := dv.cfg.Workers.LockInput(dv.cfg.Name)
+	lock, ok, err := cfg.Workers.LockInput(cfg.Name)
 	if err != nil || !ok {
 		return func() {}
 	}

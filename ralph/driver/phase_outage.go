@@ -22,15 +22,15 @@ type outage struct {
 	dir    ralph.Dir
 	rec    *recorder
 	notify *notifications
+	poll   time.Duration // how often a still screen is looked at (Config.ScreenPoll)
 	drv    outageNeeds
 	silent *silence // the outage under way, nil while the server answers
 }
 
-// outageNeeds are what an outage asks of the watch: a look at the screen (which tells
-// whether the server answers again) and how often the screen is looked at.
+// outageNeeds are what an outage asks of the loop: a look at the screen, which tells whether
+// the server answers again.
 type outageNeeds interface {
 	capture(a agent, history int) ([]string, error)
-	screenEvery(inactivity time.Duration) time.Duration
 }
 
 // lasting reports whether the server is silent (as last asked).
@@ -81,7 +81,7 @@ func (o *outage) whileSilent(a *agent, w *screenWatch, next *watchTimes) bool {
 	if now.Before(next.screen) {
 		return false
 	}
-	next.screen = now.Add(o.drv.screenEvery(w.facts.Inactivity))
+	next.screen = now.Add(screenEvery(o.poll, w.facts.Inactivity))
 	if _, err := o.drv.capture(*a, 0); err != nil {
 		o.notAnswering(err)
 		return false

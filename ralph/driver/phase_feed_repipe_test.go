@@ -52,13 +52,13 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := l.agentNow()
-			ws := l.newScreenWatch(st)
+			ws := l.watcher.newScreenWatch(st)
 			ws.feed = feed
 			prev := h.clock.Now()
 			ws.facts.Now, ws.facts.LastChange = prev, prev.Add(-time.Second)
 			ws.lastHash, ws.lastSubst = "", ""
 			// The previous look: it saw "> ".
-			if l.lookAtScreen(st, &a, &ws) {
+			if l.watcher.lookAtScreen(st, &a, &ws) {
 				t.Fatal("the first look ended the iteration")
 			}
 			ws.looked = prev
@@ -72,7 +72,7 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 			}
 			ws.facts.Now = prev.Add(feedSafety)
 			var next watchTimes
-			if l.screenFed(st, &a, &ws, &next) {
+			if l.watcher.screenFed(st, &a, &ws, &next) {
 				t.Fatal("the safety look ended the iteration")
 			}
 			if piper.pipes != tc.wantPipes {

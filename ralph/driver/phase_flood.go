@@ -56,30 +56,30 @@ func (f *floodPause) resumeDue(now time.Time) bool {
 
 // floodTurn is the watch's turn for floods: a pane whose pause is over is followed again,
 // and a followed pane that floods is not, from now on (its screen is looked at at once).
-func (l *Loop) floodTurn(a agent, w *screenWatch, next *watchTimes) {
+func (aw *agentWatch) floodTurn(a agent, w *screenWatch, next *watchTimes) {
 	now := w.facts.Now
-	l.followAfterFlood(a, w, now)
+	aw.followAfterFlood(a, w, now)
 	if w.feed != nil && w.feed.flooding.Load() {
-		l.stopFollowingFlood(w, now)
+		aw.stopFollowingFlood(w, now)
 		next.screen = now
 	}
 }
 
 // stopFollowingFlood stops the copying of a flooding pane and starts a pause; the screen is
 // looked at now, without the feed. A new flood is logged once, not at every pause of it.
-func (l *Loop) stopFollowingFlood(w *screenWatch, now time.Time) {
-	l.pane.unfollow()
+func (aw *agentWatch) stopFollowingFlood(w *screenWatch, now time.Time) {
+	aw.pane.unfollow()
 	w.feed = nil
 	pause, fresh := w.flood.begin(now)
 	if fresh {
-		l.rec.logEvent("WARN", fmt.Sprintf("iteration %d agent's pane prints over %d kB/s: looking at its screen every %s instead of following its output (again in %s)",
-			l.iteration(), floodBytes>>10, floodScreenPoll, pause))
+		aw.rec.logEvent("WARN", fmt.Sprintf("iteration %d agent's pane prints over %d kB/s: looking at its screen every %s instead of following its output (again in %s)",
+			aw.drv.iteration(), floodBytes>>10, floodScreenPoll, pause))
 	}
 }
 
 // followAfterFlood starts following the pane again when its pause is over.
-func (l *Loop) followAfterFlood(a agent, w *screenWatch, now time.Time) {
+func (aw *agentWatch) followAfterFlood(a agent, w *screenWatch, now time.Time) {
 	if w.feed == nil && w.flood.resumeDue(now) {
-		w.feed = l.pane.follow(a)
+		w.feed = aw.pane.follow(a)
 	}
 }

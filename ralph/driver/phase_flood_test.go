@@ -136,7 +136,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	if err := h.fake.SetScreen(a.paneID, "flood 1\nflood 2"); err != nil {
 		t.Fatal(err)
 	}
-	w := l.newScreenWatch(st)
+	w := l.watcher.newScreenWatch(st)
 	w.feed = l.pane.follow(a)
 	if w.feed == nil || piper.pipes != 1 {
 		t.Fatalf("the pane is not followed (pipes %d)", piper.pipes)
@@ -147,7 +147,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	step := func(at time.Time) {
 		t.Helper()
 		w.facts.Now = at
-		if l.watchOnce(st, &a, &w, &next) {
+		if l.watcher.watchOnce(st, &a, &w, &next) {
 			t.Fatal("the iteration ended")
 		}
 	}

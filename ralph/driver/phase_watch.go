@@ -11,6 +11,42 @@ import (
 // Watching a working agent: the driver samples the process, the screen and the stop files,
 // and the policy (ralph/supervision_policy.go) says when what it sees ends the iteration.
 
+// agentWatch watches a working agent until its iteration ends. It is a phase of its own, with
+// the pane's feed, the floods and the tmux server's silences it meets, so that how often
+// what is looked at, and what a look concludes, is in one place; what it needs of the rest
+// of the loop is the list of watchNeeds.
+type agentWatch struct {
+	cfg      *Config
+	pats     *patterns // the done pattern, its matcher, and the compaction's
+	rec      *recorder
+	pane     *paneFollower
+	outage   *outage
+	signals  *signalWatch // the agent's own signals, whose hooks a finishing turn waits for
+	features features     // the features' looks, between the watch's own
+	drv      watchNeeds
+}
+
+// watchNeeds are what the watch asks of the loop: the agent as it is now or was last seen, a
+// look at its screen, the loop's status and its waits, and the loop's ways of ending the
+// iteration.
+type watchNeeds interface {
+	agentNow() agent
+	lastSeen() agent
+	settled() agent
+	capture(a agent, history int) ([]string, error)
+	iteration() int
+	statusNow() ralph.Status
+	statusPoll() time.Duration
+	exitWatch(pid int) (<-chan struct{}, func())
+	wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{})
+	takeFilesChanged() bool
+	abortRequested() bool
+	abortNow(a agent)
+	stoppedWhileWorking(st *ralph.State, a agent)
+	end(st *ralph.State, a agent, kind ralph.Ending)
+	transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State
+}
+
 // screenWatch is what the driver remembers between looks at the screen.
 type screenWatch struct {
 	facts     ralph.WatchFacts
@@ -52,88 +88,87 @@ type watchTimes struct {
 
 // watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
 // creates the DONE file, runs out of time, or the loop is stopped.
-func (l *Loop) watch(st *ralph.State) {
-	a := l.agentNow()
-	l.ensureMatcher(l.cfg.Dir.PromptCopy())
-	w := l.newScreenWatch(st)
-	w.feed = l.pane.follow(a)
-	now := l.cfg.Clock.Now()
+func (aw *agentWatch) watch(st *ralph.State) {
+	a := aw.drv.agentNow()
+	aw.pats.ensureMatcher(aw.cfg.Dir.PromptCopy())
+	w := aw.newScreenWatch(st)
+	w.feed = aw.pane.follow(a)
+	now := aw.cfg.Clock.Now()
 	next := watchTimes{screen: now, status: now}
-	l.features.watchStarted(st, now)
+	aw.features.watchStarted(st, now)
 	watched := a.pid
-	exited, unwatch := l.exitWatch(watched)
+	exited, unwatch := aw.drv.exitWatch(watched)
 	defer func() { unwatch() }()
 	for {
-		if l.abortRequested() {
-			l.abortNow(a)
+		if aw.drv.abortRequested() {
+			aw.drv.abortNow(a)
 			return
 		}
-		w.facts.Now = l.cfg.Clock.Now()
-		if l.watchOnce(st, &a, &w, &next) {
+		w.facts.Now = aw.cfg.Clock.Now()
+		if aw.watchOnce(st, &a, &w, &next) {
 			return
 		}
 		if a.pid != watched {
 			// A new look at the agent found another process (its pane was respawned).
 			unwatch()
 			watched = a.pid
-			exited, unwatch = l.exitWatch(watched)
-			if !w.flood.holding(l.cfg.Clock.Now()) {
-				w.feed = l.pane.follow(a)
+			exited, unwatch = aw.drv.exitWatch(watched)
+			if !w.flood.holding(aw.cfg.Clock.Now()) {
+				w.feed = aw.pane.follow(a)
 			}
 		}
-		l.wait(l.untilNextLook(st, next), exited, w.wakeup())
-		if l.filesChanged {
-			l.filesChanged = false
-			next.status = l.cfg.Clock.Now() // read them now, not at the next StatusPoll
+		aw.drv.wait(aw.untilNextLook(st, next), exited, w.wakeup())
+		if aw.drv.takeFilesChanged() {
+			next.status = aw.cfg.Clock.Now() // read them now, not at the next StatusPoll
 		}
 	}
 }
 
 // watchOnce takes one look at everything that is due and can end the iteration, and reports
 // whether it ended.
-func (l *Loop) watchOnce(st *ralph.State, a *agent, w *screenWatch, next *watchTimes) bool {
+func (aw *agentWatch) watchOnce(st *ralph.State, a *agent, w *screenWatch, next *watchTimes) bool {
 	now := w.facts.Now
 	if !now.Before(next.status) {
-		next.status = now.Add(l.statusPoll())
-		if l.statusNow() == ralph.StatusStopped {
-			l.stoppedWhileWorking(st, *a)
+		next.status = now.Add(aw.drv.statusPoll())
+		if aw.drv.statusNow() == ralph.StatusStopped {
+			aw.drv.stoppedWhileWorking(st, *a)
 			return true
 		}
-		if present, err := l.cfg.Dir.DoneMarker(); err != nil || present {
-			l.end(st, *a, ralph.EndDoneFile)
+		if present, err := aw.cfg.Dir.DoneMarker(); err != nil || present {
+			aw.drv.end(st, *a, ralph.EndDoneFile)
 			return true
 		}
-		if l.features.statusLook(st, *a, w) {
+		if aw.features.statusLook(st, *a, w) {
 			return true
 		}
 	}
-	if a.dead || !l.cfg.Procs.Alive(a.pid) {
-		l.end(st, l.settled(), ralph.EndExited)
+	if a.dead || !aw.cfg.Procs.Alive(a.pid) {
+		aw.drv.end(st, aw.drv.settled(), ralph.EndExited)
 		return true
 	}
-	if l.features.agentLook(st, *a, w) {
+	if aw.features.agentLook(st, *a, w) {
 		return true
 	}
-	if l.outage.lasting() {
-		return l.outage.whileSilent(a, w, next)
+	if aw.outage.lasting() {
+		return aw.outage.whileSilent(a, w, next)
 	}
-	l.floodTurn(*a, w, next)
+	aw.floodTurn(*a, w, next)
 	if w.feed != nil {
-		return l.screenFed(st, a, w, next)
+		return aw.screenFed(st, a, w, next)
 	}
-	return l.screenPolled(st, a, w, next)
+	return aw.screenPolled(st, a, w, next)
 }
 
 // screenPolled looks at a pane whose output is not followed when its look is due, and sets
 // the next one (see nextScreenPoll). It reports whether the iteration ended.
-func (l *Loop) screenPolled(st *ralph.State, a *agent, w *screenWatch, next *watchTimes) bool {
+func (aw *agentWatch) screenPolled(st *ralph.State, a *agent, w *screenWatch, next *watchTimes) bool {
 	now := w.facts.Now
 	if now.Before(next.screen) {
 		return false
 	}
 	changed := w.facts.LastChange
-	ended := l.lookAtScreen(st, a, w)
-	w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, l.screenEvery(w.facts.Inactivity))
+	ended := aw.lookAtScreen(st, a, w)
+	w.every = nextScreenPoll(w.every, w.facts.LastChange != changed, screenEvery(aw.cfg.ScreenPoll, w.facts.Inactivity))
 	next.screen = now.Add(w.every)
 	if w.flood.holding(now) {
 		next.screen = now.Add(max(w.every, floodScreenPoll))
@@ -156,10 +191,10 @@ func nextScreenPoll(cur time.Duration, moved bool, base time.Duration) time.Dura
 
 // untilNextLook is how long the watch waits before its next look: until the first thing falls
 // due, at most ExitPoll (an agent's end cuts the wait short where it can be watched).
-func (l *Loop) untilNextLook(st *ralph.State, next watchTimes) time.Duration {
-	now := l.cfg.Clock.Now()
-	first := now.Add(l.cfg.ExitPoll)
-	for _, t := range l.features.lookDue(st, []time.Time{next.status, next.screen}) {
+func (aw *agentWatch) untilNextLook(st *ralph.State, next watchTimes) time.Duration {
+	now := aw.cfg.Clock.Now()
+	first := now.Add(aw.cfg.ExitPoll)
+	for _, t := range aw.features.lookDue(st, []time.Time{next.status, next.screen}) {
 		if t.Before(first) {
 			first = t
 		}
@@ -169,15 +204,15 @@ func (l *Loop) untilNextLook(st *ralph.State, next watchTimes) time.Duration {
 
 // screenEvery is how often a still screen is captured: every ScreenPoll (the seed's 2 s), more
 // often for a short inactivity timeout, so that a quiet agent is ended within a twentieth of it.
-func (l *Loop) screenEvery(inactivity time.Duration) time.Duration {
-	return min(l.cfg.ScreenPoll, max(minScreenPoll, inactivity/20))
+func screenEvery(poll, inactivity time.Duration) time.Duration {
+	return min(poll, max(minScreenPoll, inactivity/20))
 }
 
 // minScreenPoll bounds how often a screen is captured.
 const minScreenPoll = 250 * time.Millisecond
 
-func (l *Loop) newScreenWatch(st *ralph.State) screenWatch {
-	now := l.cfg.Clock.Now()
+func (aw *agentWatch) newScreenWatch(st *ralph.State) screenWatch {
+	now := aw.cfg.Clock.Now()
 	started := ralph.ParseTime(st.LastIterationStarted)
 	if started.IsZero() {
 		started = now
@@ -188,30 +223,30 @@ func (l *Loop) newScreenWatch(st *ralph.State) screenWatch {
 	}
 	f := ralph.WatchFacts{Now: now, Started: started, LastChange: lastChange, LastProgress: lastChange}
 	f.Inactivity, f.Hang, f.Limit = ralph.WatchLimits(limits(st))
-	return screenWatch{facts: f, every: l.screenEvery(f.Inactivity)}
+	return screenWatch{facts: f, every: screenEvery(aw.cfg.ScreenPoll, f.Inactivity)}
 }
 
 // lookAtScreen captures the screen, notes what changed, and ends the iteration when the done
 // pattern shows or the agent has been quiet or hung for too long. It reports whether the
 // iteration ended.
-func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
-	lines, err := l.capture(*a, l.cfg.HistoryLines)
-	if l.outage.notAnswering(err) {
+func (aw *agentWatch) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
+	lines, err := aw.drv.capture(*a, aw.cfg.HistoryLines)
+	if aw.outage.notAnswering(err) {
 		return false
 	}
 	if err != nil {
-		*a = l.agentNow()
+		*a = aw.drv.agentNow()
 		return false
 	}
-	if l.doneRE != nil && l.matcher.Count(lines) > st.DoneBaseline {
-		l.letTurnFinish(*a, lines, w.feed)
-		l.end(st, *a, ralph.EndDoneMarker)
+	if aw.pats.doneRE != nil && aw.pats.matcher.Count(lines) > st.DoneBaseline {
+		aw.letTurnFinish(*a, lines, w.feed)
+		aw.drv.end(st, *a, ralph.EndDoneMarker)
 		return true
 	}
-	if l.watchContext(st, *a, lines) {
+	if aw.watchContext(st, *a, lines) {
 		return true
 	}
-	if l.features.screenLook(st, *a, lines) {
+	if aw.features.screenLook(st, *a, lines) {
 		return true
 	}
 	now := w.facts.Now
@@ -221,7 +256,7 @@ func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 			if now.Sub(w.savedChange) >= saveScreenChange {
 				w.savedChange = now
 				at := w.facts.LastChange.Format(ralph.TimeFormat)
-				l.rec.note(func(s *ralph.State) error { s.LastScreenChange = at; return nil })
+				aw.rec.note(func(s *ralph.State) error { s.LastScreenChange = at; return nil })
 			}
 		}
 		w.lastHash = h
@@ -233,13 +268,13 @@ func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 			w.facts.LastProgress = now
 			if now.Sub(w.savedProgress) >= saveScreenChange {
 				w.savedProgress = now
-				l.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
+				aw.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.LastOutputAt = now.UTC().Format(time.RFC3339) })
 			}
 		}
 		w.lastSubst = h
 	}
 	if ending, ok := ralph.Quiet(w.facts); ok {
-		l.end(st, *a, ending)
+		aw.drv.end(st, *a, ending)
 		return true
 	}
 	return false
@@ -248,34 +283,34 @@ func (l *Loop) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
 // watchContext reads the agent's context use off the screen and carries out what the policy
 // makes of it: nothing, a nudge to wrap up, or the end of the iteration. It reports whether
 // the iteration ended.
-func (l *Loop) watchContext(st *ralph.State, a agent, lines []string) bool {
+func (aw *agentWatch) watchContext(st *ralph.State, a agent, lines []string) bool {
 	if st.MaxContext <= 0 {
 		return false
 	}
-	cur, err := l.cfg.Dir.Load()
+	cur, err := aw.cfg.Dir.Load()
 	if err != nil {
 		return false
 	}
 	used, seen := screen.ContextUsed(lines)
-	if l.compaction == nil {
-		prompt, _ := state.ReadFile(l.cfg.Dir.PromptCopy())
-		l.compaction = screen.NewDoneMatcher(screen.CompactionPattern, string(prompt))
+	if aw.pats.compaction == nil {
+		prompt, _ := state.ReadFile(aw.cfg.Dir.PromptCopy())
+		aw.pats.compaction = screen.NewDoneMatcher(screen.CompactionPattern, string(prompt))
 	}
 	act, ending, dec := ralph.ContextCheck(ralph.ContextFacts{Iteration: st.CurrentIteration, Max: st.MaxContext, Used: used,
-		Seen: seen, Compacting: l.compaction.Count(lines) > 0, Nudged: cur.ContextNudgeSent})
+		Seen: seen, Compacting: aw.pats.compaction.Count(lines) > 0, Nudged: cur.ContextNudgeSent})
 	if dec.Context != nil && (dec.Context.Used != cur.ContextUsed || dec.Context.Nudged) {
-		l.transition(st, a, dec)
+		aw.drv.transition(st, a, dec)
 	}
 	switch act {
 	case ralph.ContextNudge:
-		unlock := l.delivery.typing()
-		if err := l.cfg.Tmux.Paste(a.paneID, ralph.ContextNudgeText(used), true); err == nil {
-			l.cfg.Clock.Sleep(l.cfg.InputSettle)
-			_ = l.cfg.Tmux.SendKeys(a.paneID, "Enter")
+		unlock := lockInput(aw.cfg)
+		if err := aw.cfg.Tmux.Paste(a.paneID, ralph.ContextNudgeText(used), true); err == nil {
+			aw.cfg.Clock.Sleep(aw.cfg.InputSettle)
+			_ = aw.cfg.Tmux.SendKeys(a.paneID, "Enter")
 		}
 		unlock()
 	case ralph.ContextEnd:
-		l.end(st, a, ending)
+		aw.drv.end(st, a, ending)
 		return true
 	}
 	return false
@@ -290,20 +325,20 @@ const (
 	turnSettlePoll = 200 * time.Millisecond
 )
 
-func (l *Loop) letTurnFinish(a agent, lines []string, feed *paneFeed) {
-	l.signals.letHooksFinish(a)
+func (aw *agentWatch) letTurnFinish(a agent, lines []string, feed *paneFeed) {
+	aw.signals.letHooksFinish(a)
 	if feed != nil {
-		l.settleFed(a, feed)
+		aw.settleFed(a, feed)
 		return
 	}
 	last := screen.ActivityHashOf(lines)
-	deadline := l.cfg.Clock.Now().Add(turnSettle)
-	for l.cfg.Clock.Now().Before(deadline) {
-		l.cfg.Clock.Sleep(turnSettlePoll)
-		if !l.cfg.Procs.Alive(a.pid) {
+	deadline := aw.cfg.Clock.Now().Add(turnSettle)
+	for aw.cfg.Clock.Now().Before(deadline) {
+		aw.cfg.Clock.Sleep(turnSettlePoll)
+		if !aw.cfg.Procs.Alive(a.pid) {
 			return
 		}
-		cur, err := l.capture(a, l.cfg.HistoryLines)
+		cur, err := aw.drv.capture(a, aw.cfg.HistoryLines)
 		if err != nil {
 			return
 		}
