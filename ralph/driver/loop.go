@@ -126,7 +126,7 @@ type Loop struct {
 	rec      *recorder     // what the loop says and records, and the writes that failed
 	pane     *paneFollower // the agent's output, where it is followed
 	agentEnd               // what was done to end the last agent and what it left
-	paneHost               // the pane's host, where agents start through one
+	host     *paneHost     // the pane's host, where agents start through one
 	files    *fileWatch    // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
@@ -147,6 +147,7 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.rec = newRecorder(&l.cfg, l)
+	l.host = &paneHost{cfg: &l.cfg}
 	drv := facade{l}
 	l.notify = newNotifications(drv)
 	limits := &usageLimits{drv: drv}
@@ -231,7 +232,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (ralph.Status, error) {
 	defer l.pane.unfollow()
-	defer l.dismissHost()
+	defer l.host.dismiss(l.statusNow)
 	l.files = l.watchOwnFiles()
 	defer l.files.close()
 	// A last chance for what a full disk kept out of the logs (see UnloggedError).

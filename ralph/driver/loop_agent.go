@@ -50,7 +50,7 @@ func (l *Loop) agentNow() agent {
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
-	pid, hosted := l.agentPID(p)
+	pid, hosted := l.host.agentPID(p)
 	a := agent{paneID: p.ID, pid: pid, dead: p.Dead}
 	// The wrapper writes the exit file as the agent ends, often before tmux notices.
 	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
@@ -86,7 +86,7 @@ func (l *Loop) settled() agent {
 	deadline := l.cfg.Clock.Now().Add(2 * time.Second)
 	for {
 		a := l.agentNow()
-		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == l.host.agent {
+		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == l.host.started.agent {
 			a = l.hostRecorded(a)
 		}
 		if a.gone || (a.dead && a.code != nil) || l.cfg.Clock.Now().After(deadline) {

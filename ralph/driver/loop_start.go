@@ -158,7 +158,7 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 		}
 	} else {
 		// The previous agent, or anything it left behind.
-		pid, _ := l.agentPID(p)
+		pid, _ := l.host.agentPID(p)
 		l.endAgent(agent{pid: pid}, l.cfg.KillGrace)
 	}
 	// Whatever starts from here is the next agent: nothing of it was looked for or seen to
@@ -166,12 +166,12 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 	l.swept, l.ended, l.since = false, 0, l.cfg.Procs.Mark()
 	_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
 	if hosted && !gone && !p.Dead {
-		if pid, ok := l.startHosted(p, script); ok {
+		if pid, ok := l.host.startHosted(p, script); ok {
 			p.PID = pid
 			return p, nil
 		}
 	}
-	hosted = l.hostFor(&spec, hosted, script)
+	hosted = l.host.hostFor(&spec, hosted, script)
 	if gone {
 		// The window was closed by hand: open a new one and point the worker at it.
 		p, err = l.cfg.Tmux.NewWindow(spec)
@@ -179,7 +179,7 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 	}
 	if err == nil && hosted {
-		p.PID = l.waitAgent(p.PID)
+		p.PID = l.host.waitAgent(p.PID)
 	}
 	return p, err
 }
