@@ -125,7 +125,7 @@ type Loop struct {
 	lastGood *ralph.State  // the state as last read, to rebuild it from when the file is corrupted
 	rec      *recorder     // what the loop says and records, and the writes that failed
 	pane     *paneFollower // the agent's output, where it is followed
-	agentEnd               // what was done to end the last agent and what it left
+	view     *agentView    // the agent as seen through tmux, and what ended it
 	host     *paneHost     // the pane's host, where agents start through one
 	files    *fileWatch    // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
@@ -139,7 +139,6 @@ type Loop struct {
 	outage        *outage         // the tmux server's silences
 	delivery      *promptDelivery // the delivery of each iteration's prompt
 	watcher       *agentWatch     // the watch of a working agent
-	seen          agent           // the agent as last seen through tmux
 }
 
 // New prepares a loop; Run drives it.
@@ -153,16 +152,19 @@ func New(cfg Config) *Loop {
 	limits := &usageLimits{drv: drv}
 	apiErrors := &apiErrors{drv: drv}
 	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
-	l.pane = &paneFollower{output: cfg.Output, dir: cfg.Dir, pats: &l.patterns}
-	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
-	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll, drv: l}
 	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},
 		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
 		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}
-	l.watcher = &agentWatch{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, pane: l.pane, outage: l.outage, signals: l.signals,
-		features: l.features, drv: l}
+	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll}
+	l.view = &agentView{cfg: &l.cfg, rec: l.rec, host: l.host, outage: l.outage}
+	l.outage.drv = l.view
+	l.pane = &paneFollower{output: cfg.Output, dir: cfg.Dir, pats: &l.patterns}
+	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, view: l.view, rec: l.rec,
+		notify: l.notify, signals: l.signals, drv: l}
+	l.watcher = &agentWatch{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, pane: l.pane, view: l.view,
+		outage: l.outage, signals: l.signals, features: l.features, drv: l}
 	return l
 }
 
@@ -192,7 +194,7 @@ func (l *Loop) transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.S
 		l.rec.sayLines(dec.Lines)
 	}
 	if dec.EndAgent {
-		l.endAgent(a, l.cfg.KillGrace)
+		l.view.end(a, l.cfg.KillGrace)
 	}
 	if cur == nil {
 		cur = st

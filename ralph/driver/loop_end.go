@@ -40,9 +40,9 @@ func (l *Loop) end(st *ralph.State, a agent, kind ralph.Ending) {
 	}
 	l.saveScreen(a, n)
 	// End the agent (when it still runs) and any orphans it left, in its process group or not.
-	l.endAgent(agent{pid: a.pid}, l.cfg.KillGrace)
+	l.view.end(agent{pid: a.pid}, l.cfg.KillGrace)
 	if kind != ralph.EndExited && !a.gone {
-		a = l.endedNow(a)
+		a = l.view.endedNow(a)
 	}
 	if kind == ralph.EndExited {
 		rec.ExitCode = a.code
@@ -132,7 +132,7 @@ func (l *Loop) stagnationFacts(cur *ralph.State) ralph.StagnationFacts {
 	if f.Limit <= 0 {
 		return f
 	}
-	if w, err := l.worker(); err == nil {
+	if w, err := l.cfg.worker(); err == nil {
 		f.After, f.InRepo = git.Fingerprint(w.Cwd)
 	}
 	return f
@@ -140,7 +140,7 @@ func (l *Loop) stagnationFacts(cur *ralph.State) ralph.StagnationFacts {
 
 // workerHead is the short commit the worker's directory is at, "" outside a repository.
 func (l *Loop) workerHead() string {
-	w, err := l.worker()
+	w, err := l.cfg.worker()
 	if err != nil {
 		return ""
 	}
@@ -160,7 +160,7 @@ func (l *Loop) doneSeen(st *ralph.State, a agent) bool {
 		return false
 	}
 	l.ensureMatcher(l.cfg.Dir.PromptCopy())
-	lines, err := l.capture(a, l.cfg.HistoryLines)
+	lines, err := l.view.capture(a, l.cfg.HistoryLines)
 	return err == nil && l.matcher.Count(lines) > st.DoneBaseline
 }
 

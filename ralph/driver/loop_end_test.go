@@ -61,7 +61,7 @@ func TestEndedNowReadsTheExitFileFirst(t *testing.T) {
 	if err := os.WriteFile(h.sd.ExitPath(loopName), []byte("143\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := l.endedNow(agent{paneID: "%404", pid: 4040})
+	a := l.view.endedNow(agent{paneID: "%404", pid: 4040})
 	if !a.dead || a.code == nil || *a.code != 143 || a.paneID != "%404" || a.gone {
 		t.Errorf("with the exit file: %+v", a)
 	}
@@ -69,7 +69,7 @@ func TestEndedNowReadsTheExitFileFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No file: tmux is asked, and tells of the worker's pane as it is (still running here).
-	if a := l.endedNow(agent{paneID: "%404", pid: 4040}); a.paneID != h.paneID || a.dead || a.code != nil {
+	if a := l.view.endedNow(agent{paneID: "%404", pid: 4040}); a.paneID != h.paneID || a.dead || a.code != nil {
 		t.Errorf("without the exit file: %+v, want tmux's word on %s", a, h.paneID)
 	}
 }

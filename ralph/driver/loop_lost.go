@@ -34,7 +34,7 @@ func (l *Loop) lostState(err error) error {
 	if werr := l.cfg.Dir.Create(&rebuilt); werr != nil {
 		return fmt.Errorf("%s, and it cannot be rewritten: %v", why, werr)
 	}
-	l.transition(&rebuilt, l.agentNow(), d)
+	l.transition(&rebuilt, l.view.now(), d)
 	return fmt.Errorf("%s", why)
 }
 

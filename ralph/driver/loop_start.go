@@ -15,13 +15,13 @@ import (
 
 // worker returns the loop's worker record, as shared by every loop this process drives (it
 // must not be changed).
-func (l *Loop) worker() (*state.Worker, error) {
-	w, err := l.cfg.Workers.SharedWorker(l.cfg.Name)
+func (c *Config) worker() (*state.Worker, error) {
+	w, err := c.Workers.SharedWorker(c.Name)
 	if err != nil {
 		return nil, err
 	}
 	if w == nil || w.Tmux == nil {
-		return nil, fmt.Errorf("worker '%s' is gone", l.cfg.Name)
+		return nil, fmt.Errorf("worker '%s' is gone", c.Name)
 	}
 	return w, nil
 }
@@ -66,7 +66,7 @@ type loopPane struct {
 }
 
 func (p *loopPane) Command() ([]string, error) {
-	w, err := p.l.worker()
+	w, err := p.l.cfg.worker()
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +147,11 @@ func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 // there is one, else as a new pane process (spec's, under a new host when hosted), in a new
 // window when the pane is gone. The pane returned carries the agent's process.
 func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
-	p, err := l.ownPane(w)
+	p, err := l.view.ownPane(w)
 	gone := err != nil
 	if gone {
 		// An agent whose window or server is gone may still run: never two at once.
-		l.endAgent(agent{dead: true}, l.cfg.KillGrace)
+		l.view.end(agent{dead: true}, l.cfg.KillGrace)
 		// With no tmux server left (someone ran kill-server) the loop must not start one again.
 		if panes, perr := l.cfg.Tmux.Panes(); perr == nil && len(panes) == 0 {
 			return p, errServerGone
@@ -159,11 +159,11 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 	} else {
 		// The previous agent, or anything it left behind.
 		pid, _ := l.host.agentPID(p)
-		l.endAgent(agent{pid: pid}, l.cfg.KillGrace)
+		l.view.end(agent{pid: pid}, l.cfg.KillGrace)
 	}
 	// Whatever starts from here is the next agent: nothing of it was looked for or seen to
 	// end yet, and what the next script notes is its process.
-	l.swept, l.ended, l.since = false, 0, l.cfg.Procs.Mark()
+	l.view.swept, l.view.ended, l.view.since = false, 0, l.cfg.Procs.Mark()
 	_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
 	if hosted && !gone && !p.Dead {
 		if pid, ok := l.host.startHosted(p, script); ok {

@@ -21,7 +21,7 @@ func (l *Loop) lastOutput(a agent, iteration, n int) []string {
 	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
 		lines = screen.Lines(string(data))
 	} else if a.paneID != "" {
-		lines, _ = l.capture(a, 0)
+		lines, _ = l.view.capture(a, 0)
 	}
 	return lastN(nonBlank(lines), n)
 }
@@ -70,7 +70,7 @@ func (l *Loop) Resurrected(deadPID int, mayGiveUp bool) (giveUp bool) {
 		}
 		rs.PID = os.Getpid()
 	})
-	l.transition(st, l.agentNow(), dec)
+	l.transition(st, l.view.now(), dec)
 	return dec.Stopping()
 }
 
@@ -81,7 +81,7 @@ func (l *Loop) Crashed(fault string) {
 	if err != nil {
 		return
 	}
-	l.transition(st, l.agentNow(), ralph.MonitorCrashed(st.CurrentIteration, fault))
+	l.transition(st, l.view.now(), ralph.MonitorCrashed(st.CurrentIteration, fault))
 }
 
 // RegentCrashLoop says loudly that the Regent keeps dying and no longer drives this loop: the
@@ -92,5 +92,5 @@ func (l *Loop) RegentCrashLoop(reason string) {
 	if err != nil {
 		return
 	}
-	l.notify.announce(st, l.agentNow(), ralph.Decision{Escalate: reason})
+	l.notify.announce(st, l.view.now(), ralph.Decision{Escalate: reason})
 }

@@ -38,7 +38,7 @@ func (l *Loop) agentName(st *ralph.State) string {
 	if st.Agent != "" {
 		return st.Agent
 	}
-	if w, err := l.worker(); err == nil && len(w.Cmd) > 0 {
+	if w, err := l.cfg.worker(); err == nil && len(w.Cmd) > 0 {
 		return filepath.Base(w.Cmd[0])
 	}
 	return ""
@@ -46,7 +46,7 @@ func (l *Loop) agentName(st *ralph.State) string {
 
 // workDir is the worker's directory.
 func (l *Loop) workDir(st *ralph.State) string {
-	if w, err := l.worker(); err == nil && w.Cwd != "" {
+	if w, err := l.cfg.worker(); err == nil && w.Cwd != "" {
 		return w.Cwd
 	}
 	return st.WorkDir

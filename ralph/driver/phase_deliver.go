@@ -27,18 +27,16 @@ type promptDelivery struct {
 	cfg     *Config
 	pats    *patterns // where the done pattern's matcher for this prompt is kept
 	pane    *paneFollower
+	view    *agentView // the agent as it is now, and its screen
 	rec     *recorder
 	notify  *notifications
 	signals *signalWatch // the agent's own word that it started and took the prompt
 	drv     deliveryNeeds
 }
 
-// deliveryNeeds are what a delivery asks of the loop: the agent as it is now, a look at its
-// screen, a wait, and the loop's ways of ending the iteration or itself.
+// deliveryNeeds are what a delivery asks of the loop: a wait, the loop's status, and the
+// loop's ways of ending the iteration or itself.
 type deliveryNeeds interface {
-	agentNow() agent
-	settled() agent
-	capture(a agent, history int) ([]string, error)
 	wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{})
 	statusNow() ralph.Status
 	abortRequested() bool
@@ -49,9 +47,9 @@ type deliveryNeeds interface {
 
 // deliver waits for the agent's input prompt, then gives it the prompt.
 func (dv *promptDelivery) deliver(st *ralph.State) error {
-	a := dv.drv.agentNow()
+	a := dv.view.now()
 	if a.dead {
-		dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
+		dv.drv.end(st, dv.view.settled(), ralph.EndExited)
 		return nil
 	}
 	prompt, err := state.ReadFile(dv.cfg.Dir.PromptCopy())
@@ -78,7 +76,7 @@ func (dv *promptDelivery) deliver(st *ralph.State) error {
 	}
 	base := 0
 	if dv.pats.matcher != nil {
-		if full, err := dv.drv.capture(a, dv.cfg.HistoryLines); err == nil {
+		if full, err := dv.view.capture(a, dv.cfg.HistoryLines); err == nil {
 			base = dv.pats.matcher.Count(full)
 		}
 	}
@@ -154,12 +152,12 @@ func (dv *promptDelivery) redeliver(st *ralph.State) error {
 // seeing the agent take it: if the agent still sits at its input prompt, the Enter that
 // submits it is what is missing.
 func (dv *promptDelivery) resumeDelivery(st *ralph.State) {
-	a := dv.drv.agentNow()
+	a := dv.view.now()
 	if a.dead {
-		dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
+		dv.drv.end(st, dv.view.settled(), ralph.EndExited)
 		return
 	}
-	if lines, err := dv.drv.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Ready {
+	if lines, err := dv.view.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Ready {
 		dv.rec.say("taking over while the prompt was being delivered; pressing Enter")
 		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
@@ -177,7 +175,7 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 	blocked := st.BlockedBy
 	var readyAt time.Time // when its input prompt was first seen
 	for {
-		a := dv.drv.agentNow()
+		a := dv.view.now()
 		switch {
 		case dv.drv.abortRequested():
 			dv.drv.abortNow(a)
@@ -185,10 +183,10 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 		case dv.drv.statusNow() == ralph.StatusStopped:
 			return a, nil, false
 		case a.dead:
-			dv.drv.end(st, dv.drv.settled(), ralph.EndExited)
+			dv.drv.end(st, dv.view.settled(), ralph.EndExited)
 			return a, nil, false
 		}
-		if lines, err := dv.drv.capture(a, 0); err == nil {
+		if lines, err := dv.view.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE)
 			if s.Kind == screen.Ready && dv.settledReady(a, &lines) && dv.signals.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
@@ -266,7 +264,7 @@ func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, promp
 	// for the agent taking the prompt.
 	dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax)
 	pasted := before
-	if cur, err := dv.drv.capture(a, 0); err == nil {
+	if cur, err := dv.view.capture(a, 0); err == nil {
 		pasted = screen.ActivityHashOf(cur)
 	}
 	_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
@@ -298,12 +296,12 @@ func (dv *promptDelivery) confirmStarted(st *ralph.State, pasted string) bool {
 	hooks := dv.signals.agentSaid(st, ralph.EventSessionStart)
 	deadline := dv.cfg.Clock.Now().Add(dv.cfg.ConfirmAfter)
 	for {
-		cur := dv.drv.agentNow()
+		cur := dv.view.now()
 		if cur.dead || dv.signals.agentSaid(st, ralph.EventUserPromptSubmit) {
 			// The agent's own word that it took the prompt comes before any sign on screen.
 			return true
 		}
-		if lines, err := dv.drv.capture(cur, 0); err == nil {
+		if lines, err := dv.view.capture(cur, 0); err == nil {
 			text := strings.Join(lines, "\n")
 			// An agent whose hooks report to swarm would have said it took the prompt: a
 			// screen that merely changed is no sign then (it may be the agent's start-up).
@@ -351,7 +349,7 @@ func (dv *promptDelivery) settledReady(a agent, lines *[]string) bool {
 	if dv.pane.follow(a) == nil || dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax) {
 		return true
 	}
-	now, err := dv.drv.capture(a, 0)
+	now, err := dv.view.capture(a, 0)
 	if err != nil {
 		return false
 	}

@@ -33,7 +33,7 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 			cfg := h.config()
 			cfg.Output = piper
 			l := New(cfg)
-			w, err := l.worker()
+			w, err := l.cfg.worker()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func TestSafetyLookPipesAgainOnlyForAChangedScreen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := l.agentNow()
+			a := l.view.now()
 			ws := l.watcher.newScreenWatch(st)
 			ws.feed = feed
 			prev := h.clock.Now()

@@ -132,7 +132,7 @@ func TestFloodingPaneIsLookedAtInsteadOfFollowed(t *testing.T) {
 	cfg.Output = piper
 	l := New(cfg)
 	st := h.state()
-	a := l.agentNow()
+	a := l.view.now()
 	if err := h.fake.SetScreen(a.paneID, "flood 1\nflood 2"); err != nil {
 		t.Fatal(err)
 	}

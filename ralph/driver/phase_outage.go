@@ -27,8 +27,8 @@ type outage struct {
 	silent *silence // the outage under way, nil while the server answers
 }
 
-// outageNeeds are what an outage asks of the loop: a look at the screen, which tells whether
-// the server answers again.
+// outageNeeds are what an outage asks of the view of the agent: a look at the screen, which
+// tells whether the server answers again.
 type outageNeeds interface {
 	capture(a agent, history int) ([]string, error)
 }

@@ -20,20 +20,16 @@ type agentWatch struct {
 	pats     *patterns // the done pattern, its matcher, and the compaction's
 	rec      *recorder
 	pane     *paneFollower
+	view     *agentView // the agent as it is now or was last seen, and its screen
 	outage   *outage
 	signals  *signalWatch // the agent's own signals, whose hooks a finishing turn waits for
 	features features     // the features' looks, between the watch's own
 	drv      watchNeeds
 }
 
-// watchNeeds are what the watch asks of the loop: the agent as it is now or was last seen, a
-// look at its screen, the loop's status and its waits, and the loop's ways of ending the
-// iteration.
+// watchNeeds are what the watch asks of the loop: the loop's status and its waits, and the
+// loop's ways of ending the iteration.
 type watchNeeds interface {
-	agentNow() agent
-	lastSeen() agent
-	settled() agent
-	capture(a agent, history int) ([]string, error)
 	iteration() int
 	statusNow() ralph.Status
 	statusPoll() time.Duration
@@ -89,7 +85,7 @@ type watchTimes struct {
 // watch follows a working agent until it exits, goes quiet, hangs, prints the done marker,
 // creates the DONE file, runs out of time, or the loop is stopped.
 func (aw *agentWatch) watch(st *ralph.State) {
-	a := aw.drv.agentNow()
+	a := aw.view.now()
 	aw.pats.ensureMatcher(aw.cfg.Dir.PromptCopy())
 	w := aw.newScreenWatch(st)
 	w.feed = aw.pane.follow(a)
@@ -143,7 +139,7 @@ func (aw *agentWatch) watchOnce(st *ralph.State, a *agent, w *screenWatch, next 
 		}
 	}
 	if a.dead || !aw.cfg.Procs.Alive(a.pid) {
-		aw.drv.end(st, aw.drv.settled(), ralph.EndExited)
+		aw.drv.end(st, aw.view.settled(), ralph.EndExited)
 		return true
 	}
 	if aw.features.agentLook(st, *a, w) {
@@ -230,12 +226,12 @@ func (aw *agentWatch) newScreenWatch(st *ralph.State) screenWatch {
 // pattern shows or the agent has been quiet or hung for too long. It reports whether the
 // iteration ended.
 func (aw *agentWatch) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bool {
-	lines, err := aw.drv.capture(*a, aw.cfg.HistoryLines)
+	lines, err := aw.view.capture(*a, aw.cfg.HistoryLines)
 	if aw.outage.notAnswering(err) {
 		return false
 	}
 	if err != nil {
-		*a = aw.drv.agentNow()
+		*a = aw.view.now()
 		return false
 	}
 	if aw.pats.doneRE != nil && aw.pats.matcher.Count(lines) > st.DoneBaseline {
@@ -338,7 +334,7 @@ func (aw *agentWatch) letTurnFinish(a agent, lines []string, feed *paneFeed) {
 		if !aw.cfg.Procs.Alive(a.pid) {
 			return
 		}
-		cur, err := aw.drv.capture(a, aw.cfg.HistoryLines)
+		cur, err := aw.view.capture(a, aw.cfg.HistoryLines)
 		if err != nil {
 			return
 		}

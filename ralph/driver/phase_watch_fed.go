@@ -25,7 +25,7 @@ func (aw *agentWatch) serverSilentNow(w *screenWatch, now time.Time) bool {
 		return false
 	}
 	w.probed = now
-	_, err := aw.cfg.Tmux.PaneNow(aw.drv.lastSeen().paneID)
+	_, err := aw.cfg.Tmux.PaneNow(aw.view.lastSeen().paneID)
 	return aw.outage.notAnswering(err)
 }
 

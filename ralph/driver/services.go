@@ -76,8 +76,18 @@ func (f facade) updateSupervision(fn func(*ralph.SupervisionState)) {
 	f.rec.updateSupervision(fn)
 }
 
+func (f facade) worker() (*state.Worker, error)                 { return f.cfg.worker() }
+func (f facade) capture(a agent, history int) ([]string, error) { return f.view.capture(a, history) }
+
+// agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
+func (f facade) agentGetenv(name string) func(string) string {
+	return ralph.EnvFileGetenv(f.cfg.Workers.EnvPath(name))
+}
+
 // endIteration evaluates an iteration that ended (see end).
 func (f facade) endIteration(st *ralph.State, a agent, kind ralph.Ending) { f.end(st, a, kind) }
 
 // captureHistory captures the agent's screen with the scrollback the done pattern is looked for in.
-func (f facade) captureHistory(a agent) ([]string, error) { return f.capture(a, f.cfg.HistoryLines) }
+func (f facade) captureHistory(a agent) ([]string, error) {
+	return f.view.capture(a, f.cfg.HistoryLines)
+}

@@ -2,10 +2,8 @@ package driver
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
@@ -22,6 +20,18 @@ type agent struct {
 	code   *int
 }
 
+// agentView looks at the iteration's agent through tmux and ends it. It keeps the agent as
+// last seen (a look the tmux server did not answer stands on it) and what was done to end the
+// last one, so that the phases share one view of the agent, not each a view of its own.
+type agentView struct {
+	cfg    *Config
+	rec    *recorder
+	host   *paneHost // where the agent was started through the pane's host
+	outage *outage   // the tmux server's silences, which a look can meet
+	seen   agent     // the agent as last seen through tmux
+	agentEnd
+}
+
 // agentEnd is what the driver did to end the worker's last agent, so that an iteration's end
 // and the next start need one wait and one look, not two.
 type agentEnd struct {
@@ -36,73 +46,74 @@ type agentEnd struct {
 }
 
 // lastSeen is the agent as the last look through tmux saw it.
-func (l *Loop) lastSeen() agent { return l.seen }
+func (v *agentView) lastSeen() agent { return v.seen }
 
-func (l *Loop) agentNow() agent {
-	w, err := l.worker()
+// now looks at the agent.
+func (v *agentView) now() agent {
+	w, err := v.cfg.worker()
 	if err != nil {
 		return agent{gone: true, dead: true}
 	}
-	p, err := l.ownPane(w)
-	if l.outage.notAnswering(err) {
-		return l.outage.silentAgent(l.seen, w.Tmux.PaneID)
+	p, err := v.ownPane(w)
+	if v.outage.notAnswering(err) {
+		return v.outage.silentAgent(v.seen, w.Tmux.PaneID)
 	}
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
-	pid, hosted := l.host.agentPID(p)
+	pid, hosted := v.host.agentPID(p)
 	a := agent{paneID: p.ID, pid: pid, dead: p.Dead}
 	// The wrapper writes the exit file as the agent ends, often before tmux notices.
-	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+	if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {
 		a.code = &c
 		a.dead = true
 	} else if hosted {
 		// The pane lives on with its host: the agent's end is its process's.
-		a.dead = !l.cfg.Procs.Alive(pid)
+		a.dead = !v.cfg.Procs.Alive(pid)
 	} else if p.Dead {
 		if p.HasStatus {
 			c := p.ExitStatus
 			a.code = &c
 		}
 	}
-	l.seen = a
+	v.seen = a
 	return a
 }
 
 // endedNow is agent a once ended: the wrapper's exit file, written as the agent ended, tells
 // its code without a question to tmux (which, busy, can take a while to answer); without one,
 // as tmux reports it once settled.
-func (l *Loop) endedNow(a agent) agent {
-	if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+func (v *agentView) endedNow(a agent) agent {
+	if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {
 		a.dead, a.code = true, &c
 		return a
 	}
-	return l.settled()
+	return v.settled()
 }
 
 // settled waits (briefly) for tmux to report the ended agent's pane as dead with its exit
 // status: the process can be gone a moment before tmux has collected it.
-func (l *Loop) settled() agent {
-	deadline := l.cfg.Clock.Now().Add(2 * time.Second)
+func (v *agentView) settled() agent {
+	deadline := v.cfg.Clock.Now().Add(2 * time.Second)
 	for {
-		a := l.agentNow()
-		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == l.host.started.agent {
-			a = l.hostRecorded(a)
+		a := v.now()
+		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == v.host.started.agent {
+			a = v.hostRecorded(a)
 		}
-		if a.gone || (a.dead && a.code != nil) || l.cfg.Clock.Now().After(deadline) {
+		if a.gone || (a.dead && a.code != nil) || v.cfg.Clock.Now().After(deadline) {
 			return a
 		}
-		l.cfg.Clock.Sleep(20 * time.Millisecond)
+		v.cfg.Clock.Sleep(20 * time.Millisecond)
 	}
 }
 
 // hostRecorded waits briefly for the pane's host to record how its agent a ended: it does so
-// as it collects the agent, a moment after the agent's end can be seen (agentNow has just
+// as it collects the agent, a moment after the agent's end can be seen (now has just
 // looked for the record).
-func (l *Loop) hostRecorded(a agent) agent {
+func (v *agentView) hostRecorded(a agent) agent {
 	for pause := time.Millisecond; pause <= 32*time.Millisecond; pause *= 2 {
-		l.cfg.Clock.Sleep(pause)
-		if c, ok := l.cfg.Workers.ExitCode(l.cfg.Name); ok {
+		v.cfg.Clock.Sleep(pause)
+		if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {
 			a.code = &c
 			return a
 		}
@@ -110,49 +121,12 @@ func (l *Loop) hostRecorded(a agent) agent {
 	return a
 }
 
-func (l *Loop) capture(a agent, history int) ([]string, error) {
-	out, err := l.cfg.Tmux.Capture(a.paneID, history)
+func (v *agentView) capture(a agent, history int) ([]string, error) {
+	out, err := v.cfg.Tmux.Capture(a.paneID, history)
 	if err != nil {
 		return nil, err
 	}
 	return screen.Lines(out), nil
-}
-
-func (l *Loop) statusNow() ralph.Status {
-	st, err := l.cfg.Dir.Load()
-	if err != nil {
-		return ralph.StatusStopped
-	}
-	return st.Status
-}
-
-func (l *Loop) abortRequested() bool {
-	return l.ctx().Err() != nil
-}
-
-// abortNow ends the agent at once and leaves the loop paused.
-func (l *Loop) abortNow(a agent) {
-	l.aborted = true
-	l.endAgent(a, 0)
-	l.rec.say("stopping now, agent ended")
-	l.rec.update(func(s *ralph.State) error {
-		if s.Status == ralph.StatusRunning {
-			s.Status = ralph.StatusPaused
-			s.PausedAt = l.rec.now()
-		}
-		s.ExitReason = "signal"
-		s.Phase = ralph.PhaseEnded
-		return nil
-	})
-	l.rec.logEvent("PAUSE", fmt.Sprintf("iteration %d ended by signal", l.iteration()))
-}
-
-func (l *Loop) iteration() int {
-	st, err := l.cfg.Dir.Load()
-	if err != nil {
-		return 0
-	}
-	return st.CurrentIteration
 }
 
 // errNotOurs means the worker's pane ID now names another worker's pane (the tmux server
@@ -162,36 +136,31 @@ var errNotOurs = errors.New("the pane belongs to another worker")
 // ownPane is the worker's pane, when it is still the worker's own. It is one look: tmux can
 // take a fifth of a second to collect the exit status of a program that just ended, and the
 // loop waits for that itself where it needs it (settled), reading the wrapper's exit file first.
-func (l *Loop) ownPane(w *state.Worker) (tmux.Pane, error) {
-	p, err := l.cfg.Tmux.PaneNow(w.Tmux.PaneID)
+func (v *agentView) ownPane(w *state.Worker) (tmux.Pane, error) {
+	p, err := v.cfg.Tmux.PaneNow(w.Tmux.PaneID)
 	if err == nil && !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, errNotOurs
 	}
 	return p, err
 }
 
-// endAgent ends the iteration's agent: its process group, and whatever carries the worker's
+// end ends the iteration's agent: its process group, and whatever carries the worker's
 // identity outside it (a setsid grandchild, an agent whose window or tmux server was killed).
 // Nothing of one iteration may outlive it into the next. What carries the identity started
 // after the agent did (the last look ended all that started before): only the processes
 // started since are looked at.
-func (l *Loop) endAgent(a agent, grace time.Duration) {
-	if !a.dead && a.pid > 0 && a.pid != l.ended {
-		l.cfg.Procs.KillGroup(a.pid, grace)
-		l.ended = a.pid
+func (v *agentView) end(a agent, grace time.Duration) {
+	if !a.dead && a.pid > 0 && a.pid != v.ended {
+		v.cfg.Procs.KillGroup(a.pid, grace)
+		v.ended = a.pid
 	}
-	if l.swept {
+	if v.swept {
 		return // nothing carrying the identity was started since the last look for it
 	}
-	if w, err := l.worker(); err == nil && w.ID != "" {
-		if n := l.cfg.Procs.KillTagged(w.IDTag(), l.since, grace); n > 0 {
-			l.rec.say("ended %d process(es) of the agent left outside its window", n)
+	if w, err := v.cfg.worker(); err == nil && w.ID != "" {
+		if n := v.cfg.Procs.KillTagged(w.IDTag(), v.since, grace); n > 0 {
+			v.rec.say("ended %d process(es) of the agent left outside its window", n)
 		}
-		l.swept = true
+		v.swept = true
 	}
-}
-
-// agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
-func (l *Loop) agentGetenv(name string) func(string) string {
-	return ralph.EnvFileGetenv(l.cfg.Workers.EnvPath(name))
 }
