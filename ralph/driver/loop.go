@@ -130,15 +130,13 @@ type Loop struct {
 	files    *fileWatch    // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
-	// screensPruned: the saved screens were looked through once; from then on each save
-	// removes the one that fell out by name.
-	screensPruned bool
-	notify        *notifications  // the loop's notifications, which the driver sends too
-	features      features        // the loop's features, called at the points of its life
-	signals       *signalWatch    // the agent's own signals, which the delivery asks about too
-	outage        *outage         // the tmux server's silences
-	delivery      *promptDelivery // the delivery of each iteration's prompt
-	watcher       *agentWatch     // the watch of a working agent
+	notify       *notifications  // the loop's notifications, which the driver sends too
+	features     features        // the loop's features, called at the points of its life
+	signals      *signalWatch    // the agent's own signals, which the delivery asks about too
+	outage       *outage         // the tmux server's silences
+	delivery     *promptDelivery // the delivery of each iteration's prompt
+	watcher      *agentWatch     // the watch of a working agent
+	ending       *endOfIteration // every ending of an iteration
 }
 
 // New prepares a loop; Run drives it.
@@ -160,10 +158,11 @@ func New(cfg Config) *Loop {
 	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll}
 	l.view = &agentView{cfg: &l.cfg, rec: l.rec, host: l.host, outage: l.outage}
 	l.outage.drv = l.view
+	l.ending = &endOfIteration{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, view: l.view, features: l.features, drv: l}
 	l.pane = &paneFollower{output: cfg.Output, dir: cfg.Dir, pats: &l.patterns}
-	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, view: l.view, rec: l.rec,
-		notify: l.notify, signals: l.signals, drv: l}
-	l.watcher = &agentWatch{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, pane: l.pane, view: l.view,
+	l.delivery = &promptDelivery{cfg: &l.cfg, pats: &l.patterns, pane: l.pane, view: l.view, ending: l.ending,
+		rec: l.rec, notify: l.notify, signals: l.signals, drv: l}
+	l.watcher = &agentWatch{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, pane: l.pane, view: l.view, ending: l.ending,
 		outage: l.outage, signals: l.signals, features: l.features, drv: l}
 	return l
 }

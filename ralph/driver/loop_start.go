@@ -77,7 +77,7 @@ func (p *loopPane) Command() ([]string, error) {
 // Start runs the hooks before it looks at the status: what they do may take a while, and a
 // pause or kill that lands meanwhile is still seen before the agent starts.
 func (p *loopPane) Start(launch ralph.Launch, hooks func(string), begin func(*ralph.State, string, time.Time)) (bool, error) {
-	hooks(p.l.workDir(p.st))
+	hooks(p.l.ending.workDir(p.st))
 	return p.l.launchLocked(p.w, launch, p.n, begin)
 }
 

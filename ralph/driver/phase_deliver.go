@@ -27,21 +27,21 @@ type promptDelivery struct {
 	cfg     *Config
 	pats    *patterns // where the done pattern's matcher for this prompt is kept
 	pane    *paneFollower
-	view    *agentView // the agent as it is now, and its screen
+	view    *agentView      // the agent as it is now, and its screen
+	ending  *endOfIteration // where the iteration ends when the agent exits or never gets ready
 	rec     *recorder
 	notify  *notifications
 	signals *signalWatch // the agent's own word that it started and took the prompt
 	drv     deliveryNeeds
 }
 
-// deliveryNeeds are what a delivery asks of the loop: a wait, the loop's status, and the
-// loop's ways of ending the iteration or itself.
+// deliveryNeeds are what a delivery asks of the loop: a wait, the loop's status, and its ways
+// of stopping (at once, or failed).
 type deliveryNeeds interface {
 	wait(d time.Duration, exited <-chan struct{}, woken <-chan struct{})
 	statusNow() ralph.Status
 	abortRequested() bool
 	abortNow(a agent)
-	end(st *ralph.State, a agent, kind ralph.Ending)
 	fail(reason string, err error) error
 }
 
@@ -49,7 +49,7 @@ type deliveryNeeds interface {
 func (dv *promptDelivery) deliver(st *ralph.State) error {
 	a := dv.view.now()
 	if a.dead {
-		dv.drv.end(st, dv.view.settled(), ralph.EndExited)
+		dv.ending.end(st, dv.view.settled(), ralph.EndExited)
 		return nil
 	}
 	prompt, err := state.ReadFile(dv.cfg.Dir.PromptCopy())
@@ -154,7 +154,7 @@ func (dv *promptDelivery) redeliver(st *ralph.State) error {
 func (dv *promptDelivery) resumeDelivery(st *ralph.State) {
 	a := dv.view.now()
 	if a.dead {
-		dv.drv.end(st, dv.view.settled(), ralph.EndExited)
+		dv.ending.end(st, dv.view.settled(), ralph.EndExited)
 		return
 	}
 	if lines, err := dv.view.capture(a, 0); err == nil && screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Ready {
@@ -183,7 +183,7 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 		case dv.drv.statusNow() == ralph.StatusStopped:
 			return a, nil, false
 		case a.dead:
-			dv.drv.end(st, dv.view.settled(), ralph.EndExited)
+			dv.ending.end(st, dv.view.settled(), ralph.EndExited)
 			return a, nil, false
 		}
 		if lines, err := dv.view.capture(a, 0); err == nil {
@@ -226,7 +226,7 @@ func (dv *promptDelivery) notReady(st *ralph.State, a agent, timeout time.Durati
 	secs := int(timeout.Seconds())
 	dv.rec.say("agent not ready after %ds (%s)", secs, why)
 	dv.rec.logEvent("TIMEOUT", fmt.Sprintf("iteration %d ready timeout %ds (%s)", st.CurrentIteration, secs, why))
-	dv.drv.end(st, a, ralph.EndReadyTimeout)
+	dv.ending.end(st, a, ralph.EndReadyTimeout)
 }
 
 // keepUnknownScreen keeps the screen of an agent that never got ready when swarm does not

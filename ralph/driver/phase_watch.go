@@ -20,15 +20,16 @@ type agentWatch struct {
 	pats     *patterns // the done pattern, its matcher, and the compaction's
 	rec      *recorder
 	pane     *paneFollower
-	view     *agentView // the agent as it is now or was last seen, and its screen
+	view     *agentView      // the agent as it is now or was last seen, and its screen
+	ending   *endOfIteration // where the iteration ends, whatever the watch saw end it
 	outage   *outage
 	signals  *signalWatch // the agent's own signals, whose hooks a finishing turn waits for
 	features features     // the features' looks, between the watch's own
 	drv      watchNeeds
 }
 
-// watchNeeds are what the watch asks of the loop: the loop's status and its waits, and the
-// loop's ways of ending the iteration.
+// watchNeeds are what the watch asks of the loop: its status and its waits, the abort that
+// ends the agent at once, and the transition that carries out what the context use decides.
 type watchNeeds interface {
 	iteration() int
 	statusNow() ralph.Status
@@ -38,8 +39,6 @@ type watchNeeds interface {
 	takeFilesChanged() bool
 	abortRequested() bool
 	abortNow(a agent)
-	stoppedWhileWorking(st *ralph.State, a agent)
-	end(st *ralph.State, a agent, kind ralph.Ending)
 	transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State
 }
 
@@ -127,11 +126,11 @@ func (aw *agentWatch) watchOnce(st *ralph.State, a *agent, w *screenWatch, next 
 	if !now.Before(next.status) {
 		next.status = now.Add(aw.drv.statusPoll())
 		if aw.drv.statusNow() == ralph.StatusStopped {
-			aw.drv.stoppedWhileWorking(st, *a)
+			aw.ending.stoppedWhileWorking(st, *a)
 			return true
 		}
 		if present, err := aw.cfg.Dir.DoneMarker(); err != nil || present {
-			aw.drv.end(st, *a, ralph.EndDoneFile)
+			aw.ending.end(st, *a, ralph.EndDoneFile)
 			return true
 		}
 		if aw.features.statusLook(st, *a, w) {
@@ -139,7 +138,7 @@ func (aw *agentWatch) watchOnce(st *ralph.State, a *agent, w *screenWatch, next 
 		}
 	}
 	if a.dead || !aw.cfg.Procs.Alive(a.pid) {
-		aw.drv.end(st, aw.view.settled(), ralph.EndExited)
+		aw.ending.end(st, aw.view.settled(), ralph.EndExited)
 		return true
 	}
 	if aw.features.agentLook(st, *a, w) {
@@ -236,7 +235,7 @@ func (aw *agentWatch) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bo
 	}
 	if aw.pats.doneRE != nil && aw.pats.matcher.Count(lines) > st.DoneBaseline {
 		aw.letTurnFinish(*a, lines, w.feed)
-		aw.drv.end(st, *a, ralph.EndDoneMarker)
+		aw.ending.end(st, *a, ralph.EndDoneMarker)
 		return true
 	}
 	if aw.watchContext(st, *a, lines) {
@@ -270,7 +269,7 @@ func (aw *agentWatch) lookAtScreen(st *ralph.State, a *agent, w *screenWatch) bo
 		w.lastSubst = h
 	}
 	if ending, ok := ralph.Quiet(w.facts); ok {
-		aw.drv.end(st, *a, ending)
+		aw.ending.end(st, *a, ending)
 		return true
 	}
 	return false
@@ -306,7 +305,7 @@ func (aw *agentWatch) watchContext(st *ralph.State, a agent, lines []string) boo
 		}
 		unlock()
 	case ralph.ContextEnd:
-		aw.drv.end(st, a, ending)
+		aw.ending.end(st, a, ending)
 		return true
 	}
 	return false

@@ -48,7 +48,7 @@ func (aw *agentWatch) screenFed(st *ralph.State, a *agent, w *screenWatch, next 
 	}
 	if !moved {
 		if ending, ok := ralph.Quiet(w.facts); ok {
-			aw.drv.end(st, *a, ending)
+			aw.ending.end(st, *a, ending)
 			return true
 		}
 	}
@@ -57,7 +57,7 @@ func (aw *agentWatch) screenFed(st *ralph.State, a *agent, w *screenWatch, next 
 		if moved && aw.doneFileNow() {
 			// An agent that made the DONE file has shown it working: seen now, not at the
 			// next status poll.
-			aw.drv.end(st, *a, ralph.EndDoneFile)
+			aw.ending.end(st, *a, ralph.EndDoneFile)
 			return true
 		}
 		seenBefore := w.lastHash

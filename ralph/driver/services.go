@@ -85,7 +85,11 @@ func (f facade) agentGetenv(name string) func(string) string {
 }
 
 // endIteration evaluates an iteration that ended (see end).
-func (f facade) endIteration(st *ralph.State, a agent, kind ralph.Ending) { f.end(st, a, kind) }
+func (f facade) endIteration(st *ralph.State, a agent, kind ralph.Ending) { f.ending.end(st, a, kind) }
+
+func (f facade) workDir(st *ralph.State) string   { return f.ending.workDir(st) }
+func (f facade) agentName(st *ralph.State) string { return f.ending.agentName(st) }
+func (f facade) removeDoneFile(why string)        { f.ending.removeDoneFile(why) }
 
 // captureHistory captures the agent's screen with the scrollback the done pattern is looked for in.
 func (f facade) captureHistory(a agent) ([]string, error) {

@@ -14,9 +14,9 @@ import (
 // hooks that go with them are features: feature_checks.go, feature_hooks.go).
 
 // newRecord starts an iteration's record as it ends.
-func (l *Loop) newRecord(st *ralph.State, kind ralph.Ending) ralph.IterationRecord {
-	now := l.cfg.Clock.Now()
-	r := ralph.IterationRecord{RunID: st.RunID, Iteration: st.CurrentIteration, Agent: l.agentName(st),
+func (en *endOfIteration) newRecord(st *ralph.State, kind ralph.Ending) ralph.IterationRecord {
+	now := en.cfg.Clock.Now()
+	r := ralph.IterationRecord{RunID: st.RunID, Iteration: st.CurrentIteration, Agent: en.agentName(st),
 		StartedAt: st.LastIterationStarted, EndedAt: now.Format(time.RFC3339Nano), EndReason: kind.Reason()}
 	if started := ralph.ParseTime(st.LastIterationStarted); !started.IsZero() {
 		r.StartedAt = started.Format(time.RFC3339Nano)
@@ -27,37 +27,37 @@ func (l *Loop) newRecord(st *ralph.State, kind ralph.Ending) ralph.IterationReco
 
 // finishIteration records a finished iteration, then tells the features (the post-iteration
 // hooks see the loop's status as the iteration left it).
-func (l *Loop) finishIteration(rec *ralph.IterationRecord) {
+func (en *endOfIteration) finishIteration(rec *ralph.IterationRecord) {
 	r := *rec
-	l.rec.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(r) })
-	l.features.iterationRecorded(r)
+	en.rec.appendOrKeep(func() error { return en.cfg.Dir.AppendIteration(r) })
+	en.features.iterationRecorded(r)
 }
 
 // agentName is the agent's program, as hooks and iterations.jsonl name it.
-func (l *Loop) agentName(st *ralph.State) string {
+func (en *endOfIteration) agentName(st *ralph.State) string {
 	if st.Agent != "" {
 		return st.Agent
 	}
-	if w, err := l.cfg.worker(); err == nil && len(w.Cmd) > 0 {
+	if w, err := en.cfg.worker(); err == nil && len(w.Cmd) > 0 {
 		return filepath.Base(w.Cmd[0])
 	}
 	return ""
 }
 
 // workDir is the worker's directory.
-func (l *Loop) workDir(st *ralph.State) string {
-	if w, err := l.cfg.worker(); err == nil && w.Cwd != "" {
+func (en *endOfIteration) workDir(st *ralph.State) string {
+	if w, err := en.cfg.worker(); err == nil && w.Cwd != "" {
 		return w.Cwd
 	}
 	return st.WorkDir
 }
 
 // commitsOf lists the commits the iteration made, oldest first.
-func (l *Loop) commitsOf(st *ralph.State) []string {
+func (en *endOfIteration) commitsOf(st *ralph.State) []string {
 	if st.IterationStartCommit == "" {
 		return nil
 	}
-	commits, _ := git.CommitsSince(l.workDir(st), st.IterationStartCommit)
+	commits, _ := git.CommitsSince(en.workDir(st), st.IterationStartCommit)
 	for i, j := 0, len(commits)-1; i < j; i, j = i+1, j-1 {
 		commits[i], commits[j] = commits[j], commits[i]
 	}
@@ -65,35 +65,20 @@ func (l *Loop) commitsOf(st *ralph.State) []string {
 }
 
 // removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
-func (l *Loop) removeDoneFile(why string) {
-	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.rec.say("removed %s: %s", l.cfg.Dir.DoneFile(), why)
+func (en *endOfIteration) removeDoneFile(why string) {
+	if err := os.Remove(en.cfg.Dir.DoneFile()); err == nil {
+		en.rec.say("removed %s: %s", en.cfg.Dir.DoneFile(), why)
 	}
 }
 
 // checksFailed is why a DONE file the checkers disproved goes.
 const checksFailed = "the checks did not pass"
 
-// finish acts once on a loop that has ended: its summary.md, then the features (its
-// end-of-loop hook). A feature the loop's context cut short (a hook) leaves the loop
-// unfinished, for its next driver to finish.
-func (l *Loop) finish() {
-	st, err := l.cfg.Dir.Load()
-	if err != nil || st.Finalized || (st.Status != ralph.StatusStopped && st.Status != ralph.StatusFailed) {
-		return
-	}
-	l.rec.recorded(l.cfg.Dir.WriteSummary(l.cfg.Clock.Now()))
-	if l.features.loopEnded(st) {
-		return
-	}
-	l.rec.update(func(s *ralph.State) error { s.Finalized = true; return nil })
-}
-
 // stoppedWhileWorking records the iteration of a loop stopped from outside (ralph stop, kill)
 // while its agent worked.
-func (l *Loop) stoppedWhileWorking(st *ralph.State, a agent) {
-	rec := l.newRecord(st, ralph.EndExited)
+func (en *endOfIteration) stoppedWhileWorking(st *ralph.State, a agent) {
+	rec := en.newRecord(st, ralph.EndExited)
 	rec.EndReason = "stopped"
-	rec.Commits = l.commitsOf(st)
-	l.rec.appendOrKeep(func() error { return l.cfg.Dir.AppendIteration(rec) })
+	rec.Commits = en.commitsOf(st)
+	en.rec.appendOrKeep(func() error { return en.cfg.Dir.AppendIteration(rec) })
 }
