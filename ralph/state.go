@@ -53,7 +53,8 @@ type State struct {
 	LastExitCode     *int   `json:"last_exit_code,omitempty"`
 	DoneBaseline     int    `json:"done_baseline"`
 	// PasteBuffer names the tmux buffer the prompt was staged in before its paste: while it
-	// exists the paste has not happened, once it is gone it has (see Loop.deliver).
+	// exists the paste has not happened, once it is gone it has (see the driver's
+	// promptDelivery.paste).
 	PasteBuffer  string `json:"paste_buffer,omitempty"`
 	BackoffUntil string `json:"backoff_until,omitempty"`
 	Ended        string `json:"ended,omitempty"`

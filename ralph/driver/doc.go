@@ -29,13 +29,26 @@
 // spawn that creates the worker (its window is up when spawn returns), every later one in
 // the driver (Loop.start); a Pane says how each makes the agent's pane and writes the state.
 //
-// Every Ending goes through Loop.end, so the same rules judge them all, in the order of
-// ralph's iteration_end.go: the agent is ended and its screen saved, the features fill in the
-// iteration's record (its cost, the API error or usage limit that ended it), the steps
-// NextEndStep asks for run (the test gate, then the checkers), AfterRun gives the verdict,
-// and the iteration is recorded before the post-iteration hooks run. The test command, the
+// Every Ending goes through endOfIteration.end (phase_end.go), whichever phase saw it, so
+// the same rules judge them all, in the order of ralph's iteration_end.go: the agent is ended
+// and its screen saved, the features fill in the iteration's record (its cost, the API error
+// or usage limit that ended it), the steps NextEndStep asks for run (the test gate, then the
+// checkers), AfterRun gives the verdict, and the iteration is recorded before the
+// post-iteration hooks run. The test command, the
 // checkers and the hooks run under the loop's context (Config.Context): a loop stopped
 // meanwhile ends them at once with their process groups.
+//
+// Loop is the conductor: Run, the order of the phases (Loop.step) and the transition that
+// carries a decision out. The phases are types of their own, each holding its own state and
+// reaching the rest of the loop through a short interface of what it needs (its ...Needs):
+// the delivery of the prompt (promptDelivery, phase_deliver.go), the watch of a working agent
+// (agentWatch, phase_watch*.go, with the pane's feed, phase_feed.go, and its floods,
+// phase_flood.go), the end of an iteration and its record (endOfIteration, phase_end*.go),
+// the tmux server's silences (outage, phase_outage.go) and what the loop says and records,
+// with the writes a full disk refused (recorder, phase_record.go, phase_unlogged.go). They
+// share the agent as seen through tmux (agentView, agent_view.go) and the pane's host
+// (paneHost, host_pane.go). A phase is thus read, changed and tested on its own, and what it
+// may do to the loop is its interface, not the whole of Loop.
 //
 // The driver's features are small types plugged into points of the loop's life
 // (features.go), rather than methods and fields of Loop: notifications, the API-error watch,
