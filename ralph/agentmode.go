@@ -12,8 +12,8 @@ import (
 // writes the spec's tasks to ralph/plan.jsonl) and CONSTRUCT (a loop on the spec until its
 // completion rule holds); then swarm commits the spec's changes and fetches the next one. A
 // failed spec has its changes stashed and the agent goes on. This file holds the decisions;
-// agentmode_spec.go and agentmode_files.go the spec's life and files, and loop_agentmode*.go
-// carry them out in the monitor.
+// agentmode_spec.go and agentmode_files.go the spec's life and files, and the driver's
+// feature_agentmode*.go (ralph/driver) carry them out.
 
 // Agent mode stages: the loop that runs for the current spec.
 const (

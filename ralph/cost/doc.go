@@ -15,7 +15,8 @@
 // turn a loop's cost into "unknown". A model no entry knows makes the cost unknown rather than
 // counted as free (ByModel.Price lists it).
 //
-// The loop (loop_cost.go) adds each iteration's figures to its totals once, and stops at
-// --max-cost (budget.go). cost stands on package state at most (the layering test in
-// cmd/swarm checks that): it reads files, starts nothing and knows no loop.
+// The loop's driver (ralph/driver, feature_cost.go) adds each iteration's figures to its
+// totals once, and stops at --max-cost (ralph's budget.go). cost stands on package state at
+// most (the layering test in cmd/swarm checks that): it reads files, starts nothing and knows
+// no loop.
 package cost

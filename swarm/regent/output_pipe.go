@@ -9,7 +9,7 @@ import (
 )
 
 // panePiper has tmux copy an agent's pane output into its loop's named pipe (see ralph's
-// loop_feed.go) and stops it.
+// phase_feed.go) and stops it.
 type panePiper struct{ tm *tmux.Exec }
 
 // outputPiperFor is the piper for a tmux client; nil (the screen is polled) for one that is
