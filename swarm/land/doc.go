@@ -1,0 +1,17 @@
+// Package land brings finished workers' branches onto a target branch, one at a time, tested:
+// a merge queue. Each branch is merged (git merge --no-ff) onto the target's current commit in
+// a scratch worktree of swarm's own, the test command runs on exactly that tree, and the target
+// moves to the tested commit only if it is green, by a compare-and-swap on the ref (or a
+// fast-forward of a clean checkout of it), so a concurrent land that moved it first makes this
+// one merge and test again on the new head. What does not land keeps its branch as it was and
+// is recorded as needing a rebase (conflicts, with the files named) or as breaking the tests
+// (with the output kept).
+//
+// Every step is recorded before it is taken ($SWARM_DIR/land/WORKER.json), and the target
+// moves only at the end, in one ref update: a run killed at any step leaves the target as it
+// was or at a tested commit, and the next run finds the record and takes it up again.
+//
+// It stands on swarm/worker (which workers there are, their loops' states), ralph (a loop's
+// state and test command), ralph/git (every git command) and state (atomic files, locks),
+// never on the commands: the CLI's `swarm land` is only its flags and its printing.
+package land

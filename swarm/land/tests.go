@@ -1,0 +1,33 @@
+package land
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// runTests runs command with sh in dir, its output (stdout and stderr together) written to
+// outputPath. failed says how it failed when it did; err is for a command that could not be
+// run at all. The shell dies with the land run that started it (a land killed during its test
+// leaves no test writing into the scratch worktree the next run resets).
+func runTests(dir, command, outputPath string) (failed string, err error) {
+	out, err := os.OpenFile(outputPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	defer out.Close()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return fmt.Sprintf("tests failed (%s) on the merge", exit.ProcessState), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("test command: %w", err)
+	}
+	return "", nil
+}
