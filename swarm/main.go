@@ -137,6 +137,7 @@ func commands() []*cli.Command {
 		killCommand(),
 		waitCommand(),
 		cleanCommand(),
+		landCommand(),
 		respawnCommand(),
 		initCommand(),
 		heartbeatCommand(),

@@ -63,6 +63,11 @@ func attemptLand(d *state.Dir, c Candidate, r *Record, scratch string) error {
 	if err != nil {
 		return fmt.Errorf("target branch %s: %w", c.Target, err)
 	}
+	if git.IsAncestor(c.Repo, c.Tip, old) {
+		// Another run landed it while this one waited for the lock.
+		r.State, r.Commit, r.Reason = Landed, old, fmt.Sprintf("already on %s", c.Target)
+		return save(d, r)
+	}
 	if err := git.ResetScratch(c.Repo, scratch, old); err != nil {
 		return fmt.Errorf("scratch worktree %s: %w", scratch, err)
 	}

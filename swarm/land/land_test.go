@@ -140,3 +140,13 @@ func TestLandMovesAnUncheckedOutTargetByCompareAndSwap(t *testing.T) {
 		t.Fatalf("record %+v", r)
 	}
 }
+
+func TestLandOfABranchAlreadyOnTheTargetChangesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.commit("one", "b.txt", "b\n")
+	first := f.land("one", "")
+	again := f.land("one", "exit 1")
+	if again.State != Landed || again.Commit != first.Commit || f.git("rev-parse", "main") != first.Commit {
+		t.Fatalf("first %+v, again %+v", first, again)
+	}
+}
