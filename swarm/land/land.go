@@ -43,6 +43,9 @@ func Land(d *state.Dir, c Candidate, testCommand string) (*Record, error) {
 	defer lock.Unlock()
 	r := &Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, BranchCommit: c.Tip,
 		TestCommand: testCommand, State: Queued}
+	if c.Record != nil {
+		r.Queued = c.Record.Queued
+	}
 	if err := save(d, r); err != nil {
 		return nil, err
 	}
