@@ -50,6 +50,7 @@ func Land(d *state.Dir, c Candidate, testCommand string) (*Record, error) {
 		return nil, err
 	}
 	scratch := filepath.Join(Root(d), repoKey(c.Repo)+".scratch")
+	endLeftoverTests(scratch)
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		err := attemptLand(d, c, r, scratch)
 		if !errors.Is(err, errTargetMoved) {
