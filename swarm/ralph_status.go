@@ -58,10 +58,16 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 		return err
 	}
 	v := viewLoop(ld, st, w, regent.NewClient(e.Dir()).PID())
+	if w != nil {
+		v.Landing = workerLanding(e, w)
+	}
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}
 	printLoopStatus(e.stdout, v, time.Now())
+	if v.Landing != nil {
+		fmt.Fprintf(e.stdout, "Landing: %s\n", landingText(v.Landing))
+	}
 	if full, free := diskFull(ld.Path); full {
 		// The monitor cannot write its state or its log; this is the one place left to say so.
 		fmt.Fprintf(e.stdout, "Warning: no space left where the loop keeps its files (%s, %d bytes free): it cannot record its progress\n", ld.Path, free)
@@ -107,6 +113,8 @@ type loopView struct {
 	RegentState *ralph.SupervisionState `json:"regent_state"`
 	Chain       *ralph.ChainState       `json:"chain,omitempty"`
 	Agent       *agentView              `json:"agent,omitempty"`
+	// Landing is where the loop's branch stands in `swarm land`'s queue, if it was offered.
+	Landing *landingJSON `json:"landing,omitempty"`
 }
 
 // viewLoop gathers what is shown of a loop; regent is the pid of the state directory's

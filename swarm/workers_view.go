@@ -11,6 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/land"
 )
 
 // workerJSON is the published shape of a worker in `ls --format json`. The environment shows
@@ -33,6 +34,46 @@ type workerJSON struct {
 	// CostUSD is what a loop's agent has cost so far; null when not known (not a loop, or
 	// an agent whose token use swarm cannot read).
 	CostUSD *float64 `json:"cost_usd"`
+	// Landing is where the worker's branch stands in `swarm land`'s queue; absent when it was
+	// never offered.
+	Landing *landingJSON `json:"landing,omitempty"`
+}
+
+// landingJSON is a worker's landing record as ls shows it.
+type landingJSON struct {
+	State      string   `json:"state"`
+	Target     string   `json:"target"`
+	Commit     string   `json:"commit,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Conflicts  []string `json:"conflicts,omitempty"`
+	OutputFile string   `json:"output_file,omitempty"`
+	Updated    string   `json:"updated,omitempty"`
+}
+
+// landingText says where a branch stands in the queue: "landed on main at abc1234",
+// "needs rebase: conflicts with main in a.txt".
+func landingText(l *landingJSON) string {
+	word := strings.ReplaceAll(l.State, "_", " ")
+	switch {
+	case l.State == land.Landed:
+		return fmt.Sprintf("landed on %s at %s", l.Target, short(l.Commit))
+	case l.Reason != "":
+		return word + ": " + l.Reason
+	}
+	return word + " (into " + l.Target + ")"
+}
+
+// workerLanding is w's landing record for ls, nil when it has none (or it cannot be read).
+func workerLanding(e *env, w *state.Worker) *landingJSON {
+	if w.Worktree == nil {
+		return nil
+	}
+	r, err := land.LoadRecord(e.Dir(), w.Name)
+	if err != nil || r == nil {
+		return nil
+	}
+	return &landingJSON{State: r.State, Target: r.Target, Commit: r.Commit, Reason: r.Reason,
+		Conflicts: r.Conflicts, OutputFile: r.OutputFile, Updated: r.Updated}
 }
 
 func toJSON(w *state.Worker) workerJSON {
@@ -68,6 +109,7 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 			loop := workerLoop(e, w)
 			j.State = stateOf(w.Status, w.ExitCode, loop).word
 			j.CostUSD = loopCost(loop)
+			j.Landing = workerLanding(e, w)
 			out = append(out, j)
 		}
 		return printJSON(e, out)
