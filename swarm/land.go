@@ -17,6 +17,7 @@ type landOptions struct {
 	Into        string
 	TestCommand string
 	DryRun      bool
+	Push        bool
 	Format      string
 }
 
@@ -38,6 +39,11 @@ branch checked out in the worker's repository, or --into BRANCH. Checked out and
 fast-forwarded with its files; checked out with uncommitted changes, it is left alone (commit or
 stash there and land again). Your index, stash and working tree are never touched otherwise.
 
+--push pushes the target to its remote (its upstream, else origin) after each landing. When
+the remote moved meanwhile, the branch is merged again on top of the remote's new head, tested
+there, the local target moved to that commit and pushed again (up to 5 times). What conflicts
+or fails there is sent back; the local target keeps its landing, unpushed.
+
 The test command is --test-command, else the loop's own (its --test-command or swarm.toml's
 [regent] test_command); with none, a merge without conflicts is enough, and land says so.
 
@@ -51,18 +57,21 @@ any branch offered did not land. See 'swarm guide landing'.
 Examples:
    swarm land --all --test-command 'go test ./...'
    swarm land w1 w2 --into main
+   swarm land --all --push
    swarm land --all --dry-run
    swarm land --all --format json`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch (completed loops, stopped workers)"},
 			&cli.StringFlag{Name: "into", Usage: "the target branch (default: the branch checked out in the worker's repository)"},
 			&cli.StringFlag{Name: "test-command", Usage: "shell command that must pass on the merged tree (default: the loop's own)"},
+			&cli.BoolFlag{Name: "push", Usage: "push the target to its remote after each landing (its upstream, else origin)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "say what would land, in which order, and touch nothing"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
 		},
 		Action: func(c *cli.Context) error {
 			o := landOptions{Names: c.Args().Slice(), All: c.Bool("all"), Into: c.String("into"),
-				TestCommand: c.String("test-command"), DryRun: c.Bool("dry-run"), Format: c.String("format")}
+				TestCommand: c.String("test-command"), DryRun: c.Bool("dry-run"), Push: c.Bool("push"),
+				Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runLand(e, o) })
 		},
 	}
@@ -128,7 +137,7 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 		rec := &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Queued, BranchCommit: c.Tip, TestCommand: test}
 		return landResult{Record: rec, DryRun: true}, nil
 	}
-	rec, err := land.Land(e.Dir(), c, test)
+	rec, err := land.Land(e.Dir(), c, land.Options{TestCommand: test, Push: o.Push})
 	if err != nil {
 		return landResult{}, fail("landing %s: %w", c.Worker, err)
 	}
@@ -147,6 +156,9 @@ func printLandResult(e *env, r landResult) {
 		fmt.Fprintf(e.stdout, "would land %s (%s) into %s; %s\n", r.Worker, r.Branch, r.Target, tested)
 	case r.State == land.Landed:
 		fmt.Fprintf(e.stdout, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, short(r.Commit), tested)
+		if r.Pushed != "" {
+			fmt.Fprintf(e.stdout, "pushed %s to %s\n", r.Target, r.Pushed)
+		}
 	case r.State == land.BreaksTests:
 		fmt.Fprintf(e.stdout, "%s: breaks tests, not landed: %s (output: %s)\n", r.Worker, r.Reason, r.OutputFile)
 		for _, line := range outputTail(r.OutputFile, 10) {

@@ -27,12 +27,19 @@ func repoKey(repo string) string {
 	return filepath.Base(repo) + "-" + hex.EncodeToString(sum[:])[:10]
 }
 
+// Options say how a branch lands: the test command the merge must pass (none: the merge
+// alone decides) and whether the target, once moved, is pushed to its remote.
+type Options struct {
+	TestCommand string
+	Push        bool
+}
+
 // Land merges c's branch onto its target in the scratch worktree, tests the merge with
-// testCommand (none: the merge alone decides) and moves the target to it if green. It holds
+// o.TestCommand and moves the target to it if green, then, with o.Push, pushes it. It holds
 // the repository's landing lock throughout, so two runs take turns, and it returns the record
 // it left; err is for what went wrong around the landing (git failing, files), not for a
 // branch that was sent back.
-func Land(d *state.Dir, c Candidate, testCommand string) (*Record, error) {
+func Land(d *state.Dir, c Candidate, o Options) (*Record, error) {
 	if err := os.MkdirAll(Root(d), 0o700); err != nil {
 		return nil, err
 	}
@@ -42,7 +49,7 @@ func Land(d *state.Dir, c Candidate, testCommand string) (*Record, error) {
 	}
 	defer lock.Unlock()
 	r := &Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, BranchCommit: c.Tip,
-		TestCommand: testCommand, State: Queued}
+		TestCommand: o.TestCommand, State: Queued}
 	if c.Record != nil {
 		r.Queued = c.Record.Queued
 	}
@@ -53,6 +60,9 @@ func Land(d *state.Dir, c Candidate, testCommand string) (*Record, error) {
 	endLeftoverTests(scratch)
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		err := attemptLand(d, c, r, scratch)
+		if err == nil && o.Push && r.State == Landed && r.Reason == "" {
+			err = push(d, c, r, scratch)
+		}
 		if !errors.Is(err, errTargetMoved) {
 			return r, err
 		}
@@ -88,14 +98,8 @@ func attemptLand(d *state.Dir, c Candidate, r *Record, scratch string) error {
 	if err := save(d, r); err != nil {
 		return err
 	}
-	if r.TestCommand != "" {
-		if failed, err := runTests(scratch, r.TestCommand, OutputPath(d, c.Worker)); err != nil || failed != "" {
-			if err != nil {
-				return err
-			}
-			r.State, r.Reason, r.OutputFile = BreaksTests, failed, OutputPath(d, c.Worker)
-			return save(d, r)
-		}
+	if green, err := testMerge(d, c, r, scratch, ""); err != nil || !green {
+		return err
 	}
 	if err := moveTarget(c, old, head); err != nil {
 		if errors.Is(err, errTargetMoved) {
@@ -129,6 +133,9 @@ func moveTarget(c Candidate, old, head string) error {
 		if now, _ := git.ResolveCommit(c.Repo, ref); now != old {
 			return errTargetMoved
 		}
+		if !git.IsAncestor(c.Repo, old, head) {
+			return git.MoveCheckout(p, head)
+		}
 		return git.FastForward(p, head)
 	}
 	if err := git.CompareAndSwapRef(c.Repo, ref, head, old); err != nil {
@@ -138,4 +145,21 @@ func moveTarget(c Candidate, old, head string) error {
 		return err
 	}
 	return nil
+}
+
+// testMerge runs the record's test command on the merge in scratch; a red suite is recorded
+// (where says on top of what, when not the target) and green is false.
+func testMerge(d *state.Dir, c Candidate, r *Record, scratch, where string) (green bool, err error) {
+	if r.TestCommand == "" {
+		return true, nil
+	}
+	failed, err := runTests(scratch, r.TestCommand, OutputPath(d, c.Worker))
+	if err != nil || failed == "" {
+		return err == nil, err
+	}
+	if where != "" {
+		failed += " on top of " + where
+	}
+	r.State, r.Reason, r.OutputFile = BreaksTests, failed, OutputPath(d, c.Worker)
+	return false, save(d, r)
 }

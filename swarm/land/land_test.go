@@ -67,7 +67,7 @@ func (f *fixture) commit(branch, file, content string) string {
 func (f *fixture) land(branch, test string) *Record {
 	f.t.Helper()
 	tip := f.git("rev-parse", branch)
-	r, err := Land(f.dir, Candidate{Worker: "w-" + branch, Branch: branch, Repo: f.repo, Target: "main", Tip: tip}, test)
+	r, err := Land(f.dir, Candidate{Worker: "w-" + branch, Branch: branch, Repo: f.repo, Target: "main", Tip: tip}, Options{TestCommand: test})
 	if err != nil {
 		f.t.Fatal(err)
 	}

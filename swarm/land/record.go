@@ -37,8 +37,10 @@ type Record struct {
 	Reason       string   `json:"reason,omitempty"`
 	Conflicts    []string `json:"conflicts,omitempty"`
 	OutputFile   string   `json:"output_file,omitempty"`
-	Queued       string   `json:"queued,omitempty"`
-	Updated      string   `json:"updated,omitempty"`
+	// Pushed names the remote branch the landed commit was pushed to (--push).
+	Pushed  string `json:"pushed,omitempty"`
+	Queued  string `json:"queued,omitempty"`
+	Updated string `json:"updated,omitempty"`
 }
 
 // SentBack reports a branch that did not land and waits for its worker to fix it.
