@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/swarm-dev/swarm/state"
 )
@@ -52,3 +53,17 @@ func (d Dir) Exists() bool {
 
 // OutputPipe is the named pipe a pane's output is copied into.
 func (d Dir) OutputPipe() string { return filepath.Join(d.Path, "output.fifo") }
+
+// NextPromptNote is a note for the loop's next iteration only: that iteration's start appends
+// it to the prompt and removes it. Whoever resumes a loop can so tell its agent why (a branch
+// sent back by the merge queue) without touching the prompt file the user wrote.
+func (d Dir) NextPromptNote() string { return filepath.Join(d.Path, "next-prompt-note.md") }
+
+// WithNextPromptNote is prompt with the next iteration's note appended, when there is one.
+func (d Dir) WithNextPromptNote(prompt string) string {
+	note, err := os.ReadFile(d.NextPromptNote())
+	if err != nil || len(note) == 0 {
+		return prompt
+	}
+	return strings.TrimRight(prompt, "\n") + "\n\n" + string(note)
+}

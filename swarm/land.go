@@ -2,8 +2,6 @@ package swarm
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,6 +16,7 @@ type landOptions struct {
 	TestCommand string
 	DryRun      bool
 	Push        bool
+	SendBack    bool
 	Format      string
 }
 
@@ -50,6 +49,10 @@ The test command is --test-command, else the loop's own (its --test-command or s
 What does not land keeps its branch as it was and is sent back: "needs rebase" (the conflicting
 files named) or "breaks tests" (the output kept in $SWARM_DIR/land/NAME.test-output.txt).
 With --all, a sent-back branch waits until its worker moves it on; named, it is tried again.
+--send-back resumes the loop of a branch sent back, its next iteration's prompt followed by
+what failed (the conflicting files, the end of the test output) and what to do: merge the
+target into its branch, fix, make the tests pass. When it completes again, --all offers it
+again.
 --all takes every finished worker with a branch: loops that completed, plain workers that
 stopped. Worktrees and branches are removed by 'swarm clean', never by land. Exit code 1 when
 any branch offered did not land. See 'swarm guide landing'.
@@ -59,19 +62,21 @@ Examples:
    swarm land w1 w2 --into main
    swarm land --all --push
    swarm land --all --dry-run
-   swarm land --all --format json`,
+   swarm land --all --format json
+   swarm land --all --send-back`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch (completed loops, stopped workers)"},
 			&cli.StringFlag{Name: "into", Usage: "the target branch (default: the branch checked out in the worker's repository)"},
 			&cli.StringFlag{Name: "test-command", Usage: "shell command that must pass on the merged tree (default: the loop's own)"},
 			&cli.BoolFlag{Name: "push", Usage: "push the target to its remote after each landing (its upstream, else origin)"},
+			&cli.BoolFlag{Name: "send-back", Usage: "resume the loop of a branch that did not land, telling its agent what failed"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "say what would land, in which order, and touch nothing"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
 		},
 		Action: func(c *cli.Context) error {
 			o := landOptions{Names: c.Args().Slice(), All: c.Bool("all"), Into: c.String("into"),
 				TestCommand: c.String("test-command"), DryRun: c.Bool("dry-run"), Push: c.Bool("push"),
-				Format: c.String("format")}
+				SendBack: c.Bool("send-back"), Format: c.String("format")}
 			return withEnv(c, o.check, func(e *env) error { return runLand(e, o) })
 		},
 	}
@@ -83,6 +88,8 @@ type landResult struct {
 	// Skipped says why the branch was passed over this time; DryRun marks what would be done.
 	Skipped string `json:"skipped,omitempty"`
 	DryRun  bool   `json:"dry_run,omitempty"`
+	// SendBack says how --send-back went: the loop resumed, or why not.
+	SendBack string `json:"send_back,omitempty"`
 }
 
 func runLand(e *env, o landOptions) error {
@@ -100,10 +107,13 @@ func runLand(e *env, o landOptions) error {
 		if r.State != land.Landed || (r.Skipped != "" && r.SentBack()) {
 			notLanded++
 		}
-		results = append(results, r)
 		if o.Format == "text" {
 			printLandResult(e, r)
 		}
+		if o.SendBack && r.SentBack() && r.Skipped == "" && !r.DryRun {
+			sendBack(e, o, &r)
+		}
+		results = append(results, r)
 	}
 	if o.Format == "json" {
 		if err := printJSON(e, results); err != nil {
@@ -161,7 +171,7 @@ func printLandResult(e *env, r landResult) {
 		}
 	case r.State == land.BreaksTests:
 		fmt.Fprintf(e.stdout, "%s: breaks tests, not landed: %s (output: %s)\n", r.Worker, r.Reason, r.OutputFile)
-		for _, line := range outputTail(r.OutputFile, 10) {
+		for _, line := range land.Tail(r.OutputFile, 10) {
 			fmt.Fprintf(e.stdout, "   %s\n", line)
 		}
 	case r.State == land.NeedsRebase:
@@ -177,17 +187,4 @@ func short(commit string) string {
 		return commit[:7]
 	}
 	return commit
-}
-
-// outputTail is the last n lines of the file at path (none when it cannot be read).
-func outputTail(path string, n int) []string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines
 }

@@ -91,9 +91,12 @@ func (s Starter) Start(st *ralph.State, n int) (bool, error) {
 	if err != nil {
 		return false, &StartError{ReasonWorkerGone, err}
 	}
+	prompt = s.Dir.WithNextPromptNote(prompt)
 	if err := os.WriteFile(s.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return false, &StartError{ReasonIOError, err}
 	}
+	// The note is for this iteration only; the copy keeps it for this iteration's delivery.
+	_ = os.Remove(s.Dir.NextPromptNote())
 	session := uuid.NewString()
 	launch := ralph.IterationLaunch(s.Dir, s.Workers, s.Name, ralph.AgentCommand(cmd, session), st, n, s.Extra, s.Wrapper)
 	hooks := func(dir string) { s.preIterationHooks(st, n, cmd, dir) }

@@ -192,3 +192,19 @@ func TestSpawnSaysNothingOfIterationOneItself(t *testing.T) {
 		t.Errorf("supervision %+v", rs)
 	}
 }
+
+func TestTheNextPromptNoteGoesToOneIterationOnly(t *testing.T) {
+	ts := newStarterTest(t)
+	if err := os.WriteFile(ts.s.Dir.NextPromptNote(), []byte("fix your branch\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if started, err := ts.s.Start(ts.st, 1); err != nil || !started {
+		t.Fatalf("started %v, %v", started, err)
+	}
+	if got, want := ts.file(t, ts.s.Dir.PromptCopy()), "do the next task\n\nfix your branch\n"; got != want {
+		t.Errorf("prompt copy %q, want %q", got, want)
+	}
+	if _, err := os.Stat(ts.s.Dir.NextPromptNote()); !os.IsNotExist(err) {
+		t.Errorf("the note is still there after its iteration started: %v", err)
+	}
+}

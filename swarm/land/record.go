@@ -38,9 +38,11 @@ type Record struct {
 	Conflicts    []string `json:"conflicts,omitempty"`
 	OutputFile   string   `json:"output_file,omitempty"`
 	// Pushed names the remote branch the landed commit was pushed to (--push).
-	Pushed  string `json:"pushed,omitempty"`
-	Queued  string `json:"queued,omitempty"`
-	Updated string `json:"updated,omitempty"`
+	Pushed string `json:"pushed,omitempty"`
+	// ResumedLoop is when the worker's loop was resumed with what failed (--send-back).
+	ResumedLoop string `json:"resumed_loop,omitempty"`
+	Queued      string `json:"queued,omitempty"`
+	Updated     string `json:"updated,omitempty"`
 }
 
 // SentBack reports a branch that did not land and waits for its worker to fix it.

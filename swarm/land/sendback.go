@@ -1,0 +1,58 @@
+package land
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
+)
+
+// outputTailLines is how much of a red suite's output a loop sent back is told.
+const outputTailLines = 30
+
+// SendBackNote is what the agent of a loop whose branch did not land is told at the start of
+// its next iteration: what failed and what to do about it on its own branch.
+func SendBackNote(r *Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your branch %s did not land on %s: %s.\n", r.Branch, r.Target, r.Reason)
+	switch r.State {
+	case NeedsRebase:
+		fmt.Fprintf(&b, "Conflicting files: %s.\n", strings.Join(r.Conflicts, ", "))
+		fmt.Fprintf(&b, "Merge %s into your branch (git merge %s), resolve the conflicts in those files, make the tests pass and commit.\n", r.Target, r.Target)
+	case BreaksTests:
+		fmt.Fprintf(&b, "The test command `%s` failed on your branch merged onto %s. The end of its output:\n\n", r.TestCommand, r.Target)
+		for _, line := range Tail(r.OutputFile, outputTailLines) {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+		fmt.Fprintf(&b, "\nMerge %s into your branch (git merge %s), fix what fails, run `%s` until it passes and commit.\n", r.Target, r.Target, r.TestCommand)
+	}
+	b.WriteString("Then finish as before: your branch is offered for landing again once you are done.\n")
+	return b.String()
+}
+
+// WriteSendBackNote leaves the note of r for the next iteration of the worker's loop at ld.
+func WriteSendBackNote(ld ralph.Dir, r *Record) error {
+	return state.WriteFileAtomic(ld.NextPromptNote(), []byte(SendBackNote(r)), 0o600)
+}
+
+// MarkResumed records that the worker's loop was resumed with what failed.
+func MarkResumed(d *state.Dir, r *Record) error {
+	r.ResumedLoop = time.Now().UTC().Format(time.RFC3339)
+	return save(d, r)
+}
+
+// Tail is the last n lines of the file at path (none when it cannot be read).
+func Tail(path string, n int) []string {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}

@@ -1,0 +1,47 @@
+package swarm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/land"
+	"github.com/swarm-dev/swarm/swarm/regent"
+)
+
+// sendBack resumes the loop of a branch that did not land, its next iteration told what
+// failed (a note the iteration's start appends to the prompt, see ralph.Dir.NextPromptNote),
+// and says how that went; a worker that is no loop, or a loop that cannot go on, is only
+// reported, as the branch stays sent back either way.
+func sendBack(e *env, o landOptions, r *landResult) {
+	r.SendBack = resumeWithFailure(e, r.Record)
+	if o.Format == "text" {
+		fmt.Fprintf(e.stdout, "%s: %s\n", r.Worker, r.SendBack)
+	}
+}
+
+func resumeWithFailure(e *env, rec *land.Record) string {
+	ld := ralph.DirFor(e.Dir(), rec.Worker)
+	if !ld.Exists() {
+		return "not sent back: no ralph loop to resume (fix the branch, then land it again)"
+	}
+	if err := land.WriteSendBackNote(ld, rec); err != nil {
+		return fmt.Sprintf("not sent back: %v", err)
+	}
+	res, err := regent.ResumeLoop(ld, ralph.ResumeRequest{})
+	if err == nil {
+		err = regent.WakeDriver(e.Host, rec.Worker, res)
+	}
+	if err != nil {
+		_ = os.Remove(ld.NextPromptNote())
+		if errors.Is(err, ralph.ErrFinished) {
+			return fmt.Sprintf("not sent back: its loop %v; resume it with 'swarm ralph resume %s --max-iterations N'", err, rec.Worker)
+		}
+		return fmt.Sprintf("not sent back: %v", err)
+	}
+	if err := land.MarkResumed(e.Dir(), rec); err != nil {
+		e.warnf("landing record of %s: %v", rec.Worker, err)
+	}
+	return "sent back: its loop resumed, told what failed"
+}
