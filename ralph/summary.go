@@ -33,6 +33,9 @@ type Summary struct {
 	Commits       []string      `json:"commits"`
 	Rollbacks     int           `json:"rollbacks"`
 	Failures      int           `json:"failures"`
+	// Landing is where the loop's branch stands in swarm land's queue, in words; empty when it
+	// was never offered. The loop does not know it: the command that shows the summary adds it.
+	Landing string `json:"landing,omitempty"`
 }
 
 // SummaryPath is where the summary of a finished loop is kept.
@@ -103,6 +106,9 @@ func (s Summary) Markdown() string {
 		status += " (" + s.ExitReason + ")"
 	}
 	row("Status", status)
+	if s.Landing != "" {
+		row("Landing", s.Landing)
+	}
 	row("Iterations", fmt.Sprintf("%d/%d", s.Iterations, s.MaxIterations))
 	row("Duration", words.Duration(time.Duration(s.DurationMs)*time.Millisecond))
 	row("Cost", s.costText())

@@ -45,6 +45,7 @@ func (d swarmData) Snapshot() dashboard.Snapshot {
 		}
 		st, lf := d.loop(w)
 		r := rowFor(w, st, lf, activity, now)
+		withLanding(&r, workerLanding(d.e, w))
 		r.Ref = w
 		rows = append(rows, r)
 	}

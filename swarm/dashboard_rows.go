@@ -8,6 +8,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
+	"github.com/swarm-dev/swarm/swarm/land"
 )
 
 // What the dashboard says of a worker: one row of facts in words, made from the worker's
@@ -111,4 +112,18 @@ func runningWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 		return "idle", dashboard.ToneQuiet
 	}
 	return "working", dashboard.ToneBusy
+}
+
+// withLanding adds where the worker's branch stands in the merge queue to its row's state
+// ("done · landed abc1234", "done · needs rebase"); a branch that did not land makes a row at
+// rest ask for a person. l is nil for a branch never offered.
+func withLanding(r *dashboard.Row, l *landingJSON) {
+	if l == nil {
+		return
+	}
+	r.State += " · " + landingWord(l)
+	sentBack := l.State == land.NeedsRebase || l.State == land.BreaksTests
+	if sentBack && (r.Tone == dashboard.ToneQuiet || r.Tone == dashboard.ToneGood) {
+		r.Tone = dashboard.ToneWarn
+	}
 }

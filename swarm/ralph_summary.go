@@ -56,6 +56,9 @@ func runRalphSummary(e *env, o ralphSummaryOptions) error {
 	if err != nil {
 		return fail("cannot read the loop of '%s': %w", name, err)
 	}
+	if l := landingOf(e, name); l != nil {
+		s.Landing = landingText(l)
+	}
 	if o.Format == "json" {
 		return printJSON(e, s)
 	}

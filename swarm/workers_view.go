@@ -47,14 +47,22 @@ type landingJSON struct {
 	Reason     string   `json:"reason,omitempty"`
 	Conflicts  []string `json:"conflicts,omitempty"`
 	OutputFile string   `json:"output_file,omitempty"`
-	Updated    string   `json:"updated,omitempty"`
+	Pushed     string   `json:"pushed,omitempty"`
+	// ResumedLoop is when its loop was resumed with what failed (land --send-back).
+	ResumedLoop string `json:"resumed_loop,omitempty"`
+	Updated     string `json:"updated,omitempty"`
 }
 
 // landingText says where a branch stands in the queue: "landed on main at abc1234",
-// "needs rebase: conflicts with main in a.txt".
+// "needs rebase: conflicts with main in a.txt", "breaks tests, sent back to its loop: ...".
 func landingText(l *landingJSON) string {
 	word := strings.ReplaceAll(l.State, "_", " ")
+	if l.ResumedLoop != "" && (l.State == land.NeedsRebase || l.State == land.BreaksTests) {
+		word += ", sent back to its loop"
+	}
 	switch {
+	case l.State == land.Landed && l.Pushed != "":
+		return fmt.Sprintf("landed on %s at %s, pushed to %s", l.Target, short(l.Commit), l.Pushed)
 	case l.State == land.Landed:
 		return fmt.Sprintf("landed on %s at %s", l.Target, short(l.Commit))
 	case l.Reason != "":
@@ -63,17 +71,40 @@ func landingText(l *landingJSON) string {
 	return word + " (into " + l.Target + ")"
 }
 
+// landingWord is a branch's landing state in a word or two, for a table cell: "landed
+// abc1234", "testing", "sent back: needs rebase".
+func landingWord(l *landingJSON) string {
+	if l == nil {
+		return "-"
+	}
+	word := strings.ReplaceAll(l.State, "_", " ")
+	switch {
+	case l.State == land.Landed:
+		return "landed " + short(l.Commit)
+	case l.ResumedLoop != "":
+		return "sent back: " + word
+	}
+	return word
+}
+
 // workerLanding is w's landing record for ls, nil when it has none (or it cannot be read).
 func workerLanding(e *env, w *state.Worker) *landingJSON {
 	if w.Worktree == nil {
 		return nil
 	}
-	r, err := land.LoadRecord(e.Dir(), w.Name)
+	return landingOf(e, w.Name)
+}
+
+// landingOf is the landing record of the worker name, nil when it has none (or it cannot be
+// read).
+func landingOf(e *env, name string) *landingJSON {
+	r, err := land.LoadRecord(e.Dir(), name)
 	if err != nil || r == nil {
 		return nil
 	}
 	return &landingJSON{State: r.State, Target: r.Target, Commit: r.Commit, Reason: r.Reason,
-		Conflicts: r.Conflicts, OutputFile: r.OutputFile, Updated: r.Updated}
+		Conflicts: r.Conflicts, OutputFile: r.OutputFile, Pushed: r.Pushed, ResumedLoop: r.ResumedLoop,
+		Updated: r.Updated}
 }
 
 func toJSON(w *state.Worker) workerJSON {
@@ -123,10 +154,29 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 		fmt.Fprintln(e.stdout, "no workers")
 		return nil
 	}
+	return printTable(e, list)
+}
+
+// printTable is ls's table; a LAND column is added when a worker listed has a landing record.
+func printTable(e *env, list []*state.Worker) error {
+	landings := make([]*landingJSON, len(list))
+	anyLanding := false
+	for i, w := range list {
+		landings[i] = workerLanding(e, w)
+		anyLanding = anyLanding || landings[i] != nil
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS")
-	for _, w := range list {
-		fmt.Fprintln(tw, strings.Join(tableRow(w, workerState(e, w)), "\t"))
+	header := "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS"
+	if anyLanding {
+		header += "\tLAND"
+	}
+	fmt.Fprintln(tw, header)
+	for i, w := range list {
+		row := tableRow(w, workerState(e, w))
+		if anyLanding {
+			row = append(row, landingWord(landings[i]))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	return tw.Flush()
 }
