@@ -44,7 +44,9 @@ there, the local target moved to that commit and pushed again (up to 5 times). W
 or fails there is sent back; the local target keeps its landing, unpushed.
 
 The test command is --test-command, else the loop's own (its --test-command or swarm.toml's
-[regent] test_command); with none, a merge without conflicts is enough, and land says so.
+[regent] test_command), else the [regent] test_command of the repository's swarm.toml (allowed
+with 'swarm allow', as for a loop) or of your config.toml; with none, a merge without
+conflicts is enough, and land says so.
 
 What does not land keeps its branch as it was and is sent back: "needs rebase" (the conflicting
 files named) or "breaks tests" (the output kept in $SWARM_DIR/land/NAME.test-output.txt).
@@ -131,9 +133,9 @@ func runLand(e *env, o landOptions) error {
 // landOne takes one candidate through the queue's decision and, unless passed over or a dry
 // run, lands it.
 func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
-	test := o.TestCommand
-	if test == "" {
-		test = c.TestCommand
+	test, err := landTestCommand(o, c)
+	if err != nil {
+		return landResult{}, err
 	}
 	step, why := land.Next(c, len(o.Names) > 0)
 	if step == land.StepSkip {
@@ -152,6 +154,22 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 		return landResult{}, fail("landing %s: %w", c.Worker, err)
 	}
 	return landResult{Record: rec}, nil
+}
+
+// landTestCommand is the test command a candidate lands with: --test-command, else the
+// loop's own, else the one the configuration of its repository gives.
+func landTestCommand(o landOptions, c land.Candidate) (string, error) {
+	switch {
+	case o.TestCommand != "":
+		return o.TestCommand, nil
+	case c.TestCommand != "":
+		return c.TestCommand, nil
+	}
+	test, err := land.ConfigTestCommand(c.Repo)
+	if err != nil {
+		return "", fail("%w", err)
+	}
+	return test, nil
 }
 
 func printLandResult(e *env, r landResult) {

@@ -1,11 +1,14 @@
 package land
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -148,5 +151,24 @@ func TestLandOfABranchAlreadyOnTheTargetChangesNothing(t *testing.T) {
 	again := f.land("one", "exit 1")
 	if again.State != Landed || again.Commit != first.Commit || f.git("rev-parse", "main") != first.Commit {
 		t.Fatalf("first %+v, again %+v", first, again)
+	}
+}
+
+func TestConfigTestCommandNeedsConsent(t *testing.T) {
+	f := newFixture(t)
+	if test, err := ConfigTestCommand(f.repo); err != nil || test != "" {
+		t.Fatalf("without swarm.toml: %q, %v", test, err)
+	}
+	if err := os.WriteFile(filepath.Join(f.repo, "swarm.toml"), []byte("[regent]\ntest_command = \"make test\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ConfigTestCommand(f.repo); !errors.Is(err, config.ErrNotAllowed) {
+		t.Fatalf("not allowed yet: %v", err)
+	}
+	if _, err := config.Allow(filepath.Join(f.repo, "swarm.toml"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if test, err := ConfigTestCommand(f.repo); err != nil || test != "make test" {
+		t.Fatalf("allowed: %q, %v", test, err)
 	}
 }

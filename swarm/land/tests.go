@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/proc"
 )
 
@@ -43,4 +44,19 @@ func runTests(dir, command, outputPath string) (failed string, err error) {
 		return "", fmt.Errorf("test command: %w", err)
 	}
 	return "", nil
+}
+
+// ConfigTestCommand is the test command the configuration gives a loop started in the
+// repository repo ([regent] test_command of swarm.toml or of the user's config.toml); "" when
+// none. A project file that names commands the user has not allowed is refused here as it is
+// for a loop (config.ErrNotAllowed): landing runs the command just the same.
+func ConfigTestCommand(repo string) (string, error) {
+	rf, err := config.Load(repo).Supervision()
+	if err != nil {
+		return "", err
+	}
+	if rf.TestCommand == nil {
+		return "", nil
+	}
+	return *rf.TestCommand, nil
 }
