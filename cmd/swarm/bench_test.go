@@ -138,9 +138,15 @@ func benchEnv(extra ...string) []string {
 // run executes one swarm command and returns how long it took; any failure ends the benchmark.
 func (s *benchSwarm) run(args ...string) (time.Duration, []byte) {
 	s.b.Helper()
+	return s.runIn(s.work, args...)
+}
+
+// runIn is run in the directory dir.
+func (s *benchSwarm) runIn(dir string, args ...string) (time.Duration, []byte) {
+	s.b.Helper()
 	cmd := exec.Command(s.bin, args...)
 	cmd.Env = s.env
-	cmd.Dir = s.work
+	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
