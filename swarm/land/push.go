@@ -70,7 +70,10 @@ func relandOnRemote(d *state.Dir, c Candidate, r *Record, scratch, remote, ref, 
 	if green, err := testMerge(d, c, r, scratch, name); err != nil || !green {
 		return err
 	}
-	if err := moveTarget(c, ours, head); err != nil {
+	if err := moveTarget(c, ours, head); errors.Is(err, errTargetMoved) {
+		// Not the landing's own retry: the local target holds the branch already.
+		return fmt.Errorf("%s moved under the landing on top of %s; not pushed: push it yourself, or land again", c.Target, name)
+	} else if err != nil {
 		return fmt.Errorf("moving %s onto %s: %w", c.Target, name, err)
 	}
 	r.State, r.Commit = Landed, head
