@@ -95,8 +95,6 @@ func (s Starter) Start(st *ralph.State, n int) (bool, error) {
 	if err := os.WriteFile(s.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return false, &StartError{ReasonIOError, err}
 	}
-	// The note is for this iteration only; the copy keeps it for this iteration's delivery.
-	_ = os.Remove(s.Dir.NextPromptNote())
 	session := uuid.NewString()
 	launch := ralph.IterationLaunch(s.Dir, s.Workers, s.Name, ralph.AgentCommand(cmd, session), st, n, s.Extra, s.Wrapper)
 	hooks := func(dir string) { s.preIterationHooks(st, n, cmd, dir) }
@@ -107,8 +105,11 @@ func (s Starter) Start(st *ralph.State, n int) (bool, error) {
 	}
 	started, err := s.Pane.Start(launch, hooks, begin)
 	if err != nil || !started {
-		return false, err
+		return false, err // the note stays for the iteration that does start
 	}
+	// The note is for this iteration only, and it started: the copy keeps the note for its
+	// delivery.
+	_ = os.Remove(s.Dir.NextPromptNote())
 	if s.AgentNote {
 		s.Recorded(s.Dir.NoteAgentIteration(s.Now(), n))
 	}

@@ -208,3 +208,25 @@ func TestTheNextPromptNoteGoesToOneIterationOnly(t *testing.T) {
 		t.Errorf("the note is still there after its iteration started: %v", err)
 	}
 }
+
+// An iteration whose agent did not start leaves the note for the one that does.
+func TestTheNextPromptNoteOutlivesAStartThatFailed(t *testing.T) {
+	ts := newStarterTest(t)
+	if err := os.WriteFile(ts.s.Dir.NextPromptNote(), []byte("fix your branch\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts.pane.refuse = true
+	if started, _ := ts.s.Start(ts.st, 1); started {
+		t.Fatal("started with a pane that refuses")
+	}
+	if got := ts.file(t, ts.s.Dir.NextPromptNote()); got != "fix your branch\n" {
+		t.Errorf("note after a failed start: %q", got)
+	}
+	ts.pane.refuse = false
+	if started, err := ts.s.Start(ts.st, 1); err != nil || !started {
+		t.Fatalf("started %v, %v", started, err)
+	}
+	if got, want := ts.file(t, ts.s.Dir.PromptCopy()), "do the next task\n\nfix your branch\n"; got != want {
+		t.Errorf("prompt copy %q, want %q", got, want)
+	}
+}
