@@ -41,7 +41,8 @@ stash there and land again). Your index, stash and working tree are never touche
 --push pushes the target to its remote (its upstream, else origin) after each landing. When
 the remote moved meanwhile, the branch is merged again on top of the remote's new head, tested
 there, the local target moved to that commit and pushed again (up to 5 times). What conflicts
-or fails there is sent back; the local target keeps its landing, unpushed.
+or fails there is sent back; the local target keeps its landing, unpushed, and the next
+land --push pushes it.
 
 The test command is --test-command, else the loop's own (its --test-command or swarm.toml's
 [regent] test_command), else the [regent] test_command of the repository's swarm.toml (allowed
@@ -137,7 +138,17 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 	if err != nil {
 		return landResult{}, err
 	}
-	step, why := land.Next(c, len(o.Names) > 0)
+	step, why := land.Next(c, len(o.Names) > 0, o.Push)
+	if step == land.StepPush && o.DryRun {
+		return landResult{Record: c.Record, Skipped: "landed earlier, not pushed yet: --push without --dry-run pushes it"}, nil
+	}
+	if step == land.StepPush {
+		rec, err := land.PushLanded(e.Dir(), c)
+		if err != nil {
+			return landResult{}, fail("pushing %s: %w", c.Worker, err)
+		}
+		return landResult{Record: rec}, nil
+	}
 	if step == land.StepSkip {
 		rec := c.Record
 		if rec == nil || c.Landed {

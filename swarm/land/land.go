@@ -40,10 +40,7 @@ type Options struct {
 // it left; err is for what went wrong around the landing (git failing, files), not for a
 // branch that was sent back.
 func Land(d *state.Dir, c Candidate, o Options) (*Record, error) {
-	if err := os.MkdirAll(Root(d), 0o700); err != nil {
-		return nil, err
-	}
-	lock, err := state.AcquireLock(filepath.Join(Root(d), repoKey(c.Repo)+".lock"))
+	lock, err := lockRepo(d, c.Repo)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +53,7 @@ func Land(d *state.Dir, c Candidate, o Options) (*Record, error) {
 	if err := save(d, r); err != nil {
 		return nil, err
 	}
-	scratch := filepath.Join(Root(d), repoKey(c.Repo)+".scratch")
+	scratch := scratchPath(d, c.Repo)
 	endLeftoverTests(scratch)
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		err := attemptLand(d, c, r, scratch)
@@ -69,6 +66,19 @@ func Land(d *state.Dir, c Candidate, o Options) (*Record, error) {
 	}
 	r.State, r.Reason = Queued, fmt.Sprintf("%s kept moving under the merge; not landed", c.Target)
 	return r, save(d, r)
+}
+
+// lockRepo takes repo's landing lock: two runs on one repository take turns.
+func lockRepo(d *state.Dir, repo string) (*state.Lock, error) {
+	if err := os.MkdirAll(Root(d), 0o700); err != nil {
+		return nil, err
+	}
+	return state.AcquireLock(filepath.Join(Root(d), repoKey(repo)+".lock"))
+}
+
+// scratchPath is swarm's own worktree of repo where branches are merged and tested.
+func scratchPath(d *state.Dir, repo string) string {
+	return filepath.Join(Root(d), repoKey(repo)+".scratch")
 }
 
 // attemptLand is one merge, test and move on the target as it is now.

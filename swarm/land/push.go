@@ -72,10 +72,42 @@ func relandOnRemote(d *state.Dir, c Candidate, r *Record, scratch, remote, ref, 
 	}
 	if err := moveTarget(c, ours, head); errors.Is(err, errTargetMoved) {
 		// Not the landing's own retry: the local target holds the branch already.
-		return fmt.Errorf("%s moved under the landing on top of %s; not pushed: push it yourself, or land again", c.Target, name)
+		return fmt.Errorf("%s moved under the landing on top of %s; not pushed: run swarm land --push again", c.Target, name)
 	} else if err != nil {
 		return fmt.Errorf("moving %s onto %s: %w", c.Target, name, err)
 	}
 	r.State, r.Commit = Landed, head
 	return save(d, r)
+}
+
+// PushLanded pushes the target of a branch an earlier run landed but could not push (the
+// remote refused it, or could not be reached): the target as it is now, which holds that
+// landing and, like every commit the target was moved to, was tested. A remote that already
+// holds the landing only has the record say so. It takes the repository's landing lock, as
+// Land does.
+func PushLanded(d *state.Dir, c Candidate) (*Record, error) {
+	lock, err := lockRepo(d, c.Repo)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	r := *c.Record
+	remote, ref := git.Upstream(c.Repo, c.Target)
+	name := remote + "/" + strings.TrimPrefix(ref, "refs/heads/")
+	theirs, err := git.FetchRef(c.Repo, remote, ref)
+	if err != nil {
+		return nil, fmt.Errorf("fetching %s (%s landed locally at %s, not pushed): %w", name, c.Branch, r.Commit, err)
+	}
+	if git.IsAncestor(c.Repo, r.Commit, theirs) {
+		r.Pushed = name
+		return &r, save(d, &r)
+	}
+	head, err := git.ResolveCommit(c.Repo, "refs/heads/"+c.Target)
+	if err != nil || !git.IsAncestor(c.Repo, r.Commit, head) {
+		return nil, fmt.Errorf("%s no longer holds the landing of %s at %s; land it again", c.Target, c.Branch, r.Commit)
+	}
+	r.Commit = head
+	scratch := scratchPath(d, c.Repo)
+	endLeftoverTests(scratch)
+	return &r, push(d, c, &r, scratch)
 }

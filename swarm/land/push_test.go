@@ -91,3 +91,59 @@ func TestLandPushSendsBackWhatBreaksOnTheRemoteHead(t *testing.T) {
 		t.Fatal("the remote moved")
 	}
 }
+
+// A landing whose push did not go through is pushed by a later run: the target as it is then,
+// merged again on top of the remote when that moved meanwhile.
+func TestPushLandedPushesAnEarlierLanding(t *testing.T) {
+	f := newFixture(t)
+	bare, moveRemote := f.withRemote()
+	f.commit("one", "b.txt", "b\n")
+	r := f.land("one", "")
+	if r.State != Landed || r.Pushed != "" {
+		t.Fatalf("record %+v, want landed, not pushed", r)
+	}
+	moveRemote()
+	tip := f.git("rev-parse", "one")
+	c := Candidate{Worker: "w-one", Branch: "one", Repo: f.repo, Target: "main", Tip: tip, Landed: true, Record: r}
+	if step, _ := Next(c, false, true); step != StepPush {
+		t.Fatalf("Next = %v, want StepPush", step)
+	}
+	pushed, err := PushLanded(f.dir, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote, _ := git.ResolveCommit(bare, "refs/heads/main")
+	if pushed.Pushed != "origin/main" || remote != pushed.Commit || f.git("rev-parse", "main") != remote {
+		t.Fatalf("record %+v; origin main %s, local main %s", pushed, remote, f.git("rev-parse", "main"))
+	}
+	// Merged again on the remote's head: the branch is there, on top of the other clone's work.
+	if !git.IsAncestor(f.repo, tip, remote) || f.git("log", "-1", "--format=%s", remote+"^1") != "other" {
+		t.Fatalf("the remote %s does not hold the branch %s on top of the other commit", remote, tip)
+	}
+	again, err := LoadRecord(f.dir, "w-one")
+	if err != nil || again.Pushed != "origin/main" {
+		t.Fatalf("saved record %+v, %v", again, err)
+	}
+	c.Record = again
+	if step, _ := Next(c, false, true); step != StepSkip {
+		t.Fatalf("Next after the push = %v, want StepSkip", step)
+	}
+}
+
+// A remote that already holds the landing (pushed by hand, say) is only recorded.
+func TestPushLandedRecordsARemoteThatHasIt(t *testing.T) {
+	f := newFixture(t)
+	bare, _ := f.withRemote()
+	f.commit("one", "b.txt", "b\n")
+	r := f.land("one", "")
+	f.git("push", "-q", "origin", "main")
+	remoteBefore, _ := git.ResolveCommit(bare, "refs/heads/main")
+	c := Candidate{Worker: "w-one", Branch: "one", Repo: f.repo, Target: "main", Tip: f.git("rev-parse", "one"), Landed: true, Record: r}
+	pushed, err := PushLanded(f.dir, c)
+	if err != nil || pushed.Pushed != "origin/main" {
+		t.Fatalf("record %+v, %v", pushed, err)
+	}
+	if remote, _ := git.ResolveCommit(bare, "refs/heads/main"); remote != remoteBefore {
+		t.Fatalf("origin main moved from %s to %s", remoteBefore, remote)
+	}
+}

@@ -32,14 +32,19 @@ const (
 	StepLand Step = iota
 	// StepSkip: nothing to do now (already on the target, or sent back and unchanged since).
 	StepSkip
+	// StepPush: landed by an earlier run whose push did not go through; --push pushes it now.
+	StepPush
 )
 
 // Next is the queue's decision for one candidate, from its record and its branch alone, and
 // the reason when it is passed over. Named candidates are tried again even when sent back
 // unchanged (the target may have moved under them); --all waits for the worker to move its
 // branch. A record left "testing" or "queued" by a run that was killed is taken up again.
-func Next(c Candidate, named bool) (Step, string) {
+// With push, a branch an earlier run landed but could not push is pushed now.
+func Next(c Candidate, named, push bool) (Step, string) {
 	switch {
+	case c.Landed && push && c.Record != nil && c.Record.State == Landed && c.Record.Pushed == "":
+		return StepPush, ""
 	case c.Landed:
 		return StepSkip, fmt.Sprintf("%s is already on %s", c.Branch, c.Target)
 	case !named && c.Record.SentBack() && c.Record.BranchCommit == c.Tip:
