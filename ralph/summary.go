@@ -191,7 +191,7 @@ func (d Dir) CostSoFar() *float64 {
 	return s.Cost
 }
 
-// short abbreviates a commit id for messages, as git log --oneline does.
+// ShortCommit abbreviates a commit id for messages, as git log --oneline does.
 func ShortCommit(sha string) string {
 	if len(sha) > 7 {
 		return sha[:7]

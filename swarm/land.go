@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/swarm/land"
 )
 
@@ -194,7 +195,7 @@ func printLandResult(e *env, r landResult) {
 	case r.DryRun:
 		fmt.Fprintf(e.stdout, "would land %s (%s) into %s; %s\n", r.Worker, r.Branch, r.Target, tested)
 	case r.State == land.Landed:
-		fmt.Fprintf(e.stdout, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, short(r.Commit), tested)
+		fmt.Fprintf(e.stdout, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, ralph.ShortCommit(r.Commit), tested)
 		if r.Pushed != "" {
 			fmt.Fprintf(e.stdout, "pushed %s to %s\n", r.Target, r.Pushed)
 		}
@@ -208,12 +209,4 @@ func printLandResult(e *env, r landResult) {
 	default:
 		fmt.Fprintf(e.stdout, "%s: not landed: %s\n", r.Worker, r.Reason)
 	}
-}
-
-// short is a commit's abbreviation as git shows it.
-func short(commit string) string {
-	if len(commit) > 7 {
-		return commit[:7]
-	}
-	return commit
 }

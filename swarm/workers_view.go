@@ -62,9 +62,9 @@ func landingText(l *landingJSON) string {
 	}
 	switch {
 	case l.State == land.Landed && l.Pushed != "":
-		return fmt.Sprintf("landed on %s at %s, pushed to %s", l.Target, short(l.Commit), l.Pushed)
+		return fmt.Sprintf("landed on %s at %s, pushed to %s", l.Target, ralph.ShortCommit(l.Commit), l.Pushed)
 	case l.State == land.Landed:
-		return fmt.Sprintf("landed on %s at %s", l.Target, short(l.Commit))
+		return fmt.Sprintf("landed on %s at %s", l.Target, ralph.ShortCommit(l.Commit))
 	case l.Reason != "":
 		return word + ": " + l.Reason
 	}
@@ -80,7 +80,7 @@ func landingWord(l *landingJSON) string {
 	word := strings.ReplaceAll(l.State, "_", " ")
 	switch {
 	case l.State == land.Landed:
-		return "landed " + short(l.Commit)
+		return "landed " + ralph.ShortCommit(l.Commit)
 	case l.ResumedLoop != "":
 		return "sent back: " + word
 	}
