@@ -2,14 +2,12 @@ package swarm
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // The `swarm ralph` group, and what its commands share: finding a worker's loop and telling
@@ -103,15 +101,3 @@ func keptCopy(ld ralph.Dir) string {
 
 // hasLoop reports whether a loop was ever set up for the worker, damaged or not.
 func hasLoop(ld ralph.Dir) bool { return ld.Exists() || keptCopy(ld) != "" }
-
-// loopNames lists the loops in the state directory, in name order.
-func loopNames(e *env) []string {
-	entries, _ := os.ReadDir(filepath.Join(e.Dir().Root, "ralph"))
-	var names []string
-	for _, ent := range entries {
-		if ent.IsDir() && worker.ValidateName(ent.Name()) == nil {
-			names = append(names, ent.Name())
-		}
-	}
-	return names
-}

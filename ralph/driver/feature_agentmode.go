@@ -194,11 +194,3 @@ func (ag *agentMode) requeue(am *ralph.AgentMode) {
 		ag.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
 	}
 }
-
-// RelTo is path as seen from base (the project), for messages.
-func RelTo(base, path string) string {
-	if r, err := filepath.Rel(base, path); err == nil {
-		return r
-	}
-	return path
-}

@@ -92,19 +92,6 @@ func (s Store) Update(worker string, fn func(*State) (*State, error)) (*State, e
 	return next, nil
 }
 
-// Locked runs fn under the store's lock: while it runs no heartbeat changes.
-func (s Store) Locked(fn func() error) error {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return err
-	}
-	l, err := state.AcquireLock(s.lockPath())
-	if err != nil {
-		return err
-	}
-	defer l.Unlock()
-	return fn()
-}
-
 // AnyActive reports whether some heartbeat is active.
 func (s Store) AnyActive() bool { return len(s.ActiveWorkers()) > 0 }
 
