@@ -1,0 +1,93 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+)
+
+// Streams are what a remote command reads and writes. Without Stdin, the command gets a pipe
+// that stays open while it runs: the host's swarm (host __run) ends the command when that pipe
+// closes, so a command left behind by a dropped connection or an interrupted swarm (logs
+// --follow, wait) does not run on there.
+type Streams struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Run runs the host's swarm with args and returns its exit code; an *Error when ssh could not
+// reach it (swarm itself never exits with 255, ssh's own failure).
+func (c *Conn) Run(ctx context.Context, args []string, s Streams) (int, error) {
+	if err := c.Connect(ctx); err != nil {
+		return 0, err
+	}
+	cmd := c.Command(ctx, false, args...)
+	cmd.Stdout = s.Stdout
+	filter := NewStderrFilter(s.Stderr)
+	cmd.Stderr = filter
+	var hold io.WriteCloser
+	if s.Stdin != nil {
+		cmd.Stdin = s.Stdin
+	} else {
+		var err error
+		if hold, err = cmd.StdinPipe(); err != nil {
+			return 0, err
+		}
+	}
+	err := cmd.Run()
+	filter.Close()
+	if hold != nil {
+		hold.Close()
+	}
+	return c.exitOf(ctx, err, filter.Said())
+}
+
+// exitOf reads how a remote command ended: its exit code, or why ssh failed.
+func (c *Conn) exitOf(ctx context.Context, err error, said string) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return 0, fmt.Errorf("cannot run ssh: %w", err)
+	}
+	if ctx.Err() != nil {
+		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
+	}
+	if code := exit.ExitCode(); code >= 0 && code != 255 {
+		return code, nil
+	}
+	return 0, c.Classify(said)
+}
+
+// Output runs the host's swarm with args and returns what it printed; a failure is an error
+// with what it said.
+func (c *Conn) Output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	var out, errs bytes.Buffer
+	code, err := c.Run(ctx, args, Streams{Stdin: stdin, Stdout: &out, Stderr: &errs})
+	if err != nil {
+		return nil, err
+	}
+	if code != 0 {
+		said := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(errs.String()), "swarm: error: "))
+		if said == "" {
+			said = fmt.Sprintf("exit status %d", code)
+		}
+		return out.Bytes(), &RemoteError{Host: c.Host.Name, Code: code, Said: said}
+	}
+	return out.Bytes(), nil
+}
+
+// RemoteError is a command the host's swarm ran and failed.
+type RemoteError struct {
+	Host string
+	Code int
+	Said string
+}
+
+func (e *RemoteError) Error() string { return fmt.Sprintf("on %s: %s", e.Host, e.Said) }

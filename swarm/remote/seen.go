@@ -1,0 +1,101 @@
+package remote
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/swarm-dev/swarm/state"
+)
+
+// Seen is what was last seen of a host: when it last answered, what it said of its workers
+// then, and why it did not answer since. The fleet view shows a host that does not answer
+// from this, as unreachable with its last known workers, never as workers that stopped.
+type Seen struct {
+	// At is when the host last answered (RFC 3339); "" when it never did.
+	At string `json:"at,omitempty"`
+	// Workers is the host's `ls --format json` of then.
+	Workers json.RawMessage `json:"workers,omitempty"`
+	// Error is why the last try failed, "" when it answered.
+	Error string `json:"error,omitempty"`
+	// Tried is when it was last tried.
+	Tried string `json:"tried,omitempty"`
+}
+
+// Seen reads what was last seen of the host name (empty when nothing was).
+func (r Registry) Seen(name string) Seen {
+	var s Seen
+	_ = state.ReadJSON(r.path(name, ".seen.json"), &s)
+	return s
+}
+
+// Answered records that the host answered at now with its workers.
+func (r Registry) Answered(name string, now time.Time, workers json.RawMessage) error {
+	s := Seen{At: now.UTC().Format(time.RFC3339), Tried: now.UTC().Format(time.RFC3339), Workers: workers}
+	return r.putSeen(name, s)
+}
+
+// Failed records that trying the host at now failed with err; what was seen before stays.
+func (r Registry) Failed(name string, now time.Time, err error) error {
+	s := r.Seen(name)
+	s.Error, s.Tried = err.Error(), now.UTC().Format(time.RFC3339)
+	return r.putSeen(name, s)
+}
+
+func (r Registry) putSeen(name string, s Seen) error {
+	if err := os.MkdirAll(r.dir, 0o700); err != nil {
+		return err
+	}
+	// What was seen is redrawn at the next look: it need not wait for the disk.
+	return state.ReplaceJSON(r.path(name, ".seen.json"), s)
+}
+
+// Sent is what a spawn on a host sent with the worker, to send again on `swarm ralph resume`
+// or `swarm host sync`: each local file and the name it has on the host.
+type Sent struct {
+	Worker string     `json:"worker"`
+	Files  []SentFile `json:"files"`
+}
+
+// SentFile is one file sent with a worker.
+type SentFile struct {
+	// Local is the file's absolute path on this machine.
+	Local string `json:"local"`
+	// Name is its name in the worker's directory of sent files on the host.
+	Name string `json:"name"`
+}
+
+func (r Registry) sentDir(host string) string { return filepath.Join(r.dir, host+".sent") }
+
+// SaveSent records what was sent with the worker on host.
+func (r Registry) SaveSent(host string, s Sent) error {
+	if err := os.MkdirAll(r.sentDir(host), 0o700); err != nil {
+		return err
+	}
+	return state.WriteJSON(filepath.Join(r.sentDir(host), s.Worker+".json"), s)
+}
+
+// LoadSent reads what was sent with the worker on host; nothing (and no error) when nothing
+// was.
+func (r Registry) LoadSent(host, worker string) (Sent, error) {
+	var s Sent
+	err := state.ReadJSON(filepath.Join(r.sentDir(host), worker+".json"), &s)
+	if errors.Is(err, os.ErrNotExist) {
+		return Sent{Worker: worker}, nil
+	}
+	return s, err
+}
+
+// ForgetSent drops the record of what was sent with the worker on host.
+func (r Registry) ForgetSent(host, worker string) {
+	_ = os.Remove(filepath.Join(r.sentDir(host), worker+".json"))
+}
+
+// Reached records that the host answered at now, keeping what was seen of its workers.
+func (r Registry) Reached(name string, now time.Time) error {
+	s := r.Seen(name)
+	s.At, s.Tried, s.Error = now.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), ""
+	return r.putSeen(name, s)
+}
