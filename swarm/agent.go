@@ -47,6 +47,12 @@ Examples:
    swarm agent --name b --foreground --max-iterations 10 -- codex`,
 		Flags: agentFlags(),
 		Action: func(c *cli.Context) error {
+			if host, name, err := spawnHost(c); err != nil || host != "" {
+				if err != nil {
+					return err
+				}
+				return spawnOnHost(c, host, name)
+			}
 			e, err := openEnv(c)
 			if err != nil {
 				return err

@@ -1,17 +1,22 @@
 package swarm
 
 import (
+	"time"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/remote"
 )
 
 // lsOptions are the flags of `swarm ls`.
 type lsOptions struct {
-	Format string
-	Status string
-	Tag    string
+	Format  string
+	Status  string
+	Tag     string
+	Host    string
+	Timeout time.Duration
 }
 
 func (o lsOptions) check() error {
@@ -36,24 +41,77 @@ Examples:
    swarm ls
    swarm ls --status running --format names
    swarm ls --status done          # loops that finished their work
-   swarm ls --format json | jq '.[] | select(.metadata.ralph == true)'`,
+   swarm ls --format json | jq '.[] | select(.metadata.ralph == true)'
+   swarm ls --host box             # one host's workers (see swarm host)
+
+With hosts added (swarm host add), ls asks every host at once, each within --timeout, and
+shows their workers with a HOST column; a host that does not answer in time is shown with
+its last known workers as unreachable, and when it was last seen.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table, json or names", Value: "table"},
 			&cli.StringFlag{Name: "status", Usage: "the worker's process (running, stopped, orphaned) or its state (waiting, paused, done, killed, failed), or all", Value: "all"},
 			&cli.StringFlag{Name: "tag", Usage: "only workers with this tag"},
+			&cli.StringFlag{Name: "host", Usage: "only this host's workers (local: this machine's)"},
+			&cli.Float64Flag{Name: "timeout", Usage: "seconds each host has to answer", Value: 5},
 		},
 		Action: func(c *cli.Context) error {
-			o := lsOptions{Format: c.String("format"), Status: c.String("status"), Tag: c.String("tag")}
+			o := lsOptions{Format: c.String("format"), Status: c.String("status"), Tag: c.String("tag"),
+				Host: c.String("host"), Timeout: seconds(c.Float64("timeout"))}
 			return withEnv(c, o.check, func(e *env) error { return runLs(e, o) })
 		},
 	}
 }
 
 func runLs(e *env, o lsOptions) error {
+	reg := remote.RegistryOf(e.Dir().Root)
+	if o.Host == remote.LocalName || (o.Host == "" && !reg.Any()) {
+		list, err := localWorkers(e, o)
+		if err != nil {
+			return err
+		}
+		return printWorkers(e, list, o.Format)
+	}
+	hosts := reg.All(e.warnErr)
+	var parts []fleetPart
+	if o.Host != "" {
+		h, err := reg.Get(o.Host)
+		if err != nil {
+			return wrapped(ExitNotFound, "%w", err)
+		}
+		hosts = []remote.Host{h}
+	} else {
+		list, err := localWorkers(e, o)
+		if err != nil {
+			return err
+		}
+		local := fleetPart{host: remote.LocalName, workers: workersJSON(e, list)}
+		for i := range local.workers {
+			local.workers[i].Host = remote.LocalName
+		}
+		parts = append(parts, local)
+	}
+	parts = append(parts, askFleet(e, hosts, o.remoteArgs(), o.Timeout)...)
+	return printFleet(e, parts, o.Format)
+}
+
+// remoteArgs are the filters a host applies to its own workers.
+func (o lsOptions) remoteArgs() []string {
+	var args []string
+	if o.Status != "all" {
+		args = append(args, "--status", o.Status)
+	}
+	if o.Tag != "" {
+		args = append(args, "--tag", o.Tag)
+	}
+	return args
+}
+
+// localWorkers are this machine's workers that the filters of o keep.
+func localWorkers(e *env, o lsOptions) ([]*state.Worker, error) {
 	regent.Revive(e.Host)
 	list, _, err := e.LoadAll()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var shown []*state.Worker
 	for _, w := range list {
@@ -65,5 +123,5 @@ func runLs(e *env, o lsOptions) error {
 		}
 		shown = append(shown, w)
 	}
-	return printWorkers(e, shown, o.Format)
+	return shown, nil
 }

@@ -43,6 +43,14 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "swarm: error: %s\n", msg)
 		return ExitError
 	}
+	if line, remote, err := routeOf(app, args); err != nil || remote {
+		if err != nil {
+			_, msg, _ := codeOf(err)
+			fmt.Fprintf(stderr, "swarm: error: %s\n", msg)
+			return ExitError
+		}
+		return runRouted(line, stdout, stderr)
+	}
 	if err := app.Run(reorderArgs(app, args)); err != nil {
 		// Errors from flag parsing reach here without ExitErrHandler.
 		if code == 0 {
@@ -139,6 +147,7 @@ func commands() []*cli.Command {
 		cleanCommand(),
 		landCommand(),
 		respawnCommand(),
+		hostCommand(),
 		initCommand(),
 		heartbeatCommand(),
 		ralphCommand(),

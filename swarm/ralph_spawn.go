@@ -31,6 +31,12 @@ Examples:
    swarm ralph spawn --name w --chain "planner:10 -> builder:20"    (profiles: [agents.NAME] in swarm.toml)`,
 		Flags: append(spawnFlags(), ralphFlags()...),
 		Action: func(c *cli.Context) error {
+			if host, name, err := spawnHost(c); err != nil || host != "" {
+				if err != nil {
+					return err
+				}
+				return spawnOnHost(c, host, name)
+			}
 			e, err := openEnv(c)
 			if err != nil {
 				return err

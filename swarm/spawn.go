@@ -28,7 +28,9 @@ func spawnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "worktree-dir", Usage: "directory the --worktree goes in, as <dir>/<name> (default: <repo>-worktrees; relative to the repository's parent)"},
 		&cli.StringSliceFlag{Name: "tag", Usage: "label the worker (repeatable)"},
 		&cli.StringSliceFlag{Name: "env", Usage: "set an environment variable KEY=VAL (repeatable)"},
-		&cli.StringFlag{Name: "cwd", Usage: "working directory (default: current directory)"},
+		&cli.StringFlag{Name: "cwd", Usage: "working directory (default: current directory; with --host: the host's clone of this repository)"},
+		&cli.StringFlag{Name: "host", Usage: "run the worker on this host (see swarm host); NAME@HOST in --name does the same"},
+		&cli.StringFlag{Name: "repo", Usage: "with --host: the repository the host clones (default: this repository's origin)"},
 		&cli.BoolFlag{Name: "ready-wait", Usage: "return only when the agent shows its input prompt (tmux)"},
 		&cli.IntFlag{Name: "ready-timeout", Usage: "seconds --ready-wait waits before failing", Value: 120},
 		&cli.StringFlag{Name: "ready-pattern", Usage: "regexp that marks the agent's input prompt, for agents swarm does not know"},
@@ -53,6 +55,12 @@ Examples:
    swarm spawn --name fix-42 --tmux --worktree --ready-wait -- codex`,
 		Flags: append(spawnFlags(), ralphFlags()...),
 		Action: func(c *cli.Context) error {
+			if host, name, err := spawnHost(c); err != nil || host != "" {
+				if err != nil {
+					return err
+				}
+				return spawnOnHost(c, host, name)
+			}
 			e, err := openEnv(c)
 			if err != nil {
 				return err

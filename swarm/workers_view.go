@@ -20,7 +20,12 @@ type workerJSON struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // the worker's process: running, stopped or orphaned
 	// State is the word ls and status show (running, paused, done, ...; see state_words.go).
-	State    string              `json:"state"`
+	State string `json:"state"`
+	// StateDetail qualifies the state word ("exit 4", "max_iterations"), as the table shows.
+	StateDetail string `json:"state_detail,omitempty"`
+	// Host is the machine the worker runs on, in a listing of several ("local" for this one).
+	Host     string              `json:"host,omitempty"`
+	LastSeen string              `json:"last_seen,omitempty"`
 	Cmd      []string            `json:"cmd"`
 	Started  string              `json:"started"`
 	Cwd      string              `json:"cwd"`
@@ -134,16 +139,7 @@ func toJSON(w *state.Worker) workerJSON {
 func printWorkers(e *env, list []*state.Worker, format string) error {
 	switch format {
 	case "json":
-		out := make([]workerJSON, 0, len(list))
-		for _, w := range list {
-			j := toJSON(w)
-			loop := workerLoop(e, w)
-			j.State = stateOf(w.Status, w.ExitCode, loop).word
-			j.CostUSD = loopCost(loop)
-			j.Landing = workerLanding(e, w)
-			out = append(out, j)
-		}
-		return printJSON(e, out)
+		return printJSON(e, workersJSON(e, list))
 	case "names":
 		for _, w := range list {
 			fmt.Fprintln(e.stdout, w.Name)
@@ -155,6 +151,21 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 		return nil
 	}
 	return printTable(e, list)
+}
+
+// workersJSON is list in its published shape.
+func workersJSON(e *env, list []*state.Worker) []workerJSON {
+	out := make([]workerJSON, 0, len(list))
+	for _, w := range list {
+		j := toJSON(w)
+		loop := workerLoop(e, w)
+		sw := stateOf(w.Status, w.ExitCode, loop)
+		j.State, j.StateDetail = sw.word, sw.detail
+		j.CostUSD = loopCost(loop)
+		j.Landing = workerLanding(e, w)
+		out = append(out, j)
+	}
+	return out
 }
 
 // printTable is ls's table; a LAND column is added when a worker listed has a landing record.

@@ -84,6 +84,10 @@ var importRules = []importRule{
 		deny: []string{module + "/...", "github.com/urfave/cli/v2/..."},
 		allow: []string{module + "/state/...", module + "/tmux/...", module + "/ralph/...",
 			module + "/templates/...", module + "/swarm/worker/...", module + "/swarm/land/..."}, deps: true},
+	{rule: "other machines are reached below the commands, never through the worker lifecycle or the Regent",
+		pkgs: []string{module + "/swarm/remote/..."},
+		deny: []string{module + "/...", "github.com/urfave/cli/v2/..."},
+		allow: []string{module + "/state/...", module + "/ralph/git/...", module + "/swarm/remote/..."}, deps: true},
 	{rule: "the dashboard and the guides stand apart from the commands",
 		pkgs: []string{module + "/swarm/dashboard/...", module + "/swarm/guide/..."},
 		deny: []string{module + "/swarm"}, deps: true},
@@ -96,6 +100,7 @@ var importRules = []importRule{
 var execRules = []struct{ binary, only string }{
 	{"tmux", module + "/tmux"},
 	{"git", module + "/ralph/git"},
+	{"ssh", module + "/swarm/remote"},
 }
 
 func TestLayering(t *testing.T) {

@@ -1,0 +1,183 @@
+package swarm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/swarm/remote"
+)
+
+// The fleet: this machine's workers and every host's, asked at once, each host within a time
+// limit. A host that does not answer in time is shown from what it last said, its workers
+// marked unreachable with when it was last seen: never as workers that stopped.
+
+// fleetPart is what one machine said of its workers.
+type fleetPart struct {
+	host    string
+	workers []workerJSON
+	// problem is why the host did not answer; its workers are then the last seen.
+	problem  error
+	lastSeen string
+}
+
+// askFleet asks the hosts for their workers (their `ls --format json` with lsArgs), all at
+// once, each within limit.
+func askFleet(e *env, hosts []remote.Host, lsArgs []string, limit time.Duration) []fleetPart {
+	reg := remote.RegistryOf(e.Dir().Root)
+	parts := make([]fleetPart, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i] = askHostWorkers(e.Dir().Root, reg, h, lsArgs, limit)
+		}()
+	}
+	wg.Wait()
+	return parts
+}
+
+// askHostWorkers asks one host for its workers, and records what it said (or that it did not).
+func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []string, limit time.Duration) fleetPart {
+	part := fleetPart{host: h.Name}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	conn, err := remote.Open(root, h)
+	var out []byte
+	if err == nil {
+		args := append([]string{"host", "__run", "--", "ls", "--format", "json"}, lsArgs...)
+		out, err = conn.Output(ctx, nil, args...)
+	}
+	if err == nil {
+		err = json.Unmarshal(out, &part.workers)
+	}
+	now := time.Now()
+	if err != nil {
+		_ = reg.Failed(h.Name, now, err)
+		seen := reg.Seen(h.Name)
+		part.problem, part.lastSeen = err, seen.At
+		_ = json.Unmarshal(seen.Workers, &part.workers)
+		for i := range part.workers {
+			part.workers[i].State, part.workers[i].StateDetail = "unreachable", ""
+			part.workers[i].LastSeen = seen.At
+		}
+	} else {
+		_ = reg.Answered(h.Name, now, out)
+	}
+	for i := range part.workers {
+		part.workers[i].Host = h.Name
+	}
+	return part
+}
+
+// printFleet shows the fleet's workers: JSON, names (NAME@HOST for a host's), or a table with
+// a HOST column; a host that did not answer is told on stderr too.
+func printFleet(e *env, parts []fleetPart, format string) error {
+	var all []workerJSON
+	for _, p := range parts {
+		all = append(all, p.workers...)
+	}
+	for _, p := range parts {
+		if p.problem != nil {
+			e.warnf("%s", unreachableLine(p, time.Now()))
+		}
+	}
+	switch format {
+	case "json":
+		if all == nil {
+			all = []workerJSON{}
+		}
+		return printJSON(e, all)
+	case "names":
+		for _, j := range all {
+			fmt.Fprintln(e.stdout, fleetName(j))
+		}
+		return nil
+	}
+	if len(all) == 0 {
+		fmt.Fprintln(e.stdout, "no workers")
+		return nil
+	}
+	printFleetTable(e, all)
+	return nil
+}
+
+// fleetName is how a worker of the fleet is named in a command: NAME, or NAME@HOST.
+func fleetName(j workerJSON) string {
+	if j.Host == "" || j.Host == remote.LocalName {
+		return j.Name
+	}
+	return j.Name + "@" + j.Host
+}
+
+func unreachableLine(p fleetPart, now time.Time) string {
+	seen := "never seen"
+	if t, err := time.Parse(time.RFC3339, p.lastSeen); err == nil {
+		seen = "last seen " + words.Short(now.Sub(t)) + " ago"
+		if len(p.workers) > 0 {
+			seen += fmt.Sprintf(", its %d worker%s as they were then", len(p.workers), plural(len(p.workers)))
+		}
+	}
+	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(oneLineOf(p.problem), "."), seen, p.host)
+}
+
+func printFleetTable(e *env, all []workerJSON) {
+	anyLanding := false
+	for _, j := range all {
+		anyLanding = anyLanding || j.Landing != nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	header := "NAME\tHOST\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS"
+	if anyLanding {
+		header += "\tLAND"
+	}
+	fmt.Fprintln(tw, header)
+	now := time.Now()
+	for _, j := range all {
+		row := jsonRow(j, now)
+		if anyLanding {
+			row = append(row, landingWord(j.Landing))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	_ = tw.Flush()
+}
+
+// jsonRow is a worker of the fleet as a table row.
+func jsonRow(j workerJSON, now time.Time) []string {
+	status := j.State
+	switch {
+	case j.State == "unreachable":
+		status = "unreachable"
+		if t, err := time.Parse(time.RFC3339, j.LastSeen); err == nil {
+			status += " (seen " + words.Short(now.Sub(t)) + " ago)"
+		}
+	case j.StateDetail != "":
+		status += " (" + j.StateDetail + ")"
+	}
+	where := fmt.Sprintf("pid %d", j.PID)
+	if j.Tmux != nil {
+		where = j.Tmux.Session + ":" + j.Tmux.Window
+	}
+	up, wt, tags := "-", "-", strings.Join(j.Tags, ",")
+	if t, err := time.Parse(time.RFC3339, j.Started); err == nil && j.Status == "running" && j.State != "unreachable" {
+		up = words.Short(now.Sub(t))
+	}
+	if j.Worktree != nil {
+		wt = j.Worktree.Path
+	}
+	if tags == "" {
+		tags = "-"
+	}
+	host := j.Host
+	if host == "" {
+		host = remote.LocalName
+	}
+	return []string{j.Name, host, status, where, up, wt, tags}
+}

@@ -1,0 +1,235 @@
+package swarm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/swarm/remote"
+)
+
+func hostAddCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a host: check the connection and the swarm there",
+		ArgsUsage: "NAME [user@]address[:port]",
+		Description: `Connects to the host with your own ssh (in batch mode: keys from your agent or
+~/.ssh/config), and checks that it runs the same swarm as this one. --install copies this
+swarm binary there (to ~/.local/bin/swarm) when the host's OS and architecture are this
+one's; swarm never installs anything unasked.
+
+Examples:
+   swarm host add box me@box.example.com
+   swarm host add gpu 10.0.0.7:2222 --install
+   swarm host add old me@old --swarm /opt/swarm/bin/swarm`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "install", Usage: "copy this swarm binary to the host (~/.local/bin/swarm) when it has none or another version"},
+			&cli.StringFlag{Name: "swarm", Usage: "the swarm command on the host (default: swarm on its PATH, else ~/.local/bin/swarm)"},
+			&cli.Float64Flag{Name: "timeout", Usage: "seconds to wait for the host", Value: 15},
+		},
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) != 2 {
+				return usageError("swarm host add NAME [user@]address[:port]")
+			}
+			return withEnv(c, func() error { return checkHostArgs(args[0], args[1]) }, func(e *env) error {
+				ctx, cancel := context.WithTimeout(context.Background(), seconds(c.Float64("timeout")))
+				defer cancel()
+				return runHostAdd(ctx, e, args[0], args[1], c.String("swarm"), c.Bool("install"))
+			})
+		},
+	}
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func checkHostArgs(name, addr string) error {
+	if err := remote.CheckName(name); err != nil {
+		return fail("%w", err)
+	}
+	if _, err := remote.ParseAddress(addr); err != nil {
+		return fail("%w", err)
+	}
+	return nil
+}
+
+func runHostAdd(ctx context.Context, e *env, name, addr, swarmCmd string, install bool) error {
+	reg := remote.RegistryOf(e.Dir().Root)
+	if old, err := reg.Get(name); err == nil {
+		return fail("host %s is already added (%s); swarm host rm %s first to change it", name, old.Address, name)
+	}
+	h := remote.Host{Name: name, Address: addr, Added: time.Now().UTC().Format(time.RFC3339)}
+	conn, err := remote.Open(e.Dir().Root, h)
+	if err != nil {
+		return fail("%w", err)
+	}
+	if err := addHost(ctx, conn, swarmCmd, install); err != nil {
+		conn.Forget()
+		return err
+	}
+	h = conn.Host
+	if err := reg.Put(h); err != nil {
+		return fail("cannot record host %s: %w", name, err)
+	}
+	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, h.Version, h.OS, h.Arch, countWorkers(conn.Hello))
+	return nil
+}
+
+// addHost connects to the host and checks its swarm (installing this one there when asked),
+// filling in conn.Host.
+func addHost(ctx context.Context, conn *remote.Conn, swarmCmd string, install bool) error {
+	name, addr := conn.Host.Name, conn.Host.Address
+	if err := conn.Connect(ctx); err != nil {
+		return fail("%w", err)
+	}
+	hello, err := findSwarm(ctx, conn, swarmCmd)
+	if err != nil && !install {
+		return err
+	}
+	if install && (err != nil || hello.Version != Version) {
+		if hello, err = installSwarm(ctx, conn); err != nil {
+			return err
+		}
+	}
+	if hello.Version != Version {
+		return fail("host %s runs swarm %s, this is swarm %s: install swarm %s there, or run swarm host add %s %s --install to copy this binary (%s/%s) there",
+			name, hello.Version, Version, Version, name, addr, runtime.GOOS, runtime.GOARCH)
+	}
+	conn.Host.OS, conn.Host.Arch, conn.Host.Version = hello.OS, hello.Arch, hello.Version
+	conn.Hello = hello
+	return nil
+}
+
+// countWorkers is what a host runs, in words: "no workers", "3 workers (2 running), 1 loop".
+func countWorkers(h remote.Hello) string {
+	if h.Workers == 0 {
+		return "no workers"
+	}
+	s := fmt.Sprintf("%d worker%s (%d running)", h.Workers, plural(h.Workers), h.Running)
+	if h.Loops > 0 {
+		s += fmt.Sprintf(", %d loop%s", h.Loops, plural(h.Loops))
+	}
+	if h.Parked > 0 {
+		s += fmt.Sprintf(", %d parked on a usage limit", h.Parked)
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// findSwarm asks the host's swarm who it is: the command given, else swarm on the host's
+// PATH, else ~/.local/bin/swarm (where --install puts it; a shell that is not a login shell
+// often lacks it on its PATH). The command that answered is kept in conn.Host.Swarm.
+func findSwarm(ctx context.Context, conn *remote.Conn, given string) (remote.Hello, error) {
+	candidates := []string{"swarm", installPath}
+	if given != "" {
+		candidates = []string{given}
+	}
+	var last error
+	for _, cmd := range candidates {
+		conn.Host.Swarm = cmd
+		hello, err := hello(ctx, conn)
+		if err == nil {
+			return hello, nil
+		}
+		var ssh *remote.Error
+		if errors.As(err, &ssh) {
+			return hello, fail("%w", err)
+		}
+		last = err
+	}
+	return remote.Hello{}, fail("no swarm on host %s (%s): install swarm %s there (or name it with --swarm), or run with --install to copy this one",
+		conn.Host.Name, oneLineOf(last), Version)
+}
+
+func oneLineOf(err error) string {
+	if err == nil {
+		return "no answer"
+	}
+	s := strings.TrimSpace(err.Error())
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// hello asks the host's swarm who it is.
+func hello(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
+	var h remote.Hello
+	out, err := conn.Output(ctx, nil, "host", "__hello")
+	if err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal(out, &h); err != nil {
+		return h, fmt.Errorf("the swarm on %s gave no answer swarm understands (%v): it is no swarm of this kind, or much older", conn.Host.Name, err)
+	}
+	return h, nil
+}
+
+// installPath is where --install puts swarm on a host.
+const installPath = "~/.local/bin/swarm"
+
+// installSwarm copies the running binary to the host when its OS and architecture are this
+// machine's.
+func installSwarm(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
+	out, err := conn.Shell(ctx, false, "uname -sm").Output()
+	if err != nil {
+		return remote.Hello{}, fail("cannot tell the OS of host %s: %v", conn.Host.Name, err)
+	}
+	goos, goarch := unameToGo(string(out))
+	if goos != runtime.GOOS || goarch != runtime.GOARCH {
+		return remote.Hello{}, fail("host %s is %s/%s and this swarm is built for %s/%s: build swarm for the host (GOOS=%s GOARCH=%s make build) and install it there",
+			conn.Host.Name, goos, goarch, runtime.GOOS, runtime.GOARCH, goos, goarch)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return remote.Hello{}, fail("cannot find this swarm's binary: %v", err)
+	}
+	bin, err := os.Open(self)
+	if err != nil {
+		return remote.Hello{}, fail("cannot read this swarm's binary: %v", err)
+	}
+	defer bin.Close()
+	script := `set -e; mkdir -p "$HOME/.local/bin"; cat > "$HOME/.local/bin/.swarm.new"; chmod 755 "$HOME/.local/bin/.swarm.new"; mv -f "$HOME/.local/bin/.swarm.new" "$HOME/.local/bin/swarm"`
+	cmd := conn.Shell(ctx, false, script)
+	cmd.Stdin = bin
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return remote.Hello{}, fail("cannot copy swarm to host %s: %v %s", conn.Host.Name, err, strings.TrimSpace(string(out)))
+	}
+	conn.Host.Swarm = installPath
+	return hello(ctx, conn)
+}
+
+// unameToGo reads `uname -sm` as Go's GOOS and GOARCH.
+func unameToGo(uname string) (goos, goarch string) {
+	f := strings.Fields(uname)
+	if len(f) < 2 {
+		return "unknown", "unknown"
+	}
+	goos = strings.ToLower(f[0])
+	switch f[1] {
+	case "x86_64", "amd64":
+		goarch = "amd64"
+	case "aarch64", "arm64":
+		goarch = "arm64"
+	case "i386", "i686":
+		goarch = "386"
+	case "armv7l", "armv6l":
+		goarch = "arm"
+	default:
+		goarch = f[1]
+	}
+	return goos, goarch
+}

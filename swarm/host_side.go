@@ -1,0 +1,207 @@
+package swarm
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/remote"
+	"github.com/swarm-dev/swarm/swarm/worker"
+)
+
+// The host's side of a remote command: hidden commands that another machine's swarm runs
+// here over SSH.
+
+func hostHelloCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__hello", Hidden: true, Usage: "say who this swarm is, as JSON (for another machine's swarm)",
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, func(e *env) error { return printJSON(e, gatherHello(e)) })
+		},
+	}
+}
+
+// gatherHello is what this machine's swarm says of itself to another's.
+func gatherHello(e *env) remote.Hello {
+	h := remote.Hello{Version: Version, OS: runtime.GOOS, Arch: runtime.GOARCH, StateDir: e.Dir().Root, CPUs: runtime.NumCPU()}
+	h.Load, h.MemAvailable = machineLoad()
+	if list, _, err := e.LoadAll(); err == nil {
+		for _, w := range list {
+			h.Workers++
+			if running(w) {
+				h.Running++
+			}
+			switch workerState(e, w).word {
+			case wordWaiting:
+				h.Parked++
+				h.Loops++
+			case wordRunning, wordPaused:
+				if w.Metadata["ralph"] == true {
+					h.Loops++
+				}
+			}
+		}
+	}
+	h.Regent = "not running"
+	if pid := regent.NewClient(e.Dir()).PID(); pid > 0 {
+		h.Regent = fmt.Sprintf("running (pid %d)", pid)
+	}
+	return h
+}
+
+// machineLoad is the 1-minute load average and the memory available, from /proc (zero where
+// there is none).
+func machineLoad() (load float64, avail int64) {
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Sscanf(string(data), "%f", &load)
+	}
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(l, "MemAvailable:"); ok {
+				var kb int64
+				fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
+				avail = kb * 1024
+			}
+		}
+	}
+	return load, avail
+}
+
+func hostRunCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__run", Hidden: true, SkipFlagParsing: true,
+		Usage:     "run a command for another machine's swarm, ended when its connection goes",
+		ArgsUsage: "[--keep-stdin] [--repo URL --subdir DIR] -- COMMAND...",
+		Action: func(c *cli.Context) error {
+			o, words, err := hostRunArgs(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if o.repo != "" {
+				root, err := stateRoot(c)
+				if err != nil {
+					return err
+				}
+				if err := chdirWorkspace(root, o.repo, o.subdir, false); err != nil {
+					return err
+				}
+			}
+			if !o.keepStdin {
+				go endWithConnection(os.Stdin)
+			}
+			return exitCode(Run(append([]string{"swarm"}, words...), c.App.Writer, c.App.ErrWriter))
+		},
+	}
+}
+
+// endWithConnection ends this process when in reaches its end: the standard input of a
+// remote command is a pipe the other machine's swarm holds open while it waits, so its end
+// means that swarm (or the connection) is gone, and no one is left to read the output.
+func endWithConnection(in io.Reader) {
+	_, _ = io.Copy(io.Discard, in)
+	os.Exit(ExitInterrupted)
+}
+
+type hostRunOptions struct {
+	keepStdin    bool
+	repo, subdir string
+}
+
+func hostRunArgs(args []string) (hostRunOptions, []string, error) {
+	var o hostRunOptions
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return o, args[i+1:], nil
+		case a == "--keep-stdin":
+			o.keepStdin = true
+		case (a == "--repo" || a == "--subdir") && i+1 < len(args):
+			if a == "--repo" {
+				o.repo = args[i+1]
+			} else {
+				o.subdir = args[i+1]
+			}
+			i++
+		default:
+			return o, nil, fail("host __run: unexpected '%s'", a)
+		}
+	}
+	return o, nil, fail("host __run: no command")
+}
+
+// chdirWorkspace moves into dir sub of this host's clone of repo (made or fetched first when
+// fetch).
+func chdirWorkspace(root, repo, sub string, fetch bool) error {
+	ws, err := remote.EnsureWorkspace(root, repo, fetch)
+	if err != nil {
+		return fail("%w", err)
+	}
+	dir, err := remote.InWorkspace(ws, sub)
+	if err != nil {
+		return fail("%w", err)
+	}
+	return os.Chdir(dir)
+}
+
+func hostSpawnCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__spawn", Hidden: true, Usage: "start a worker sent by another machine's swarm (a bundle on standard input)",
+		Action: func(c *cli.Context) error {
+			root, err := stateRoot(c)
+			if err != nil {
+				return err
+			}
+			b, err := readBundle(os.Stdin)
+			if err != nil {
+				return err
+			}
+			sent, err := b.WriteFiles(root)
+			if err != nil {
+				return fail("cannot write the files sent with %s: %w", b.Worker, err)
+			}
+			if b.Repo != "" {
+				if err := chdirWorkspace(root, b.Repo, b.Subdir, true); err != nil {
+					return err
+				}
+			}
+			return exitCode(Run(append([]string{"swarm"}, b.ArgsIn(sent)...), c.App.Writer, c.App.ErrWriter))
+		},
+	}
+}
+
+func hostPutCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__put", Hidden: true, Usage: "replace the files sent with a worker (a bundle on standard input)",
+		Action: func(c *cli.Context) error {
+			root, err := stateRoot(c)
+			if err != nil {
+				return err
+			}
+			b, err := readBundle(os.Stdin)
+			if err != nil {
+				return err
+			}
+			if _, err := b.WriteFiles(root); err != nil {
+				return fail("cannot write the files sent with %s: %w", b.Worker, err)
+			}
+			return nil
+		},
+	}
+}
+
+func readBundle(in io.Reader) (remote.Bundle, error) {
+	var b remote.Bundle
+	if err := json.NewDecoder(in).Decode(&b); err != nil {
+		return b, fail("cannot read what was sent: %v", err)
+	}
+	if err := worker.ValidateName(b.Worker); err != nil {
+		return b, fail("%w", err)
+	}
+	return b, nil
+}
