@@ -59,13 +59,18 @@ func Open(root string, h Host) (*Conn, error) {
 	if len(ssh) == 0 {
 		ssh = []string{"ssh"}
 	}
-	return &Conn{Host: h, end: end, ssh: ssh, control: filepath.Join(dir, h.Name),
+	// The socket is named after the address as well: a host removed and added again
+	// elsewhere under its old name must not reach the old machine through a lingering master.
+	sum := sha256.Sum256([]byte(h.Address))
+	control := filepath.Join(dir, h.Name+"-"+hex.EncodeToString(sum[:4]))
+	return &Conn{Host: h, end: end, ssh: ssh, control: control,
 		Persist: DefaultPersist, ConnectTimeout: DefaultConnectTimeout}, nil
 }
 
 // maxControlPath leaves room in a socket address (107 bytes) for the ".XXXXXXXXXXXXXXXX"
-// ssh appends while it makes the socket, and for the longest host name.
-const maxControlPath = 107 - 17 - 32
+// ssh appends while it makes the socket, and for the longest socket name (a host name and
+// "-" and 8 hex digits).
+const maxControlPath = 107 - 17 - 32 - 9
 
 // ControlDir is where the master connections of the state directory at root keep their
 // sockets: root/ssh, or, where that path is too long for a socket address, a directory under
