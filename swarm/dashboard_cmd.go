@@ -73,7 +73,7 @@ Examples:
 }
 
 func runDashboard(e *env, o dashboardOptions) error {
-	data := swarmData{e: e}
+	data := swarmData{e: e, fleet: newFleetWatch(e)}
 	order, _ := dashboard.ParseSort(o.Sort)
 	opts := dashboard.Options{Filter: o.Filter, Sort: order, Interval: o.Interval}
 	if o.Once {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,11 +26,18 @@ import (
 // logs, and swarm's own commands run for its keys.
 
 // swarmData is dashboard.Data on a real state directory.
-type swarmData struct{ e *env }
+type swarmData struct {
+	e *env
+	// fleet holds the other hosts' rows; nil when no host is added.
+	fleet *fleetWatch
+}
 
 var _ dashboard.Data = swarmData{}
 
-func (d swarmData) Snapshot() dashboard.Snapshot {
+func (d swarmData) Snapshot() dashboard.Snapshot { return d.withFleet(d.localSnapshot()) }
+
+// localSnapshot is this machine's workers' rows.
+func (d swarmData) localSnapshot() dashboard.Snapshot {
 	now := time.Now()
 	list, lv, err := d.e.Quiet().LoadAll()
 	if err != nil {
@@ -74,6 +82,15 @@ func exists(path string) bool {
 const screenHistory = 500
 
 func (d swarmData) Screen(r dashboard.Row, n int, logs bool) []string {
+	if onHost(r) {
+		if logs && r.Loop {
+			return d.remoteLines(n, "ralph", "logs", r.Name, "--monitor", "-n", strconv.Itoa(n))
+		}
+		if logs {
+			return d.remoteLines(n, "logs", r.Name, "-n", strconv.Itoa(n))
+		}
+		return d.remoteLines(n, "peek", r.Name, "-n", strconv.Itoa(n))
+	}
 	w, _ := r.Ref.(*state.Worker)
 	if w == nil {
 		return nil
@@ -100,6 +117,9 @@ func (d swarmData) Screen(r dashboard.Row, n int, logs bool) []string {
 func (d swarmData) Events(r dashboard.Row, n int) []string {
 	if !r.Loop {
 		return nil
+	}
+	if onHost(r) {
+		return d.remoteLines(n, "ralph", "logs", r.Name, "-n", strconv.Itoa(n))
 	}
 	return d.tail(ralph.DirFor(d.e.Dir(), r.Name).IterationsLog(), n)
 }

@@ -29,7 +29,7 @@ Examples:
    swarm host rm box`,
 		Subcommands: []*cli.Command{
 			hostAddCommand(), hostLsCommand(), hostRmCommand(), hostSyncCommand(), hostDisconnectCommand(),
-			hostHelloCommand(), hostRunCommand(), hostSpawnCommand(), hostPutCommand(),
+			hostHelloCommand(), hostRunCommand(), hostSpawnCommand(), hostPutCommand(), hostRowsCommand(),
 		},
 	}
 }

@@ -45,7 +45,10 @@ const (
 
 // Row is one worker as the dashboard shows it.
 type Row struct {
-	Name      string
+	// Name is how commands name the worker: NAME, or NAME@HOST for one on another host.
+	Name string
+	// Host is the other host the worker runs on, "" for this machine.
+	Host      string
 	Kind      string // loop, chain, agent (swarm agent), plain (not a loop)
 	State     string // in words: working, idle, blocked: trust-folder, backoff 8s, done, ...
 	Tone      Tone
@@ -60,7 +63,7 @@ type Row struct {
 
 	// Ref is what the Data made the row from (a worker's record), for reading its screen
 	// later; the dashboard hands it back to Screen untouched.
-	Ref any
+	Ref any `json:"-"`
 }
 
 // regentMark starts a Regent line among a loop's events as Data gives them; such a line is

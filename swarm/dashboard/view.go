@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,6 +70,29 @@ var columns = []struct {
 // maxNameWidth bounds the name column; longer names are cut.
 const maxNameWidth = 24
 
+// hostShown says whether the table has a HOST column: when a worker on another host is
+// among the rows.
+func hostShown(rows []Row) bool {
+	for _, r := range rows {
+		if r.Host != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// titles are the columns' titles for these rows.
+func titles(rows []Row) []string {
+	var out []string
+	for _, c := range columns {
+		out = append(out, c.title)
+	}
+	if hostShown(rows) {
+		out = slices.Insert(out, 1, "HOST")
+	}
+	return out
+}
+
 // widths are the columns' widths for these rows.
 func widths(rows []Row) []int {
 	out := make([]int, len(columns))
@@ -77,6 +101,13 @@ func widths(rows []Row) []int {
 	}
 	for _, r := range rows {
 		out[0] = min(maxNameWidth, max(out[0], ansi.StringWidth(r.Name)))
+	}
+	if hostShown(rows) {
+		host := 5
+		for _, r := range rows {
+			host = min(maxNameWidth, max(host, ansi.StringWidth(r.Host)))
+		}
+		out = slices.Insert(out, 1, host)
 	}
 	return out
 }
@@ -142,8 +173,8 @@ func clock(now time.Time) string {
 func tableLines(v frame, s styles) []string {
 	ws := widths(v.Rows)
 	var head []string
-	for i, c := range columns {
-		head = append(head, pad(c.title, ws[i]))
+	for i, t := range titles(v.Rows) {
+		head = append(head, pad(t, ws[i]))
 	}
 	lines := []string{s.header.Render(cut(strings.TrimRight("  "+strings.Join(head, " "), " "), v.Width))}
 	if v.Snap.Err != "" {
@@ -185,6 +216,14 @@ func visibleRows(n, selected, height int) (first, last int) {
 // rowLine is one worker's row; the selected one is marked (and, in colour, reversed).
 func rowLine(r Row, selected bool, ws []int, v frame, s styles) string {
 	cells := []string{r.Name, r.Kind, r.State, r.Iteration, words.Ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
+	stateCell := 2
+	if len(ws) > len(cells) {
+		host := r.Host
+		if host == "" {
+			host = "local"
+		}
+		cells, stateCell = slices.Insert(cells, 1, host), 3
+	}
 	for i := range cells {
 		cells[i] = pad(cells[i], ws[i])
 	}
@@ -193,7 +232,7 @@ func rowLine(r Row, selected bool, ws []int, v frame, s styles) string {
 	}
 	line := cut(strings.TrimRight("  "+strings.Join(cells, " "), " "), v.Width)
 	// The state is coloured after the line was cut to the width, which it always fits in.
-	return strings.Replace(line, cells[2], s.tones[r.Tone].Render(cells[2]), 1)
+	return strings.Replace(line, cells[stateCell], s.tones[r.Tone].Render(cells[stateCell]), 1)
 }
 
 func failures(n int) string {

@@ -1,0 +1,198 @@
+package swarm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/swarm-dev/swarm/ralph/screen"
+	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/swarm/dashboard"
+	"github.com/swarm-dev/swarm/swarm/remote"
+)
+
+// The dashboard shows the other hosts' workers beside this machine's: each host's own rows
+// (its swarm reads its loops as this one reads its own), asked in the background so that a
+// slow host never holds a frame up. A host that stops answering keeps its last rows, marked
+// unreachable with when they were seen.
+
+// fleetRefresh is how often the hosts are asked again; fleetLimit how long each may take.
+const (
+	fleetRefresh = 2 * time.Second
+	fleetLimit   = 5 * time.Second
+)
+
+// fleetWatch holds what the hosts last said, for the dashboard.
+type fleetWatch struct {
+	root  string
+	hosts []remote.Host
+
+	mu    sync.Mutex
+	seen  map[string]hostRows
+	asked time.Time
+	busy  bool
+}
+
+// hostRows is what one host last said: its rows, when, and why it did not answer since.
+type hostRows struct {
+	rows    []dashboard.Row
+	at      time.Time
+	problem error
+}
+
+func newFleetWatch(e *env) *fleetWatch {
+	hosts := remote.RegistryOf(e.Dir().Root).All(e.warnErr)
+	if len(hosts) == 0 {
+		return nil
+	}
+	return &fleetWatch{root: e.Dir().Root, hosts: hosts, seen: map[string]hostRows{}}
+}
+
+// rows are the hosts' rows as last seen, and a line per host that did not answer; the first
+// call waits for the answers, later ones start asking again in the background.
+func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
+	f.mu.Lock()
+	first := f.asked.IsZero()
+	stale := !f.busy && now.Sub(f.asked) >= fleetRefresh
+	if stale {
+		f.busy, f.asked = true, now
+	}
+	f.mu.Unlock()
+	if first {
+		f.ask()
+	} else if stale {
+		go f.ask()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var rows []dashboard.Row
+	var trouble []string
+	for _, h := range f.hosts {
+		hr := f.seen[h.Name]
+		for _, r := range hr.rows {
+			if hr.problem != nil {
+				r.State, r.Tone = "unreachable (seen "+words.Short(now.Sub(hr.at))+" ago)", dashboard.ToneWarn
+			}
+			rows = append(rows, r)
+		}
+		if hr.problem != nil {
+			trouble = append(trouble, fmt.Sprintf("%s: %s", h.Name, oneLineOf(hr.problem)))
+		}
+	}
+	return rows, trouble
+}
+
+// ask asks every host for its rows at once.
+func (f *fleetWatch) ask() {
+	var wg sync.WaitGroup
+	for _, h := range f.hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows, err := askRows(f.root, h)
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			hr := f.seen[h.Name]
+			if err != nil {
+				hr.problem = err
+			} else {
+				hr = hostRows{rows: rows, at: time.Now()}
+			}
+			f.seen[h.Name] = hr
+		}()
+	}
+	wg.Wait()
+	f.mu.Lock()
+	f.busy = false
+	f.mu.Unlock()
+}
+
+// askRows asks one host for its dashboard rows, named as commands here name them.
+func askRows(root string, h remote.Host) ([]dashboard.Row, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), fleetLimit)
+	defer cancel()
+	conn, err := remote.Open(root, h)
+	if err != nil {
+		return nil, err
+	}
+	out, err := conn.Output(ctx, nil, "host", "__rows")
+	if err != nil {
+		return nil, err
+	}
+	var rows []dashboard.Row
+	if err := json.Unmarshal(out, &rows); err != nil {
+		return nil, fmt.Errorf("host %s answered what this swarm cannot read: %w", h.Name, err)
+	}
+	for i := range rows {
+		rows[i].Name, rows[i].Host = rows[i].Name+"@"+h.Name, h.Name
+	}
+	return rows, nil
+}
+
+func hostRowsCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__rows", Hidden: true, Usage: "this machine's dashboard rows, as JSON (for another machine's dashboard)",
+		Action: func(c *cli.Context) error {
+			return withEnv(c, nil, func(e *env) error {
+				snap := swarmData{e: e}.localSnapshot()
+				if snap.Err != "" {
+					return fail("%s", snap.Err)
+				}
+				if snap.Rows == nil {
+					snap.Rows = []dashboard.Row{}
+				}
+				return printJSON(e, snap.Rows)
+			})
+		},
+	}
+}
+
+// withFleet adds the hosts' rows to a snapshot of this machine's.
+func (d swarmData) withFleet(snap dashboard.Snapshot) dashboard.Snapshot {
+	if d.fleet == nil {
+		return snap
+	}
+	for i := range snap.Rows {
+		snap.Rows[i].Host = remote.LocalName
+	}
+	rows, trouble := d.fleet.rows(snap.Now)
+	snap.Rows = append(snap.Rows, rows...)
+	if len(trouble) > 0 {
+		snap.Warn = strings.TrimSpace(snap.Warn + "\n" + strings.Join(trouble, "\n"))
+	}
+	return snap
+}
+
+// onHost says whether a row is a worker on another host.
+func onHost(r dashboard.Row) bool { return r.Host != "" && r.Host != remote.LocalName }
+
+// remoteLines are the last n lines a swarm command prints for a worker on another host (its
+// screen, its log), or why they could not be had.
+func (d swarmData) remoteLines(n int, args ...string) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), fleetLimit)
+	defer cancel()
+	exe, err := os.Executable()
+	if err != nil {
+		return []string{errText(err)}
+	}
+	var out, errs bytes.Buffer
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		return []string{errText(saidWhy(err, &errs))}
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	out2 := make([]string, 0, n)
+	for _, l := range screen.LastN(lines, n) {
+		out2 = append(out2, displayLogLine(l, false))
+	}
+	return out2
+}
