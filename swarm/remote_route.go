@@ -52,6 +52,7 @@ type remoteLine struct {
 
 // routeOf finds the host a command line is for; ok is false for a local command line.
 func routeOf(app *cli.App, args []string) (line remoteLine, ok bool, err error) {
+	args, flagHost := takeHostFlag(args)
 	args = reorderArgs(app, args)
 	global, _, i := leadingFlags(app, args, 1)
 	cmd, n := commandPath(app.Commands, args[i:])
@@ -67,7 +68,6 @@ func routeOf(app *cli.App, args []string) (line remoteLine, ok bool, err error) 
 	if wantsHelp(flags) {
 		return line, false, nil
 	}
-	flags, flagHost := takeHostFlag(flags)
 	positional, names, nameHost, err := takeNameHosts(positional, mode)
 	if err != nil {
 		return line, false, err
@@ -81,11 +81,13 @@ func routeOf(app *cli.App, args []string) (line remoteLine, ok bool, err error) 
 	return line, true, nil
 }
 
-// takeHostFlag takes --host HOST (or --host=HOST) out of a command's flags.
+// takeHostFlag takes --host HOST (or --host=HOST) out of a command line, up to its "--".
 func takeHostFlag(flags []string) (rest []string, host string) {
 	for i := 0; i < len(flags); i++ {
 		f := flags[i]
 		switch {
+		case f == "--":
+			return append(rest, flags[i:]...), host
 		case f == "--host" && i+1 < len(flags):
 			host = flags[i+1]
 			i++
