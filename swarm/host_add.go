@@ -33,16 +33,24 @@ Examples:
 			&cli.BoolFlag{Name: "install", Usage: "copy this swarm binary to the host (~/.local/bin/swarm) when it has none or another version"},
 			&cli.StringFlag{Name: "swarm", Usage: "the swarm command on the host (default: swarm on its PATH, else ~/.local/bin/swarm)"},
 			&cli.Float64Flag{Name: "timeout", Usage: "seconds to wait for the host", Value: 15},
+			&cli.DurationFlag{Name: "persist", Usage: "how long the connection stays open after its last use (at least 1s)", Value: remote.DefaultPersist},
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
 			if len(args) != 2 {
 				return usageError("swarm host add NAME [user@]address[:port]")
 			}
-			return withEnv(c, func() error { return checkHostArgs(args[0], args[1]) }, func(e *env) error {
+			check := func() error {
+				if c.Duration("persist") < time.Second {
+					return fail("--persist must be 1s or more")
+				}
+				return checkHostArgs(args[0], args[1])
+			}
+			return withEnv(c, check, func(e *env) error {
 				ctx, cancel := context.WithTimeout(context.Background(), seconds(c.Float64("timeout")))
 				defer cancel()
-				return runHostAdd(ctx, e, args[0], args[1], c.String("swarm"), c.Bool("install"))
+				h := remote.Host{Name: args[0], Address: args[1], Persist: int(c.Duration("persist").Round(time.Second).Seconds())}
+				return runHostAdd(ctx, e, h, c.String("swarm"), c.Bool("install"))
 			})
 		},
 	}
@@ -60,12 +68,13 @@ func checkHostArgs(name, addr string) error {
 	return nil
 }
 
-func runHostAdd(ctx context.Context, e *env, name, addr, swarmCmd string, install bool) error {
+func runHostAdd(ctx context.Context, e *env, h remote.Host, swarmCmd string, install bool) error {
+	name, addr := h.Name, h.Address
 	reg := remote.RegistryOf(e.Dir().Root)
 	if old, err := reg.Get(name); err == nil {
 		return fail("host %s is already added (%s); swarm host rm %s first to change it", name, old.Address, name)
 	}
-	h := remote.Host{Name: name, Address: addr, Added: time.Now().UTC().Format(time.RFC3339)}
+	h.Added = time.Now().UTC().Format(time.RFC3339)
 	conn, err := remote.Open(e.Dir().Root, h)
 	if err != nil {
 		return fail("%w", err)

@@ -24,8 +24,11 @@ type Host struct {
 	// Address is where it is, as given: [user@]host[:port].
 	Address string `json:"address"`
 	// Swarm is the swarm command on the host: "swarm" (found on its PATH) or a path.
-	Swarm   string `json:"swarm"`
-	Added   string `json:"added"`
+	Swarm string `json:"swarm"`
+	Added string `json:"added"`
+	// Persist is how long, in seconds, the connection stays open after its last use; 0 is
+	// DefaultPersist.
+	Persist int    `json:"persist,omitempty"`
 	OS      string `json:"os,omitempty"`
 	Arch    string `json:"arch,omitempty"`
 	Version string `json:"version,omitempty"`

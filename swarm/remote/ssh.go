@@ -63,8 +63,12 @@ func Open(root string, h Host) (*Conn, error) {
 	// elsewhere under its old name must not reach the old machine through a lingering master.
 	sum := sha256.Sum256([]byte(h.Address))
 	control := filepath.Join(dir, h.Name+"-"+hex.EncodeToString(sum[:4]))
+	persist := DefaultPersist
+	if h.Persist > 0 {
+		persist = time.Duration(h.Persist) * time.Second
+	}
 	return &Conn{Host: h, end: end, ssh: ssh, control: control,
-		Persist: DefaultPersist, ConnectTimeout: DefaultConnectTimeout}, nil
+		Persist: persist, ConnectTimeout: DefaultConnectTimeout}, nil
 }
 
 // maxControlPath leaves room in a socket address (107 bytes) for the ".XXXXXXXXXXXXXXXX"

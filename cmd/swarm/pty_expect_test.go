@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdPtyExpect runs an interactive program on a pseudo-terminal as a person would: it waits
+// until what the program drew matches REGEXP, types KEYS (a Go string literal: "\x02d" is
+// tmux's detach), and waits for the program to end; all of it within the bound. What the
+// program drew goes to stdout.
+//
+//	ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]
+func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
+	within := 10 * time.Second
+	if len(args) > 1 && args[0] == "-within" {
+		secs, err := strconv.ParseFloat(args[1], 64)
+		if err != nil {
+			ts.Fatalf("bad -within %q", args[1])
+		}
+		within, args = time.Duration(secs*float64(time.Second)), args[2:]
+	}
+	if len(args) < 3 {
+		ts.Fatalf("usage: ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]")
+	}
+	re, err := regexp.Compile(args[0])
+	if err != nil {
+		ts.Fatalf("ptyexpect: %v", err)
+	}
+	keys, err := strconv.Unquote(`"` + args[1] + `"`)
+	if err != nil {
+		ts.Fatalf("ptyexpect: keys %q: %v", args[1], err)
+	}
+	out, err := expectOnPty(ts, within, re, keys, args[2:])
+	fmt.Fprint(ts.Stdout(), out)
+	if neg != (err != nil) {
+		ts.Fatalf("%s: unexpected result %v; it drew %q", args[2], err, out)
+	}
+}
+
+// expectOnPty is the program on a new pty, answered once with keys when its screen matches re.
+func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Regexp, keys string, args []string) (string, error) {
+	master, slave, err := openPty()
+	if err != nil {
+		ts.Fatalf("pty: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")
+	cmd.Dir = ts.Getenv("WORK")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		ts.Fatalf("pty: %v", err)
+	}
+	slave.Close()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	matched := make(chan struct{})
+	go func() {
+		buf := make([]byte, 4096)
+		once := sync.Once{}
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			if re.Match(out.Bytes()) {
+				once.Do(func() { close(matched) })
+			}
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(within)
+	select {
+	case <-matched:
+		_, _ = master.Write([]byte(keys))
+	case err := <-done:
+		mu.Lock()
+		defer mu.Unlock()
+		ts.Fatalf("%s ended (%v) before its screen matched %q; it drew %q", args[0], err, re, out.String())
+	case <-deadline:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		ts.Fatalf("%s: its screen did not match %q within %v; it drew %q", args[0], re, within, out.String())
+	}
+	select {
+	case err = <-done:
+	case <-deadline:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		ts.Fatalf("%s did not end after %q", args[0], keys)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), err
+}
