@@ -23,6 +23,14 @@
 // swarm/regent, a foreground loop's face (ralph_monitor.go, ralph_progress.go) and its exit
 // code.
 //
+// Other machines: a command line that names a worker on a host (NAME@HOST, or --host) is
+// run by that host's swarm over SSH, its output and exit code passed through
+// (remote_route.go, remote_run.go); spawn and agent send a bundle to the host's hidden
+// `host __spawn` (remote_spawn.go, remote_files.go); ls and the dashboard ask every host at
+// once (fleet.go, dashboard_fleet.go). swarm/remote holds the hosts, the connection and
+// what travels; the host side is the hidden `host __hello|__run|__spawn|__put|__rows`
+// (host_side.go).
+//
 // The layering: this package is the top layer, with only cmd/swarm above it; no lower layer
 // (state, tmux, ralph and its helpers, templates) may import it or its helpers under swarm/;
 // it is also the only package that uses the CLI library. Its helpers keep what need not know

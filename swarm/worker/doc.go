@@ -4,10 +4,11 @@
 //
 // Everything goes through a Host: the state directory the workers' records live in, swarm's
 // private tmux server (and the rule that a worker stays on the server it was spawned on, see
-// TmuxFor), and the process table. Today a Host is the local machine (OpenLocal); it is the
-// seam where workers on other machines are to come in, so what it offers reads as what one
-// machine offers for workers, and nothing of the command line: no flags, no exit codes, no
-// printing beyond one-line warnings to the writer it is given.
+// TmuxFor), and the process table. A Host is always the machine swarm runs on (OpenLocal):
+// workers on other machines are the Hosts of the swarm that runs there, reached by running
+// that swarm over SSH (swarm/remote), so a loop never depends on a connection. What it offers
+// reads as what one machine offers for workers, and nothing of the command line: no flags, no
+// exit codes, no printing beyond one-line warnings to the writer it is given.
 //
 // The status of a worker is never taken from its record alone: Reconcile asks tmux and the
 // process table (a pane gone or dead is stopped, processes left running without it make it
