@@ -17,10 +17,15 @@ var (
 	canMount  bool
 )
 
-// scriptCondition answers the scripts' own conditions: [mount], [seconduser].
+// scriptCondition answers the scripts' own conditions: [mount], [seconduser], [sshd], [netns].
 func scriptCondition(cond string) (bool, error) {
-	if cond == "seconduser" {
+	switch cond {
+	case "seconduser":
 		return canAddUser(), nil
+	case "sshd":
+		return haveSSHD(), nil
+	case "netns":
+		return canNetns(), nil
 	}
 	if cond != "mount" {
 		return false, fmt.Errorf("unknown condition %q", cond)

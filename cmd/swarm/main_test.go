@@ -168,5 +168,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"tempuser": cmdTempUser,
 		// waitsquat: poll until the name squatsocket binds is bound.
 		"waitsquat": cmdWaitSquat,
+		// sshhost start NAME [-netns] | cut NAME | restore NAME | kill NAME | env NAME CMD... |
+		// ssh NAME [-timeout SEC] [-o OPTION]... CMD...: a remote host on this machine, reached over real SSH
+		// (sshhost_test.go).
+		"sshhost": cmdSSHHost,
 	}
 }
