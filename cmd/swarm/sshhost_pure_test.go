@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -109,5 +110,17 @@ func TestParseProcNetTCPReadsBothEndsByInode(t *testing.T) {
 	want := map[string]tcpSocket{"4242": {netip.MustParseAddrPort("127.0.0.1:40000"), netip.MustParseAddrPort("0.0.0.0:0")}}
 	if len(got) != 1 || got["4242"] != want["4242"] {
 		t.Errorf("got %v, want %v (a socket without an inode is nobody's)", got, want)
+	}
+}
+
+func TestControlDirsFollowTheScriptsTemporaryDirectory(t *testing.T) {
+	short := "/w/.swarm"
+	if got := controlDirs(short, "/script/tmp"); !slices.Equal(got, []string{"/w/.swarm/ssh"}) {
+		t.Errorf("a short state path keeps its sockets in it: got %v", got)
+	}
+	long := "/" + strings.Repeat("d", 80) + "/.swarm"
+	got := controlDirs(long, "/script/tmp")
+	if len(got) != 2 || !strings.HasPrefix(got[1], "/script/tmp/") || filepath.Base(got[0]) != filepath.Base(got[1]) {
+		t.Errorf("a long state path's sockets go under a temporary directory, the script's too: got %v", got)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/swarm-dev/swarm/swarm/remote"
 )
 
 // Remote hosts for the scripts, on this machine: `sshhost start NAME` gives a host a directory
@@ -236,21 +238,45 @@ func (hs *sshHarness) sshCommand(h *sshHost, args []string) []string {
 }
 
 // cleanup ends the script's SSH masters, then every host: its processes, its sshd, its network.
+// Last go the masters' control directories that swarm made outside $WORK (under /tmp, where
+// the state directory's own path is too long for a socket's).
 func (hs *sshHarness) cleanup() error {
 	var hosts []*sshHost
+	stateDirs := []string{hs.ts.Getenv("SWARM_DIR")}
 	for _, name := range hs.order {
 		hosts = append(hosts, hs.hosts[name])
+		stateDirs = append(stateDirs, hs.hosts[name].stateDir())
 	}
 	endMuxMasters(hosts)
 	var errs []error
-	for _, name := range hs.order {
-		h := hs.hosts[name]
+	for _, h := range hosts {
 		errs = append(errs, h.kill())
 		if h.net != nil {
 			errs = append(errs, h.net.remove())
 		}
 	}
+	for _, dir := range stateDirs {
+		for _, control := range controlDirs(dir, hs.ts.Getenv("TMPDIR")) {
+			if !strings.HasPrefix(control, hs.work+string(filepath.Separator)) {
+				errs = append(errs, os.RemoveAll(control))
+			}
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// controlDirs is where swarm run by the script with the state directory at root keeps its
+// master connections' sockets: remote.ControlDir's answer here, and the same under the
+// script's TMPDIR when the answer is this process's temporary directory (swarm run by the
+// script finds the script's). Both are named after root alone: neither is another script's.
+func controlDirs(root, scriptTmp string) []string {
+	control := remote.ControlDir(root)
+	dirs := []string{control}
+	if rel, err := filepath.Rel(os.TempDir(), control); err == nil && !strings.HasPrefix(rel, "..") &&
+		control != filepath.Join(root, "ssh") {
+		dirs = append(dirs, filepath.Join(scriptTmp, rel))
+	}
+	return dirs
 }
 
 // freePort asks the kernel for a port free on loopback.
