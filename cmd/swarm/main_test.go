@@ -163,6 +163,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// pty [-within SEC] PROGRAM [ARGS...]: run PROGRAM on a terminal that never answers; it must
 		// end within SEC (1) and ask the terminal nothing.
 		"pty": cmdPty,
+		// ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty, answered with
+		// KEYS once its screen matches (attach, then detach).
+		"ptyexpect": cmdPtyExpect,
 		// tempuser VAR: create a local user until the script ends, its name in VAR (skips the
 		// script where that cannot be done).
 		"tempuser": cmdTempUser,

@@ -57,6 +57,9 @@ func (c *Conn) exitOf(ctx context.Context, err error, said string) (int, error) 
 		return 0, fmt.Errorf("cannot run ssh: %w", err)
 	}
 	if ctx.Err() != nil {
+		// A master connection that does not answer is likely held up on a network that went
+		// away: ended now, the next command connects afresh instead of waiting behind it.
+		_ = c.Disconnect()
 		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
 	}
 	if code := exit.ExitCode(); code >= 0 && code != 255 {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
@@ -52,7 +53,7 @@ func Open(root string, h Host) (*Conn, error) {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}
 	dir := ControlDir(root)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := makePrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("cannot make the SSH control directory: %w", err)
 	}
 	ssh := strings.Fields(os.Getenv(SSHCommandVar))
@@ -78,13 +79,37 @@ const maxControlPath = 107 - 17 - 32 - 9
 
 // ControlDir is where the master connections of the state directory at root keep their
 // sockets: root/ssh, or, where that path is too long for a socket address, a directory under
-// /tmp named after root.
+// /tmp named after root (made 0700, as the sockets in it would let anyone in it use the
+// connections).
 func ControlDir(root string) string {
 	if dir := filepath.Join(root, "ssh"); len(dir)+1 <= maxControlPath {
 		return dir
 	}
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(os.TempDir(), fmt.Sprintf("swarm-ssh-%d", os.Getuid()), hex.EncodeToString(sum[:6]))
+	// Not os.TempDir: a TMPDIR deep in a work tree is as long as the path it stands in for.
+	return filepath.Join("/tmp", fmt.Sprintf("swarm-ssh-%d", os.Getuid()), hex.EncodeToString(sum[:6]))
+}
+
+// makePrivateDir makes dir and checks that it, and a parent swarm made under /tmp, are this
+// user's alone: a directory someone else made there could hand out its connections.
+func makePrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if !strings.HasPrefix(d, "/tmp/swarm-ssh-") {
+			continue
+		}
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !fi.IsDir() || (ok && int(st.Uid) != os.Getuid()) || fi.Mode().Perm()&0o077 != 0 {
+			return fmt.Errorf("%s is not a directory of this user's alone", d)
+		}
+	}
+	return nil
 }
 
 // Describe is the host as a user names it in a message: "h1 (me@box:2222)".
@@ -173,7 +198,12 @@ func (c *Conn) Shell(ctx context.Context, tty bool, line string) *exec.Cmd {
 	}
 	args := c.base(extra...)
 	args = append(args, c.end.Dest, "--", line)
-	return exec.CommandContext(ctx, c.ssh[0], args...)
+	cmd := exec.CommandContext(ctx, c.ssh[0], args...)
+	// A multiplexing client hands its output to the master connection; killed at the time
+	// limit, it leaves the master holding that output open until the connection itself is
+	// given up (10 s on a cut network). Past the limit the output is closed without them.
+	cmd.WaitDelay = 100 * time.Millisecond
+	return cmd
 }
 
 // Disconnect ends the master connection now, if one is up.
@@ -181,7 +211,9 @@ func (c *Conn) Disconnect() error {
 	if !c.masterUp() {
 		return nil
 	}
-	cmd := exec.Command(c.ssh[0], c.base("-O", "exit", c.end.Dest)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.ssh[0], c.base("-O", "exit", c.end.Dest)...)
 	if out, err := cmd.CombinedOutput(); err != nil && c.masterUp() {
 		return fmt.Errorf("cannot close the connection to %s: %s", c.Describe(), strings.TrimSpace(string(out)))
 	}
