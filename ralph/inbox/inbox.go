@@ -75,6 +75,11 @@ func (ib Inbox) Load() ([]Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(data, ib.rel())
+}
+
+// Parse reads the records of an inbox file's content; name is the file as errors name it.
+func Parse(data []byte, name string) ([]Record, error) {
 	var recs []Record
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -84,10 +89,10 @@ func (ib Inbox) Load() ([]Record, error) {
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not an inbox record (%w); fix or remove the line", ib.rel(), i+1, err)
+			return nil, fmt.Errorf("%s:%d: not an inbox record (%w); fix or remove the line", name, i+1, err)
 		}
 		if err := r.check(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w; fix or remove the line", ib.rel(), i+1, err)
+			return nil, fmt.Errorf("%s:%d: %w; fix or remove the line", name, i+1, err)
 		}
 		recs = append(recs, r)
 	}
