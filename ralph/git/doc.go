@@ -6,7 +6,10 @@
 // iteration starts from and tells from a fingerprint of the work tree whether it changed
 // anything; the Regent looks at an iteration's commits, tests an earlier commit on the side,
 // reverts and pushes; agent mode makes one commit per spec or sets a failed spec's changes
-// aside. The CLI (package swarm) gives workers worktrees of their own and removes them, and
-// records where a new loop starts. The package sits beside the loop, not under the CLI,
-// because the loop needs it and must not depend on the CLI.
+// aside, and with a shared inbox (ralph/sharedinbox) fetches the shared remote, reads files of
+// its branch without a checkout, writes claim commits, moves refs there by compare-and-swap
+// pushes (--force-with-lease) and replays a finished spec on the remote's branch. The CLI
+// (package swarm) gives workers worktrees of their own and removes them, and records where a
+// new loop starts. The package sits beside the loop, not under the CLI, because the loop needs
+// it and must not depend on the CLI.
 package git
