@@ -44,6 +44,11 @@ type AgentSession struct {
 	// Unrecorded are specs finished while the inbox could not be written (unreadable, say):
 	// they are recorded there as soon as it can be, before anything is fetched from it.
 	Unrecorded []UnrecordedSpec `json:"unrecorded,omitempty"`
+	// Claim is the commit of the agent's last claim on its current spec (--shared): the lease
+	// of its next change, and how a new agent of the session knows the claim for its own.
+	Claim string `json:"claim,omitempty"`
+	// Undelivered are specs committed while the shared remote was away (--shared).
+	Undelivered []UndeliveredSpec `json:"undelivered,omitempty"`
 }
 
 // UnrecordedSpec is a spec's end that the inbox does not show yet.
@@ -65,6 +70,8 @@ type AgentMode struct {
 	MaxIterations int      `json:"max_iterations"` // of each spec's CONSTRUCT loop
 	Checks        []string `json:"checks,omitempty"`
 	Log           string   `json:"log"` // $SWARM_DIR/ralph/NAME/agent-<timestamp>.log
+	// Shared: the queue is shared with agents in other clones through a git remote.
+	Shared *SharedInbox `json:"shared,omitempty"`
 
 	Stage         string   `json:"stage"` // "": the agent has ended
 	RunID         string   `json:"run_id"`
@@ -101,12 +108,16 @@ const (
 	StepPlanned                    // --dry-run: planned, not executed; go on
 	StepBudget                     // the budget ran out mid-spec: the spec waits, the agent stops
 	StepHalt                       // stopped from outside: the spec waits for the next agent
+	StepLost                       // --shared: the spec's claim was taken over; its work is set aside
 )
 
 // AfterStage decides what follows the end of a stage's loop, and for a failure, why.
 func AfterStage(stage string, e StageEnd, dryRun bool) (AgentStep, string) {
 	if e.Reason == "budget_exceeded" {
 		return StepBudget, ""
+	}
+	if e.Reason == ReasonClaimLost {
+		return StepLost, ""
 	}
 	if stage == StagePlan {
 		step, why := afterPlan(e, dryRun)
@@ -211,6 +222,11 @@ func (am *AgentMode) StopMessage(reason string) string {
 		return fmt.Sprintf("Dry run: %s planned, nothing executed. Agent stopping.", words.Plural(len(am.Planned), "spec"))
 	case AgentInboxCorrupt:
 		return "Inbox unreadable (ralph/inbox.jsonl). Agent stopping until it is fixed."
+	case AgentRemoteUnreachable:
+		return fmt.Sprintf("Shared remote '%s' cannot be reached. Agent stopping.", am.sharedRemote())
+	}
+	if am.Shared != nil {
+		return SharedEmptyMessage(am.Shared.Remote)
 	}
 	return "Inbox empty. Agent stopping."
 }
@@ -228,4 +244,11 @@ func (am *AgentMode) Elapsed(now time.Time) string {
 		return "0m"
 	}
 	return words.HoursMinutes(now.Sub(start))
+}
+
+func (am *AgentMode) sharedRemote() string {
+	if am.Shared == nil {
+		return ""
+	}
+	return am.Shared.Remote
 }

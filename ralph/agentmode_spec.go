@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -62,7 +63,7 @@ func BeginSpec(am *AgentMode, rec inbox.Record, loopCost float64) error {
 
 // ClearSpec forgets the current spec without counting it (a dry run's planned spec).
 func (am *AgentMode) ClearSpec() {
-	am.Session.CurrentSpecID = ""
+	am.Session.CurrentSpecID, am.Session.Claim = "", ""
 	am.Stage, am.SpecID, am.Spec, am.SpecStartedAt = "", "", "", ""
 }
 
@@ -112,11 +113,33 @@ func (st *State) ResetForNextLoop() {
 	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
 }
 
-// NextSpec is FETCH until a spec is begun and its stage's prompt filled in. Specs whose file
-// is gone or unreadable fail on the way (said through say). It returns the prompt, or why the
-// agent stops instead.
-func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, ...any)) (prompt, stop string, err error) {
-	ib := inbox.Inbox{Root: am.Project}
+// A SpecQueue is where an agent takes its specs from: the project's own inbox (LocalQueue),
+// or one shared with agents in other clones (ralph/sharedinbox).
+type SpecQueue interface {
+	// Fetch is FETCH: it takes the next spec for the agent and marks it active (nil when
+	// nothing is left to take); a spec whose file is gone comes back failed, with missing set.
+	Fetch(am *AgentMode, now time.Time, say func(string, ...any)) (rec *inbox.Record, missing bool, err error)
+	// Failed records the agent's current spec as failed, with why, before its loops began.
+	Failed(am *AgentMode, why string, now time.Time, say func(string, ...any)) error
+}
+
+// LocalQueue is the project's own inbox.
+type LocalQueue struct{}
+
+// Fetch is FetchSpec.
+func (LocalQueue) Fetch(am *AgentMode, now time.Time, _ func(string, ...any)) (*inbox.Record, bool, error) {
+	return FetchSpec(inbox.Inbox{Root: am.Project}, am, now)
+}
+
+// Failed is FinishSpec.
+func (LocalQueue) Failed(am *AgentMode, why string, now time.Time, _ func(string, ...any)) error {
+	return FinishSpec(am, why, now)
+}
+
+// NextSpec is FETCH (from q) until a spec is begun and its stage's prompt filled in.
+// Specs whose file is gone or unreadable fail on the way (said through say). It returns the
+// prompt, or why the agent stops instead.
+func NextSpec(am *AgentMode, q SpecQueue, now time.Time, loopCost float64, say func(string, ...any)) (prompt, stop string, err error) {
 	if err := RecordUnrecorded(am, say); err != nil {
 		return "", AgentInboxCorrupt, err
 	}
@@ -124,8 +147,10 @@ func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, .
 		if reason := am.LimitReached(); reason != "" {
 			return "", reason, nil
 		}
-		rec, missing, err := FetchSpec(ib, am, now)
+		rec, missing, err := q.Fetch(am, now, say)
 		switch {
+		case errors.Is(err, ErrRemoteUnreachable):
+			return "", AgentRemoteUnreachable, err
 		case err != nil:
 			return "", AgentInboxCorrupt, err
 		case rec == nil && am.DryRun:
@@ -146,7 +171,7 @@ func NextSpec(am *AgentMode, now time.Time, loopCost float64, say func(string, .
 			return prompt, "", nil
 		}
 		say("FAILED: %s %s: %v", rec.ID, rec.Spec, err)
-		if uerr := FinishSpec(am, err.Error(), now); uerr != nil {
+		if uerr := q.Failed(am, err.Error(), now, say); uerr != nil {
 			return "", AgentInboxCorrupt, uerr
 		}
 		am.SpecEnded(false)

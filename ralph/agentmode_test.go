@@ -128,7 +128,7 @@ func TestNextSpecTakesTheQueueInOrderAndFailsMissingSpecs(t *testing.T) {
 	now := time.Date(2026, 11, 25, 11, 0, 0, 0, time.UTC)
 	var said []string
 	say := func(f string, a ...any) { said = append(said, f) }
-	prompt, stop, err := NextSpec(am, now, 0, say)
+	prompt, stop, err := NextSpec(am, LocalQueue{}, now, 0, say)
 	if err != nil || stop != "" || am.Spec != "b.md" || am.Stage != StagePlan || !strings.Contains(prompt, "Spec: ralph/specs/b.md") {
 		t.Fatalf("%q %v %+v", stop, err, am)
 	}
@@ -154,7 +154,7 @@ func TestNextSpecResumesTheSessionsSpecAtItsStage(t *testing.T) {
 	if err := os.WriteFile(PlanPath(am.Project), []byte(plan), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, stop, err := NextSpec(am, time.Now(), 0, func(string, ...any) {})
+	_, stop, err := NextSpec(am, LocalQueue{}, time.Now(), 0, func(string, ...any) {})
 	if err != nil || stop != "" || am.Spec != "b.md" || am.Stage != StageConstruct {
 		t.Fatalf("%q %v %+v", stop, err, am)
 	}
@@ -168,29 +168,29 @@ func TestNextSpecResumesTheSessionsSpecAtItsStage(t *testing.T) {
 
 func TestNextSpecStops(t *testing.T) {
 	am, _ := project(t, "a.md")
-	if _, stop, _ := NextSpec(am, time.Now(), 0, func(string, ...any) {}); stop != "" {
+	if _, stop, _ := NextSpec(am, LocalQueue{}, time.Now(), 0, func(string, ...any) {}); stop != "" {
 		t.Fatal(stop)
 	}
 	am.SpecEnded(true)
-	if _, stop, _ := NextSpec(am, time.Now(), 0, func(string, ...any) {}); stop != AgentInboxEmpty {
+	if _, stop, _ := NextSpec(am, LocalQueue{}, time.Now(), 0, func(string, ...any) {}); stop != AgentInboxEmpty {
 		t.Errorf("empty inbox: %q", stop)
 	}
 	dry, _ := project(t, "a.md")
 	dry.DryRun, dry.Planned = true, nil
-	_, _, _ = NextSpec(dry, time.Now(), 0, func(string, ...any) {})
+	_, _, _ = NextSpec(dry, LocalQueue{}, time.Now(), 0, func(string, ...any) {})
 	dry.Planned = append(dry.Planned, dry.SpecID)
 	dry.ClearSpec()
 	if err := FinishSpec(&AgentMode{Project: dry.Project, SpecID: "q-none"}, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, stop, _ := NextSpec(dry, time.Now(), 0, func(string, ...any) {}); stop != AgentDryRunDone {
+	if _, stop, _ := NextSpec(dry, LocalQueue{}, time.Now(), 0, func(string, ...any) {}); stop != AgentDryRunDone {
 		t.Errorf("dry run: %q", stop)
 	}
 	broken, ib := project(t)
 	if err := os.WriteFile(ib.Path(), []byte("not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, stop, err := NextSpec(broken, time.Now(), 0, func(string, ...any) {}); stop != AgentInboxCorrupt || err == nil {
+	if _, stop, err := NextSpec(broken, LocalQueue{}, time.Now(), 0, func(string, ...any) {}); stop != AgentInboxCorrupt || err == nil {
 		t.Errorf("corrupt inbox: %q %v", stop, err)
 	}
 }

@@ -38,7 +38,8 @@
 // the driver passes it in. It lives in policy.go (the types), decide.go, iteration_end.go,
 // supervision_policy.go (quiet, hung, out of time, the test gate, crash loops), control.go
 // (pause, resume, kill), limits.go, context_policy.go, stagnation.go, budget.go, signals.go
-// (OnSignal), notify_policy.go, chain.go (StepEnded) and agentmode.go (AfterStage).
+// (OnSignal), notify_policy.go, chain.go (StepEnded), agentmode.go (AfterStage) and agentmode_shared.go (AfterClaimPush,
+// what the shared remote's answer to a claim's push means).
 //
 // The layering: ralph imports no tmux, no os/exec, no net/http and not its driver, and
 // nothing under swarm/ (cmd/swarm's layering test checks the import graph). It runs git only

@@ -11,6 +11,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/sharedinbox"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -40,11 +41,23 @@ NAME, goes on with it (ralph/.agent-session).
 With --foreground it exits 0 when every spec it took was committed, 1 when any failed, 130
 when it was paused.
 
+--shared: agents in several clones of the project (on this host or others) work through one
+queue, each spec done once. The queue is ralph/inbox.jsonl as committed on the remote's
+default branch (swarm inbox add, then commit and push it with the spec files), merged into
+this clone's inbox at each FETCH. A spec is taken by creating its claim ref
+refs/swarm/claims/ID on the remote (a push that fails when another agent made it first); the
+claim is renewed at each iteration, and one not renewed for --claim-timeout may be taken
+over. A finished spec is pushed as the branch swarm/spec/ID (or, with --land-on BRANCH, onto
+BRANCH when it applies cleanly) and its claim marked done. The host in the claims is
+$SWARM_HOST_NAME, else the machine's name. See swarm guide agent-mode.
+
 Examples:
    swarm inbox add feature-x.md && swarm agent --name builder -- claude --dangerously-skip-permissions
    swarm agent --name builder --max-specs 5 --max-cost 10 --check 'command:go test ./...' -- claude
    swarm agent --name planner --dry-run -- claude
-   swarm agent --name b --foreground --max-iterations 10 -- codex`,
+   swarm agent --name b --foreground --max-iterations 10 -- codex
+   swarm agent --name builder --shared -- claude
+   swarm agent --name builder --shared --remote upstream --claim-timeout 30m --land-on main -- claude`,
 		Flags: agentFlags(),
 		Action: func(c *cli.Context) error {
 			if host, name, err := spawnHost(c); err != nil || host != "" {
@@ -81,12 +94,12 @@ func agentFlags() []cli.Flag {
 			flags = append(flags, f)
 		}
 	}
-	return append(flags,
+	return append(append(flags,
 		&cli.IntFlag{Name: "max-specs", Usage: "stop after completing this many specs (default: no limit)"},
 		&cli.IntFlag{Name: "max-failures", Value: 3, Usage: "stop after this many specs failed in a row (0: never)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "plan each spec (plans kept beside the agent log, $SWARM_DIR/ralph/NAME/) and execute nothing"},
 		&cli.StringFlag{Name: "on-failure", Value: ralph.OnFailureStash, Usage: "a failed spec's changes: stash (git stash, 'ralph: failed NAME') or reset (discarded)"},
-	)
+	), agentSharedFlags()...)
 }
 
 // agentOptions is an agent about to start: its worker and loop, and its agent mode.
@@ -132,8 +145,12 @@ func agentFromFlags(e *env, c *cli.Context) (agentOptions, error) {
 	if err != nil {
 		return agentOptions{}, err
 	}
+	shared, err := sharedFromFlags(c, project, w.Env)
+	if err != nil {
+		return agentOptions{}, err
+	}
 	am := &ralph.AgentMode{Project: project, MaxSpecs: c.Int("max-specs"), MaxCost: ls.MaxCost, MaxFailures: c.Int("max-failures"),
-		DryRun: c.Bool("dry-run"), OnFailure: c.String("on-failure"), MaxIterations: lo.max, Checks: ls.Checks}
+		DryRun: c.Bool("dry-run"), OnFailure: c.String("on-failure"), MaxIterations: lo.max, Checks: ls.Checks, Shared: shared}
 	ls.Checks = nil
 	return agentOptions{spawn: ralphSpawnOptions{worker: w, loop: lo, settings: ls, regent: rc}, mode: am}, nil
 }
@@ -170,12 +187,17 @@ func startAgent(e *env, o agentOptions) error {
 	}
 	now := time.Now()
 	say, startLog := beginSession(e, am, prev, name, now)
-	prompt, stop, err := ralph.NextSpec(am, now, 0, say)
+	prompt, stop, err := ralph.NextSpec(am, sharedinbox.QueueOf(am), now, 0, say)
 	if err != nil {
 		return fail("%w", err)
 	}
 	if stop != "" {
 		say("%s", am.StopMessage(stop))
+		if n := len(am.Session.Undelivered); n > 0 {
+			_ = state.WriteJSON(ralph.SessionPath(am.Project), am.Session)
+			return fail("%s committed here not on %s yet: run swarm agent --shared again once it can be reached",
+				words.Plural(n, "spec"), am.Shared.Remote)
+		}
 		_ = os.Remove(ralph.SessionPath(am.Project))
 		return nil
 	}
@@ -249,6 +271,9 @@ func checkSessionFree(e *env, project string, s *ralph.AgentSession) error {
 // undoAgentStart puts the spec back and the session as it was, after a failed start.
 func undoAgentStart(am *ralph.AgentMode, prev *ralph.AgentSession) {
 	_ = ralph.RequeueSpec(am)
+	if am.Shared != nil {
+		_, _ = sharedinbox.Release(am)
+	}
 	if prev == nil {
 		_ = os.Remove(ralph.SessionPath(am.Project))
 		return

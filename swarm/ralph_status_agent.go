@@ -45,9 +45,20 @@ func printAgentStatus(out io.Writer, v *agentView, st *ralph.State, now time.Tim
 	}
 	if v.InboxError != "" {
 		fmt.Fprintf(out, "Inbox: %s\n", v.InboxError)
+	} else if v.Shared != nil {
+		fmt.Fprintf(out, "Inbox (this clone): %d pending, %d active, %d done, %d failed\n",
+			v.Inbox[inbox.Pending], v.Inbox[inbox.Active], v.Inbox[inbox.Done], v.Inbox[inbox.Failed])
 	} else {
 		fmt.Fprintf(out, "Inbox: %d pending, %d active, %d done, %d failed\n",
 			v.Inbox[inbox.Pending], v.Inbox[inbox.Active], v.Inbox[inbox.Done], v.Inbox[inbox.Failed])
+	}
+	if sh := v.Shared; sh != nil {
+		landing := ralph.SpecBranch("ID")
+		if sh.LandOn != "" {
+			landing = sh.LandOn + " (else " + landing + ")"
+		}
+		fmt.Fprintf(out, "Shared: claims on %s as %s/%s, --claim-timeout %s, finished specs to %s\n",
+			sh.Remote, sh.Host, v.Session.Worker, sh.Timeout(), landing)
 	}
 	if t := ralph.ParseTime(st.Ended); v.Stage == "" && !t.IsZero() {
 		now = t

@@ -18,10 +18,12 @@ import (
 // The module's layers, from the bottom: state; tmux; ralph/words (how durations and counts
 // read, for every layer); ralph/screen and ralph/cost; the configuration files (ralph/config);
 // the loop's domain and policy (ralph, with ralph/git and ralph/inbox), which runs no process
-// and talks to no tmux and no network; the loop's driver (ralph/driver), which does; the CLI
-// (swarm and its helpers under swarm/, among them the worker lifecycle, swarm/worker, which
-// stands on the loop and the layers under it, and the Regent, swarm/regent, which stands on
-// the worker lifecycle and never on the commands); the entry point. A lower layer that
+// and talks to no tmux and no network; the shared inbox (ralph/sharedinbox), agent mode's
+// claims on a git remote, which reaches the network through ralph/git alone; the loop's driver
+// (ralph/driver), which runs processes and tmux; the CLI (swarm and its helpers under swarm/,
+// among them the worker lifecycle, swarm/worker, which stands on the loop and the layers under
+// it, and the Regent, swarm/regent, which stands on the worker lifecycle and never on the
+// commands); the entry point. A lower layer that
 // reaches up makes the loop depend on the CLI, so these rules are checked against the import
 // graph rather than left to review.
 
@@ -49,6 +51,12 @@ var importRules = []importRule{
 	{rule: "the loop's domain and policy stand on no driver",
 		pkgs: []string{module + "/ralph"},
 		deny: []string{module + "/tmux/...", "os/exec", "net/http", module + "/ralph/driver/..."}},
+	{rule: "the shared inbox stands on the loop's domain and ralph/git, never on the loop's driver, tmux or the CLI",
+		pkgs: []string{module + "/ralph/sharedinbox/..."},
+		deny: []string{module + "/ralph/driver/...", module + "/tmux/...", module + "/swarm/...", "net/http"}, deps: true},
+	{rule: "the shared inbox runs git only through ralph/git",
+		pkgs: []string{module + "/ralph/sharedinbox/..."},
+		deny: []string{"os/exec"}},
 	{rule: "the words said to people stand on no other package of the module",
 		pkgs: []string{module + "/ralph/words"},
 		deny: []string{module + "/..."}, allow: []string{module + "/ralph/words"}, deps: true},

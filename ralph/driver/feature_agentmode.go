@@ -9,6 +9,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/sharedinbox"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -68,6 +69,8 @@ func (ag *agentMode) stageEnded(am *ralph.AgentMode, st *ralph.State) bool {
 		ag.commitSpec(am, st)
 	case ralph.StepFail:
 		ag.failSpec(am, why)
+	case ralph.StepLost:
+		ag.lose(am)
 	case ralph.StepPlanned:
 		ag.planned(am, end.Tasks)
 	case ralph.StepBudget:
@@ -89,7 +92,7 @@ func (ag *agentMode) stageEnded(am *ralph.AgentMode, st *ralph.State) bool {
 // agent.
 func (ag *agentMode) fetchNext(am *ralph.AgentMode, st *ralph.State) bool {
 	say := func(format string, args ...any) { ag.agentSay(am, format, args...) }
-	prompt, stop, err := ralph.NextSpec(am, ag.drv.clock().Now(), st.CostUSD, say)
+	prompt, stop, err := ralph.NextSpec(am, sharedinbox.QueueOf(am), ag.drv.clock().Now(), st.CostUSD, say)
 	if err != nil {
 		say("FETCH: %v", err)
 	}
@@ -130,6 +133,9 @@ func (ag *agentMode) commitSpec(am *ralph.AgentMode, st *ralph.State) {
 	}
 	// A monitor that died after committing (before it could log it) left the commit made.
 	hash := git.HeadWithTrailer(am.Project, ralph.SpecIDTrailer, am.SpecID)
+	if hash == "" && !ag.stillClaimed(am) {
+		return
+	}
 	var err error
 	if hash == "" {
 		ag.agentSay(am, "CONSTRUCT: complete")
@@ -144,6 +150,7 @@ func (ag *agentMode) commitSpec(am *ralph.AgentMode, st *ralph.State) {
 		return
 	}
 	ag.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, ralph.SpecName(am.Spec))
+	ag.deliver(am, hash)
 	ag.finishInInbox(am, "")
 	am.SpecEnded(true)
 }
@@ -162,6 +169,7 @@ func (ag *agentMode) failSpec(am *ralph.AgentMode, why string) {
 	case moved:
 		ag.agentSay(am, "STASH: %q (git stash list)", msg)
 	}
+	ag.claimFailed(am, why)
 	ag.finishInInbox(am, why)
 	am.SpecEnded(false)
 }
@@ -193,4 +201,5 @@ func (ag *agentMode) requeue(am *ralph.AgentMode) {
 	if err := ralph.RequeueSpec(am); err != nil {
 		ag.agentSay(am, "cannot put %s back to pending: %v", am.SpecID, err)
 	}
+	ag.releaseClaim(am)
 }

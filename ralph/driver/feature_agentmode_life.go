@@ -7,6 +7,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // An agent's life around its specs: what it says, how it stops, and what a pause (SIGINT,
@@ -23,21 +24,25 @@ func (ag *agentMode) agentSay(am *ralph.AgentMode, format string, args ...any) {
 }
 
 // agentStops ends agent mode for reason: the log's last lines, the loop stopped (failed when
-// specs kept failing or the inbox cannot be read) and, for a normal end, no session left to
-// resume.
+// specs kept failing or the inbox or its shared remote cannot be read) and, for a normal end,
+// no session left to resume.
 func (ag *agentMode) agentStops(am *ralph.AgentMode, reason string) {
 	now := ag.drv.clock().Now()
 	am.Stage, am.StopReason = "", reason
 	ag.agentSay(am, "%s", am.StopMessage(reason))
 	ag.agentSay(am, "%s", am.SummaryLine(now))
 	ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
-	if reason != ralph.AgentInboxCorrupt {
+	if n := len(am.Session.Undelivered); n > 0 {
+		ag.agentSay(am, "%s committed here not on %s yet: the next swarm agent --shared here pushes them",
+			words.Plural(n, "spec"), am.Shared.Remote)
+	}
+	if !am.SessionToResume(reason) {
 		if err := os.Remove(ralph.SessionPath(am.Project)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			ag.drv.recorded(err)
 		}
 	}
 	status := ralph.StatusStopped
-	if reason == ralph.AgentMaxFailures || reason == ralph.AgentInboxCorrupt {
+	if reason == ralph.AgentMaxFailures || reason == ralph.AgentInboxCorrupt || reason == ralph.AgentRemoteUnreachable {
 		status = ralph.StatusFailed
 	}
 	ag.drv.update(func(s *ralph.State) error {
