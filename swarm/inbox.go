@@ -11,6 +11,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
+	"github.com/swarm-dev/swarm/ralph/sharedinbox"
 	"github.com/swarm-dev/swarm/ralph/words"
 )
 
@@ -20,29 +21,37 @@ func inboxCommand() *cli.Command {
 	dir := &cli.StringFlag{Name: "dir", Usage: "the project (its git root; default: the current directory's)", Value: "."}
 	return &cli.Command{
 		Name:  "inbox",
-		Usage: "a project's queue of specs: add, list, remove, clear",
+		Usage: "a project's queue of specs: add, list, remove, clear, release",
 		Description: `Specs live in the project's ralph/specs/; the queue is ralph/inbox.jsonl, first in, first
 out, one JSON record per line (t, id, spec, added_at, status, started_at, completed_at,
 error). Changes are atomic and under a lock; a damaged file is reported with its line
 and never rewritten. The project is the git root of --dir (default: the current directory).
 
+With --remote NAME the list is the queue shared through that git remote (swarm agent
+--shared): this clone's records, those committed on the remote's default branch, and each
+spec's claim (holder host/worker, state, age; "expired" past --claim-timeout).
+
 Examples:
    swarm inbox add feature-x.md
    swarm inbox
+   swarm inbox --remote origin
+   swarm inbox --remote origin --format json
    swarm inbox remove q-a1b2
    swarm inbox clear
+   swarm inbox release q-a1b2
    swarm query inbox`,
-		Flags:  []cli.Flag{dir},
-		Action: func(c *cli.Context) error { return runInboxList(outputEnv(c), c.String("dir"), c.Args().Slice()) },
+		Flags:  inboxListFlags(dir),
+		Action: func(c *cli.Context) error { return runInboxList(outputEnv(c), inboxListFrom(c), c.Args().Slice()) },
 		Subcommands: []*cli.Command{
 			{Name: "add", Usage: "queue a spec of ralph/specs/", ArgsUsage: "SPEC.md", Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error { return runInboxAdd(outputEnv(c), c.String("dir"), c.Args().Slice()) }},
-			{Name: "list", Usage: "show the queue", Flags: []cli.Flag{dir},
-				Action: func(c *cli.Context) error { return runInboxList(outputEnv(c), c.String("dir"), c.Args().Slice()) }},
+			{Name: "list", Usage: "show the queue (with --remote: and the claims on a shared remote)", Flags: inboxListFlags(dir),
+				Action: func(c *cli.Context) error { return runInboxList(outputEnv(c), inboxListFrom(c), c.Args().Slice()) }},
 			{Name: "remove", Usage: "take a spec out of the queue (not an active one)", ArgsUsage: "ID|SPEC.md", Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error { return runInboxRemove(outputEnv(c), c.String("dir"), c.Args().Slice()) }},
 			{Name: "clear", Usage: "remove every pending spec (active, done and failed stay)", Flags: []cli.Flag{dir},
 				Action: func(c *cli.Context) error { return runInboxClear(outputEnv(c), c.String("dir"), c.Args().Slice()) }},
+			releaseCommand(dir),
 		},
 	}
 }
@@ -98,11 +107,14 @@ func specName(ib inbox.Inbox, arg string) (string, error) {
 	return name, nil
 }
 
-func runInboxList(e *env, dir string, args []string) error {
+func runInboxList(e *env, o inboxListOptions, args []string) error {
 	if len(args) > 0 {
 		return fail("usage: swarm inbox [list] (unknown: %s)", strings.Join(args, " "))
 	}
-	ib, err := openInbox(dir)
+	if o.format != "text" && o.format != "json" {
+		return fail("invalid --format '%s' (expected text or json)", o.format)
+	}
+	ib, err := openInbox(o.dir)
 	if err != nil {
 		return err
 	}
@@ -110,13 +122,26 @@ func runInboxList(e *env, dir string, args []string) error {
 	if err != nil {
 		return fail("%w", err)
 	}
+	now := time.Now()
+	if o.remote != "" {
+		r, err := sharedinbox.Look(ib.Root, o.remote)
+		if err != nil {
+			return fail("%w", err)
+		}
+		return printSharedList(e, o, sharedRows(recs, r, now, o.timeout), o.remote, now)
+	}
+	if o.format == "json" {
+		if recs == nil {
+			recs = []inbox.Record{}
+		}
+		return printJSON(e, recs)
+	}
 	fmt.Fprintf(e.stdout, "Inbox (%s):\n", words.Plural(len(recs), "spec"))
 	// The seed's columns: status 8 wide, the spec at least 16, two spaces between.
 	width := 16
 	for _, r := range recs {
 		width = max(width, len(r.Spec))
 	}
-	now := time.Now()
 	for _, r := range recs {
 		fmt.Fprintf(e.stdout, "  %s  %-8s  %-*s  (%s)\n", r.ID, r.Status, width, r.Spec, inboxWhen(r, now))
 	}
