@@ -1,8 +1,9 @@
 // Package remote is swarm on other machines, reached over SSH: the hosts a user has added
 // (records in the state directory, with what was last seen of each), the connection to one
 // (OpenSSH's own client with one multiplexed master connection per host, so the user's
-// ~/.ssh/config, keys and agent do the authentication), and what travels with a command
-// (the files a spawn sends, the repository a host clones).
+// ~/.ssh/config, keys and agent do the authentication; a command asks that master for a
+// session itself, in OpenSSH's multiplexing protocol, sparing it an ssh process), and what
+// travels with a command (the files a spawn sends, the repository a host clones).
 //
 // Every host runs the same swarm binary with its own state directory and its own Regent, so
 // a loop there never depends on the network: a command on a remote worker is that command

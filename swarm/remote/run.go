@@ -21,12 +21,28 @@ type Streams struct {
 }
 
 // Run runs the host's swarm with args and returns its exit code; an *Error when ssh could not
-// reach it (swarm itself never exits with 255, ssh's own failure).
+// reach it (swarm itself never exits with 255, ssh's own failure). The command goes through
+// the master connection's control socket when the master opens a session for it, else
+// through an ssh client process (a master that is gone, or a host whose sshd allows no more
+// sessions on one connection: the client then makes a connection of its own).
 func (c *Conn) Run(ctx context.Context, args []string, s Streams) (int, error) {
 	if err := c.Connect(ctx); err != nil {
 		return 0, err
 	}
-	cmd := c.Command(ctx, false, args...)
+	line := c.commandLine(args)
+	code, err := c.runMux(ctx, line, s)
+	if !errors.Is(err, errNoMuxSession) {
+		return code, err
+	}
+	if ctx.Err() != nil {
+		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
+	}
+	return c.runSSH(ctx, line, s)
+}
+
+// runSSH runs line on the host through an ssh client process.
+func (c *Conn) runSSH(ctx context.Context, line string, s Streams) (int, error) {
+	cmd := c.Shell(ctx, false, line)
 	cmd.Stdout = s.Stdout
 	filter := NewStderrFilter(s.Stderr)
 	cmd.Stderr = filter
@@ -56,13 +72,22 @@ func (c *Conn) exitOf(ctx context.Context, err error, said string) (int, error) 
 	if !errors.As(err, &exit) {
 		return 0, fmt.Errorf("cannot run ssh: %w", err)
 	}
+	return c.ended(ctx, exit.ExitCode(), said)
+}
+
+// ended reads a remote command's exit status as ssh's: 255 (or none, -1) is ssh's own
+// failure, told by what it said.
+func (c *Conn) ended(ctx context.Context, code int, said string) (int, error) {
+	if code == 0 {
+		return 0, nil
+	}
 	if ctx.Err() != nil {
 		// A master connection that does not answer is likely held up on a network that went
 		// away: ended now, the next command connects afresh instead of waiting behind it.
 		_ = c.Disconnect()
 		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
 	}
-	if code := exit.ExitCode(); code >= 0 && code != 255 {
+	if code >= 0 && code != 255 {
 		return code, nil
 	}
 	return 0, c.Classify(said)

@@ -18,10 +18,12 @@ import (
 
 // A Conn runs the host's swarm through the user's own OpenSSH client. The first use starts a
 // master connection (ssh -M -N -f) that lingers for Persist after its last use, so the next
-// commands skip the handshake; every command is then a multiplexing client of it. The master
-// is started on its own, with no pipe of ours open in it: one started by a command would keep
-// that command's output open for as long as it lingers. It authenticates in batch mode (no
-// prompt can hang a script): keys come from the agent or ~/.ssh/config.
+// commands skip the handshake; every command is then a session of it, asked for on its
+// control socket by this package itself (mux.go), or by an ssh client process where the
+// master will not open one. The master is started on its own, with no pipe of ours open in
+// it: one started by a command would keep that command's output open for as long as it
+// lingers. It authenticates in batch mode (no prompt can hang a script): keys come from the
+// agent or ~/.ssh/config.
 
 // SSHCommandVar names the environment variable that replaces the ssh command, split on
 // spaces ("ssh -F ./ssh_config"), as GIT_SSH_COMMAND does for git.
@@ -185,7 +187,12 @@ func (c *Conn) masterUp() bool {
 // Command is the host's swarm run with args, as a client of the master connection (call
 // Connect first); tty asks for a terminal on the host (attach).
 func (c *Conn) Command(ctx context.Context, tty bool, args ...string) *exec.Cmd {
-	return c.Shell(ctx, tty, "exec "+SwarmWord(c.Host.Swarm)+" "+QuoteArgs(args))
+	return c.Shell(ctx, tty, c.commandLine(args))
+}
+
+// commandLine is the host's swarm run with args, as a line for the host's login shell.
+func (c *Conn) commandLine(args []string) string {
+	return "exec " + SwarmWord(c.Host.Swarm) + " " + QuoteArgs(args)
 }
 
 // Shell is a command line run by the login shell of the host.
