@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -54,18 +55,23 @@ type muxClient struct {
 	session uint32
 }
 
-// dialMaster connects to the master listening at path and checks that it speaks version 4.
-func dialMaster(ctx context.Context, path string) (*muxClient, error) {
-	var d net.Dialer
+// dialMaster connects to the master listening at path and checks that it speaks version 4,
+// within timeout as ssh does (only the hello has one: a session waits for the host).
+func dialMaster(ctx context.Context, path string, timeout time.Duration) (*muxClient, error) {
+	d := net.Dialer{Timeout: timeout}
 	conn, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
 		return nil, muxRefused("%v", err)
 	}
 	m := &muxClient{conn: conn.(*net.UnixConn), request: 1}
+	if timeout > 0 {
+		_ = m.conn.SetDeadline(time.Now().Add(timeout))
+	}
 	if err := m.hello(); err != nil {
 		m.close()
 		return nil, err
 	}
+	_ = m.conn.SetDeadline(time.Time{})
 	return m, nil
 }
 

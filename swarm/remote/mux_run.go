@@ -17,7 +17,7 @@ func (c *Conn) runMux(ctx context.Context, line string, s Streams) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("%w: %w", errNoMuxSession, err)
 	}
-	mux, err := dialMaster(ctx, c.control)
+	mux, err := dialMaster(ctx, c.control, c.ConnectTimeout)
 	if err != nil {
 		files.abandon()
 		return 0, err

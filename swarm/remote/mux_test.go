@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -158,12 +159,16 @@ func TestMuxRefusalLeavesTheStreamsWhole(t *testing.T) {
 			reply(m, answer, int(q.request), "Session open refused by peer")
 		})
 		stdin := strings.NewReader("for the ssh client")
+		before := openFiles(t)
 		_, err := c.runMux(context.Background(), "cat", Streams{Stdin: stdin, Stdout: io.Discard, Stderr: io.Discard})
 		if !errors.Is(err, errNoMuxSession) || !strings.Contains(err.Error(), "refused by peer") {
 			t.Fatalf("answer 0x%x: err = %v, want no session, refused by peer", answer, err)
 		}
 		if stdin.Len() != len("for the ssh client") {
 			t.Fatalf("answer 0x%x: %d bytes of stdin left, want all of it", answer, stdin.Len())
+		}
+		if after := openFiles(t); after != before {
+			t.Fatalf("answer 0x%x: %d files open after, %d before", answer, after, before)
 		}
 	}
 }
@@ -188,6 +193,7 @@ func TestMuxSession(t *testing.T) {
 		got <- q
 	})
 	var out, errs bytes.Buffer
+	before := openFiles(t)
 	code, err := c.runMux(context.Background(), "exec swarm ls", Streams{Stdin: strings.NewReader("in"), Stdout: &out, Stderr: &errs})
 	if err != nil || code != 7 {
 		t.Fatalf("code %d, err %v; want 7, nil", code, err)
@@ -196,6 +202,9 @@ func TestMuxSession(t *testing.T) {
 		t.Fatalf("stdout %q stderr %q", out.String(), errs.String())
 	}
 	q := <-got
+	if after := openFiles(t); after != before {
+		t.Fatalf("%d files open after, %d before", after, before)
+	}
 	if q.tty != 0 || q.subsystem != 0 || q.esc != '~' || q.command != "exec swarm ls" {
 		t.Fatalf("request %+v", q)
 	}
@@ -220,6 +229,17 @@ func TestMuxSessionWithoutExitStatus(t *testing.T) {
 	}
 }
 
+// TestMuxSilentMaster: a socket that never says hello is given up within ConnectTimeout, as
+// ssh gives it up.
+func TestMuxSilentMaster(t *testing.T) {
+	c := fakeMaster(t, func(t *testing.T, m *muxClient) { _, _ = io.Copy(io.Discard, m.conn) })
+	c.ConnectTimeout = 100 * time.Millisecond
+	_, err := c.runMux(context.Background(), "true", Streams{Stdout: io.Discard, Stderr: io.Discard})
+	if !errors.Is(err, errNoMuxSession) || !strings.Contains(err.Error(), "no hello") {
+		t.Fatalf("err = %v, want no session, no hello", err)
+	}
+}
+
 func TestMuxNoMaster(t *testing.T) {
 	c := &Conn{Host: Host{Name: "h1", Address: "box"}, control: filepath.Join(t.TempDir(), "none")}
 	stdin := strings.NewReader("kept")
@@ -227,4 +247,13 @@ func TestMuxNoMaster(t *testing.T) {
 	if !errors.Is(err, errNoMuxSession) || stdin.Len() != 4 {
 		t.Fatalf("err = %v (stdin left %d), want no session", err, stdin.Len())
 	}
+}
+
+// openFiles counts this process's open files.
+func openFiles(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(entries)
 }

@@ -68,6 +68,7 @@ func TestRunStatus255(t *testing.T) {
 
 func TestRunStreams(t *testing.T) {
 	c := startSSHD(t).conn(t)
+	defer noFilesLeft(t, openFiles(t))
 	script := `seq 1 200000; echo first >&2; seq 1 3 >&2`
 	var want strings.Builder
 	for i := 1; i <= 200000; i++ {
@@ -127,6 +128,7 @@ func TestRunStdin(t *testing.T) {
 // runs, and sees its end (not a signal) when the run is interrupted.
 func TestRunHoldsStdinOpen(t *testing.T) {
 	c := startSSHD(t).conn(t)
+	defer noFilesLeft(t, openFiles(t))
 	for way, run := range ways(t, c) {
 		dir := t.TempDir()
 		started, ended := filepath.Join(dir, "started"), filepath.Join(dir, "ended")
@@ -159,6 +161,7 @@ func TestRunHoldsStdinOpen(t *testing.T) {
 // writing on, ends too.
 func TestRunInterrupted(t *testing.T) {
 	c := startSSHD(t).conn(t)
+	defer noFilesLeft(t, openFiles(t))
 	for way, run := range ways(t, c) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		script := fmt.Sprintf("echo $$ > %s; while :; do echo more; sleep 0.05; done", Quote(pidFile))
@@ -220,4 +223,11 @@ func (w *firstWrite) Write(p []byte) (int, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// noFilesLeft fails the test when more files are open than before.
+func noFilesLeft(t *testing.T, before int) {
+	if after := openFiles(t); after > before {
+		t.Errorf("%d files open after the runs, %d before", after, before)
+	}
 }
