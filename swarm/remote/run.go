@@ -35,7 +35,7 @@ func (c *Conn) Run(ctx context.Context, args []string, s Streams) (int, error) {
 		return code, err
 	}
 	if ctx.Err() != nil {
-		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
+		return 0, c.timedOut()
 	}
 	return c.runSSH(ctx, line, s)
 }
@@ -82,10 +82,7 @@ func (c *Conn) ended(ctx context.Context, code int, said string) (int, error) {
 		return 0, nil
 	}
 	if ctx.Err() != nil {
-		// A master connection that does not answer is likely held up on a network that went
-		// away: ended now, the next command connects afresh instead of waiting behind it.
-		_ = c.Disconnect()
-		return 0, c.errorOf(KindUnreachable, "no answer within the time limit")
+		return 0, c.timedOut()
 	}
 	if code >= 0 && code != 255 {
 		return code, nil
@@ -119,3 +116,11 @@ type RemoteError struct {
 }
 
 func (e *RemoteError) Error() string { return fmt.Sprintf("on %s: %s", e.Host, e.Said) }
+
+// timedOut is a command that did not end within its time limit. A master connection that
+// does not answer is likely held up on a network that went away: ended now, the next command
+// connects afresh instead of waiting behind it.
+func (c *Conn) timedOut() *Error {
+	_ = c.Disconnect()
+	return c.errorOf(KindUnreachable, "no answer within the time limit")
+}

@@ -18,17 +18,26 @@ import (
 // was asked directly.
 
 // ways are the master's session (asked for here) and the ssh client process; the first fails
-// the test when the master opens no session.
+// the test when the master opens no session. Each connects first, as Run does: an
+// interrupted run ends the master connection. They may run beside the test's goroutine.
 func ways(t *testing.T, c *Conn) map[string]runner {
 	return map[string]runner{
 		"mux": func(ctx context.Context, line string, s Streams) (int, error) {
+			if err := c.Connect(ctx); err != nil {
+				return 0, err
+			}
 			code, err := c.runMux(ctx, line, s)
 			if errors.Is(err, errNoMuxSession) {
-				t.Fatalf("the master opened no session: %v", err)
+				t.Errorf("the master opened no session: %v", err)
 			}
 			return code, err
 		},
-		"ssh": c.runSSH,
+		"ssh": func(ctx context.Context, line string, s Streams) (int, error) {
+			if err := c.Connect(ctx); err != nil {
+				return 0, err
+			}
+			return c.runSSH(ctx, line, s)
+		},
 	}
 }
 

@@ -77,6 +77,9 @@ func (s *testSSHD) write(tb testing.TB, name, text string) {
 
 // serverConfig keeps sshd's default of 10 sessions on one connection; MaxStartups is raised
 // so that the connections made beside the master when it refuses more are never dropped.
+// The client tells the user's shell it is not the first (SHLVL): a bash started by sshd
+// then skips ~/.bashrc, and a command costs what ssh costs, not what the user's startup
+// files do.
 func (s *testSSHD) serverConfig() string {
 	return fmt.Sprintf(`ListenAddress 127.0.0.1
 Port %s
