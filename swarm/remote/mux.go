@@ -174,12 +174,12 @@ func (m *muxClient) wait() (code int, exited bool, err error) {
 		kind, session := r.u32(), r.u32()
 		switch {
 		case r.err != nil || session != m.session:
-			return code, false, fmt.Errorf("a message 0x%08x on session %d, not %d", kind, session, m.session)
+			return code, false, fmt.Errorf("message 0x%08x on session %d, not %d", kind, session, m.session)
 		case kind == muxExitMessage && !exited:
 			status := r.u32()
 			code, exited = int(status), r.err == nil
 		case kind != muxTTYAllocFail:
-			return code, false, fmt.Errorf("an unexpected message 0x%08x", kind)
+			return code, false, fmt.Errorf("the unexpected message 0x%08x", kind)
 		}
 	}
 }

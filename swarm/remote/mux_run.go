@@ -37,10 +37,14 @@ func (c *Conn) runMux(ctx context.Context, line string, s Streams) (int, error) 
 	code, exited, spoke := mux.wait()
 	files.finish(ctx.Err() != nil || spoke != nil)
 	filter.Close()
+	said := filter.Said()
+	if spoke != nil {
+		said += "\nthe master connection sent " + spoke.Error()
+	}
 	if !exited {
 		code = 255
 	}
-	return c.ended(ctx, code, filter.Said())
+	return c.ended(ctx, code, said)
 }
 
 // sessionFiles are the files a session is handed for Streams, and the copying that joins the

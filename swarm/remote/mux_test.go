@@ -213,19 +213,31 @@ func TestMuxSession(t *testing.T) {
 	}
 }
 
-// TestMuxSessionWithoutExitStatus is a session whose master closes without an exit status:
-// ssh's status 255, read as ssh's failure.
+// TestMuxSessionWithoutExitStatus is a session whose master closes without an exit status,
+// or speaks out of turn: ssh's status 255, read as ssh's failure.
 func TestMuxSessionWithoutExitStatus(t *testing.T) {
-	c := fakeMaster(t, func(t *testing.T, m *muxClient) {
-		greet(t, m, muxVersion)
-		q := readSession(t, m)
-		reply(m, muxSessionOpened, int(q.request), 1)
-		q.closeAll()
-	})
-	_, err := c.runMux(context.Background(), "true", Streams{Stdout: io.Discard, Stderr: io.Discard})
-	var e *Error
-	if !errors.As(err, &e) || errors.Is(err, errNoMuxSession) {
-		t.Fatalf("err = %v, want ssh's failure", err)
+	for _, c := range []struct {
+		then   []any
+		detail string
+	}{
+		{nil, "ssh exited with status 255"},
+		{[]any{muxExitMessage, 2, 0}, "the master connection sent message 0x80000004 on session 2, not 1"},
+		{[]any{muxFailure, 1, "no"}, "the master connection sent the unexpected message 0x80000003"},
+	} {
+		conn := fakeMaster(t, func(t *testing.T, m *muxClient) {
+			greet(t, m, muxVersion)
+			q := readSession(t, m)
+			reply(m, muxSessionOpened, int(q.request), 1)
+			if c.then != nil {
+				reply(m, c.then...)
+			}
+			q.closeAll()
+		})
+		_, err := conn.runMux(context.Background(), "true", Streams{Stdout: io.Discard, Stderr: io.Discard})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindSSH || e.Detail != c.detail {
+			t.Errorf("then %v: err = %v, want ssh's failure: %s", c.then, err, c.detail)
+		}
 	}
 }
 
