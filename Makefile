@@ -36,6 +36,8 @@ test-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+	# The fleet over SSH against the same work here (testdata/bench/hosts.txtar; needs sshd).
+	SWARM_BENCH_HOSTS=1 $(GO) test -count=1 -run '^TestHostFigures$$' -v ./cmd/swarm/
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
