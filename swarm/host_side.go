@@ -153,17 +153,9 @@ func hostSpawnCommand() *cli.Command {
 	return &cli.Command{
 		Name: "__spawn", Hidden: true, Usage: "start a worker sent by another machine's swarm (a bundle on standard input)",
 		Action: func(c *cli.Context) error {
-			root, err := stateRoot(c)
+			root, b, sent, err := receiveBundle(c)
 			if err != nil {
 				return err
-			}
-			b, err := readBundle(os.Stdin)
-			if err != nil {
-				return err
-			}
-			sent, err := b.WriteFiles(root)
-			if err != nil {
-				return fail("cannot write the files sent with %s: %w", b.Worker, err)
 			}
 			if b.Repo != "" {
 				if err := chdirWorkspace(root, b.Repo, b.Subdir, true); err != nil {
@@ -179,20 +171,25 @@ func hostPutCommand() *cli.Command {
 	return &cli.Command{
 		Name: "__put", Hidden: true, Usage: "replace the files sent with a worker (a bundle on standard input)",
 		Action: func(c *cli.Context) error {
-			root, err := stateRoot(c)
-			if err != nil {
-				return err
-			}
-			b, err := readBundle(os.Stdin)
-			if err != nil {
-				return err
-			}
-			if _, err := b.WriteFiles(root); err != nil {
-				return fail("cannot write the files sent with %s: %w", b.Worker, err)
-			}
-			return nil
+			_, _, _, err := receiveBundle(c)
+			return err
 		},
 	}
+}
+
+// receiveBundle reads the bundle on standard input and writes the files it sends into the
+// worker's directory of sent files, which it returns with this machine's state directory.
+func receiveBundle(c *cli.Context) (root string, b remote.Bundle, sent string, err error) {
+	if root, err = stateRoot(c); err != nil {
+		return "", b, "", err
+	}
+	if b, err = readBundle(os.Stdin); err != nil {
+		return "", b, "", err
+	}
+	if sent, err = b.WriteFiles(root); err != nil {
+		return "", b, "", fail("cannot write the files sent with %s: %w", b.Worker, err)
+	}
+	return root, b, sent, nil
 }
 
 func readBundle(in io.Reader) (remote.Bundle, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,14 +20,7 @@ import (
 //
 //	ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]
 func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
-	within := 10 * time.Second
-	if len(args) > 1 && args[0] == "-within" {
-		secs, err := strconv.ParseFloat(args[1], 64)
-		if err != nil {
-			ts.Fatalf("bad -within %q", args[1])
-		}
-		within, args = time.Duration(secs*float64(time.Second)), args[2:]
-	}
+	within, args := parseWithin(ts, args, 10*time.Second)
 	if len(args) < 3 {
 		ts.Fatalf("usage: ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]")
 	}
@@ -49,21 +41,8 @@ func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
 
 // expectOnPty is the program on a new pty, answered once with keys when its screen matches re.
 func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Regexp, keys string, args []string) (string, error) {
-	master, slave, err := openPty()
-	if err != nil {
-		ts.Fatalf("pty: %v", err)
-	}
+	master, cmd := startOnPty(ts, args)
 	defer master.Close()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")
-	cmd.Dir = ts.Getenv("WORK")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		slave.Close()
-		ts.Fatalf("pty: %v", err)
-	}
-	slave.Close()
 	var mu sync.Mutex
 	var out bytes.Buffer
 	matched := make(chan struct{})
@@ -100,6 +79,7 @@ func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Reg
 		defer mu.Unlock()
 		ts.Fatalf("%s: its screen did not match %q within %v; it drew %q", args[0], re, within, out.String())
 	}
+	var err error
 	select {
 	case err = <-done:
 	case <-deadline:

@@ -21,14 +21,7 @@ import (
 //
 //	pty [-within SEC] PROGRAM [ARGS...]
 func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
-	within := 1 * time.Second
-	if len(args) > 1 && args[0] == "-within" {
-		secs, err := strconv.ParseFloat(args[1], 64)
-		if err != nil {
-			ts.Fatalf("bad -within %q", args[1])
-		}
-		within, args = time.Duration(secs*float64(time.Second)), args[2:]
-	}
+	within, args := parseWithin(ts, args, time.Second)
 	if len(args) == 0 {
 		ts.Fatalf("usage: pty [-within SEC] PROGRAM [ARGS...]")
 	}
@@ -50,22 +43,9 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 // runOnPty starts the program as the leader of a new session whose controlling terminal is a
 // new pty, reads all it writes, and kills it when it outlasts the bound twice over.
 func runOnPty(ts *testscript.TestScript, within time.Duration, args []string) (string, time.Duration, error) {
-	master, slave, err := openPty()
-	if err != nil {
-		ts.Fatalf("pty: %v", err)
-	}
-	defer master.Close()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")
-	cmd.Dir = ts.Getenv("WORK")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		slave.Close()
-		ts.Fatalf("pty: %v", err)
-	}
-	slave.Close()
+	master, cmd := startOnPty(ts, args)
+	defer master.Close()
 	var out bytes.Buffer
 	read := make(chan struct{})
 	go func() {
@@ -82,6 +62,7 @@ func runOnPty(ts *testscript.TestScript, within time.Duration, args []string) (s
 	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(2 * within):
@@ -95,6 +76,39 @@ func runOnPty(ts *testscript.TestScript, within time.Duration, args []string) (s
 	}
 	master.Close()
 	return strings.ReplaceAll(out.String(), "\r\n", "\n"), took, err
+}
+
+// parseWithin reads a leading -within SEC (def when there is none).
+func parseWithin(ts *testscript.TestScript, args []string, def time.Duration) (time.Duration, []string) {
+	if len(args) > 1 && args[0] == "-within" {
+		secs, err := strconv.ParseFloat(args[1], 64)
+		if err != nil {
+			ts.Fatalf("bad -within %q", args[1])
+		}
+		return time.Duration(secs * float64(time.Second)), args[2:]
+	}
+	return def, args
+}
+
+// startOnPty starts the program as the leader of a new session whose controlling terminal is
+// a new pty, in the script's environment, and returns the pty's master side.
+func startOnPty(ts *testscript.TestScript, args []string) (*os.File, *exec.Cmd) {
+	master, slave, err := openPty()
+	if err != nil {
+		ts.Fatalf("pty: %v", err)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")
+	cmd.Dir = ts.Getenv("WORK")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		master.Close()
+		ts.Fatalf("pty: %v", err)
+	}
+	slave.Close()
+	return master, cmd
 }
 
 // openPty opens a new pseudo-terminal pair: the master, and the slave with echo off.
