@@ -23,6 +23,7 @@ func TestHostFigures(t *testing.T) {
 	if os.Getenv("SWARM_BENCH_HOSTS") != "1" {
 		t.Skip("set SWARM_BENCH_HOSTS=1 (make bench) to measure the fleet over SSH")
 	}
+	t.Cleanup(func() { _ = os.Remove(fmt.Sprintf("/tmp/swarm-ssh-%d", os.Getuid())) })
 	cmds := scriptCommands()
 	cmds["benchpair"] = cmdBenchPair
 	testscript.Run(t, testscript.Params{

@@ -36,6 +36,11 @@ func TestScripts(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is required for the CLI tests (apt-get install -y tmux)")
 	}
+	// Each script removes its own directory of SSH control sockets under /tmp (a state
+	// directory too deep for a socket's path puts them there); the parent they share goes
+	// once all are done (the scripts run after this function returns), unless something
+	// else uses it.
+	t.Cleanup(func() { _ = os.Remove(fmt.Sprintf("/tmp/swarm-ssh-%d", os.Getuid())) })
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("..", "..", "testdata"),
 		// Inside the test's own temp dir: testscript removes its parent work directory only
