@@ -72,25 +72,26 @@ func runLs(e *env, o lsOptions) error {
 		return printWorkers(e, list, o.Format)
 	}
 	hosts := reg.All(e.warnErr)
-	var parts []fleetPart
 	if o.Host != "" {
 		h, err := reg.Get(o.Host)
 		if err != nil {
 			return wrapped(ExitNotFound, "%w", err)
 		}
-		hosts = []remote.Host{h}
-	} else {
-		list, err := localWorkers(e, o)
-		if err != nil {
-			return err
-		}
-		local := fleetPart{host: remote.LocalName, workers: workersJSON(e, list)}
-		for i := range local.workers {
-			local.workers[i].Host = remote.LocalName
-		}
-		parts = append(parts, local)
+		return printFleet(e, askFleet(e, []remote.Host{h}, o.remoteArgs(), o.Timeout), o.Format)
 	}
-	parts = append(parts, askFleet(e, hosts, o.remoteArgs(), o.Timeout)...)
+	// The hosts are asked first, and this machine's workers read while they answer.
+	asked := make(chan []fleetPart, 1)
+	go func() { asked <- askFleet(e, hosts, o.remoteArgs(), o.Timeout) }()
+	list, err := localWorkers(e, o)
+	if err != nil {
+		<-asked
+		return err
+	}
+	local := fleetPart{host: remote.LocalName, workers: workersJSON(e, list)}
+	for i := range local.workers {
+		local.workers[i].Host = remote.LocalName
+	}
+	parts := append([]fleetPart{local}, <-asked...)
 	return printFleet(e, parts, o.Format)
 }
 
