@@ -15,7 +15,8 @@ import (
 
 // cmdPtyExpect runs an interactive program on a pseudo-terminal as a person would: it waits
 // until what the program drew matches REGEXP, types KEYS (a Go string literal: "\x02d" is
-// tmux's detach), and waits for the program to end; all of it within the bound. What the
+// tmux's detach; again each second until it takes), and waits for the program to end; all of
+// it within the bound. What the
 // program drew goes to stdout.
 //
 //	ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]
@@ -79,13 +80,23 @@ func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Reg
 		defer mu.Unlock()
 		ts.Fatalf("%s: its screen did not match %q within %v; it drew %q", args[0], re, within, out.String())
 	}
+	// Typed again each second until the program ends: a terminal program that has drawn its
+	// screen may still be settling in (tmux asks the terminal what it is) and miss them.
 	var err error
-	select {
-	case err = <-done:
-	case <-deadline:
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-		ts.Fatalf("%s did not end after %q", args[0], keys)
+	again := time.NewTicker(time.Second)
+	defer again.Stop()
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-again.C:
+			_, _ = master.Write([]byte(keys))
+		case <-deadline:
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+			ts.Fatalf("%s did not end after %q", args[0], keys)
+		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
