@@ -16,8 +16,7 @@ import (
 // cmdPtyExpect runs an interactive program on a pseudo-terminal as a person would: it waits
 // until what the program drew matches REGEXP, types KEYS (a Go string literal: "\x02d" is
 // tmux's detach; again each second until it takes), and waits for the program to end; all of
-// it within the bound. What the
-// program drew goes to stdout.
+// it within the bound. What the program drew goes to stdout.
 //
 //	ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]
 func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
