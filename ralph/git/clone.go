@@ -12,8 +12,7 @@ import (
 func Clone(url, dir string) error {
 	tmp := dir + ".cloning"
 	_ = os.RemoveAll(tmp)
-	env := []string{"GIT_TERMINAL_PROMPT=0"}
-	if _, err := runEnv(filepath.Dir(dir), env, "clone", "--quiet", url, tmp); err != nil {
+	if _, err := runEnv(filepath.Dir(dir), noPrompt, "clone", "--quiet", url, tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return err
 	}
@@ -22,7 +21,7 @@ func Clone(url, dir string) error {
 
 // Fetch fetches every branch of remote into dir, dropping those gone there.
 func Fetch(dir, remote string) error {
-	_, err := runEnv(dir, []string{"GIT_TERMINAL_PROMPT=0"}, "fetch", "--quiet", "--prune", remote)
+	_, err := runEnv(dir, noPrompt, "fetch", "--quiet", "--prune", remote)
 	return err
 }
 
@@ -43,10 +42,4 @@ func FastForwardUpstream(dir string) bool {
 		return false
 	}
 	return Head(dir) != before
-}
-
-// OnRemote says whether commit is on a branch of remote that dir knows of.
-func OnRemote(dir, remote, commit string) bool {
-	out, err := Run(dir, "branch", "--remotes", "--contains", commit, "--list", remote+"/*")
-	return err == nil && out != ""
 }

@@ -19,6 +19,13 @@ func Run(dir string, args ...string) (string, error) { return runEnv(dir, nil, a
 
 // runEnv is Run with extra environment variables.
 func runEnv(dir string, env []string, args ...string) (string, error) {
+	out, err := rawOutput(dir, env, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// rawOutput runs git in dir with extra environment variables and returns its output as it
+// is (a file's content keeps its last newline), or an error carrying git's own message.
+func rawOutput(dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	if len(env) > 0 {
 		cmd.Env = append(os.Environ(), env...)
@@ -26,13 +33,18 @@ func runEnv(dir string, env []string, args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, gitError(args[0], errb.String(), err)
 	}
-	return strings.TrimSpace(out.String()), nil
+	return out.Bytes(), nil
+}
+
+// gitError is a failed git command as an error: git's own message, else how it ended.
+func gitError(cmd, stderr string, err error) error {
+	msg := strings.TrimSpace(stderr)
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Errorf("git %s: %s", cmd, msg)
 }
 
 // Head is the commit checked out in dir, or "" outside a repository or before the first

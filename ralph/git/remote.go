@@ -91,27 +91,8 @@ func ShowFile(repo, rev, path string) (data []byte, found bool, err error) {
 		}
 		return nil, false, nil
 	}
-	data, err = output(repo, "cat-file", "blob", blob)
+	data, err = rawOutput(repo, nil, "cat-file", "blob", blob)
 	return data, err == nil, err
-}
-
-// output is Run's output as it is, untrimmed: a file's content.
-func output(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, gitError(args[0], errb.String(), err)
-	}
-	return out.Bytes(), nil
-}
-
-func gitError(cmd, stderr string, err error) error {
-	msg := strings.TrimSpace(stderr)
-	if msg == "" {
-		msg = err.Error()
-	}
-	return fmt.Errorf("git %s: %s", cmd, msg)
 }
 
 // PushLease moves ref on remote to commit ("" deletes it) only if the remote's ref is at
