@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -139,24 +138,8 @@ func stdinFor(line remoteLine) io.Reader {
 
 // attachRemote attaches to a remote worker's window through a terminal on the host.
 func attachRemote(ctx context.Context, conn *remote.Conn, words []string, stdout, stderr io.Writer) (int, error) {
-	if err := conn.Connect(ctx); err != nil {
-		return 0, err
-	}
 	tty := isTerminal(os.Stdin) && isTerminal(os.Stdout)
-	cmd := conn.Command(ctx, tty, words...)
-	cmd.Stdin, cmd.Stdout = os.Stdin, stdout
-	filter := remote.NewStderrFilter(stderr)
-	cmd.Stderr = filter
-	err := cmd.Run()
-	filter.Close()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() == 255 {
-		return 0, conn.Classify(filter.Said())
-	}
-	if errors.As(err, &exit) {
-		return exit.ExitCode(), nil
-	}
-	return 0, err
+	return conn.RunTerminal(ctx, tty, words, remote.Streams{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr})
 }
 
 // statusRemote is `status NAME@HOST`: the host's answer with the host in it, "w1@h1: running

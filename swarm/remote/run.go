@@ -63,6 +63,21 @@ func (c *Conn) runSSH(ctx context.Context, line string, s Streams) (int, error) 
 	return c.exitOf(ctx, err, filter.Said())
 }
 
+// RunTerminal runs the host's swarm with args on a terminal of the host when tty (attach),
+// its input and output this process's own, and returns its exit code or why ssh failed.
+func (c *Conn) RunTerminal(ctx context.Context, tty bool, args []string, s Streams) (int, error) {
+	if err := c.Connect(ctx); err != nil {
+		return 0, err
+	}
+	cmd := c.Command(ctx, tty, args...)
+	cmd.Stdin, cmd.Stdout = s.Stdin, s.Stdout
+	filter := NewStderrFilter(s.Stderr)
+	cmd.Stderr = filter
+	err := cmd.Run()
+	filter.Close()
+	return c.exitOf(ctx, err, filter.Said())
+}
+
 // exitOf reads how a remote command ended: its exit code, or why ssh failed.
 func (c *Conn) exitOf(ctx context.Context, err error, said string) (int, error) {
 	if err == nil {
