@@ -26,9 +26,12 @@ func (e *env) warnf(format string, args ...any) {
 // warnErr reports a recoverable problem (such as a corrupt state file set aside) in one line.
 func (e *env) warnErr(err error) { e.warnf("%v", err) }
 
-func stateRoot(c *cli.Context) (string, error) {
-	if d := c.String("swarm-dir"); d != "" {
-		return d, nil
+func stateRoot(c *cli.Context) (string, error) { return rootOrDefault(c.String("swarm-dir")) }
+
+// rootOrDefault is the state directory dir, or ~/.swarm when dir is "".
+func rootOrDefault(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

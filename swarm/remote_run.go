@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -27,14 +26,7 @@ func rootOf(global []string) (string, error) {
 			return global[i+1], nil
 		}
 	}
-	if d := os.Getenv("SWARM_DIR"); d != "" {
-		return d, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fail("cannot find home directory; set SWARM_DIR")
-	}
-	return filepath.Join(home, ".swarm"), nil
+	return rootOrDefault(os.Getenv("SWARM_DIR"))
 }
 
 // connTo is the way to the host name of the state directory at root.
