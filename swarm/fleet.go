@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -130,25 +129,13 @@ func unreachableLine(p fleetPart, now time.Time) string {
 }
 
 func printFleetTable(e *env, all []workerJSON) {
-	anyLanding := false
-	for _, j := range all {
-		anyLanding = anyLanding || j.Landing != nil
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	header := "NAME\tHOST\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS"
-	if anyLanding {
-		header += "\tLAND"
-	}
-	fmt.Fprintln(tw, header)
+	rows := make([][]string, len(all))
+	landings := make([]*landingJSON, len(all))
 	now := time.Now()
-	for _, j := range all {
-		row := jsonRow(j, now)
-		if anyLanding {
-			row = append(row, landingWord(j.Landing))
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	for i, j := range all {
+		rows[i], landings[i] = jsonRow(j, now), j.Landing
 	}
-	_ = tw.Flush()
+	_ = writeTable(e.stdout, "NAME\tHOST\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
 }
 
 // jsonRow is a worker of the fleet as a table row.
@@ -163,23 +150,13 @@ func jsonRow(j workerJSON, now time.Time) []string {
 	case j.StateDetail != "":
 		status += " (" + j.StateDetail + ")"
 	}
-	where := fmt.Sprintf("pid %d", j.PID)
-	if j.Tmux != nil {
-		where = j.Tmux.Session + ":" + j.Tmux.Window
-	}
-	up, wt, tags := "-", "-", strings.Join(j.Tags, ",")
+	up := "-"
 	if t, err := time.Parse(time.RFC3339, j.Started); err == nil && j.Status == "running" && j.State != "unreachable" {
 		up = words.Short(now.Sub(t))
-	}
-	if j.Worktree != nil {
-		wt = j.Worktree.Path
-	}
-	if tags == "" {
-		tags = "-"
 	}
 	host := j.Host
 	if host == "" {
 		host = remote.LocalName
 	}
-	return []string{j.Name, host, status, where, up, wt, tags}
+	return append([]string{j.Name, host, status}, placeCells(j.Tmux, j.PID, up, j.Worktree, j.Tags)...)
 }

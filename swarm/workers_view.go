@@ -4,6 +4,8 @@ package swarm
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -170,20 +172,24 @@ func workersJSON(e *env, list []*state.Worker) []workerJSON {
 
 // printTable is ls's table; a LAND column is added when a worker listed has a landing record.
 func printTable(e *env, list []*state.Worker) error {
+	rows := make([][]string, len(list))
 	landings := make([]*landingJSON, len(list))
-	anyLanding := false
 	for i, w := range list {
-		landings[i] = workerLanding(e, w)
-		anyLanding = anyLanding || landings[i] != nil
+		rows[i], landings[i] = tableRow(w, workerState(e, w)), workerLanding(e, w)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	header := "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS"
+	return writeTable(e.stdout, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
+}
+
+// writeTable writes a table of workers under header, with a LAND column when one of them has
+// a landing record (landings[i] is row i's).
+func writeTable(out io.Writer, header string, rows [][]string, landings []*landingJSON) error {
+	anyLanding := slices.ContainsFunc(landings, func(l *landingJSON) bool { return l != nil })
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if anyLanding {
 		header += "\tLAND"
 	}
 	fmt.Fprintln(tw, header)
-	for i, w := range list {
-		row := tableRow(w, workerState(e, w))
+	for i, row := range rows {
 		if anyLanding {
 			row = append(row, landingWord(landings[i]))
 		}
@@ -195,22 +201,27 @@ func printTable(e *env, list []*state.Worker) error {
 // tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; sw is its
 // state.
 func tableRow(w *state.Worker, sw stateWord) []string {
-	status := sw.String()
-	where := fmt.Sprintf("pid %d", w.PID)
-	if w.Tmux != nil {
-		where = w.Tmux.Session + ":" + w.Tmux.Window
-	}
-	up, wt, tags := "-", "-", strings.Join(w.Tags, ",")
+	up := "-"
 	if w.Status == state.StatusRunning {
 		up = words.Short(time.Since(w.Started))
 	}
-	if w.Worktree != nil {
-		wt = w.Worktree.Path
+	return append([]string{w.Name, sw.String()}, placeCells(w.Tmux, w.PID, up, w.Worktree, w.Tags)...)
+}
+
+// placeCells are a worker's WHERE, UPTIME, WORKTREE and TAGS cells, up its uptime in words.
+func placeCells(tmux *state.TmuxInfo, pid int, up string, wt *state.WorktreeInfo, tags []string) []string {
+	where := fmt.Sprintf("pid %d", pid)
+	if tmux != nil {
+		where = tmux.Session + ":" + tmux.Window
 	}
-	if tags == "" {
-		tags = "-"
+	tree, tagCell := "-", strings.Join(tags, ",")
+	if wt != nil {
+		tree = wt.Path
 	}
-	return []string{w.Name, status, where, up, wt, tags}
+	if tagCell == "" {
+		tagCell = "-"
+	}
+	return []string{where, up, tree, tagCell}
 }
 
 // loopCost is what a loop (a worker's, nil for none) cost so far, when known.
