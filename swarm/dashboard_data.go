@@ -138,7 +138,12 @@ func (d swarmData) tail(path string, n int) []string {
 		_, _ = f.Seek(-tailBytes, io.SeekEnd)
 	}
 	data, _ := io.ReadAll(f)
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	return lastLogLines(string(data), n)
+}
+
+// lastLogLines are the last n lines of text, Regent lines shown as such.
+func lastLogLines(text string, n int) []string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	out := make([]string, 0, n)
 	for _, l := range screen.LastN(lines, n) {
 		out = append(out, displayLogLine(l, false))

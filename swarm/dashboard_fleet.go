@@ -13,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
 	"github.com/swarm-dev/swarm/swarm/remote"
@@ -117,13 +116,7 @@ func (f *fleetWatch) ask() {
 
 // askRows asks one host for its dashboard rows, named as commands here name them.
 func askRows(root string, h remote.Host) ([]dashboard.Row, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), fleetLimit)
-	defer cancel()
-	conn, err := remote.Open(root, h)
-	if err != nil {
-		return nil, err
-	}
-	out, err := conn.Output(ctx, nil, "host", "__rows")
+	out, err := askWithin(root, h, fleetLimit, "host", "__rows")
 	if err != nil {
 		return nil, err
 	}
@@ -189,10 +182,5 @@ func (d swarmData) remoteLines(n int, args ...string) []string {
 	if err := cmd.Run(); err != nil {
 		return []string{errText(saidWhy(err, &errs))}
 	}
-	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	out2 := make([]string, 0, n)
-	for _, l := range screen.LastN(lines, n) {
-		out2 = append(out2, displayLogLine(l, false))
-	}
-	return out2
+	return lastLogLines(out.String(), n)
 }

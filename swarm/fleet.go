@@ -45,16 +45,10 @@ func askFleet(e *env, hosts []remote.Host, lsArgs []string, limit time.Duration)
 // askHostWorkers asks one host for its workers, and records what it said (or that it did not).
 func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []string, limit time.Duration) fleetPart {
 	part := fleetPart{host: h.Name}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	conn, err := remote.Open(root, h)
-	var out []byte
-	if err == nil {
-		// Plain ls, not under host __run: it ends by itself within the limit, and a start of
-		// the host's swarm less is a fifth of what a host costs the listing.
-		args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
-		out, err = conn.Output(ctx, nil, args...)
-	}
+	// Plain ls, not under host __run: it ends by itself within the limit, and a start of the
+	// host's swarm less is a fifth of what a host costs the listing.
+	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
+	out, err := askWithin(root, h, limit, args...)
 	if err == nil {
 		err = json.Unmarshal(out, &part.workers)
 	}
@@ -75,6 +69,17 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 		part.workers[i].Host = h.Name
 	}
 	return part
+}
+
+// askWithin runs the host's swarm with args, within limit, and returns what it printed.
+func askWithin(root string, h remote.Host, limit time.Duration, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	conn, err := remote.Open(root, h)
+	if err != nil {
+		return nil, err
+	}
+	return conn.Output(ctx, nil, args...)
 }
 
 // printFleet shows the fleet's workers: JSON, names (NAME@HOST for a host's), or a table with

@@ -176,13 +176,18 @@ func oneLineOf(err error) string {
 
 // hello asks the host's swarm who it is.
 func hello(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
-	var h remote.Hello
 	out, err := conn.Output(ctx, nil, "host", "__hello")
 	if err != nil {
-		return h, err
+		return remote.Hello{}, err
 	}
+	return readHello(conn.Host.Name, out)
+}
+
+// readHello reads what the swarm on host said of itself.
+func readHello(host string, out []byte) (remote.Hello, error) {
+	var h remote.Hello
 	if err := json.Unmarshal(out, &h); err != nil {
-		return h, fmt.Errorf("the swarm on %s gave no answer swarm understands (%v): it is no swarm of this kind, or much older", conn.Host.Name, err)
+		return h, fmt.Errorf("the swarm on %s gave no answer swarm understands (%v): it is no swarm of this kind, or much older", host, err)
 	}
 	return h, nil
 }

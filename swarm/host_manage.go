@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -79,11 +78,9 @@ func runHostLs(e *env, format string, limit time.Duration) error {
 // askHost asks one host who it is, within limit.
 func askHost(e *env, reg remote.Registry, h remote.Host, limit time.Duration) hostRow {
 	row := hostRow{Name: h.Name, Address: h.Address}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	conn, err := remote.Open(e.Dir().Root, h)
+	out, err := askWithin(e.Dir().Root, h, limit, "host", "__hello")
 	if err == nil {
-		row.Hello, err = hello(ctx, conn)
+		row.Hello, err = readHello(h.Name, out)
 	}
 	now := time.Now()
 	if err != nil {
