@@ -88,11 +88,6 @@ func (r Registry) LoadSent(host, worker string) (Sent, error) {
 	return s, err
 }
 
-// ForgetSent drops the record of what was sent with the worker on host.
-func (r Registry) ForgetSent(host, worker string) {
-	_ = os.Remove(filepath.Join(r.sentDir(host), worker+".json"))
-}
-
 // Reached records that the host answered at now, keeping what was seen of its workers.
 func (r Registry) Reached(name string, now time.Time) error {
 	s := r.Seen(name)
