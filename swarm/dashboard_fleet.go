@@ -91,27 +91,27 @@ func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
 
 // ask asks every host for its rows at once.
 func (f *fleetWatch) ask() {
-	var wg sync.WaitGroup
-	for _, h := range f.hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rows, err := askRows(f.root, h)
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			hr := f.seen[h.Name]
-			if err != nil {
-				hr.problem = err
-			} else {
-				hr = hostRows{rows: rows, at: time.Now()}
-			}
-			f.seen[h.Name] = hr
-		}()
+	type answer struct {
+		rows []dashboard.Row
+		err  error
+		at   time.Time
 	}
-	wg.Wait()
+	answers := askEach(f.hosts, func(h remote.Host) answer {
+		rows, err := askRows(f.root, h)
+		return answer{rows, err, time.Now()}
+	})
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, h := range f.hosts {
+		hr, a := f.seen[h.Name], answers[i]
+		if a.err != nil {
+			hr.problem = a.err
+		} else {
+			hr = hostRows{rows: a.rows, at: a.at}
+		}
+		f.seen[h.Name] = hr
+	}
 	f.busy = false
-	f.mu.Unlock()
 }
 
 // askRows asks one host for its dashboard rows, named as commands here name them.

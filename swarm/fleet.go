@@ -29,17 +29,23 @@ type fleetPart struct {
 // once, each within limit.
 func askFleet(e *env, hosts []remote.Host, lsArgs []string, limit time.Duration) []fleetPart {
 	reg := remote.RegistryOf(e.Dir().Root)
-	parts := make([]fleetPart, len(hosts))
+	return askEach(hosts, func(h remote.Host) fleetPart { return askHostWorkers(e.Dir().Root, reg, h, lsArgs, limit) })
+}
+
+// askEach asks every host at once and returns the answers in the hosts' order: a host that is
+// slow to answer never holds the others up.
+func askEach[T any](hosts []remote.Host, ask func(remote.Host) T) []T {
+	answers := make([]T, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[i] = askHostWorkers(e.Dir().Root, reg, h, lsArgs, limit)
+			answers[i] = ask(h)
 		}()
 	}
 	wg.Wait()
-	return parts
+	return answers
 }
 
 // askHostWorkers asks one host for its workers, and records what it said (or that it did not).

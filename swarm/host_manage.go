@@ -3,7 +3,6 @@ package swarm
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -51,16 +50,7 @@ type hostRow struct {
 func runHostLs(e *env, format string, limit time.Duration) error {
 	reg := remote.RegistryOf(e.Dir().Root)
 	hosts := reg.All(e.warnErr)
-	rows := make([]hostRow, len(hosts))
-	var wg sync.WaitGroup
-	for i, h := range hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rows[i] = askHost(e, reg, h, limit)
-		}()
-	}
-	wg.Wait()
+	rows := askEach(hosts, func(h remote.Host) hostRow { return askHost(e, reg, h, limit) })
 	if format == "json" {
 		if rows == nil {
 			rows = []hostRow{}

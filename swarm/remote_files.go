@@ -145,11 +145,7 @@ Examples:
 				return usageError("swarm host sync NAME@HOST")
 			}
 			name, host, _ := strings.Cut(args[0], "@")
-			root, err := stateRoot(c)
-			if err != nil {
-				return err
-			}
-			conn, err := connTo(root, host)
+			root, conn, err := connFor(c, host)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/swarm-dev/swarm/swarm/remote"
+	"github.com/urfave/cli/v2"
 )
 
 // rootOf is the state directory a command line names: its --swarm-dir, else SWARM_DIR, else
@@ -27,6 +28,17 @@ func rootOf(global []string) (string, error) {
 		}
 	}
 	return rootOrDefault(os.Getenv("SWARM_DIR"))
+}
+
+// connFor is the way to the host name from the state directory of the command line c, and
+// that directory.
+func connFor(c *cli.Context, name string) (string, *remote.Conn, error) {
+	root, err := stateRoot(c)
+	if err != nil {
+		return "", nil, err
+	}
+	conn, err := connTo(root, name)
+	return root, conn, err
 }
 
 // connTo is the way to the host name of the state directory at root.

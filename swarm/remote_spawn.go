@@ -38,11 +38,7 @@ func spawnHost(c *cli.Context) (host, name string, err error) {
 
 // spawnOnHost starts the worker of the command line c on host.
 func spawnOnHost(c *cli.Context, host, name string) error {
-	root, err := stateRoot(c)
-	if err != nil {
-		return err
-	}
-	conn, err := connTo(root, host)
+	root, conn, err := connFor(c, host)
 	if err != nil {
 		return err
 	}
