@@ -91,7 +91,7 @@ func (ag *agentMode) stageEnded(am *ralph.AgentMode, st *ralph.State) bool {
 // fetchNext is FETCH after a spec: the next one, unless a limit or an empty inbox stops the
 // agent.
 func (ag *agentMode) fetchNext(am *ralph.AgentMode, st *ralph.State) bool {
-	say := func(format string, args ...any) { ag.agentSay(am, format, args...) }
+	say := ag.sayer(am)
 	prompt, stop, err := ralph.NextSpec(am, sharedinbox.QueueOf(am), ag.drv.clock().Now(), st.CostUSD, say)
 	if err != nil {
 		say("FETCH: %v", err)

@@ -23,6 +23,11 @@ func (ag *agentMode) agentSay(am *ralph.AgentMode, format string, args ...any) {
 	ag.drv.logEvent("AGENT", text)
 }
 
+// sayer is agentSay for am, as the agent mode's decisions take it.
+func (ag *agentMode) sayer(am *ralph.AgentMode) func(string, ...any) {
+	return func(format string, args ...any) { ag.agentSay(am, format, args...) }
+}
+
 // agentStops ends agent mode for reason: the log's last lines, the loop stopped (failed when
 // specs kept failing or the inbox or its shared remote cannot be read) and, for a normal end,
 // no session left to resume.

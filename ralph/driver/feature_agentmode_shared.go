@@ -31,8 +31,7 @@ func (ag *agentMode) beforeStart(st *ralph.State) (ralph.Decision, bool) {
 
 // lose sets the work on a spec whose claim was taken over aside; the spec is someone else's.
 func (ag *agentMode) lose(am *ralph.AgentMode) {
-	say := func(format string, args ...any) { ag.agentSay(am, format, args...) }
-	sharedinbox.Lose(am, am.SpecID, am.Spec, ralph.LostWhy(nil), ag.drv.clock().Now(), say)
+	sharedinbox.Lose(am, am.SpecID, am.Spec, ralph.LostWhy(nil), ag.drv.clock().Now(), ag.sayer(am))
 }
 
 // stillClaimed renews the claim before a spec is committed: a spec taken over meanwhile is
@@ -54,7 +53,7 @@ func (ag *agentMode) stillClaimed(am *ralph.AgentMode) bool {
 // deliver pushes a committed spec to the shared remote and marks its claim done.
 func (ag *agentMode) deliver(am *ralph.AgentMode, commit string) {
 	if am.Shared != nil {
-		sharedinbox.Deliver(am, commit, ag.drv.clock().Now(), func(format string, args ...any) { ag.agentSay(am, format, args...) })
+		sharedinbox.Deliver(am, commit, ag.drv.clock().Now(), ag.sayer(am))
 	}
 }
 
