@@ -111,8 +111,8 @@ func Verified(n int, signals []string, checks int) Decision {
 func rejected(d *Decision, n int, v Verdict) {
 	for _, r := range v.Results {
 		if !r.Passed {
-			d.event("CHECK", "iteration %d %s failed: %s", n, r.Name, OneLine(r.Message))
-			d.Say("check %s failed: %s", r.Name, OneLine(r.Message))
+			d.event("CHECK", "iteration %d %s failed: %s", n, r.Name, words.OneLine(r.Message))
+			d.Say("check %s failed: %s", r.Name, words.OneLine(r.Message))
 		}
 	}
 }

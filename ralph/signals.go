@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // The agents' own signals: Claude Code runs hooks at the moments of its session (its turn
@@ -64,7 +66,7 @@ func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool)
 		e.Event, e.Session, e.Message = EventStop, str("thread-id"), str("last-assistant-message")
 		if in, _ := in["input-messages"].([]any); len(in) > 0 {
 			first, _ := in[0].(string)
-			if e.Input = OneLine(first); len(e.Input) > inputKept {
+			if e.Input = words.OneLine(first); len(e.Input) > inputKept {
 				e.Input = e.Input[:inputKept]
 			}
 		}
@@ -109,7 +111,7 @@ func PromptThread(e AgentEvent, prompt, known string) (thread string, ok bool) {
 		return known, true
 	case known != "":
 		return known, e.Session == known
-	case e.Input != "" && strings.HasPrefix(OneLine(prompt), e.Input):
+	case e.Input != "" && strings.HasPrefix(words.OneLine(prompt), e.Input):
 		return e.Session, true
 	}
 	return "", false

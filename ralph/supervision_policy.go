@@ -2,8 +2,9 @@ package ralph
 
 import (
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Supervision's rules as policy: when a working agent counts as ended (quiet, hung, out of
@@ -135,7 +136,7 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 	if err == nil {
 		return d, false
 	}
-	why := OneLine(err.Error())
+	why := words.OneLine(err.Error())
 	d.supervisionSay("could not revert: %s — stopping loop", why)
 	d.Stop(StatusFailed, "rollback_failed", "could not revert: "+why)
 	d.Escalate = "tests failed and the revert failed: " + why
@@ -150,11 +151,6 @@ func Restarting(next int, lim Limits) Decision {
 		d.supervisionSay("Restarting the agent (iteration %d/%d)...", next, lim.MaxIterations)
 	}
 	return d
-}
-
-// OneLine folds a tool's multi-line message into one log entry.
-func OneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // Crash-loop rule: a monitor that dies again and again right after it starts is not revived
@@ -202,7 +198,7 @@ func Resurrection(recent []time.Time, now time.Time, deadPID, iteration, count i
 // is ended (nobody would watch it), the loop fails with the fault on record, and supervision
 // escalates. Running it again would hit the same fault.
 func MonitorCrashed(iteration int, fault string) Decision {
-	fault = OneLine(fault)
+	fault = words.OneLine(fault)
 	var d Decision
 	d.Stop(StatusFailed, "monitor_crashed", fmt.Sprintf("iteration %d: the monitor crashed: %s", iteration, fault))
 	d.EndAgent, d.Escalate = true, "monitor crashed: "+fault

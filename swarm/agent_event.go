@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -61,7 +63,7 @@ func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
 	if !ok {
 		return
 	}
-	if e.Message = ralph.OneLine(e.Message); len(e.Message) > maxEventMessage {
+	if e.Message = words.OneLine(e.Message); len(e.Message) > maxEventMessage {
 		e.Message = e.Message[len(e.Message)-maxEventMessage:] // the end, where a marker is
 	}
 	line, err := json.Marshal(e)

@@ -56,7 +56,7 @@ func lastChecksText(results []ralph.CheckResult) string {
 		if r.Passed {
 			passed++
 		} else {
-			failed = append(failed, r.Name+": "+ralph.OneLine(r.Message))
+			failed = append(failed, r.Name+": "+words.OneLine(r.Message))
 		}
 	}
 	s := fmt.Sprintf("%d/%d passed", passed, len(results))

@@ -142,11 +142,11 @@ func (ag *agentMode) commitSpec(am *ralph.AgentMode, st *ralph.State) {
 		hash, err = git.CommitAll(am.Project, ralph.CommitMessage(facts), ralph.AgentKeep)
 	}
 	if err != nil {
-		ag.agentSay(am, "COMMIT: %s; trying again", ralph.OneLine(err.Error()))
+		ag.agentSay(am, "COMMIT: %s; trying again", words.OneLine(err.Error()))
 		hash, err = git.CommitAll(am.Project, ralph.CommitMessage(facts), ralph.AgentKeep)
 	}
 	if err != nil {
-		ag.failSpec(am, "git commit failed: "+ralph.OneLine(err.Error()))
+		ag.failSpec(am, "git commit failed: "+words.OneLine(err.Error()))
 		return
 	}
 	ag.agentSay(am, "COMMIT: %s \"ralph: complete %s\"", hash, ralph.SpecName(am.Spec))
@@ -163,7 +163,7 @@ func (ag *agentMode) failSpec(am *ralph.AgentMode, why string) {
 	drop := am.OnFailure == ralph.OnFailureReset
 	switch moved, err := git.SetAside(am.Project, msg, ralph.AgentKeep, drop); {
 	case err != nil:
-		ag.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", ralph.OneLine(err.Error()))
+		ag.agentSay(am, "could not set the changes aside, they stay in the checkout: %s", words.OneLine(err.Error()))
 	case moved && drop:
 		ag.agentSay(am, "RESET: the spec's changes were discarded")
 	case moved:

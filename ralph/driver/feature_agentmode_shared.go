@@ -3,6 +3,7 @@ package driver
 import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/sharedinbox"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Agent mode across clones (--shared): the agent's claim on its spec is renewed at every
@@ -23,7 +24,7 @@ func (ag *agentMode) beforeStart(st *ralph.State) (ralph.Decision, bool) {
 	case ralph.ClaimLost:
 		return ralph.ClaimTakenOver(am.SpecID, am.Shared.Remote), true
 	case ralph.ClaimUnsent:
-		ag.agentSay(am, "CLAIM: could not renew %s on %s (%s); going on", am.SpecID, am.Shared.Remote, ralph.OneLine(err.Error()))
+		ag.agentSay(am, "CLAIM: could not renew %s on %s (%s); going on", am.SpecID, am.Shared.Remote, words.OneLine(err.Error()))
 	}
 	ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
 	return ralph.Decision{}, false
@@ -45,7 +46,7 @@ func (ag *agentMode) stillClaimed(am *ralph.AgentMode) bool {
 		ag.lose(am)
 		return false
 	case ralph.ClaimUnsent:
-		ag.agentSay(am, "CLAIM: could not renew %s on %s (%s); committing it all the same", am.SpecID, am.Shared.Remote, ralph.OneLine(err.Error()))
+		ag.agentSay(am, "CLAIM: could not renew %s on %s (%s); committing it all the same", am.SpecID, am.Shared.Remote, words.OneLine(err.Error()))
 	}
 	return true
 }
@@ -67,7 +68,7 @@ func (ag *agentMode) claimFailed(am *ralph.AgentMode, why string) {
 		ag.agentSay(am, "CLAIM: %s was taken over before it could be marked failed", am.SpecID)
 	case ralph.ClaimUnsent:
 		ag.agentSay(am, "CLAIM: could not mark %s failed on %s (%s); it expires after --claim-timeout", am.SpecID,
-			am.Shared.Remote, ralph.OneLine(err.Error()))
+			am.Shared.Remote, words.OneLine(err.Error()))
 	}
 }
 
@@ -78,6 +79,6 @@ func (ag *agentMode) releaseClaim(am *ralph.AgentMode) {
 	}
 	if step, err := sharedinbox.Release(am); step == ralph.ClaimUnsent && err != nil {
 		ag.agentSay(am, "CLAIM: could not release %s on %s (%s); it expires after --claim-timeout", am.SpecID,
-			am.Shared.Remote, ralph.OneLine(err.Error()))
+			am.Shared.Remote, words.OneLine(err.Error()))
 	}
 }

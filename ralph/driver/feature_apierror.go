@@ -3,6 +3,8 @@ package driver
 import (
 	"fmt"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
@@ -31,7 +33,7 @@ func (ae *apiErrors) screenLook(st *ralph.State, a agent, lines []string) bool {
 // ends ends the iteration at the API error text names.
 func (ae *apiErrors) ends(st *ralph.State, a agent, text string) {
 	ae.text = text
-	ae.drv.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, ralph.OneLine(text)))
+	ae.drv.logEvent("API_ERROR", fmt.Sprintf("iteration %d %s", st.CurrentIteration, words.OneLine(text)))
 	ae.drv.endIteration(st, a, ralph.EndAPIError)
 }
 

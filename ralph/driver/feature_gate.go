@@ -4,6 +4,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
 )
@@ -99,7 +101,7 @@ func (g *testGate) revert(st *ralph.State, cwd string, commits []string, rc ralp
 		return stop
 	}
 	if err := git.Push(cwd); err != nil {
-		g.drv.supervisionSay("git push failed: %s", ralph.OneLine(err.Error()))
+		g.drv.supervisionSay("git push failed: %s", words.OneLine(err.Error()))
 	} else {
 		g.drv.supervisionSay("pushed the reverts")
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/tmux"
@@ -168,7 +170,7 @@ func (ns *notifications) chainGoesOn(cur *ralph.State) bool {
 // notifyFailed reports a notification a channel could not deliver, in the loop's output and
 // event log. It runs in the delivering goroutine, so it writes directly (see supervisionSayLater).
 func (ns *notifications) notifyFailed(ch string, n Notification, err error) {
-	text := "notification " + n.Event + " to " + ch + " failed: " + ralph.OneLine(err.Error())
+	text := "notification " + n.Event + " to " + ch + " failed: " + words.OneLine(err.Error())
 	ns.drv.say("%s", text)
 	_ = ns.drv.dir().LogEvent(ns.drv.clock().Now(), "NOTIFY", text)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
@@ -235,7 +237,7 @@ func (sg *signalWatch) endBySignal(st *ralph.State, a agent, e ralph.AgentEvent,
 		if !ok {
 			text = ralph.FirstOf(e.Message, "rate limit ("+e.Error+")")
 		}
-		sg.limits.limitEnds(st, a, ralph.OneLine(text))
+		sg.limits.limitEnds(st, a, words.OneLine(text))
 	default:
 		sg.drv.endIteration(st, a, ending)
 	}
@@ -243,7 +245,7 @@ func (sg *signalWatch) endBySignal(st *ralph.State, a agent, e ralph.AgentEvent,
 
 // needsPermission names the state in which the agent waits for a permission, and notifies.
 func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEvent) {
-	what := ralph.OneLine(ralph.FirstOf(e.Message, "a tool"))
+	what := words.OneLine(ralph.FirstOf(e.Message, "a tool"))
 	sg.events.permissionAt = sg.drv.clock().Now()
 	sg.drv.update(func(s *ralph.State) error { s.NeedsPermission = what; return nil })
 	sg.drv.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.drv.name())

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Delivering notifications: in the background, one loop's in the order they happened, each
@@ -208,7 +208,7 @@ func runBounded(r shellRun) error {
 	case res.TimedOut:
 		return fmt.Errorf("timed out after %s, ended", r.Timeout)
 	case res.Code != 0:
-		return fmt.Errorf("exit %d: %s", res.Code, ralph.OneLine(res.Output))
+		return fmt.Errorf("exit %d: %s", res.Code, words.OneLine(res.Output))
 	}
 	return nil
 }

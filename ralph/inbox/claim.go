@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // A shared inbox is one queue worked through by agents in several clones of a project. Who
@@ -68,7 +70,7 @@ func (c Claim) Message() string {
 	fmt.Fprintf(&b, "swarm claim %s: %s\n\n", c.ID, c.State)
 	field := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "%s: %s\n", k, oneLine(v))
+			fmt.Fprintf(&b, "%s: %s\n", k, words.OneLine(v))
 		}
 	}
 	field(claimKeyID, c.ID)
@@ -82,8 +84,6 @@ func (c Claim) Message() string {
 	field(claimKeyError, c.Error)
 	return b.String()
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // ParseClaim reads the claim of spec id from its commit's message. A message that is no claim
 // (a ref someone made by other means) is an error: such a ref still holds its spec, since

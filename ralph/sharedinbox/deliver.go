@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
 )
@@ -37,7 +39,7 @@ func deliver(am *ralph.AgentMode, u *ralph.UndeliveredSpec, now time.Time, say f
 		branch, landed, err := pushFinished(am, u, say)
 		if err != nil {
 			say("PUSH: %s %s could not be pushed to %s (%s); it stays committed here and is pushed at the next FETCH",
-				u.ID, u.Spec, am.Shared.Remote, ralph.OneLine(err.Error()))
+				u.ID, u.Spec, am.Shared.Remote, words.OneLine(err.Error()))
 			return false
 		}
 		u.LandedOn, u.Landed = branch, landed
@@ -48,7 +50,7 @@ func deliver(am *ralph.AgentMode, u *ralph.UndeliveredSpec, now time.Time, say f
 		say("CLAIM: %s was taken over before it could be marked done; its commit is on %s/%s all the same",
 			u.ID, am.Shared.Remote, u.LandedOn)
 	case ralph.ClaimUnsent:
-		say("CLAIM: could not mark %s done on %s (%s); tried again at the next FETCH", u.ID, am.Shared.Remote, ralph.OneLine(err.Error()))
+		say("CLAIM: could not mark %s done on %s (%s); tried again at the next FETCH", u.ID, am.Shared.Remote, words.OneLine(err.Error()))
 		return false
 	}
 	return true
@@ -87,21 +89,21 @@ func land(am *ralph.AgentMode, commit, branch string) (landed, why string) {
 	for attempt := 0; attempt < landAttempts; attempt++ {
 		base, err := git.FetchRef(am.Project, remote, ref)
 		if err != nil {
-			return "", "cannot fetch it: " + ralph.OneLine(err.Error())
+			return "", "cannot fetch it: " + words.OneLine(err.Error())
 		}
 		replayed, err := git.ReplayOnto(am.Project, commit, base)
 		if errors.Is(err, git.ErrConflict) {
-			return "", "it does not apply cleanly (" + ralph.OneLine(err.Error()) + ")"
+			return "", "it does not apply cleanly (" + words.OneLine(err.Error()) + ")"
 		}
 		if err != nil {
-			return "", "cannot replay it there: " + ralph.OneLine(err.Error())
+			return "", "cannot replay it there: " + words.OneLine(err.Error())
 		}
 		err = git.PushLease(am.Project, remote, replayed, ref, base)
 		if err == nil {
 			return replayed, ""
 		}
 		if !errors.Is(err, git.ErrLeaseRejected) {
-			return "", "the push failed: " + ralph.OneLine(err.Error())
+			return "", "the push failed: " + words.OneLine(err.Error())
 		}
 	}
 	return "", fmt.Sprintf("the branch moved under %d pushes in a row", landAttempts)

@@ -72,7 +72,7 @@ func (Queue) Fetch(am *ralph.AgentMode, now time.Time, say func(string, ...any))
 			say("FETCH: %s %s was removed from the inbox meanwhile; its claim is released", rec.ID, rec.Spec)
 			am.SpecID = rec.ID
 			if _, err := Release(am); err != nil {
-				say("CLAIM: could not release %s on %s: %s", rec.ID, am.Shared.Remote, ralph.OneLine(err.Error()))
+				say("CLAIM: could not release %s on %s: %s", rec.ID, am.Shared.Remote, words.OneLine(err.Error()))
 			}
 			am.SpecID = ""
 			skip = append(skip, rec.ID)
@@ -101,7 +101,7 @@ func activate(am *ralph.AgentMode, r *Remote, rec inbox.Record, now time.Time, s
 	if !found {
 		why = "spec file not found: ralph/specs/" + rec.Spec
 		if ferr != nil {
-			why += " (" + ralph.OneLine(ferr.Error()) + ")"
+			why += " (" + words.OneLine(ferr.Error()) + ")"
 		}
 	}
 	err = inbox.Inbox{Root: am.Project}.Update(func(recs []inbox.Record) ([]inbox.Record, error) {
@@ -122,7 +122,7 @@ func activate(am *ralph.AgentMode, r *Remote, rec inbox.Record, now time.Time, s
 	}
 	if why != "" {
 		if _, ferr := finish(am, rec.ID, rec.Spec, am.Session.Claim, Finished{Error: why}, now); ferr != nil {
-			say("CLAIM: could not mark %s failed on %s: %s", rec.ID, am.Shared.Remote, ralph.OneLine(ferr.Error()))
+			say("CLAIM: could not mark %s failed on %s: %s", rec.ID, am.Shared.Remote, words.OneLine(ferr.Error()))
 		}
 	}
 	return &rec, why != "", false, nil
@@ -131,7 +131,7 @@ func activate(am *ralph.AgentMode, r *Remote, rec inbox.Record, now time.Time, s
 // Failed marks the current spec failed in the clone's inbox and on its claim.
 func (Queue) Failed(am *ralph.AgentMode, why string, now time.Time, say func(string, ...any)) error {
 	if _, err := Finish(am, Finished{Error: why}, now); err != nil {
-		say("CLAIM: could not mark %s failed on %s: %s", am.SpecID, am.Shared.Remote, ralph.OneLine(err.Error()))
+		say("CLAIM: could not mark %s failed on %s: %s", am.SpecID, am.Shared.Remote, words.OneLine(err.Error()))
 	}
 	return ralph.FinishSpec(am, why, now)
 }
@@ -146,7 +146,7 @@ func Lose(am *ralph.AgentMode, id, spec, why string, now time.Time, say func(str
 	drop := am.OnFailure == ralph.OnFailureReset
 	switch moved, err := git.SetAside(am.Project, msg, ralph.AgentKeep, drop); {
 	case err != nil:
-		say("could not set the changes aside, they stay in the checkout: %s", ralph.OneLine(err.Error()))
+		say("could not set the changes aside, they stay in the checkout: %s", words.OneLine(err.Error()))
 	case moved && drop:
 		say("RESET: the spec's changes were discarded")
 	case moved:

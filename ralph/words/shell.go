@@ -16,3 +16,9 @@ func ShellWord(s string) string {
 	}
 	return ShellQuote(s)
 }
+
+// OneLine folds a multi-line message (a tool's, git's) into one line, its runs of white
+// space made one space: one log entry, one trailer.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
