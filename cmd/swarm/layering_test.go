@@ -95,7 +95,7 @@ var importRules = []importRule{
 	{rule: "other machines are reached below the commands, never through the worker lifecycle or the Regent",
 		pkgs:  []string{module + "/swarm/remote/..."},
 		deny:  []string{module + "/...", "github.com/urfave/cli/v2/..."},
-		allow: []string{module + "/state/...", module + "/ralph/git/...", module + "/swarm/remote/..."}, deps: true},
+		allow: []string{module + "/state/...", module + "/ralph/git/...", module + "/ralph/words", module + "/swarm/remote/..."}, deps: true},
 	{rule: "the dashboard and the guides stand apart from the commands",
 		pkgs: []string{module + "/swarm/dashboard/...", module + "/swarm/guide/..."},
 		deny: []string{module + "/swarm"}, deps: true},

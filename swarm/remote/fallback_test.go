@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Where the master opens no session, Run goes through the ssh client process, which makes a
@@ -90,7 +92,7 @@ func TestRunManyAtOnce(t *testing.T) {
 	release := filepath.Join(dir, "release")
 	script := func(i int) string {
 		return fmt.Sprintf("touch %s; while [ ! -e %s ]; do sleep 0.05; done; echo %d",
-			Quote(filepath.Join(dir, fmt.Sprintf("started.%d", i))), Quote(release), i)
+			words.ShellWord(filepath.Join(dir, fmt.Sprintf("started.%d", i))), words.ShellWord(release), i)
 	}
 	started := func() int {
 		names, _ := filepath.Glob(filepath.Join(dir, "started.*"))

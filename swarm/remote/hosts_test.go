@@ -81,15 +81,18 @@ func TestRegistryKeepsHostsAndWhatWasSeen(t *testing.T) {
 	}
 }
 
-func TestQuoteMakesOneShellWord(t *testing.T) {
+func TestQuoteArgsMakesEachOneShellWord(t *testing.T) {
 	cases := map[string]string{
 		"ls": "ls", "--format=json": "--format=json", "": "''", "a b": "'a b'",
 		"it's": `'it'\''s'`, "$(rm -rf /)": "'$(rm -rf /)'", "w1@box": "w1@box",
 	}
 	for in, want := range cases {
-		if got := Quote(in); got != want {
-			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		if got := QuoteArgs([]string{in}); got != want {
+			t.Errorf("QuoteArgs(%q) = %s, want %s", in, got, want)
 		}
+	}
+	if got := QuoteArgs([]string{"ls", "--format", "a b"}); got != "ls --format 'a b'" {
+		t.Errorf("QuoteArgs joins %s", got)
 	}
 	if got := SwarmWord("~/.local/bin/swarm"); got != `"$HOME"/.local/bin/swarm` {
 		t.Errorf("SwarmWord of a path under ~ = %s", got)

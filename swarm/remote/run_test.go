@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // Run's two ways to the host, against a real sshd and master connection: each test holds both
@@ -141,7 +143,7 @@ func TestRunHoldsStdinOpen(t *testing.T) {
 	for way, run := range ways(t, c) {
 		dir := t.TempDir()
 		started, ended := filepath.Join(dir, "started"), filepath.Join(dir, "ended")
-		script := fmt.Sprintf("touch %s; cat; echo $? > %s", Quote(started), Quote(ended))
+		script := fmt.Sprintf("touch %s; cat; echo $? > %s", words.ShellWord(started), words.ShellWord(ended))
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
@@ -173,7 +175,7 @@ func TestRunInterrupted(t *testing.T) {
 	defer noFilesLeft(t, openFiles(t))
 	for way, run := range ways(t, c) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
-		script := fmt.Sprintf("echo $$ > %s; while :; do echo more; sleep 0.05; done", Quote(pidFile))
+		script := fmt.Sprintf("echo $$ > %s; while :; do echo more; sleep 0.05; done", words.ShellWord(pidFile))
 		ctx, cancel := context.WithCancel(context.Background())
 		out := &firstWrite{seen: make(chan struct{})}
 		done := make(chan error, 1)

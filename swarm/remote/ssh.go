@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/words"
+
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -243,24 +245,17 @@ func SwarmWord(swarm string) string {
 		swarm = "swarm"
 	}
 	if rest, ok := strings.CutPrefix(swarm, "~/"); ok {
-		return `"$HOME"/` + Quote(rest)
+		return `"$HOME"/` + words.ShellWord(rest)
 	}
-	return Quote(swarm)
+	return words.ShellWord(swarm)
 }
 
-// QuoteArgs quotes each argument for a POSIX shell and joins them with spaces.
+// QuoteArgs quotes each argument for a POSIX shell, where it needs it, and joins them with
+// spaces.
 func QuoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = Quote(a)
+		q[i] = words.ShellWord(a)
 	}
 	return strings.Join(q, " ")
-}
-
-// Quote is s as one POSIX shell word.
-func Quote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:@%+,-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

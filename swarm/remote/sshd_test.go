@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // A throwaway OpenSSH server on loopback, with its own host key, one client key it accepts
@@ -243,7 +245,7 @@ func until(tb testing.TB, within time.Duration, what string, done func() bool) {
 
 // runShell runs script on the host through run (the master's session or the ssh process).
 func runShell(ctx context.Context, run runner, script string, s Streams) (int, error) {
-	return run(ctx, "exec sh -c "+Quote(script), s)
+	return run(ctx, "exec sh -c "+words.ShellWord(script), s)
 }
 
 // runner is one way to run a command line on the host.
