@@ -133,7 +133,7 @@ func unreachableLine(p fleetPart, now time.Time) string {
 	if t, err := time.Parse(time.RFC3339, p.lastSeen); err == nil {
 		seen = "last seen " + words.Short(now.Sub(t)) + " ago"
 		if len(p.workers) > 0 {
-			seen += fmt.Sprintf(", its %d worker%s as they were then", len(p.workers), plural(len(p.workers)))
+			seen += ", its " + words.Plural(len(p.workers), "worker") + " as they were then"
 		}
 	}
 	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(oneLineOf(p.problem), "."), seen, p.host)

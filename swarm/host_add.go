@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/remote"
 )
 
@@ -121,21 +122,14 @@ func countWorkers(h remote.Hello) string {
 	if h.Workers == 0 {
 		return "no workers"
 	}
-	s := fmt.Sprintf("%d worker%s (%d running)", h.Workers, plural(h.Workers), h.Running)
+	s := fmt.Sprintf("%s (%d running)", words.Plural(h.Workers, "worker"), h.Running)
 	if h.Loops > 0 {
-		s += fmt.Sprintf(", %d loop%s", h.Loops, plural(h.Loops))
+		s += ", " + words.Plural(h.Loops, "loop")
 	}
 	if h.Parked > 0 {
 		s += fmt.Sprintf(", %d parked on a usage limit", h.Parked)
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // findSwarm asks the host's swarm who it is: the command given, else swarm on the host's

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/remote"
 )
 
@@ -153,7 +154,7 @@ Examples:
 			if err != nil {
 				return fail("%w", err)
 			}
-			fmt.Fprintf(c.App.Writer, "Sent %d file%s to %s@%s\n", n, plural(n), name, host)
+			fmt.Fprintf(c.App.Writer, "Sent %s to %s@%s\n", words.Plural(n, "file"), name, host)
 			return nil
 		},
 	}
