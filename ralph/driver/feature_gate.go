@@ -8,6 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/testrun"
 )
 
 // The test gate: supervision's tests run on the commits an iteration made, which are reverted
@@ -57,10 +58,10 @@ func (g *testGate) gateCommits(st *ralph.State, rc ralph.SupervisionConfig) gate
 			return gateOutcome{stop: true}
 		case ralph.GateRunTests:
 			g.drv.updateSupervision(func(rs *ralph.SupervisionState) { rs.LastCommit = ralph.ShortCommit(commits[0]) })
-			_, terr := runTests(g.drv.ctx(), cwd, rc.TestCommand, testTimeout)
-			f.Tested, f.TestsPassed, f.CutShort = true, terr == nil, errors.Is(terr, errTestsCutShort)
-			if errors.Is(terr, errTestConfig) {
-				f.ConfigError = terr.Error()
+			res := runTests(g.drv.ctx(), cwd, rc.TestCommand, testTimeout)
+			f.Tested, f.TestsPassed, f.CutShort = true, res.Outcome == testrun.Passed, res.Outcome == testrun.CutShort
+			if res.Outcome == testrun.CannotRun {
+				f.ConfigError = res.Detail
 			}
 		case ralph.GateRunBaseline:
 			already, err := testsFailedAt(g.drv.ctx(), cwd, st.IterationStartCommit, rc.TestCommand, testTimeout)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph/testrun"
 )
 
 // Running the user's own steps (checkers, hooks): in their own process group, so a time limit,
@@ -140,3 +142,6 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *limitedBuffer) String() string { return b.buf.String() }
+
+// lastLine is the last non-blank line of a step's output.
+func lastLine(s string) string { return testrun.LastLine(s) }

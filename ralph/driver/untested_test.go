@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/testrun"
 )
 
 // A loop stopped while its tests, checkers or hooks run ends them at once, with everything
@@ -78,25 +79,25 @@ func TestTestsCutShortAreNotTested(t *testing.T) {
 	defer cancel()
 	cancelOnceStarted(t, pgFile, cancel)
 	start := time.Now()
-	_, err := runTests(ctx, dir, longStep(pgFile), time.Minute)
+	res := runTests(ctx, dir, longStep(pgFile), time.Minute)
 	wantPrompt(t, start)
-	if !errors.Is(err, errTestsCutShort) || errors.Is(err, errTestConfig) {
-		t.Errorf("runTests = %v, want only %v", err, errTestsCutShort)
+	if res.Outcome != testrun.CutShort {
+		t.Errorf("runTests = %+v, want only cut short", res)
 	}
 	wantGroupGone(t, pgFile)
 
 	// A stop that came first starts nothing.
 	marker := filepath.Join(dir, "ran")
-	if _, err := runTests(ctx, dir, "touch "+marker, time.Minute); !errors.Is(err, errTestsCutShort) {
-		t.Errorf("runTests after the stop = %v, want %v", err, errTestsCutShort)
+	if res := runTests(ctx, dir, "touch "+marker, time.Minute); res.Outcome != testrun.CutShort {
+		t.Errorf("runTests after the stop = %+v, want cut short", res)
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Errorf("the test command ran after the stop (%v)", err)
 	}
 	// The test command's own time limit is still a failure of its own, not a stop.
-	if _, err := runTests(context.Background(), dir, "sleep 5", 100*time.Millisecond); err == nil ||
-		errors.Is(err, errTestsCutShort) || err.Error() != "tests timed out after 100ms" {
-		t.Errorf("timed out: %v", err)
+	if res := runTests(context.Background(), dir, "sleep 5", 100*time.Millisecond); res.Outcome != testrun.TimedOut ||
+		res.Err().Error() != "tests timed out after 100ms" {
+		t.Errorf("timed out: %+v", res)
 	}
 }
 
