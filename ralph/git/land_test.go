@@ -1,12 +1,17 @@
 package git
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
+
+var ctx = context.Background()
 
 // landRepo is a repository on main with one file and a branch "side" that changes another.
 func landRepo(t *testing.T) string {
@@ -37,10 +42,10 @@ func TestMergeInScratchAndMoveTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	scratch := filepath.Join(t.TempDir(), "scratch")
-	if err := ResetScratch(repo, scratch, old); err != nil {
+	if err := ResetScratch(ctx, repo, scratch, old); err != nil {
 		t.Fatal(err)
 	}
-	head, conflicts, err := MergeNoFF(scratch, "side", "Land w: side")
+	head, conflicts, err := MergeNoFF(ctx, scratch, "side", "Land w: side")
 	if err != nil || conflicts != nil {
 		t.Fatalf("merge: %v %v", err, conflicts)
 	}
@@ -52,7 +57,7 @@ func TestMergeInScratchAndMoveTarget(t *testing.T) {
 	if err != nil || len(paths) != 1 {
 		t.Fatalf("checkouts of main: %v %v", paths, err)
 	}
-	if err := FastForward(paths[0], head); err != nil {
+	if err := FastForward(ctx, paths[0], head); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, "b.txt")); err != nil {
@@ -63,7 +68,7 @@ func TestMergeInScratchAndMoveTarget(t *testing.T) {
 	}
 	// A second reset throws away what a run left behind.
 	_ = os.WriteFile(filepath.Join(scratch, "junk"), []byte("x"), 0o644)
-	if err := ResetScratch(repo, scratch, old); err != nil {
+	if err := ResetScratch(ctx, repo, scratch, old); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(scratch, "junk")); !os.IsNotExist(err) {
@@ -78,10 +83,10 @@ func TestMergeConflictNamesFilesAndAborts(t *testing.T) {
 	mustRun(t, repo, "checkout", "-q", "main")
 	main := writeCommit(t, repo, "a.txt", "main\n", "main edits a")
 	scratch := filepath.Join(t.TempDir(), "scratch")
-	if err := ResetScratch(repo, scratch, main); err != nil {
+	if err := ResetScratch(ctx, repo, scratch, main); err != nil {
 		t.Fatal(err)
 	}
-	_, conflicts, err := MergeNoFF(scratch, "side", "Land w: side")
+	_, conflicts, err := MergeNoFF(ctx, scratch, "side", "Land w: side")
 	if !errors.Is(err, ErrConflict) || !slices.Equal(conflicts, []string{"a.txt"}) {
 		t.Fatalf("got %v %v, want a conflict on a.txt", err, conflicts)
 	}
@@ -98,13 +103,73 @@ func TestCompareAndSwapRefRefusesAMovedRef(t *testing.T) {
 	old := mustRun(t, repo, "rev-parse", "main")
 	mustRun(t, repo, "checkout", "-q", "side")
 	next := writeCommit(t, repo, "b.txt", "b\n", "next")
-	if err := CompareAndSwapRef(repo, "refs/heads/main", next, next); err == nil {
+	if err := CompareAndSwapRef(ctx, repo, "refs/heads/main", next, next); err == nil {
 		t.Fatal("a ref not at old was moved")
 	}
-	if err := CompareAndSwapRef(repo, "refs/heads/main", next, old); err != nil {
+	if err := CompareAndSwapRef(ctx, repo, "refs/heads/main", next, old); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := ResolveCommit(repo, "main"); got != next {
 		t.Fatalf("main at %s, want %s", got, next)
+	}
+}
+
+// hook installs an executable hook of the repository.
+func hook(t *testing.T, repo, name, script string) {
+	t.Helper()
+	dir := filepath.Join(repo, ".git", "hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A hook that refuses the merge is told by its last line, the checkout left as it was.
+func TestMergeRefusedByAHookSaysWhy(t *testing.T) {
+	repo := landRepo(t)
+	mustRun(t, repo, "checkout", "-q", "side")
+	writeCommit(t, repo, "b.txt", "b\n", "side work")
+	mustRun(t, repo, "checkout", "-q", "--detach", "main")
+	hook(t, repo, "pre-merge-commit", "echo checking; echo 'lint: 3 problems found' >&2; exit 1")
+	before := Head(repo)
+	_, conflicts, err := MergeNoFF(ctx, repo, "side", "Land w: side")
+	if !errors.Is(err, ErrMergeRefused) || conflicts != nil || !strings.HasSuffix(err.Error(), ": lint: 3 problems found") {
+		t.Fatalf("err %v, conflicts %v", err, conflicts)
+	}
+	if Head(repo) != before {
+		t.Fatal("HEAD moved")
+	}
+	if st := mustRun(t, repo, "status", "--porcelain"); st != "" {
+		t.Fatalf("the merge was left half done: %q", st)
+	}
+}
+
+// A hook that never ends is ended with its group at the time limit, and the error says so.
+func TestMergeHookThatHangsIsEndedAtTheTimeLimit(t *testing.T) {
+	repo := landRepo(t)
+	mustRun(t, repo, "checkout", "-q", "side")
+	writeCommit(t, repo, "b.txt", "b\n", "side work")
+	mustRun(t, repo, "checkout", "-q", "--detach", "main")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	hook(t, repo, "pre-merge-commit", "echo $$ > "+pidFile+"; sleep 60")
+	bound, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := MergeNoFF(bound, repo, "side", "Land w: side")
+	if !errors.Is(err, ErrTimedOut) || !strings.Contains(err.Error(), "git merge did not end within 500ms") {
+		t.Fatalf("err %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("took %v", took)
+	}
+	data, _ := os.ReadFile(pidFile)
+	if pid := strings.TrimSpace(string(data)); pid == "" {
+		t.Fatal("the hook never ran")
+	} else if _, err := os.Stat("/proc/" + pid); err == nil {
+		if stat, _ := os.ReadFile("/proc/" + pid + "/stat"); !strings.Contains(string(stat), ") Z ") {
+			t.Fatalf("the hook (pid %s) still runs", pid)
+		}
 	}
 }

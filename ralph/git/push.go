@@ -1,6 +1,7 @@
 package git
 
 import (
+	"context"
 	"errors"
 	"strings"
 )
@@ -24,18 +25,20 @@ func Upstream(repo, branch string) (remote, ref string) {
 }
 
 // PushCommit pushes commit to ref on remote without forcing; a refusal because the remote's
-// ref is not an ancestor of commit wraps ErrPushRejected.
-func PushCommit(repo, remote, commit, ref string) error {
-	_, err := Run(repo, "push", "--quiet", remote, commit+":"+ref)
+// ref is not an ancestor of commit wraps ErrPushRejected. It runs bounded by ctx, in the
+// terminal's process group (it may ask for credentials there).
+func PushCommit(ctx context.Context, repo, remote, commit, ref string) error {
+	_, err := bounded{ctx: ctx}.run(repo, "push", "--quiet", remote, commit+":"+ref)
 	if err != nil && (strings.Contains(err.Error(), "[rejected]") || strings.Contains(err.Error(), "non-fast-forward")) {
 		return errors.Join(ErrPushRejected, err)
 	}
 	return err
 }
 
-// FetchRef fetches ref from remote and returns the commit it is at there.
-func FetchRef(repo, remote, ref string) (string, error) {
-	if _, err := Run(repo, "fetch", "--quiet", remote, ref); err != nil {
+// FetchRef fetches ref from remote and returns the commit it is at there. It runs bounded by
+// ctx, in the terminal's process group (it may ask for credentials there).
+func FetchRef(ctx context.Context, repo, remote, ref string) (string, error) {
+	if _, err := (bounded{ctx: ctx}).run(repo, "fetch", "--quiet", remote, ref); err != nil {
 		return "", err
 	}
 	return ResolveCommit(repo, "FETCH_HEAD")
@@ -43,7 +46,7 @@ func FetchRef(repo, remote, ref string) (string, error) {
 
 // MoveCheckout moves the branch checked out at dir, and its files, to commit, which need not
 // descend from it; git refuses when that would overwrite uncommitted changes.
-func MoveCheckout(dir, commit string) error {
-	_, err := Run(dir, "reset", "--quiet", "--keep", commit)
+func MoveCheckout(ctx context.Context, dir, commit string) error {
+	_, err := bounded{ctx: ctx, ownGroup: true}.run(dir, "reset", "--quiet", "--keep", commit)
 	return err
 }

@@ -1,6 +1,7 @@
 package sharedinbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -87,7 +88,7 @@ func pushFinished(am *ralph.AgentMode, u *ralph.UndeliveredSpec, say func(string
 func land(am *ralph.AgentMode, commit, branch string) (landed, why string) {
 	remote, ref := am.Shared.Remote, "refs/heads/"+branch
 	for attempt := 0; attempt < landAttempts; attempt++ {
-		base, err := git.FetchRef(am.Project, remote, ref)
+		base, err := git.FetchRef(context.Background(), am.Project, remote, ref)
 		if err != nil {
 			return "", "cannot fetch it: " + words.OneLine(err.Error())
 		}
