@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 )
@@ -18,19 +19,23 @@ const maxPushAttempts = 5
 // the scratch worktree, tests that, moves the local target to it (compare-and-swap) and pushes
 // again. What does not merge or pass there is sent back like any landing; the local target
 // keeps the landing it had, unpushed.
-func push(d *state.Dir, c Candidate, r *Record, scratch string) error {
+func (l *landing) push() error {
+	c, r := l.c, l.r
 	remote, ref := git.Upstream(c.Repo, c.Target)
 	name := remote + "/" + strings.TrimPrefix(ref, "refs/heads/")
 	for attempt := 0; attempt < maxPushAttempts; attempt++ {
-		err := git.PushCommit(c.Repo, remote, r.Commit, ref)
+		l.tell(Event{Step: StepPushing, Target: name, Commit: r.Commit})
+		ctx, cancel := l.bound()
+		err := git.PushCommit(ctx, c.Repo, remote, r.Commit, ref)
+		cancel()
 		if err == nil {
 			r.Pushed = name
-			return save(d, r)
+			return l.save()
 		}
 		if !errors.Is(err, git.ErrPushRejected) {
 			return fmt.Errorf("pushing %s to %s (landed locally at %s, not pushed): %w", c.Target, name, r.Commit, err)
 		}
-		if err := relandOnRemote(d, c, r, scratch, remote, ref, name); err != nil || r.State != Landed {
+		if err := l.relandOnRemote(remote, ref, name); err != nil || r.State != Landed {
 			return err
 		}
 	}
@@ -41,8 +46,11 @@ func push(d *state.Dir, c Candidate, r *Record, scratch string) error {
 // the local target from the landing it had to that commit. When the local target held commits
 // of its own that the remote lacks, the whole landed target is merged instead of the branch
 // alone, so that none of them is dropped.
-func relandOnRemote(d *state.Dir, c Candidate, r *Record, scratch, remote, ref, name string) error {
-	theirs, err := git.FetchRef(c.Repo, remote, ref)
+func (l *landing) relandOnRemote(remote, ref, name string) error {
+	c, r := l.c, l.r
+	ctx, cancel := l.bound()
+	theirs, err := git.FetchRef(ctx, c.Repo, remote, ref)
+	cancel()
 	if err != nil {
 		return fmt.Errorf("fetching %s: %w", name, err)
 	}
@@ -51,33 +59,42 @@ func relandOnRemote(d *state.Dir, c Candidate, r *Record, scratch, remote, ref, 
 	if before, err := git.ResolveCommit(c.Repo, ours+"^1"); err != nil || !git.IsAncestor(c.Repo, before, theirs) {
 		merge = ours
 	}
-	if err := git.ResetScratch(c.Repo, scratch, theirs); err != nil {
-		return fmt.Errorf("scratch worktree %s: %w", scratch, err)
+	head, err := l.merge(theirs, merge, name)
+	switch {
+	case err != nil:
+		return l.keptLocally(ours, name, err.Error())
+	case head == "" && r.State == NeedsRebase:
+		r.Reason += fmt.Sprintf("; %s keeps it locally, not pushed", c.Target)
+		return l.save()
+	case head == "":
+		return l.keptLocally(ours, name, r.Reason)
 	}
-	head, conflicts, err := git.MergeNoFF(scratch, merge, fmt.Sprintf("Land %s: %s", c.Worker, c.Branch))
-	if errors.Is(err, git.ErrConflict) {
-		r.State, r.Conflicts = NeedsRebase, conflicts
-		r.Reason = fmt.Sprintf("conflicts with %s in %s; %s keeps it locally, not pushed", name, strings.Join(conflicts, ", "), c.Target)
-		return save(d, r)
+	if green, err := l.test(name); err != nil {
+		return l.keptLocally(ours, name, err.Error())
+	} else if !green && r.State == Queued {
+		return l.keptLocally(ours, name, r.Reason)
+	} else if !green {
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("merging %s onto %s: %w", c.Branch, name, err)
-	}
-	r.State, r.TestedCommit = Testing, head
-	if err := save(d, r); err != nil {
-		return err
-	}
-	if green, err := testMerge(d, c, r, scratch, name); err != nil || !green {
-		return err
-	}
-	if err := moveTarget(c, ours, head); errors.Is(err, errTargetMoved) {
+	if err := l.move(ours, head); errors.Is(err, errTargetMoved) {
 		// Not the landing's own retry: the local target holds the branch already.
-		return fmt.Errorf("%s moved under the landing on top of %s; not pushed: run swarm land --push again", c.Target, name)
-	} else if err != nil {
-		return fmt.Errorf("moving %s onto %s: %w", c.Target, name, err)
+		return l.keptLocally(ours, name, fmt.Sprintf("%s moved under the landing; run swarm land --push again", c.Target))
+	} else if err != nil || r.State != Landed {
+		why := r.Reason
+		if err != nil {
+			why = err.Error()
+		}
+		return l.keptLocally(ours, name, fmt.Sprintf("moving %s: %s", c.Target, why))
 	}
-	r.State, r.Commit = Landed, head
-	return save(d, r)
+	return nil
+}
+
+// keptLocally records the landing the local target keeps (at ours) when landing it again on
+// top of the remote stopped for a reason that is not the branch's fault, and says so.
+func (l *landing) keptLocally(ours, name, why string) error {
+	l.r.State, l.r.Commit, l.r.Reason, l.r.MoveFrom = Landed, ours, "", ""
+	return fmt.Errorf("landing it again on top of %s: %s; %s keeps it locally at %s, not pushed",
+		name, why, l.c.Target, ralph.ShortCommit(ours))
 }
 
 // PushLanded pushes the target of a branch an earlier run landed but could not push (the
@@ -85,16 +102,19 @@ func relandOnRemote(d *state.Dir, c Candidate, r *Record, scratch, remote, ref, 
 // landing and, like every commit the target was moved to, was tested. A remote that already
 // holds the landing only has the record say so. It takes the repository's landing lock, as
 // Land does.
-func PushLanded(d *state.Dir, c Candidate) (*Record, error) {
+func PushLanded(d *state.Dir, c Candidate, o Options) (*Record, error) {
 	lock, err := lockRepo(d, c.Repo)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
 	r := *c.Record
+	l := newLanding(d, c, &r, o)
 	remote, ref := git.Upstream(c.Repo, c.Target)
 	name := remote + "/" + strings.TrimPrefix(ref, "refs/heads/")
-	theirs, err := git.FetchRef(c.Repo, remote, ref)
+	ctx, cancel := l.bound()
+	theirs, err := git.FetchRef(ctx, c.Repo, remote, ref)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("fetching %s (%s landed locally at %s, not pushed): %w", name, c.Branch, r.Commit, err)
 	}
@@ -107,7 +127,6 @@ func PushLanded(d *state.Dir, c Candidate) (*Record, error) {
 		return nil, fmt.Errorf("%s no longer holds the landing of %s at %s; land it again", c.Target, c.Branch, r.Commit)
 	}
 	r.Commit = head
-	scratch := scratchPath(d, c.Repo)
-	endLeftoverTests(scratch)
-	return &r, push(d, c, &r, scratch)
+	endLeftoverTests(l.scratch)
+	return &r, l.push()
 }

@@ -108,7 +108,7 @@ func TestPushLandedPushesAnEarlierLanding(t *testing.T) {
 	if step, _ := Next(c, false, true); step != StepPush {
 		t.Fatalf("Next = %v, want StepPush", step)
 	}
-	pushed, err := PushLanded(f.dir, c)
+	pushed, err := PushLanded(f.dir, c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestPushLandedRecordsARemoteThatHasIt(t *testing.T) {
 	f.git("push", "-q", "origin", "main")
 	remoteBefore, _ := git.ResolveCommit(bare, "refs/heads/main")
 	c := Candidate{Worker: "w-one", Branch: "one", Repo: f.repo, Target: "main", Tip: f.git("rev-parse", "one"), Landed: true, Record: r}
-	pushed, err := PushLanded(f.dir, c)
+	pushed, err := PushLanded(f.dir, c, Options{})
 	if err != nil || pushed.Pushed != "origin/main" {
 		t.Fatalf("record %+v, %v", pushed, err)
 	}

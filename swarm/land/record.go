@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -26,17 +27,28 @@ type Record struct {
 	State  string `json:"state"`
 	Branch string `json:"branch"`
 	Target string `json:"target"`
+	// Repo is the repository the branch lands in: whoever reads the record can look at the
+	// target there.
+	Repo string `json:"repo,omitempty"`
 	// BranchCommit is the branch's commit the last attempt took: a branch sent back re-enters
 	// the queue of --all only once it moved on from it.
 	BranchCommit string `json:"branch_commit,omitempty"`
 	// TestedCommit is the merge commit the test command ran on; Commit the one the target
 	// moved to (the same, once landed).
-	TestedCommit string   `json:"tested_commit,omitempty"`
-	Commit       string   `json:"commit,omitempty"`
-	TestCommand  string   `json:"test_command,omitempty"`
-	Reason       string   `json:"reason,omitempty"`
-	Conflicts    []string `json:"conflicts,omitempty"`
-	OutputFile   string   `json:"output_file,omitempty"`
+	TestedCommit string `json:"tested_commit,omitempty"`
+	Commit       string `json:"commit,omitempty"`
+	// MoveFrom is set while the target is moved from this commit to TestedCommit: written
+	// before the move and cleared after it, so that a record left with it tells from the
+	// target whether the move happened (see Settle).
+	MoveFrom    string   `json:"move_from,omitempty"`
+	TestCommand string   `json:"test_command,omitempty"`
+	Reason      string   `json:"reason,omitempty"`
+	Conflicts   []string `json:"conflicts,omitempty"`
+	OutputFile  string   `json:"output_file,omitempty"`
+	// OutputSize is how many bytes the test command printed; OutputCut that the file keeps only
+	// their head and tail.
+	OutputSize int64 `json:"output_size,omitempty"`
+	OutputCut  bool  `json:"output_cut,omitempty"`
 	// Pushed names the remote branch the landed commit was pushed to (--push).
 	Pushed string `json:"pushed,omitempty"`
 	// ResumedLoop is when the worker's loop was resumed with what failed (--send-back).
@@ -84,4 +96,61 @@ func save(d *state.Dir, r *Record) error {
 		r.Queued = r.Updated
 	}
 	return state.WriteJSON(recordPath(d, r.Worker), r)
+}
+
+// Settle is r as it stands when the run that wrote it ended before it could say how the
+// landing went (killed, or unable to write the record on a full disk) and no run works on its
+// repository now: a merge that was tested, or being moved onto the target, that the target
+// holds is landed; otherwise the landing is queued again, saying why. A record some run is
+// working on, or one that says how it went, is r itself. It writes nothing: the views show the
+// truth with it, and the next run records it (Recover).
+func Settle(d *state.Dir, r *Record) *Record {
+	if !unsettled(r) || r.Repo == "" || state.IsLocked(lockPath(d, r.Repo)) {
+		return r
+	}
+	return settle(r)
+}
+
+// unsettled reports a record a run left in the middle of a landing.
+func unsettled(r *Record) bool { return r != nil && (r.State == Testing || r.MoveFrom != "") }
+
+// settle is Settle once no run works on the record's repository.
+func settle(r *Record) *Record {
+	s := *r
+	s.MoveFrom = ""
+	target, err := git.ResolveCommit(r.Repo, "refs/heads/"+r.Target)
+	switch {
+	case r.TestedCommit != "" && err == nil && git.IsAncestor(r.Repo, r.TestedCommit, target):
+		s.State, s.Commit, s.Reason = Landed, r.TestedCommit, ""
+	case r.MoveFrom != "":
+		s.State = Queued
+		s.Reason = fmt.Sprintf("tested, not landed: the run moving %s to it ended before it moved it; run swarm land again", r.Target)
+	default:
+		s.State = Queued
+		s.Reason = "not landed: the run testing it ended before it finished; run swarm land again"
+	}
+	return &s
+}
+
+// Recover records c's landing as Settle finds it, under the repository's landing lock, and
+// returns it (c.Record when there is nothing to settle).
+func Recover(d *state.Dir, c Candidate) (*Record, error) {
+	r := c.Record
+	if !unsettled(r) {
+		return r, nil
+	}
+	if err := os.MkdirAll(Root(d), 0o700); err != nil {
+		return r, err
+	}
+	lock, ok, err := state.TryLock(lockPath(d, c.Repo))
+	if err != nil || !ok {
+		return r, err
+	}
+	defer lock.Unlock()
+	s := *r
+	if s.Repo == "" {
+		s.Repo = c.Repo
+	}
+	settled := settle(&s)
+	return settled, save(d, settled)
 }

@@ -1,10 +1,16 @@
 package land
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/acarl005/stripansi"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
@@ -44,15 +50,55 @@ func MarkResumed(d *state.Dir, r *Record) error {
 	return save(d, r)
 }
 
-// Tail is the last n lines of the file at path (none when it cannot be read).
+// tailRead is how much of the end of an output file Tail reads: the lines it shows are in it.
+const tailRead = 64 << 10
+
+// tailWidth bounds a line Tail shows.
+const tailWidth = 300
+
+// Tail is the last n lines of the file at path (none when it cannot be read), read from its
+// end whatever its size, and made safe to show: terminal escapes and other control
+// characters left out, each line cut at tailWidth characters.
 func Tail(path string, n int) []string {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) == 0 {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return nil
+	}
+	from := max(0, fi.Size()-tailRead)
+	data := make([]byte, fi.Size()-from)
+	if _, err := f.ReadAt(data, from); err != nil && !errors.Is(err, io.EOF) {
 		return nil
 	}
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if from > 0 && len(lines) > 1 {
+		lines = lines[1:] // read from the middle of a line
+	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
+	for i, l := range lines {
+		if l = Printable(l); utf8.RuneCountInString(l) > tailWidth {
+			l = string([]rune(l)[:tailWidth]) + "…"
+		}
+		lines[i] = l
+	}
 	return lines
+}
+
+// Printable is text from a command, git or a hook as it may reach a terminal or a prompt:
+// ANSI escape sequences removed, other control characters but tabs dropped, invalid UTF-8
+// replaced.
+func Printable(s string) string {
+	s = stripansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -1,15 +1,12 @@
 package land
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/proc"
+	"github.com/swarm-dev/swarm/ralph/testrun"
 )
 
 // testTag is the environment entry every process of a test run in the scratch worktree dir
@@ -20,30 +17,54 @@ func testTag(dir string) string { return "SWARM_LAND_TEST=" + dir }
 // worktree dir, before the tree is reset under them.
 func endLeftoverTests(dir string) { proc.KillTagged(testTag(dir), 0, 2*time.Second) }
 
-// runTests runs command with sh in dir, its output (stdout and stderr together) written to
-// outputPath. failed says how it failed when it did; err is for a command that could not be
-// run at all. The shell dies with the land run that started it (a land killed during its test
-// leaves no test writing into the scratch worktree the next run resets).
-func runTests(dir, command, outputPath string) (failed string, err error) {
+// test runs the record's test command on the merge in the scratch worktree, by the one runner
+// of test commands the loop's test gate uses too (package testrun): its time limit, its own
+// process group (ended whole at the limit or an interrupt; dying with this process, what it
+// left tagged for the next run to end), its output kept bounded in OutputPath. A red suite,
+// or one out of time, is recorded as breaking the tests (where says on top of what, when not
+// the target); a command that cannot run at all is the configuration's fault, not the
+// branch's: the record stays queued, saying why, and nothing is sent back. green is false
+// unless it passed; err is for an interrupt or a record that cannot be written.
+func (l *landing) test(where string) (green bool, err error) {
+	r := l.r
+	if r.TestCommand == "" {
+		return true, nil
+	}
+	l.tell(Event{Step: StepTesting, Command: r.TestCommand})
+	out := OutputPath(l.d, l.c.Worker)
+	res := testrun.Run(l.ctx, testrun.Spec{Command: r.TestCommand, Dir: l.scratch, Timeout: l.o.TestTimeout,
+		Env: []string{testTag(l.scratch)}, OutputFile: out})
+	l.tell(Event{Step: StepTested, Command: r.TestCommand, Elapsed: res.Elapsed, Outcome: outcomeWord(res)})
+	if res.Outcome == testrun.Passed {
+		return true, nil
+	}
+	r.OutputFile, r.OutputSize, r.OutputCut = out, res.Size, res.Cut
+	kept := ""
+	if res.OutputErr != nil {
+		r.OutputFile, kept = "", fmt.Sprintf(" (its output could not be kept: %v)", res.OutputErr)
+	}
+	switch res.Outcome {
+	case testrun.CutShort:
+		return false, fmt.Errorf("interrupted while testing; not landed")
+	case testrun.CannotRun:
+		r.State = Queued
+		r.Reason = fmt.Sprintf("%v; not tested, not landed (nothing is sent back: fix the test command)%s", res.Err(), kept)
+		return false, l.save()
+	}
+	failed := res.Err().Error() + " on the merge"
+	if where != "" {
+		failed += " on top of " + where
+	}
+	r.State, r.Reason = BreaksTests, failed+kept
+	return false, l.save()
+}
 
-	out, err := os.OpenFile(outputPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return "", err
+// outcomeWord is how a test run ended, in a few words: "passed", "tests failed (exit 1)".
+func outcomeWord(res testrun.Result) string {
+	if res.Outcome == testrun.Passed {
+		return "passed"
 	}
-	defer out.Close()
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, out
-	cmd.Env = append(os.Environ(), testTag(dir))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return fmt.Sprintf("tests failed (%s) on the merge", exit.ProcessState), nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("test command: %w", err)
-	}
-	return "", nil
+	return res.Err().Error()
 }
 
 // ConfigTestCommand is the test command the configuration gives a loop started in the
