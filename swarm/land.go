@@ -1,7 +1,14 @@
 package swarm
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,12 +26,23 @@ type landOptions struct {
 	Push        bool
 	SendBack    bool
 	Format      string
+	// TestTimeout bounds one test run and each git command of a landing; 0: none.
+	TestTimeout time.Duration
+	// Set by runLand: the run's context (ended by an interrupt) and where its steps are told.
+	ctx      context.Context
+	progress func(land.Event)
 }
 
 func (o landOptions) check() error {
+	if err := notNegative(o.TestTimeout.Seconds(), "--test-timeout"); err != nil {
+		return err
+	}
 	_, err := checkFormat(o.Format, "text", "json")
 	return err
 }
+
+// defaultTestTimeout is generous: a whole suite, run on a slow machine overnight.
+const defaultTestTimeout = 30 * time.Minute
 
 func landCommand() *cli.Command {
 	return &cli.Command{
@@ -48,7 +66,17 @@ land --push pushes it.
 The test command is --test-command, else the loop's own (its --test-command or swarm.toml's
 [regent] test_command), else the [regent] test_command of the repository's swarm.toml (allowed
 with 'swarm allow', as for a loop) or of your config.toml; with none, a merge without
-conflicts is enough, and land says so.
+conflicts is enough, and land says so. It runs as the loop's test gate runs it: sh -c, in a
+process group of its own, ended whole after --test-timeout (default 30m, 0: none; the git
+commands that run the repository's hooks get the same limit). Out of time, it breaks the
+tests. A command that cannot run at all (exit 126 or 127: a typo, a missing tool) is no fault
+of the branch: land says so, naming the command, leaves the worker queued and sends nothing
+back. Its output is kept bounded: the first 8 KiB and the last 1 MiB, the size said.
+
+Each step is said as it happens: merging, testing (the command and its time), moving the
+target, pushing; on a terminal as one line rewritten in place, otherwise as plain lines.
+With --format json, every step and every worker's result is a JSON object on a line of its
+own: {"event": "testing", ...}, then {"event": "result", ...the record...}.
 
 What does not land keeps its branch as it was and is sent back: "needs rebase" (the conflicting
 files named) or "breaks tests" (the output kept in $SWARM_DIR/land/NAME.test-output.txt).
@@ -58,11 +86,15 @@ what failed (the conflicting files, the end of the test output) and what to do: 
 target into its branch, fix, make the tests pass. When it completes again, --all offers it
 again.
 --all takes every finished worker with a branch: loops that completed, plain workers that
-stopped. Worktrees and branches are removed by 'swarm clean', never by land. Exit code 1 when
-any branch offered did not land. See 'swarm guide landing'.
+stopped. Worktrees and branches are removed by 'swarm clean', never by land. One worker's
+trouble (a hook refusing its merge, its branch moved while it was tested, git failing) is said
+and recorded for it, and the others land all the same. Exit code 1 when any branch offered did
+not land; 130 when interrupted (Ctrl-C ends the test run under way, nothing moves). See 'swarm
+guide landing'.
 
 Examples:
    swarm land --all --test-command 'go test ./...'
+   swarm land --all --test-command 'make test' --test-timeout 1h
    swarm land w1 w2 --into main
    swarm land --all --push
    swarm land --all --dry-run
@@ -72,6 +104,7 @@ Examples:
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch (completed loops, stopped workers)"},
 			&cli.StringFlag{Name: "into", Usage: "the target branch (default: the branch checked out in the worker's repository)"},
 			&cli.StringFlag{Name: "test-command", Usage: "shell command that must pass on the merged tree (default: the loop's own)"},
+			&cli.DurationFlag{Name: "test-timeout", Value: defaultTestTimeout, Usage: "time limit of one test run and of each git command that runs the repository's hooks (0: none)"},
 			&cli.BoolFlag{Name: "push", Usage: "push the target to its remote after each landing (its upstream, else origin)"},
 			&cli.BoolFlag{Name: "send-back", Usage: "resume the loop of a branch that did not land, telling its agent what failed"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "say what would land, in which order, and touch nothing"},
@@ -80,7 +113,7 @@ Examples:
 		Action: func(c *cli.Context) error {
 			o := landOptions{Names: c.Args().Slice(), All: c.Bool("all"), Into: c.String("into"),
 				TestCommand: c.String("test-command"), DryRun: c.Bool("dry-run"), Push: c.Bool("push"),
-				SendBack: c.Bool("send-back"), Format: c.String("format")}
+				SendBack: c.Bool("send-back"), Format: c.String("format"), TestTimeout: c.Duration("test-timeout")}
 			return withEnv(c, o.check, func(e *env) error { return runLand(e, o) })
 		},
 	}
@@ -94,6 +127,9 @@ type landResult struct {
 	DryRun  bool   `json:"dry_run,omitempty"`
 	// SendBack says how --send-back went: the loop resumed, or why not.
 	SendBack string `json:"send_back,omitempty"`
+	// Error is what went wrong around the landing (git failing, a record that cannot be
+	// written, an interrupt); the others land all the same.
+	Error string `json:"error,omitempty"`
 }
 
 func runLand(e *env, o landOptions) error {
@@ -101,35 +137,76 @@ func runLand(e *env, o landOptions) error {
 	if err != nil {
 		return err
 	}
-	results := []landResult{}
+	ctx, interrupted := interruptible()
+	defer interrupted()
+	show := newLandShow(e, o.Format)
+	defer show.close()
+	o.ctx, o.progress = ctx, show.event
 	notLanded := 0
 	for _, c := range cs {
 		r, err := landOne(e, o, c)
 		if err != nil {
-			return err
+			r = failedResult(r, c, err)
 		}
-		if r.State != land.Landed || (r.Skipped != "" && r.SentBack()) {
+		if r.State != land.Landed || r.Error != "" || (r.Skipped != "" && r.SentBack()) {
 			notLanded++
 		}
-		if o.Format == "text" {
-			printLandResult(e, r)
-		}
 		if o.SendBack && r.SentBack() && r.Skipped == "" && !r.DryRun {
-			sendBack(e, o, &r)
+			r.SendBack = resumeWithFailure(e, r.Record)
 		}
-		results = append(results, r)
+		show.result(r)
+		if ctx.Err() != nil {
+			break
+		}
 	}
-	if o.Format == "json" {
-		if err := printJSON(e, results); err != nil {
-			return err
-		}
-	} else if len(results) == 0 {
-		fmt.Fprintln(e.stdout, "nothing to land")
+	if len(cs) == 0 && o.Format == "text" {
+		show.line("nothing to land")
+	}
+	if sig := interrupted(); sig != nil {
+		return exitCode(signalCode(sig))
 	}
 	if notLanded > 0 && !o.DryRun {
 		return exitCode(ExitError)
 	}
 	return nil
+}
+
+// failedResult is the result of a landing that went wrong around the branch: its record as
+// the landing left it (else one made up, queued), the error said with it.
+func failedResult(r landResult, c land.Candidate, err error) landResult {
+	if r.Record == nil {
+		r.Record = &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Queued, BranchCommit: c.Tip}
+	}
+	r.Error = err.Error()
+	return r
+}
+
+// interruptible is the context of a landing run, ended by SIGINT, SIGTERM or SIGHUP (the test
+// run under way is ended with its process group, nothing moves), and a func that stops
+// listening and returns the signal that came, if one did.
+func interruptible() (context.Context, func() os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	var caught atomic.Value
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught.Store(sig)
+			cancel()
+		case <-done:
+		}
+	}()
+	var once atomic.Bool
+	return ctx, func() os.Signal {
+		if once.CompareAndSwap(false, true) {
+			signal.Stop(sigs)
+			close(done)
+		}
+		sig, _ := caught.Load().(os.Signal)
+		return sig
+	}
 }
 
 // landOne takes one candidate through the queue's decision and, unless passed over or a dry
@@ -144,15 +221,18 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 		return landResult{Record: c.Record, Skipped: "landed earlier, not pushed yet: --push without --dry-run pushes it"}, nil
 	}
 	if step == land.StepPush {
-		rec, err := land.PushLanded(e.Dir(), c)
+		rec, err := land.PushLanded(e.Dir(), c, landingOptions(o, test))
 		if err != nil {
-			return landResult{}, fail("pushing %s: %w", c.Worker, err)
+			return landResult{Record: c.Record}, fmt.Errorf("pushing %s: %w", c.Worker, err)
 		}
 		return landResult{Record: rec}, nil
 	}
 	if step == land.StepSkip {
-		rec := c.Record
-		if rec == nil || c.Landed {
+		rec, err := land.Recover(e.Dir(), c)
+		if err != nil {
+			e.warnf("landing record of %s: %v", c.Worker, err)
+		}
+		if rec == nil || c.Landed && rec.State != land.Landed {
 			rec = &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Landed, BranchCommit: c.Tip}
 		}
 		return landResult{Record: rec, Skipped: why}, nil
@@ -161,11 +241,16 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 		rec := &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Queued, BranchCommit: c.Tip, TestCommand: test}
 		return landResult{Record: rec, DryRun: true}, nil
 	}
-	rec, err := land.Land(e.Dir(), c, land.Options{TestCommand: test, Push: o.Push})
+	rec, err := land.Land(e.Dir(), c, landingOptions(o, test))
 	if err != nil {
-		return landResult{}, fail("landing %s: %w", c.Worker, err)
+		return landResult{Record: rec}, fmt.Errorf("landing %s: %w", c.Worker, err)
 	}
 	return landResult{Record: rec}, nil
+}
+
+// landingOptions are how land.Land lands a candidate for this run.
+func landingOptions(o landOptions, test string) land.Options {
+	return land.Options{TestCommand: test, Push: o.Push, TestTimeout: o.TestTimeout, Context: o.ctx, Progress: o.progress}
 }
 
 // landTestCommand is the test command a candidate lands with: --test-command, else the
@@ -184,29 +269,30 @@ func landTestCommand(o landOptions, c land.Candidate) (string, error) {
 	return test, nil
 }
 
-func printLandResult(e *env, r landResult) {
-	tested := "tested with: " + r.TestCommand
+func printLandResult(out io.Writer, r landResult) {
+	tested := "tested with: " + land.Printable(r.TestCommand)
 	if r.TestCommand == "" {
 		tested = "no test command: the merge alone was checked"
 	}
+	reason := land.Printable(r.Reason)
 	switch {
 	case r.Skipped != "":
-		fmt.Fprintf(e.stdout, "%s: skipped: %s\n", r.Worker, r.Skipped)
+		fmt.Fprintf(out, "%s: skipped: %s\n", r.Worker, land.Printable(r.Skipped))
 	case r.DryRun:
-		fmt.Fprintf(e.stdout, "would land %s (%s) into %s; %s\n", r.Worker, r.Branch, r.Target, tested)
+		fmt.Fprintf(out, "would land %s (%s) into %s; %s\n", r.Worker, r.Branch, r.Target, tested)
 	case r.State == land.Landed:
-		fmt.Fprintf(e.stdout, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, ralph.ShortCommit(r.Commit), tested)
+		fmt.Fprintf(out, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, ralph.ShortCommit(r.Commit), tested)
 		if r.Pushed != "" {
-			fmt.Fprintf(e.stdout, "pushed %s to %s\n", r.Target, r.Pushed)
+			fmt.Fprintf(out, "pushed %s to %s\n", r.Target, r.Pushed)
 		}
 	case r.State == land.BreaksTests:
-		fmt.Fprintf(e.stdout, "%s: breaks tests, not landed: %s (output: %s)\n", r.Worker, r.Reason, r.OutputFile)
+		fmt.Fprintf(out, "%s: breaks tests, not landed: %s (output: %s%s)\n", r.Worker, reason, r.OutputFile, outputNote(r.Record))
 		for _, line := range land.Tail(r.OutputFile, 10) {
-			fmt.Fprintf(e.stdout, "   %s\n", line)
+			fmt.Fprintf(out, "   %s\n", line)
 		}
 	case r.State == land.NeedsRebase:
-		fmt.Fprintf(e.stdout, "%s: needs rebase, not landed: %s\n", r.Worker, r.Reason)
+		fmt.Fprintf(out, "%s: needs rebase, not landed: %s\n", r.Worker, reason)
 	default:
-		fmt.Fprintf(e.stdout, "%s: not landed: %s\n", r.Worker, r.Reason)
+		fmt.Fprintf(out, "%s: not landed: %s\n", r.Worker, reason)
 	}
 }

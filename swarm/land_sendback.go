@@ -10,17 +10,10 @@ import (
 	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
-// sendBack resumes the loop of a branch that did not land, its next iteration told what
-// failed (a note the iteration's start appends to the prompt, see ralph.Dir.NextPromptNote),
-// and says how that went; a worker that is no loop, or a loop that cannot go on, is only
-// reported, as the branch stays sent back either way.
-func sendBack(e *env, o landOptions, r *landResult) {
-	r.SendBack = resumeWithFailure(e, r.Record)
-	if o.Format == "text" {
-		fmt.Fprintf(e.stdout, "%s: %s\n", r.Worker, r.SendBack)
-	}
-}
-
+// resumeWithFailure resumes the loop of a branch that did not land, its next iteration told
+// what failed (a note the iteration's start appends to the prompt, see
+// ralph.Dir.NextPromptNote), and says how that went; a worker that is no loop, or a loop that
+// cannot go on, is only reported, as the branch stays sent back either way.
 func resumeWithFailure(e *env, rec *land.Record) string {
 	ld := ralph.DirFor(e.Dir(), rec.Worker)
 	if !ld.Exists() {

@@ -103,12 +103,13 @@ func workerLanding(e *env, w *state.Worker) *landingJSON {
 }
 
 // landingOf is the landing record of the worker name, nil when it has none (or it cannot be
-// read).
+// read); one a run left in the middle of a landing is shown as the target says it went.
 func landingOf(e *env, name string) *landingJSON {
 	r, err := land.LoadRecord(e.Dir(), name)
 	if err != nil || r == nil {
 		return nil
 	}
+	r = land.Settle(e.Dir(), r)
 	return &landingJSON{State: r.State, Target: r.Target, Commit: r.Commit, Reason: r.Reason,
 		Conflicts: r.Conflicts, OutputFile: r.OutputFile, Pushed: r.Pushed, ResumedLoop: r.ResumedLoop,
 		Updated: r.Updated}
