@@ -209,11 +209,14 @@ func (l *landing) merge(base, commit, onto string) (head string, err error) {
 	r := l.r
 	l.tell(Event{Step: StepMerging, Target: onto})
 	ctx, cancel := l.bound()
-	defer cancel()
-	if err := git.ResetScratch(ctx, l.c.Repo, l.scratch, base); err != nil {
+	err = git.ResetScratch(ctx, l.c.Repo, l.scratch, base)
+	cancel()
+	if err != nil {
 		return "", fmt.Errorf("scratch worktree %s: %w", l.scratch, err)
 	}
+	ctx, cancel = l.bound()
 	head, conflicts, err := git.MergeNoFF(ctx, l.scratch, commit, fmt.Sprintf("Land %s: %s", l.c.Worker, l.c.Branch))
+	cancel()
 	switch {
 	case errors.Is(err, git.ErrConflict):
 		r.State, r.Conflicts, r.TestedCommit = NeedsRebase, conflicts, ""
