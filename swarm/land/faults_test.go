@@ -139,7 +139,7 @@ func TestSettleTellsFromTheTarget(t *testing.T) {
 	}
 	testing := *left
 	testing.MoveFrom = ""
-	if s := Settle(f.dir, &testing); s.State != Queued || !strings.Contains(s.Reason, "ended before it finished") {
+	if s := Settle(f.dir, &testing); s.State != Queued || !strings.Contains(s.Reason, "ended without recording how it went") {
 		t.Errorf("killed while testing: %+v", s)
 	}
 	// A run at work on the repository: as recorded.

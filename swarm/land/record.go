@@ -127,7 +127,7 @@ func settle(r *Record) *Record {
 		s.Reason = fmt.Sprintf("tested, not landed: the run moving %s to it ended before it moved it; run swarm land again", r.Target)
 	default:
 		s.State = Queued
-		s.Reason = "not landed: the run testing it ended before it finished; run swarm land again"
+		s.Reason = "not landed: the run that tested it ended without recording how it went; run swarm land again"
 	}
 	return &s
 }
