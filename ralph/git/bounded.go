@@ -77,12 +77,7 @@ func (b bounded) run(dir string, args ...string) (string, error) {
 	select {
 	case err = <-done:
 	case <-b.ctx.Done():
-		if b.ownGroup {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		} else {
-			_ = cmd.Process.Kill()
-		}
-		<-done
+		end(cmd, b.ownGroup, done)
 		if errors.Is(b.ctx.Err(), context.DeadlineExceeded) {
 			return "", timeoutError{cmd: args[0], limit: limit}
 		}
@@ -92,6 +87,30 @@ func (b bounded) run(dir string, args ...string) (string, error) {
 		return "", gitError(args[0], errb.String(), err)
 	}
 	return strings.TrimSpace(out.String()), nil
+}
+
+// end ends a command whose context ended: SIGTERM first, on which git removes the lock files
+// it holds (a SIGKILLed git leaves index.lock behind, and every later git command fails on
+// it), then SIGKILL after killWait; its whole group when it has one of its own. done delivers
+// its end.
+func end(cmd *exec.Cmd, group bool, done <-chan error) {
+	signal := func(sig syscall.Signal) {
+		if group {
+			_ = syscall.Kill(-cmd.Process.Pid, sig)
+		} else {
+			_ = cmd.Process.Signal(sig)
+		}
+	}
+	signal(syscall.SIGTERM)
+	select {
+	case <-done:
+		if group {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what the hooks left
+		}
+	case <-time.After(killWait):
+		signal(syscall.SIGKILL)
+		<-done
+	}
 }
 
 // tailBuffer keeps the last max bytes written to it.

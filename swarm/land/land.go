@@ -123,11 +123,14 @@ func (l *landing) save() error { return save(l.d, l.r) }
 
 // bound is the context of one git command of the landing: its time limit, and the end of
 // the landing itself.
-func (l *landing) bound() (context.Context, context.CancelFunc) {
-	if l.o.TestTimeout <= 0 {
-		return context.WithCancel(l.ctx)
+func (l *landing) bound() (context.Context, context.CancelFunc) { return limit(l.ctx, l.o.TestTimeout) }
+
+// limit is ctx with the time limit d (none when 0).
+func limit(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
 	}
-	return context.WithTimeout(l.ctx, l.o.TestTimeout)
+	return context.WithTimeout(ctx, d)
 }
 
 // tell passes a step to the landing's Progress.
@@ -263,7 +266,8 @@ func (l *landing) move(old, head string) error {
 		return fmt.Errorf("tested, not landed: the landing record cannot be written (%w); %s was not moved", err, c.Target)
 	}
 	l.tell(Event{Step: StepMoving, Commit: head})
-	ctx, cancel := l.bound()
+	// Under the time limit alone: an interrupt does not cut a move of the user's checkout short.
+	ctx, cancel := limit(context.Background(), l.o.TestTimeout)
 	err := moveTarget(ctx, c, old, head)
 	cancel()
 	r.MoveFrom = ""
