@@ -289,6 +289,10 @@ func printLandResult(out io.Writer, r landResult) {
 			fmt.Fprintf(out, "pushed %s to %s\n", r.Target, r.Pushed)
 		}
 	case r.State == land.BreaksTests:
+		if r.OutputFile == "" {
+			fmt.Fprintf(out, "%s: breaks tests, not landed: %s\n", r.Worker, reason)
+			break
+		}
 		fmt.Fprintf(out, "%s: breaks tests, not landed: %s (output: %s%s)\n", r.Worker, reason, r.OutputFile, outputNote(r.Record))
 		for _, line := range land.Tail(r.OutputFile, 10) {
 			fmt.Fprintf(out, "   %s\n", line)

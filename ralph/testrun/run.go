@@ -129,6 +129,7 @@ func execute(ctx context.Context, s Spec, out io.Writer) (why stopped, err error
 		return notStopped, err
 	}
 	cmd := exec.Command(sh, "-c", s.Command)
+	cmd.Args[0] = "sh" // what the shell's own messages start with: "sh: 1: mkae: not found"
 	cmd.Dir, cmd.Env = s.Dir, append(os.Environ(), s.Env...)
 	// An *os.File is handed to the command as it is: no copying goroutine for Wait to wait on.
 	cmd.Stdout, cmd.Stderr = pw, pw
