@@ -81,7 +81,7 @@ func (b bounded) run(dir string, args ...string) (string, error) {
 		if errors.Is(b.ctx.Err(), context.DeadlineExceeded) {
 			return "", timeoutError{cmd: args[0], limit: limit}
 		}
-		return "", fmt.Errorf("git %s: ended: %w", args[0], b.ctx.Err())
+		return "", fmt.Errorf("git %s was interrupted: %w", args[0], b.ctx.Err())
 	}
 	if err != nil {
 		return "", gitError(args[0], errb.String(), err)
