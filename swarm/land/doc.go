@@ -7,9 +7,18 @@
 // is recorded as needing a rebase (conflicts, with the files named) or as breaking the tests
 // (with the output kept).
 //
+// The test command runs by the one runner the loop's test gate uses too (ralph/testrun): a
+// time limit, a process group ended whole, a command that cannot run kept apart from a red
+// suite (queued, never sent back), the output bounded. What goes wrong around one branch (a
+// hook refusing its merge, its branch moved while it was tested, git out of time) is recorded
+// as that branch's reason, and the caller goes on with the others.
+//
 // Every step is recorded before it is taken ($SWARM_DIR/land/WORKER.json), and the target
-// moves only at the end, in one ref update: a run killed at any step leaves the target as it
-// was or at a tested commit, and the next run finds the record and takes it up again.
+// moves only at the end, in one ref update, the record saying where from before it moves
+// (Record.MoveFrom): a run killed at any step leaves the target as it was or at a tested
+// commit, Settle tells from the target which, for the views, and the next run records it
+// (Recover) or takes the landing up again. Each step is told as it starts (Options.Progress),
+// for the CLI to show.
 //
 // It stands on swarm/worker (which workers there are, their loops' states), ralph (a loop's
 // state and test command), ralph/git (every git command) and state (atomic files, locks),
