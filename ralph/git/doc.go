@@ -10,6 +10,8 @@
 // its branch without a checkout, writes claim commits, moves refs there by compare-and-swap
 // pushes (--force-with-lease) and replays a finished spec on the remote's branch. The CLI
 // (package swarm) gives workers worktrees of their own and removes them, and records where a
-// new loop starts. The package sits beside the loop, not under the CLI, because the loop needs
+// new loop starts; `swarm land` merges in a scratch worktree and moves a target by
+// compare-and-swap, those of its commands that run the repository's hooks or reach a remote
+// bounded by a context (bounded.go). The package sits beside the loop, not under the CLI, because the loop needs
 // it and must not depend on the CLI.
 package git
