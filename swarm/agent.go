@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/ralph/sharedinbox"
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -191,6 +192,9 @@ func startAgent(e *env, o agentOptions) error {
 	if err != nil {
 		return fail("%w", err)
 	}
+	if stop == "" || len(am.Session.Undelivered) > 0 {
+		excludeAgentFiles(e, am.Project)
+	}
 	if stop != "" {
 		say("%s", am.StopMessage(stop))
 		if n := len(am.Session.Undelivered); n > 0 {
@@ -214,6 +218,15 @@ func startAgent(e *env, o agentOptions) error {
 		return err
 	}
 	return nil
+}
+
+// excludeAgentFiles has git ignore agent mode's own files in the project (its plan and
+// session) through the repository's info/exclude, so that git status shows the user's work
+// only. Without it the agent still works: it is said, not fatal.
+func excludeAgentFiles(e *env, project string) {
+	if err := git.Exclude(project, ralph.AgentExcludedHeader, ralph.AgentExcluded); err != nil {
+		e.warnf("cannot keep agent mode's own files out of git status: %v", err)
+	}
 }
 
 // beginSession starts the agent's session, or takes up the interrupted one, and returns how
