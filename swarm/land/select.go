@@ -125,25 +125,22 @@ func candidate(h *worker.Host, w *state.Worker, loop *ralph.State, into string, 
 		return c
 	}
 	c.Record = rec
-	if rec != nil && c.Target == "" {
-		// Said when the branch is gone; replaced below by where it would land now.
-		c.Target = rec.Target
-	}
 	if _, err := os.Stat(c.Repo); err != nil {
 		c.Problem, c.Gone = fmt.Sprintf("its repository %s is gone", c.Repo), true
 		return c
+	}
+	noTarget := ""
+	if into == "" {
+		t := defaultTarget(c.Repo, targets)
+		c.Target, noTarget = t.branch, t.problem
 	}
 	if !git.BranchExists(c.Repo, c.Branch) {
 		c.Problem, c.Gone = fmt.Sprintf("branch %s no longer exists", c.Branch), true
 		return c
 	}
-	if into == "" {
-		t := defaultTarget(c.Repo, targets)
-		if t.problem != "" {
-			c.Problem = t.problem
-			return c
-		}
-		c.Target = t.branch
+	if noTarget != "" {
+		c.Problem = noTarget
+		return c
 	}
 	tip, err := git.ResolveCommit(c.Repo, "refs/heads/"+c.Branch)
 	if err != nil {
