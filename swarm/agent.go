@@ -35,7 +35,8 @@ the agent goes on; it stops when the inbox is empty or a limit is reached.
 The prompts are ralph/PLAN_PROMPT.md and ralph/BUILD_PROMPT.md of the project, or swarm's
 own (swarm ralph template --plan / --build). The agent log is
 $SWARM_DIR/ralph/NAME/agent-*.log: in the project, the agent writes only the inbox, the plan,
-the session and the spec's own changes. swarm ralph status NAME shows the spec, the inbox
+the session and the spec's own changes, and keeps the plan and the session out of git status
+(the repository's .git/info/exclude). swarm ralph status NAME shows the spec, the inbox
 and the session. SIGINT or swarm ralph pause NAME: the current iteration completes and the
 spec goes back to pending; swarm ralph resume NAME, or a new swarm agent after swarm kill
 NAME, goes on with it (ralph/.agent-session).

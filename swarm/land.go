@@ -30,12 +30,8 @@ func (o landOptions) check() error {
 	return err
 }
 
-func landCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "land",
-		Usage:     "merge finished workers' branches onto the target branch, tested, one at a time",
-		ArgsUsage: "NAME...",
-		Description: `A merge queue for the branches of workers spawned with --worktree. In turn, each branch is
+// landDescription is the help of `swarm land`.
+const landDescription = `A merge queue for the branches of workers spawned with --worktree. In turn, each branch is
 merged (git merge --no-ff, "Land NAME: BRANCH") onto the target's current commit in a scratch
 worktree of swarm's own ($SWARM_DIR/land/), the test command runs there, on exactly the tree the
 target would get, and the target moves to that commit only if it passed. The target is the
@@ -82,7 +78,14 @@ Examples:
    swarm land --all --dry-run
    swarm land --all --format json
    swarm land --all --send-back
-   swarm land --all --repo ~/src/other --test-command 'make test'`,
+   swarm land --all --repo ~/src/other --test-command 'make test'`
+
+func landCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "land",
+		Usage:       "merge finished workers' branches onto the target branch, tested, one at a time",
+		ArgsUsage:   "NAME...",
+		Description: landDescription,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch in this repository (loops done, workers that exited 0)"},
 			&cli.StringFlag{Name: "repo", Usage: "with --all: the repository `PATH` is in, instead of the current directory's"},
