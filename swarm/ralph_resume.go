@@ -105,10 +105,10 @@ func resumeRefused(e *env, ld ralph.Dir, name string, o ralphResumeOptions, r re
 		return nil
 	case errors.Is(err, ralph.ErrLanded):
 		return fail("ralph loop for '%s' has %w: resuming it would run its task again on work already landed; to do that anyway: '%s'",
-			name, err, againCommand(name, r.State))
+			name, err, againCommand(name, o, r.State))
 	case errors.Is(err, ralph.ErrDone):
 		return fail("ralph loop for '%s' is %w: resuming it would run its task again; to do that anyway: '%s'",
-			name, err, againCommand(name, r.State))
+			name, err, againCommand(name, o, r.State))
 	case errors.Is(err, ralph.ErrFinished):
 		again := ""
 		if o.Again {
@@ -121,11 +121,14 @@ func resumeRefused(e *env, ld ralph.Dir, name string, o ralphResumeOptions, r re
 	return loopStateError(ld, name, err)
 }
 
-// againCommand is the command that runs a loop whose work is over once more, with more
-// iterations when it used all it had.
-func againCommand(name string, st *ralph.State) string {
+// againCommand is the command that runs a loop whose work is over once more: with the limit
+// asked for, or more iterations when it used all it had.
+func againCommand(name string, o ralphResumeOptions, st *ralph.State) string {
 	cmd := "swarm ralph resume " + name + " --again"
-	if st != nil && st.CurrentIteration >= st.MaxIterations {
+	switch {
+	case o.SetLimit:
+		cmd += fmt.Sprintf(" --max-iterations %d", o.MaxIterations)
+	case st != nil && st.CurrentIteration >= st.MaxIterations:
 		cmd += fmt.Sprintf(" --max-iterations %d", st.CurrentIteration+st.MaxIterations)
 	}
 	return cmd
