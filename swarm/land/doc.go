@@ -7,6 +7,12 @@
 // is recorded as needing a rebase (conflicts, with the files named) or as breaking the tests
 // (with the output kept).
 //
+// Which workers a run considers (Candidates) is the user's choice: those named, from any
+// repository, or with --all the finished ones (Offered: what ls calls done) of one repository,
+// the rest of it passed over with their state. A worker whose branch cannot be taken up (it is
+// gone, or its repository is) is a candidate with its Problem, so that it never stops the
+// others.
+//
 // Every step is recorded before it is taken ($SWARM_DIR/land/WORKER.json), and the target
 // moves only at the end, in one ref update: a run killed at any step leaves the target as it
 // was or at a tested commit, and the next run finds the record and takes it up again.
