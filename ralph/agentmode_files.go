@@ -24,6 +24,16 @@ import (
 var AgentKeep = []string{"ralph/inbox.jsonl", "ralph/.inbox.lock", "ralph/plan.jsonl", "ralph/.agent-session",
 	"ralph/specs", "build/ralph-logs"}
 
+// AgentExcluded are the patterns (of a .gitignore) of agent mode's own files in the project,
+// which it keeps out of `git status` through the repository's info/exclude: the plan, the
+// session, and the lock and logs of earlier versions. The specs are the user's, and the
+// inbox is the user's queue (committed and pushed for a shared inbox, where hiding it would
+// make git add refuse it): both stay in sight.
+var AgentExcluded = []string{"/ralph/plan.jsonl", "/ralph/.agent-session", "/ralph/.inbox.lock", "/build/ralph-logs/"}
+
+// AgentExcludedHeader is the comment above them in info/exclude.
+const AgentExcludedHeader = "# swarm agent mode's own files (swarm guide agent-mode)"
+
 // AgentModePath is the worker's agent mode state, when it runs in agent mode.
 func (d Dir) AgentModePath() string { return filepath.Join(d.Path, "agent.json") }
 

@@ -51,6 +51,24 @@ func TestResume(t *testing.T) {
 				events: []string{"[RESUME] resumed after max_iterations, iteration limit 5"}}, 5},
 		{"a limit below the current iteration is refused", State{Status: StatusStopped, MaxIterations: 3, CurrentIteration: 3},
 			ResumeRequest{MaxIterations: 2}, false, errors.New("--max-iterations 2 is below the current iteration 3"), want{}, 0},
+		{"a loop that ended done is not run again by accident", State{Status: StatusStopped, ExitReason: "done_file", MaxIterations: 5, CurrentIteration: 2},
+			ResumeRequest{}, false, ErrDone, want{}, 0},
+		{"nor with a higher limit", State{Status: StatusStopped, ExitReason: "complete", MaxIterations: 5, CurrentIteration: 5},
+			ResumeRequest{MaxIterations: 9}, false, ErrDone, want{}, 0},
+		{"a loop that ended done runs again when asked", State{Status: StatusStopped, ExitReason: "done_pattern", MaxIterations: 5, CurrentIteration: 2},
+			ResumeRequest{Again: true}, true, nil, want{status: StatusRunning, phase: PhaseEnded,
+				events: []string{"[RESUME] run again after done_pattern, iteration limit 5"}}, 0},
+		{"asked to run again, a done loop still needs iterations left", State{Status: StatusStopped, ExitReason: "done_pattern", MaxIterations: 2, CurrentIteration: 2},
+			ResumeRequest{Again: true}, false, ErrFinished, want{}, 0},
+		{"a loop whose branch landed is not run again by accident", State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 3, CurrentIteration: 3},
+			ResumeRequest{MaxIterations: 6, Landed: "branch w1 landed on main at 0123456"}, false, ErrLanded, want{}, 0},
+		{"a failed loop whose branch landed neither", State{Status: StatusFailed, ExitReason: "consecutive_failures", MaxIterations: 9, CurrentIteration: 4},
+			ResumeRequest{Landed: "branch w1 is on main"}, false, ErrLanded, want{}, 0},
+		{"a loop whose branch landed runs again when asked", State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 3, CurrentIteration: 3},
+			ResumeRequest{MaxIterations: 6, Landed: "branch w1 landed on main at 0123456", Again: true}, true, nil, want{status: StatusRunning, phase: PhaseEnded,
+				events: []string{"[RESUME] run again after max_iterations, iteration limit 6"}}, 6},
+		{"a paused loop goes on whatever its branch", State{Status: StatusPaused, ExitReason: "paused", MaxIterations: 5, CurrentIteration: 2},
+			ResumeRequest{Landed: "branch w1 is on main"}, true, nil, want{status: StatusRunning, events: []string{"[RESUME] resumed by user"}}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,8 +95,12 @@ func TestResume(t *testing.T) {
 
 func TestResumeMessageForAFinishedLoop(t *testing.T) {
 	_, _, err := Resume(&State{Status: StatusStopped, ExitReason: "done_pattern", MaxIterations: 5, CurrentIteration: 1}, ResumeRequest{})
-	if err != nil {
-		t.Fatalf("a loop stopped early by its done pattern can run its remaining iterations: %v", err)
+	if err == nil || err.Error() != "done (done_pattern after 1 iteration)" {
+		t.Errorf("a loop stopped by its done pattern: %v", err)
+	}
+	_, _, err = Resume(&State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 5, CurrentIteration: 5}, ResumeRequest{Landed: "branch w1 is on main"})
+	if err == nil || err.Error() != "landed (branch w1 is on main)" {
+		t.Errorf("a loop whose branch landed: %v", err)
 	}
 	_, _, err = Resume(&State{Status: StatusStopped, ExitReason: "max_iterations", MaxIterations: 1, CurrentIteration: 1}, ResumeRequest{})
 	if err == nil || err.Error() != "finished (max_iterations after 1 iteration)" {

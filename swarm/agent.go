@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/inbox"
 	"github.com/swarm-dev/swarm/ralph/sharedinbox"
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -34,7 +35,8 @@ the agent goes on; it stops when the inbox is empty or a limit is reached.
 The prompts are ralph/PLAN_PROMPT.md and ralph/BUILD_PROMPT.md of the project, or swarm's
 own (swarm ralph template --plan / --build). The agent log is
 $SWARM_DIR/ralph/NAME/agent-*.log: in the project, the agent writes only the inbox, the plan,
-the session and the spec's own changes. swarm ralph status NAME shows the spec, the inbox
+the session and the spec's own changes, and keeps the plan and the session out of git status
+(the repository's .git/info/exclude). swarm ralph status NAME shows the spec, the inbox
 and the session. SIGINT or swarm ralph pause NAME: the current iteration completes and the
 spec goes back to pending; swarm ralph resume NAME, or a new swarm agent after swarm kill
 NAME, goes on with it (ralph/.agent-session).
@@ -191,6 +193,9 @@ func startAgent(e *env, o agentOptions) error {
 	if err != nil {
 		return fail("%w", err)
 	}
+	if stop == "" || len(am.Session.Undelivered) > 0 {
+		excludeAgentFiles(e, am.Project)
+	}
 	if stop != "" {
 		say("%s", am.StopMessage(stop))
 		if n := len(am.Session.Undelivered); n > 0 {
@@ -214,6 +219,15 @@ func startAgent(e *env, o agentOptions) error {
 		return err
 	}
 	return nil
+}
+
+// excludeAgentFiles has git ignore agent mode's own files in the project (its plan and
+// session) through the repository's info/exclude, so that git status shows the user's work
+// only. Without it the agent still works: it is said, not fatal.
+func excludeAgentFiles(e *env, project string) {
+	if err := git.Exclude(project, ralph.AgentExcludedHeader, ralph.AgentExcluded); err != nil {
+		e.warnf("cannot keep agent mode's own files out of git status: %v", err)
+	}
 }
 
 // beginSession starts the agent's session, or takes up the interrupted one, and returns how

@@ -20,6 +20,7 @@ import (
 type landOptions struct {
 	Names       []string
 	All         bool
+	Repo        string
 	Into        string
 	TestCommand string
 	DryRun      bool
@@ -34,6 +35,9 @@ type landOptions struct {
 }
 
 func (o landOptions) check() error {
+	if o.Repo != "" && !o.All {
+		return fail("--repo goes with --all (named workers are landed into their own repositories)")
+	}
 	if err := notNegative(o.TestTimeout.Seconds(), "--test-timeout"); err != nil {
 		return err
 	}
@@ -44,14 +48,15 @@ func (o landOptions) check() error {
 // defaultTestTimeout is generous: a whole suite, run on a slow machine overnight.
 const defaultTestTimeout = 30 * time.Minute
 
-// landDescription is the help of swarm land.
+// landDescription is the help of `swarm land`.
 const landDescription = `A merge queue for the branches of workers spawned with --worktree. In turn, each branch is
 merged (git merge --no-ff, "Land NAME: BRANCH") onto the target's current commit in a scratch
 worktree of swarm's own ($SWARM_DIR/land/), the test command runs there, on exactly the tree the
 target would get, and the target moves to that commit only if it passed. The target is the
-branch checked out in the worker's repository, or --into BRANCH. Checked out and clean, it is
-fast-forwarded with its files; checked out with uncommitted changes, it is left alone (commit or
-stash there and land again). Your index, stash and working tree are never touched otherwise.
+branch checked out in the worker's repository, or --into BRANCH. Checked out, it is
+fast-forwarded with its files; untracked files there are no obstacle unless the landing would
+overwrite one (they are named), while changes to tracked files leave it alone (commit or stash
+there and land again). Your index, stash and working tree are never touched otherwise.
 
 --push pushes the target to its remote (its upstream, else origin) after each landing. When
 the remote moved meanwhile, the branch is merged again on top of the remote's new head, tested
@@ -62,12 +67,14 @@ land --push pushes it.
 The test command is --test-command, else the loop's own (its --test-command or swarm.toml's
 [regent] test_command), else the [regent] test_command of the repository's swarm.toml (allowed
 with 'swarm allow', as for a loop) or of your config.toml; with none, a merge without
-conflicts is enough, and land says so. It runs as the loop's test gate runs it: sh -c, in a
-process group of its own, ended whole after --test-timeout (default 30m, 0: none; the git
-commands that run the repository's hooks get the same limit). Out of time, it breaks the
-tests. A command that cannot run at all (exit 126 or 127: a typo, a missing tool) is no fault
-of the branch: land says so, naming the command, leaves the worker queued and sends nothing
-back. Its output is kept bounded: the first 8 KiB and the last 1 MiB, the size said.
+conflicts is enough, and land says so. A repository's branches are never tested with another
+repository's command: --test-command is refused for named workers of several repositories.
+It runs as the loop's test gate runs it: sh -c, in a process group of its own, ended whole
+after --test-timeout (default 30m, 0: none; the git commands that run the repository's hooks
+get the same limit). Out of time, it breaks the tests. A command that cannot run at all (exit
+126 or 127: a typo, a missing tool) is no fault of the branch: land says so, naming the
+command, leaves the worker queued and sends nothing back. Its output is kept bounded: the
+first 8 KiB and the last 1 MiB, the size said.
 
 Each step is said as it happens: merging, testing (the command and its time), moving the
 target, pushing; on a terminal as one line rewritten in place, otherwise as plain lines.
@@ -79,14 +86,21 @@ files named) or "breaks tests" (the output kept in $SWARM_DIR/land/NAME.test-out
 With --all, a sent-back branch waits until its worker moves it on; named, it is tried again.
 --send-back resumes the loop of a branch sent back, its next iteration's prompt followed by
 what failed (the conflicting files, the end of the test output) and what to do: merge the
-target into its branch, fix, make the tests pass. When it completes again, --all offers it
-again.
---all takes every finished worker with a branch: loops that completed, plain workers that
-stopped. Worktrees and branches are removed by 'swarm clean', never by land. One worker's
-trouble (a hook refusing its merge, its branch moved while it was tested, git failing) is said
-and recorded for it, and the others land all the same. Exit code 1 when any branch offered did
-not land; 130 when interrupted (Ctrl-C ends the test run under way, nothing moves). See 'swarm
-guide landing'.
+target into its branch, fix, make the tests pass. When its loop is done again, --all offers
+it again.
+
+--all takes the finished workers with a branch of the repository you are in (from any of its
+worktrees or subdirectories), or of --repo PATH: the loops that ls calls done (a done marker or
+pattern, the DONE file, checkers passed) and the workers that are no loop's and exited 0,
+oldest first. The others of that repository (still running, a loop stopped or failed for
+another reason, a worker that exited non-zero) are passed over, each said in a line
+("passed over: w3 (stopped: max_iterations)"); name one to land it. Named workers may be in
+any repository, each tested with its own test command, and the output names the repository
+when there is more than one. A worker whose branch (or repository) is gone is said in its
+line and the others land; so is one whose landing ran into trouble (a hook refusing its merge,
+its branch moved while it was tested, git failing). Worktrees and branches are removed by
+'swarm clean', never by land. Exit code 1 when any branch offered did not land; 130 when
+interrupted (Ctrl-C ends the test run under way, nothing moves). See 'swarm guide landing'.
 
 Examples:
    swarm land --all --test-command 'go test ./...'
@@ -95,7 +109,8 @@ Examples:
    swarm land --all --push
    swarm land --all --dry-run
    swarm land --all --format json
-   swarm land --all --send-back`
+   swarm land --all --send-back
+   swarm land --all --repo ~/src/other --test-command 'make test'`
 
 func landCommand() *cli.Command {
 	return &cli.Command{
@@ -104,7 +119,8 @@ func landCommand() *cli.Command {
 		ArgsUsage:   "NAME...",
 		Description: landDescription,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch (completed loops, stopped workers)"},
+			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every finished worker with a branch in this repository (loops done, workers that exited 0)"},
+			&cli.StringFlag{Name: "repo", Usage: "with --all: the repository `PATH` is in, instead of the current directory's"},
 			&cli.StringFlag{Name: "into", Usage: "the target branch (default: the branch checked out in the worker's repository)"},
 			&cli.StringFlag{Name: "test-command", Usage: "shell command that must pass on the merged tree (default: the loop's own)"},
 			&cli.DurationFlag{Name: "test-timeout", Value: defaultTestTimeout, Usage: "time limit of one test run and of each git command that runs the repository's hooks (0: none)"},
@@ -114,7 +130,7 @@ func landCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
 		},
 		Action: func(c *cli.Context) error {
-			o := landOptions{Names: c.Args().Slice(), All: c.Bool("all"), Into: c.String("into"),
+			o := landOptions{Names: c.Args().Slice(), All: c.Bool("all"), Repo: c.String("repo"), Into: c.String("into"),
 				TestCommand: c.String("test-command"), DryRun: c.Bool("dry-run"), Push: c.Bool("push"),
 				SendBack: c.Bool("send-back"), Format: c.String("format"), TestTimeout: c.Duration("test-timeout")}
 			return withEnv(c, o.check, func(e *env) error { return runLand(e, o) })
@@ -130,13 +146,15 @@ type landResult struct {
 	DryRun  bool   `json:"dry_run,omitempty"`
 	// SendBack says how --send-back went: the loop resumed, or why not.
 	SendBack string `json:"send_back,omitempty"`
+	// Repo is the repository of the worker's branch.
+	Repo string `json:"repo,omitempty"`
 	// Error is what went wrong around the landing (git failing, a record that cannot be
 	// written, an interrupt); the others land all the same.
 	Error string `json:"error,omitempty"`
 }
 
 func runLand(e *env, o landOptions) error {
-	cs, err := land.Candidates(e.Host, o.Names, o.All, o.Into)
+	sel, err := landSelection(e, o)
 	if err != nil {
 		return err
 	}
@@ -145,12 +163,20 @@ func runLand(e *env, o landOptions) error {
 	show := newLandShow(e, o.Format)
 	defer show.close()
 	o.ctx, o.progress = ctx, show.event
+	for _, r := range passedOver(e, o, sel) {
+		if o.Format == "json" { // text: passedOver said each already
+			show.result(r)
+		}
+	}
 	notLanded := 0
-	for _, c := range cs {
+	say := repoHeadings(e, o, sel)
+	for _, c := range sel.Candidates {
+		say(c.Repo)
 		r, err := landOne(e, o, c)
 		if err != nil {
 			r = failedResult(r, c, err)
 		}
+		r.Repo = c.Repo
 		if r.State != land.Landed || r.Error != "" || (r.Skipped != "" && r.SentBack()) {
 			notLanded++
 		}
@@ -162,8 +188,8 @@ func runLand(e *env, o landOptions) error {
 			break
 		}
 	}
-	if len(cs) == 0 && o.Format == "text" {
-		show.line("nothing to land")
+	if len(sel.Candidates) == 0 && o.Format == "text" {
+		show.line(nothingToLand(sel))
 	}
 	if sig := interrupted(); sig != nil {
 		return exitCode(signalCode(sig))
@@ -215,16 +241,16 @@ func interruptible() (context.Context, func() os.Signal) {
 // landOne takes one candidate through the queue's decision and, unless passed over or a dry
 // run, lands it.
 func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
-	test, err := landTestCommand(o, c)
-	if err != nil {
-		return landResult{}, err
-	}
 	step, why := land.Next(c, len(o.Names) > 0, o.Push)
+	if step == land.StepCannot {
+		return landResult{Record: &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, Reason: why}}, nil
+	}
 	if step == land.StepPush && o.DryRun {
 		return landResult{Record: c.Record, Skipped: "landed earlier, not pushed yet: --push without --dry-run pushes it"}, nil
 	}
 	if step == land.StepPush {
-		rec, err := land.PushLanded(e.Dir(), c, landingOptions(o, test))
+		// Tested again, when the remote moved, with the command the landing was tested with.
+		rec, err := land.PushLanded(e.Dir(), c, landingOptions(o, c.Record.TestCommand))
 		if err != nil {
 			return landResult{Record: c.Record}, fmt.Errorf("pushing %s: %w", c.Worker, err)
 		}
@@ -239,6 +265,10 @@ func landOne(e *env, o landOptions, c land.Candidate) (landResult, error) {
 			rec = &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Landed, BranchCommit: c.Tip}
 		}
 		return landResult{Record: rec, Skipped: why}, nil
+	}
+	test, err := landTestCommand(o, c)
+	if err != nil {
+		return landResult{}, err
 	}
 	if o.DryRun {
 		rec := &land.Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, State: land.Queued, BranchCommit: c.Tip, TestCommand: test}

@@ -22,14 +22,16 @@ func resumeWithFailure(e *env, rec *land.Record) string {
 	if err := land.WriteSendBackNote(ld, rec); err != nil {
 		return fmt.Sprintf("not sent back: %v", err)
 	}
-	res, err := regent.ResumeLoop(ld, ralph.ResumeRequest{})
+	// The loop is done (that is how --all offered it), and its branch did not land: running
+	// its task again, told what failed, is the point.
+	res, err := regent.ResumeLoop(ld, ralph.ResumeRequest{Again: true})
 	if err == nil {
 		err = regent.WakeDriver(e.Host, rec.Worker, res)
 	}
 	if err != nil {
 		_ = os.Remove(ld.NextPromptNote())
 		if errors.Is(err, ralph.ErrFinished) {
-			return fmt.Sprintf("not sent back: its loop %v; resume it with 'swarm ralph resume %s --max-iterations N'", err, rec.Worker)
+			return fmt.Sprintf("not sent back: its loop %v; resume it with 'swarm ralph resume %s --again --max-iterations N'", err, rec.Worker)
 		}
 		return fmt.Sprintf("not sent back: %v", err)
 	}

@@ -77,3 +77,23 @@ func TestSetAsideStashesOrDropsAllButTheKeptPaths(t *testing.T) {
 		t.Errorf("a clean checkout: %v %v", ok, err)
 	}
 }
+
+func TestKeptPathsThatGitIgnoresDoNotStopACommitOrASetAside(t *testing.T) {
+	dir := newRepo(t)
+	commit(t, dir, "a.txt", "one")
+	writeFiles(t, dir, map[string]string{".git/info/exclude": "/ralph/inbox.jsonl\n/build/ralph-logs/\n"})
+	writeFiles(t, dir, map[string]string{"a.txt": "two", "ralph/inbox.jsonl": "{}", "build/ralph-logs/x.log": "log"})
+	if _, err := CommitAll(dir, "ralph: complete x", keepPaths); err != nil {
+		t.Fatal(err)
+	}
+	if files := mustRun(t, dir, "show", "--name-only", "--format=", "HEAD"); files != "a.txt" {
+		t.Errorf("commit:\n%s", files)
+	}
+	writeFiles(t, dir, map[string]string{"a.txt": "three"})
+	if ok, err := SetAside(dir, "ralph: failed y", keepPaths, false); err != nil || !ok {
+		t.Fatalf("set aside: %v %v", ok, err)
+	}
+	if readFile(t, filepath.Join(dir, "ralph/inbox.jsonl")) != "{}" || readFile(t, filepath.Join(dir, "a.txt")) != "two" {
+		t.Error("the kept file was touched, or the change not set aside")
+	}
+}

@@ -120,3 +120,15 @@ func FastForward(ctx context.Context, dir, commit string) error {
 	_, err := bounded{ctx: ctx, ownGroup: true}.run(dir, "merge", "--quiet", "--ff-only", commit)
 	return err
 }
+
+// BranchStart is the commit branch was created at, as its reflog remembers it (the oldest
+// entry); ok is false when the branch has no reflog to tell (reflogs turned off, expired).
+// A branch still at its start has no commit of its own.
+func BranchStart(repo, branch string) (commit string, ok bool) {
+	out, err := Run(repo, "reflog", "show", "--format=%H", "refs/heads/"+branch, "--")
+	if err != nil || out == "" {
+		return "", false
+	}
+	entries := strings.Split(out, "\n")
+	return entries[len(entries)-1], true
+}

@@ -7,6 +7,12 @@
 // is recorded as needing a rebase (conflicts, with the files named) or as breaking the tests
 // (with the output kept).
 //
+// Which workers a run considers (Candidates) is the user's choice: those named, from any
+// repository, or with --all the finished ones (Offered: what ls calls done) of one repository,
+// the rest of it passed over with their state. A worker whose branch cannot be taken up (it is
+// gone, or its repository is) is a candidate with its Problem, so that it never stops the
+// others.
+//
 // The test command runs by the one runner the loop's test gate uses too (ralph/testrun): a
 // time limit, a process group ended whole, a command that cannot run kept apart from a red
 // suite (queued, never sent back), the output bounded. What goes wrong around one branch (a

@@ -296,7 +296,8 @@ func (l *landing) holds(commit string) bool {
 }
 
 // moveTarget moves the target from old to head: a checkout of it in some worktree is
-// fast-forwarded (its files with it) when clean and left alone when not; an unchecked-out
+// fast-forwarded (its files with it) unless its changes stand in the way (checkoutFree),
+// and left alone when they do; an unchecked-out
 // branch is moved by compare-and-swap. Either way a target that is no longer at old is
 // errTargetMoved, and nothing moves.
 func moveTarget(ctx context.Context, c Candidate, old, head string) error {
@@ -306,12 +307,8 @@ func moveTarget(ctx context.Context, c Candidate, old, head string) error {
 		return err
 	}
 	for _, p := range paths {
-		dirty, err := git.Dirty(p)
-		if err != nil {
+		if err := checkoutFree(c, p, old, head); err != nil {
 			return err
-		}
-		if dirty {
-			return fmt.Errorf("tested, not landed: %s is checked out with uncommitted changes in %s; commit or stash them there, then run swarm land again", c.Target, p)
 		}
 		if now, _ := git.ResolveCommit(c.Repo, ref); now != old {
 			return errTargetMoved

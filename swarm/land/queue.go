@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // Candidate is one worker's branch offered to the queue.
@@ -23,6 +21,10 @@ type Candidate struct {
 	// TestCommand is the loop's own (its --test-command or swarm.toml's), if it has one.
 	TestCommand string
 	Record      *Record
+	// Problem says, in one line, why the branch cannot be taken up at all ("branch w2 no
+	// longer exists"); Gone that it is because the branch or its repository is gone.
+	Problem string
+	Gone    bool
 }
 
 // Step is what the queue does with a candidate.
@@ -34,15 +36,23 @@ const (
 	StepSkip
 	// StepPush: landed by an earlier run whose push did not go through; --push pushes it now.
 	StepPush
+	// StepCannot: the branch cannot be taken up (the reason says why); it has not landed, and
+	// the others go on.
+	StepCannot
 )
 
 // Next is the queue's decision for one candidate, from its record and its branch alone, and
 // the reason when it is passed over. Named candidates are tried again even when sent back
 // unchanged (the target may have moved under them); --all waits for the worker to move its
 // branch. A record left "testing" or "queued" by a run that was killed is taken up again.
-// With push, a branch an earlier run landed but could not push is pushed now.
+// With push, a branch an earlier run landed but could not push is pushed now. A branch that
+// landed and was deleted since is done with; one deleted before it landed cannot land.
 func Next(c Candidate, named, push bool) (Step, string) {
 	switch {
+	case c.Gone && c.Record != nil && c.Record.State == Landed:
+		return StepSkip, fmt.Sprintf("landed on %s earlier at %s; %s", c.Record.Target, ralph.ShortCommit(c.Record.Commit), c.Problem)
+	case c.Problem != "":
+		return StepCannot, c.Problem
 	case c.Landed && push && c.Record != nil && c.Record.State == Landed && c.Record.Pushed == "":
 		return StepPush, ""
 	case c.Landed:
@@ -53,60 +63,15 @@ func Next(c Candidate, named, push bool) (Step, string) {
 	return StepLand, ""
 }
 
-// Finished reports a worker whose work is over: a loop that completed, or a plain worker that
-// stopped. A loop stopped for any other reason has not finished its work.
-func Finished(w *state.Worker, st *ralph.State) bool {
-	if st != nil {
-		return st.Status == ralph.StatusStopped && st.ExitReason == "complete"
+// Offered reports a worker whose work is over, which --all takes to the queue: a loop that
+// ended done (ralph.EndWords: a done marker or pattern, the DONE file, its checkers passed),
+// or a worker that is no loop's and exited 0. loop is nil for a worker that is no loop's.
+// A loop that ended otherwise (out of iterations, failed, stagnated, killed), a worker that
+// exited with another code, and whatever still runs are landed only when named.
+func Offered(w *state.Worker, loop *ralph.State) bool {
+	if loop != nil {
+		word, _, _ := ralph.EndWords(loop.Status, loop.ExitReason)
+		return word == ralph.EndDone
 	}
-	return w.Status == state.StatusStopped
-}
-
-// Candidates are the workers to offer, in order: those named (which must have a branch), or
-// with all every finished worker with a branch, oldest first. into names the target branch;
-// empty: the branch checked out in the worker's base repository.
-func Candidates(h *worker.Host, names []string, all bool, into string) ([]Candidate, error) {
-	ws, _, err := h.Targets(names, all, func(w *state.Worker) bool {
-		return w.Worktree != nil && w.Worktree.Branch != "" && Finished(w, h.LoopState(w.Name))
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []Candidate
-	for _, w := range ws {
-		c, err := candidate(h, w, into)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func candidate(h *worker.Host, w *state.Worker, into string) (Candidate, error) {
-	if w.Worktree == nil || w.Worktree.Branch == "" {
-		return Candidate{}, fmt.Errorf("%s has no branch of its own (spawn it with --worktree)", w.Name)
-	}
-	c := Candidate{Worker: w.Name, Branch: w.Worktree.Branch, Repo: w.Worktree.BaseRepo, Target: into}
-	if c.Target == "" {
-		b, err := git.CurrentBranch(c.Repo)
-		if err != nil {
-			return c, fmt.Errorf("%s: no branch checked out in %s to land into (use --into BRANCH): %w", w.Name, c.Repo, err)
-		}
-		c.Target = b
-	}
-	tip, err := git.ResolveCommit(c.Repo, "refs/heads/"+c.Branch)
-	if err != nil {
-		return c, fmt.Errorf("%s: branch %s: %w", w.Name, c.Branch, err)
-	}
-	target, err := git.ResolveCommit(c.Repo, "refs/heads/"+c.Target)
-	if err != nil {
-		return c, fmt.Errorf("target branch %s: %w", c.Target, err)
-	}
-	c.Tip, c.Landed = tip, git.IsAncestor(c.Repo, tip, target)
-	if st := h.LoopState(w.Name); st != nil && st.Supervision != nil {
-		c.TestCommand = st.Supervision.TestCommand
-	}
-	c.Record, err = LoadRecord(h.Dir(), w.Name)
-	return c, err
+	return w.Status == state.StatusStopped && w.ExitCode != nil && *w.ExitCode == 0
 }

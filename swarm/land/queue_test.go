@@ -36,25 +36,60 @@ func TestNext(t *testing.T) {
 	}
 }
 
-func TestFinished(t *testing.T) {
-	stopped := &state.Worker{Status: state.StatusStopped}
-	running := &state.Worker{Status: state.StatusRunning}
+func TestOffered(t *testing.T) {
+	exit := func(code int) *state.Worker { return &state.Worker{Status: state.StatusStopped, ExitCode: &code} }
+	stopped := exit(143)
+	loop := func(status ralph.Status, reason string) *ralph.State {
+		return &ralph.State{Status: status, ExitReason: reason}
+	}
 	cases := []struct {
 		name string
 		w    *state.Worker
 		st   *ralph.State
 		want bool
 	}{
-		{"plain worker stopped", stopped, nil, true},
-		{"plain worker running", running, nil, false},
-		{"loop complete", stopped, &ralph.State{Status: ralph.StatusStopped, ExitReason: "complete"}, true},
-		{"loop out of iterations", stopped, &ralph.State{Status: ralph.StatusStopped, ExitReason: "max_iterations"}, false},
-		{"loop failed", stopped, &ralph.State{Status: ralph.StatusFailed}, false},
-		{"loop running", running, &ralph.State{Status: ralph.StatusRunning}, false},
+		{"plain worker exited 0", exit(0), nil, true},
+		{"plain worker exited 1", exit(1), nil, false},
+		{"plain worker stopped, its code unknown", &state.Worker{Status: state.StatusStopped}, nil, false},
+		{"plain worker running", &state.Worker{Status: state.StatusRunning}, nil, false},
+		{"plain worker orphaned", &state.Worker{Status: state.StatusOrphaned}, nil, false},
+		{"loop complete", stopped, loop(ralph.StatusStopped, "complete"), true},
+		{"loop ended on its done pattern or a marker", stopped, loop(ralph.StatusStopped, "done_pattern"), true},
+		{"loop ended on the DONE file", stopped, loop(ralph.StatusStopped, "done_file"), true},
+		{"loop out of iterations", stopped, loop(ralph.StatusStopped, "max_iterations"), false},
+		{"loop stagnated", stopped, loop(ralph.StatusStopped, "stagnated"), false},
+		{"loop killed", stopped, loop(ralph.StatusStopped, "killed"), false},
+		{"loop failed", stopped, loop(ralph.StatusFailed, "consecutive_failures"), false},
+		{"loop paused", stopped, loop(ralph.StatusPaused, ""), false},
+		{"loop running", &state.Worker{Status: state.StatusRunning}, loop(ralph.StatusRunning, ""), false},
 	}
 	for _, tc := range cases {
-		if got := Finished(tc.w, tc.st); got != tc.want {
+		if got := Offered(tc.w, tc.st); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestNextOfABranchThatCannotBeTakenUp(t *testing.T) {
+	landed := &Record{State: Landed, Target: "main", Commit: "0123456789abcdef"}
+	cases := []struct {
+		name string
+		c    Candidate
+		step Step
+		why  string
+	}{
+		{"branch deleted before it landed", Candidate{Branch: "w2", Problem: "branch w2 no longer exists", Gone: true, Record: &Record{State: NeedsRebase}},
+			StepCannot, "branch w2 no longer exists"},
+		{"branch deleted once landed", Candidate{Branch: "w2", Problem: "branch w2 no longer exists", Gone: true, Record: landed},
+			StepSkip, "landed on main earlier at 0123456; branch w2 no longer exists"},
+		{"no target, though it landed once", Candidate{Problem: "no branch checked out in /r to land into (use --into BRANCH)", Record: landed},
+			StepCannot, "no branch checked out in /r to land into (use --into BRANCH)"},
+	}
+	for _, tc := range cases {
+		for _, named := range []bool{false, true} {
+			if step, why := Next(tc.c, named, false); step != tc.step || why != tc.why {
+				t.Errorf("%s (named %v): got %v %q, want %v %q", tc.name, named, step, why, tc.step, tc.why)
+			}
 		}
 	}
 }
