@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,7 +236,11 @@ func seedClaudeHome(t *testing.T, home string, s claudeSetup) {
 	}
 	projects := map[string]any{}
 	for _, dir := range s.trusted {
+		// A folder that does not exist yet (a worktree a loop will make) is named as it will be.
 		real, err := filepath.EvalSymlinks(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			real, err = dir, nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
