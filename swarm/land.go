@@ -311,8 +311,10 @@ func printLandResult(out io.Writer, r landResult) {
 	switch {
 	case r.Skipped != "":
 		fmt.Fprintf(out, "%s: skipped: %s\n", r.Worker, land.Printable(r.Skipped))
+	case r.DryRun && r.TestCommand == "":
+		fmt.Fprintf(out, "would land %s (%s) into %s; no test command: only the merge would be checked\n", r.Worker, r.Branch, r.Target)
 	case r.DryRun:
-		fmt.Fprintf(out, "would land %s (%s) into %s; %s\n", r.Worker, r.Branch, r.Target, tested)
+		fmt.Fprintf(out, "would land %s (%s) into %s; would be tested with: %s\n", r.Worker, r.Branch, r.Target, land.Printable(r.TestCommand))
 	case r.State == land.Landed:
 		fmt.Fprintf(out, "landed %s (%s) into %s at %s; %s\n", r.Worker, r.Branch, r.Target, ralph.ShortCommit(r.Commit), tested)
 		if r.Pushed != "" {

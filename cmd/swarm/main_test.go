@@ -180,5 +180,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// ssh NAME [-timeout SEC] [-o OPTION]... CMD...: a remote host on this machine, reached over real SSH
 		// (sshhost_test.go).
 		"sshhost": cmdSSHHost,
+		// docblock [-after RE] [-before RE] FILE HEADING OUT: the ```sh block under a heading of
+		// the project's docs, written to OUT, to run as users would type it (docblock_test.go).
+		"docblock": cmdDocBlock,
 	}
 }
