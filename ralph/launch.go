@@ -268,7 +268,7 @@ func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.LastIterationStarted = now.Format(TimeFormat)
 	st.IterationStartCommit = head
 	st.Phase = PhaseStarting
-	st.BlockedBy, st.NeedsPermission, st.PersonSince = "", "", ""
+	st.BlockedBy, st.NeedsPermission = "", ""
 	st.LastExitCode = nil
 	st.LastScreenChange = st.LastIterationStarted
 	st.ContextUsed, st.ContextNudgeSent = 0, false

@@ -54,6 +54,21 @@ func (st *State) AddWait(kind WaitKind, d time.Duration) {
 	}
 }
 
+// WaitsForPerson reports whether the agent waits for a person: at a dialog, or for a
+// permission.
+func (st *State) WaitsForPerson() bool { return st.BlockedBy != "" || st.NeedsPermission != "" }
+
+// PersonWaitChanged times a wait for a person that a change of the state began or ended;
+// waited is whether the agent waited for one before the change.
+func (st *State) PersonWaitChanged(waited bool, now time.Time) {
+	switch waits := st.WaitsForPerson(); {
+	case waits && !waited:
+		st.PersonWaitBegins(now)
+	case !waits && waited:
+		st.PersonWaitEnds(now)
+	}
+}
+
 // PersonWaitBegins notes when the agent began to wait for a person; a wait already under way
 // (one dialog after another) keeps its start.
 func (st *State) PersonWaitBegins(now time.Time) {

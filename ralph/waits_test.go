@@ -58,3 +58,28 @@ func TestTakeWaitsEndsAPersonWaitWithTheIteration(t *testing.T) {
 		t.Errorf("state keeps waited %+v, person_since %q after they were taken", st.Waited, st.PersonSince)
 	}
 }
+
+func TestAChangeOfStateBeginsAndEndsAWaitForAPerson(t *testing.T) {
+	t0 := time.Date(2024, 5, 1, 22, 0, 0, 0, time.UTC)
+	var st State
+	st.BlockedBy = "trust-folder"
+	st.PersonWaitChanged(false, t0)
+	// A permission asked while the dialog is still named: the same wait.
+	st.NeedsPermission = "Bash(ls)"
+	st.PersonWaitChanged(true, t0.Add(time.Minute))
+	st.BlockedBy = ""
+	st.PersonWaitChanged(true, t0.Add(2*time.Minute))
+	if st.PersonSince != t0.Format(TimeFormat) || st.Waited != nil {
+		t.Fatalf("person_since %q, waited %+v: want the wait under way since it began", st.PersonSince, st.Waited)
+	}
+	st.NeedsPermission = ""
+	st.PersonWaitChanged(true, t0.Add(5*time.Minute))
+	if st.PersonSince != "" || st.Waited == nil || st.Waited.PersonMs != 300000 {
+		t.Fatalf("person_since %q, waited %+v: want five minutes waited", st.PersonSince, st.Waited)
+	}
+	// A change that leaves no one waited for begins nothing.
+	st.PersonWaitChanged(false, t0.Add(6*time.Minute))
+	if st.PersonSince != "" {
+		t.Errorf("a wait began with nothing to wait for")
+	}
+}

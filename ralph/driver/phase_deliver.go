@@ -190,12 +190,7 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 			s := screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE)
 			if s.Kind == screen.Ready && dv.settledReady(a, &lines) && dv.signals.sessionStarted(st, &readyAt) {
 				if blocked != "" || st.UnknownScreen != "" {
-					now := dv.cfg.Clock.Now()
-					dv.rec.update(func(x *ralph.State) error {
-						x.BlockedBy, x.UnknownScreen = "", ""
-						x.PersonWaitEnds(now)
-						return nil
-					})
+					dv.rec.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
 				}
 				return a, lines, true
 			}
@@ -216,8 +211,7 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 func (dv *promptDelivery) blocked(st *ralph.State, a agent, dialog string, lines []string) {
 	dv.rec.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), dv.cfg.Name)
 	dv.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
-	now := dv.cfg.Clock.Now()
-	dv.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; x.PersonWaitBegins(now); return nil })
+	dv.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
 	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
 }
 
