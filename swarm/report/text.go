@@ -100,13 +100,12 @@ func table(r Report, width int) []string {
 var fitting = []giveWay{{"STATE", 16}, {"LAND", 14}, {"WAITED", 12}, {"ITERATIONS", 16}, {"HOST", 8},
 	{"ITERATIONS", 8}, {"STATE", 8}, {"WAITED", 8}, {"LAND", 8}, {"NAME", 8}}
 
+// stateCell is the state in the words of ls; what a worker needs a person for is said below
+// the table, with how to answer it.
 func stateCell(w Worker) string {
 	s := Clean(w.State)
 	if w.StateDetail != "" {
 		s += " (" + Clean(w.StateDetail) + ")"
-	}
-	if w.NeedsPerson != nil {
-		s += ", needs you"
 	}
 	return s
 }

@@ -37,10 +37,10 @@ func TestTextSaysTheNight(t *testing.T) {
 	got := text(t, sample(), 0)
 	for _, want := range []string{
 		"Since Wed 2024-05-01 09:00 (1d ago), until 09:00\n",
-		"NAME     HOST   STATE               ITERATIONS                      WORKED  WAITED                      COST   LAND\n",
-		"builder  local  done                12: 1 done, 10 ended, 1 failed  2h 10m  3m (backoff)                $4.12  landed 1a2b3c4\n",
-		"fixer    box    running, needs you  3: 3 ended                      10m     2h (mostly usage limit)     -      sent back: breaks tests\n",
-		"TOTAL           2 workers           15: 1 done, 13 ended, 1 failed  2h 20m  2h 3m (mostly usage limit)  $4.12  1 landed, 1 sent back\n",
+		"NAME     HOST   STATE      ITERATIONS                      WORKED  WAITED                      COST   LAND\n",
+		"builder  local  done       12: 1 done, 10 ended, 1 failed  2h 10m  3m (backoff)                $4.12  landed 1a2b3c4\n",
+		"fixer    box    running    3: 3 ended                      10m     2h (mostly usage limit)     -      sent back: breaks tests\n",
+		"TOTAL           2 workers  15: 1 done, 13 ended, 1 failed  2h 20m  2h 3m (mostly usage limit)  $4.12  1 landed, 1 sent back\n",
 		"\nWent wrong:\n  builder: failed: API Error: 529 overloaded\n",
 		"\nLandings:\n  builder: landed on main at 1a2b3c4\n  fixer@box: breaks tests, sent back to its loop: make test: exit 2\n",
 		"\nNeeds you:\n  fixer@box: permission for Bash(rm -rf build), since 08:00 (1h ago); answer it with 'swarm attach fixer@box'\n",
