@@ -30,6 +30,11 @@ type IterationRecord struct {
 	Commits    []string      `json:"commits"`
 	Tokens     *cost.Usage   `json:"tokens"`
 	Cost       *float64      `json:"cost"`
+	// RolledBack: the test gate reverted the iteration's commits (Commits lists them).
+	RolledBack bool `json:"rolledBack,omitempty"`
+	// Waited is what the loop waited since the iteration before ended (a backoff, a usage
+	// limit) and while this one's agent waited for a person.
+	Waited *Waits `json:"waited,omitempty"`
 }
 
 // IterationsJSONL is the loop's iteration history.

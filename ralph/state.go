@@ -120,6 +120,12 @@ type State struct {
 	WaitingFor   string `json:"waiting_for,omitempty"`
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
 
+	// Waited is what the loop waited (backoffs, usage limits, a person) since its last
+	// iteration's record, which the next record takes; PersonSince is when the agent began to
+	// wait for a person (BlockedBy, NeedsPermission), while it does.
+	Waited      *Waits `json:"waited,omitempty"`
+	PersonSince string `json:"person_since,omitempty"`
+
 	Supervision          *SupervisionConfig `json:"regent,omitempty"`
 	Notify               *config.Notify     `json:"notify,omitempty"` // where its notifications go
 	IterationStartCommit string             `json:"iteration_start_commit,omitempty"`

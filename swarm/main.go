@@ -146,6 +146,7 @@ func commands() []*cli.Command {
 		waitCommand(),
 		cleanCommand(),
 		landCommand(),
+		reportCommand(),
 		respawnCommand(),
 		hostCommand(),
 		initCommand(),

@@ -22,7 +22,7 @@ func (l *Loop) freshLoop() {
 // its course is followed by the next iteration, which supervision announces.
 func (l *Loop) backoff(st *ralph.State) {
 	until := ralph.ParseTime(st.BackoffUntil)
-	waited := true
+	began, waited := l.cfg.Clock.Now(), true
 	for l.cfg.Clock.Now().Before(until) {
 		if l.abortRequested() {
 			l.abortNow(agent{dead: true})
@@ -39,7 +39,9 @@ func (l *Loop) backoff(st *ralph.State) {
 		}
 		l.wait(d, nil, nil)
 	}
+	over := l.cfg.Clock.Now()
 	l.rec.update(func(s *ralph.State) error {
+		s.AddWait(ralph.WaitBackoff, over.Sub(began))
 		if s.Phase == ralph.PhaseBackoff {
 			s.Phase = ralph.PhaseEnded
 			s.BackoffUntil = ""

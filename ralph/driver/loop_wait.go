@@ -75,6 +75,11 @@ func notify(ch chan struct{}) {
 // stop meanwhile ends the wait at once.
 func (l *Loop) waitForReset(st *ralph.State) {
 	until := ralph.ParseTime(st.WaitingUntil)
+	began := l.cfg.Clock.Now()
+	defer func() {
+		over := l.cfg.Clock.Now()
+		l.rec.update(func(s *ralph.State) error { s.AddWait(ralph.WaitLimit, over.Sub(began)); return nil })
+	}()
 	for l.cfg.Clock.Now().Before(until) {
 		if l.abortRequested() {
 			l.abortNow(agent{dead: true})

@@ -79,7 +79,7 @@ func (en *endOfIteration) end(st *ralph.State, a agent, kind ralph.Ending) {
 	if stop {
 		return
 	}
-	rec.Checks = verdict.Results
+	rec.Checks, rec.RolledBack = verdict.Results, e.Reverted
 	f := en.runFacts(st, a, kind, marker)
 	f.Spent, f.Verdict, f.Reverted, f.Limit, f.Untested = ended.spent, verdict, e.Reverted, ended.limit, e.Untested
 	dec := ralph.AfterRun(f, lim)

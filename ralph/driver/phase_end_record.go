@@ -29,6 +29,7 @@ func (en *endOfIteration) newRecord(st *ralph.State, kind ralph.Ending) ralph.It
 // hooks see the loop's status as the iteration left it).
 func (en *endOfIteration) finishIteration(rec *ralph.IterationRecord) {
 	r := *rec
+	r.Waited = en.takeWaits()
 	en.rec.appendOrKeep(func() error { return en.cfg.Dir.AppendIteration(r) })
 	en.features.iterationRecorded(r)
 }
@@ -80,5 +81,20 @@ func (en *endOfIteration) stoppedWhileWorking(st *ralph.State, a agent) {
 	rec := en.newRecord(st, ralph.EndExited)
 	rec.EndReason = "stopped"
 	rec.Commits = en.commitsOf(st)
+	rec.Waited = en.takeWaits()
 	en.rec.appendOrKeep(func() error { return en.cfg.Dir.AppendIteration(rec) })
+}
+
+// takeWaits is what the loop waited since the last iteration's record, for the record of the
+// iteration ending now.
+func (en *endOfIteration) takeWaits() *ralph.Waits {
+	var w *ralph.Waits
+	now := en.cfg.Clock.Now()
+	en.rec.update(func(s *ralph.State) error {
+		if s.Waited != nil || s.PersonSince != "" {
+			w = s.TakeWaits(now)
+		}
+		return nil
+	})
+	return w
 }

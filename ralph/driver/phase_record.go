@@ -74,9 +74,18 @@ func (r *recorder) say(format string, args ...any) {
 	fmt.Fprintf(r.out, "[ralph] "+r.name+": "+format+"\n", args...)
 }
 
-// update changes the loop state; a write that fails is reported, not ignored.
+// update changes the loop state; a write that fails is reported, not ignored. A change that
+// makes the agent wait for a person (a dialog, a permission), or ends such a wait, is timed
+// here, where every such change passes, for the iteration's record.
 func (r *recorder) update(fn func(*ralph.State) error) {
-	_, err := r.dir.Update(fn)
+	_, err := r.dir.Update(func(st *ralph.State) error {
+		waited := st.WaitsForPerson()
+		if err := fn(st); err != nil {
+			return err
+		}
+		st.PersonWaitChanged(waited, r.clock.Now())
+		return nil
+	})
 	r.recorded(err)
 }
 
