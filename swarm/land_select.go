@@ -58,7 +58,11 @@ func passedOver(e *env, o landOptions, sel land.Selection) []landResult {
 		if o.Format == "text" {
 			fmt.Fprintf(e.stdout, "passed over: %s (%s)\n", p.Worker.Name, why)
 		}
-		rec := &land.Record{Worker: p.Worker.Name, Branch: p.Worker.Worktree.Branch}
+		// Where its branch stood when last offered, if it ever was (named, or before).
+		rec, err := land.LoadRecord(e.Dir(), p.Worker.Name)
+		if err != nil || rec == nil {
+			rec = &land.Record{Worker: p.Worker.Name, Branch: p.Worker.Worktree.Branch}
+		}
 		results = append(results, landResult{Record: rec, Skipped: "passed over (" + why + "): --all lands finished workers only; name it to land it",
 			Repo: p.Worker.Worktree.BaseRepo})
 	}

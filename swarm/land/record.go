@@ -24,9 +24,10 @@ const (
 // Record is where a worker's branch stands in the queue: $SWARM_DIR/land/WORKER.json.
 type Record struct {
 	Worker string `json:"worker"`
-	State  string `json:"state"`
+	// State is empty only in the result of a worker passed over that was never offered.
+	State  string `json:"state,omitempty"`
 	Branch string `json:"branch"`
-	Target string `json:"target"`
+	Target string `json:"target,omitempty"`
 	// Repo is the repository the branch lands in: whoever reads the record can look at the
 	// target there.
 	Repo string `json:"repo,omitempty"`
