@@ -111,6 +111,7 @@ func (st *State) ResetForNextLoop() {
 	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
 	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0
 	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
+	st.personMayGo()
 }
 
 // A SpecQueue is where an agent takes its specs from: the project's own inbox (LocalQueue),

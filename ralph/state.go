@@ -61,6 +61,8 @@ type State struct {
 
 	// NeedsPermission is what the agent asks permission for (its own signal), while it waits.
 	NeedsPermission string `json:"needs_permission,omitempty"`
+	// NeedsPersonSince is when the loop came to need a person (state_need.go).
+	NeedsPersonSince string `json:"needs_person_since,omitempty"`
 	// NoAgentSignals: the agent is not asked for its own signals (--no-agent-signals); the
 	// screen alone tells what it does.
 	NoAgentSignals bool `json:"no_agent_signals,omitempty"`
@@ -340,6 +342,10 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	}
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)
+	}
+	if dec.Ended || dec.PausedNow {
+		// Whoever resumes it is the person it needed; a need met again is a new one.
+		st.NeedsPersonSince = ""
 	}
 	if dec.Unpause && st.PausedAt != "" {
 		if at := ParseTime(st.PausedAt); !at.IsZero() && now.After(at) {
