@@ -65,7 +65,8 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 		part.problem, part.lastSeen = err, seen.At
 		_ = json.Unmarshal(seen.Workers, &part.workers)
 		for i := range part.workers {
-			part.workers[i].State, part.workers[i].StateDetail = "unreachable", ""
+			// What it needed then is not known now: the state says so.
+			part.workers[i].State, part.workers[i].StateDetail, part.workers[i].NeedsPerson = "unreachable", "", nil
 			part.workers[i].LastSeen = seen.At
 		}
 	} else {

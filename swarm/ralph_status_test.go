@@ -18,7 +18,8 @@ func TestRalphStatusText(t *testing.T) {
 	ld := te.loop("agent", ralph.State{Status: ralph.StatusRunning, MaxIterations: 20, CurrentIteration: 7,
 		Started: started.Format(ralph.TimeFormat), LastIterationStarted: started.Add(2 * time.Hour).Format(ralph.TimeFormat),
 		LastScreenChange: started.Add(3 * time.Hour).Format(ralph.TimeFormat), ConsecutiveFailures: 1, TotalFailures: 2,
-		InactivityTimeout: 60, DonePattern: &pattern, LastExitCode: &code, BlockedBy: "trust-folder", ExitReason: "x"})
+		InactivityTimeout: 60, DonePattern: &pattern, LastExitCode: &code, BlockedBy: "trust-folder", ExitReason: "x",
+		NeedsPersonSince: started.Add(3 * time.Hour).Format(ralph.TimeFormat)})
 	if err := ld.UpdateSupervision(func(rs *ralph.SupervisionState) {
 		rs.Resurrections, rs.Rollbacks, rs.LastCommit = 1, 2, "abc123"
 		rs.LastOutputAt = started.Add(3 * time.Hour).Format(time.RFC3339)
@@ -31,7 +32,8 @@ func TestRalphStatusText(t *testing.T) {
 	local := func(d time.Duration) string { return started.Add(d).Local().Format("2006-01-02 15:04:05") }
 	out := te.output()
 	for _, want := range []string{
-		"Ralph Loop: agent\nStatus: running\nIteration: 7/20\n",
+		"Ralph Loop: agent\nStatus: blocked (dialog: trust-folder)\nNeeds a person: dialog: trust-folder, since " + local(3*time.Hour) + " (",
+		" ago)\nIteration: 7/20\n",
 		"Started: " + local(0) + "\nCurrent iteration started: " + local(2*time.Hour) + "\n",
 		"Consecutive failures: 1\nTotal failures: 2\nInactivity timeout: 60s\nDone pattern: ALL DONE\n",
 		"Built-in markers: <promise>COMPLETE</promise>, RALPH_STATUS: COMPLETE\nStagnation: off\n",

@@ -25,6 +25,8 @@ type workerJSON struct {
 	State string `json:"state"`
 	// StateDetail qualifies the state word ("exit 4", "max_iterations"), as the table shows.
 	StateDetail string `json:"state_detail,omitempty"`
+	// NeedsPerson is what a loop needs a person for and since when; null when nothing.
+	NeedsPerson *needJSON `json:"needs_person"`
 	// Host is the machine the worker runs on, in a listing of several ("local" for this one).
 	Host     string              `json:"host,omitempty"`
 	LastSeen string              `json:"last_seen,omitempty"`
@@ -160,15 +162,22 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 func workersJSON(e *env, list []*state.Worker) []workerJSON {
 	out := make([]workerJSON, 0, len(list))
 	for _, w := range list {
-		j := toJSON(w)
-		loop := workerLoop(e, w)
-		sw := stateOf(w.Status, w.ExitCode, loop)
-		j.State, j.StateDetail = sw.word, sw.detail
-		j.CostUSD = loopCost(loop)
+		j := stateJSON(w, workerLoop(e, w))
 		j.Landing = workerLanding(e, w)
 		out = append(out, j)
 	}
 	return out
+}
+
+// stateJSON is a worker in its published shape with what its state says: its words, what
+// its loop needs a person for, its cost (loop is nil for a worker that is no loop).
+func stateJSON(w *state.Worker, loop *ralph.State) workerJSON {
+	j := toJSON(w)
+	sw := stateOf(w.Status, w.ExitCode, loop)
+	j.State, j.StateDetail = sw.word, sw.detail
+	j.NeedsPerson = needOf(w.Status, loop)
+	j.CostUSD = loopCost(loop)
+	return j
 }
 
 // printTable is ls's table; a LAND column is added when a worker listed has a landing record.
