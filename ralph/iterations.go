@@ -30,6 +30,8 @@ type IterationRecord struct {
 	Commits    []string      `json:"commits"`
 	Tokens     *cost.Usage   `json:"tokens"`
 	Cost       *float64      `json:"cost"`
+	// LastLines are a failed iteration's last lines on the agent's screen (ralph.Failure).
+	LastLines []string `json:"lastLines,omitempty"`
 }
 
 // IterationsJSONL is the loop's iteration history.
