@@ -19,6 +19,9 @@ type NoticeFacts struct {
 	// MoreSteps: the loop is a chain step with steps after it, so a step that finished is
 	// not the end of the work (the chain's last step is).
 	MoreSteps bool
+	// LastFailure is the loop's last failed iteration when it is the one the decision is
+	// about: a failed loop is told with the agent's last word (the reason it gave, often).
+	LastFailure *Failure
 }
 
 // doneReasons are the ways a loop finishes its work (as opposed to being stopped by its
@@ -64,6 +67,9 @@ func endNotice(d Decision, f NoticeFacts) (Notice, bool) {
 		reason := d.Escalate
 		if reason == "" {
 			reason = d.ExitReason
+		}
+		if last := f.LastFailure.LastLine(); last != "" {
+			reason += ": " + last
 		}
 		return Notice{NotifyFailed, reason}, true
 	case d.ExitReason == "stagnated":

@@ -63,6 +63,8 @@ type State struct {
 	NeedsPermission string `json:"needs_permission,omitempty"`
 	// NeedsPersonSince is when the loop came to need a person (state_need.go).
 	NeedsPersonSince string `json:"needs_person_since,omitempty"`
+	// LastFailure is the last iteration that failed, with the agent's last lines (failure.go).
+	LastFailure *Failure `json:"last_failure,omitempty"`
 	// NoAgentSignals: the agent is not asked for its own signals (--no-agent-signals); the
 	// screen alone tells what it does.
 	NoAgentSignals bool `json:"no_agent_signals,omitempty"`
@@ -355,6 +357,9 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	}
 	if dec.PausedNow && st.PausedAt == "" {
 		st.PausedAt = now.Format(TimeFormat)
+	}
+	if dec.Failed != nil {
+		st.LastFailure = dec.Failed.at(now)
 	}
 	if dec.SetCounters {
 		st.ConsecutiveFailures = dec.ConsecutiveFailures

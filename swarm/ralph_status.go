@@ -171,6 +171,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	if st.LastExitCode != nil {
 		fmt.Fprintf(out, "Last exit code: %d\n", *st.LastExitCode)
 	}
+	printLastFailure(out, st.LastFailure, now)
 	if st.MaxContext > 0 {
 		fmt.Fprintf(out, "Context: %s\n", contextText(st))
 	}
@@ -200,6 +201,30 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Monitor: not running\n")
 	}
 }
+
+// printLastFailure shows the loop's last failed iteration with the agent's last lines, the
+// reason a fast-failing agent gives being there alone.
+func printLastFailure(out io.Writer, f *ralph.Failure, now time.Time) {
+	if f == nil {
+		return
+	}
+	when := ""
+	if t := ralph.ParseTime(f.At); !t.IsZero() {
+		when = fmt.Sprintf(", %s (%s)", ralph.FormatTime(f.At), words.Ago(t, now))
+	}
+	fmt.Fprintf(out, "Last failure: iteration %d (exit: %s)%s\n", f.Iteration, screen.Printable(f.Exit, 40), when)
+	if len(f.Lines) == 0 {
+		fmt.Fprintf(out, "    (nothing on the agent's screen)\n")
+	}
+	for _, l := range f.Lines {
+		// Made safe by the loop as it kept them; again here, as the state file may have been
+		// edited since.
+		fmt.Fprintf(out, "    %s\n", screen.Printable(l, maxShownLine))
+	}
+}
+
+// maxShownLine bounds a line of the agent's screen that status shows from the loop's files.
+const maxShownLine = 400
 
 // statusText is the loop's state word with what qualifies it, unless a line of its own says
 // that (the exit reason): "blocked (dialog: trust-folder)", "paused (finishing iteration)".

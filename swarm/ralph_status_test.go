@@ -123,3 +123,26 @@ func TestRalphStatusOfACorruptLoop(t *testing.T) {
 		t.Error("a damaged loop no longer counts as one")
 	}
 }
+
+// The last failure, with the agent's last lines indented under it and made safe to show.
+func TestRalphStatusLastFailure(t *testing.T) {
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	printLastFailure(&b, &ralph.Failure{Iteration: 3, Exit: "1", At: at.Format(ralph.TimeFormat),
+		Lines: []string{"● trying", "Invalid API key \x1b[31m· Please run /login"}}, at.Add(5*time.Minute))
+	want := "Last failure: iteration 3 (exit: 1), " + at.Local().Format("2006-01-02 15:04:05") + " (5m ago)\n" +
+		"    ● trying\n    Invalid API key · Please run /login\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	printLastFailure(&b, &ralph.Failure{Iteration: 1, Exit: "hung"}, at)
+	if b.String() != "Last failure: iteration 1 (exit: hung)\n    (nothing on the agent's screen)\n" {
+		t.Errorf("a failure with nothing on screen: %q", b.String())
+	}
+	b.Reset()
+	printLastFailure(&b, nil, at)
+	if b.String() != "" {
+		t.Errorf("no failure: %q", b.String())
+	}
+}

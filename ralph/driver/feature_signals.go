@@ -253,7 +253,7 @@ func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEv
 	sg.drv.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
 	var last []string
 	if lines, err := sg.drv.capture(a, 0); err == nil {
-		last = lastN(nonBlank(lines), lastLinesSent)
+		last = screenTail(lines, lastLinesSent)
 	}
 	sg.notify.send(st, ralph.Notice{Event: ralph.NotifyPermission, Reason: "agent needs permission: " + what}, last, nil)
 }

@@ -125,7 +125,7 @@ func TestLoopNotifiesItsEnd(t *testing.T) {
 	if code := h.run(h.config()); code != 1 {
 		t.Fatalf("Run = %d, want 1", code)
 	}
-	want := "swarm: " + loopName + " failed: 2 consecutive failures (last exit: 1) (iteration 2)"
+	want := "swarm: " + loopName + " failed: 2 consecutive failures (last exit: 1): ● Error: cannot reach the build cache (iteration 2) (iteration 2)"
 	if got := h.fake.Messages(); !reflect.DeepEqual(got, []string{want}) {
 		t.Errorf("tmux messages %q, want %q", got, want)
 	}

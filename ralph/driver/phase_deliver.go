@@ -213,7 +213,7 @@ func (dv *promptDelivery) blocked(st *ralph.State, a agent, dialog string, lines
 	dv.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
 	now := dv.cfg.Clock.Now()
 	dv.rec.update(func(x *ralph.State) error { x.WaitsAtDialog(dialog, now); return nil })
-	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, screenTail(lines, lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.
