@@ -202,5 +202,6 @@ func hasEndNotice(ns []ralph.Notice) bool {
 
 // isEndEvent: the events that end a loop, which supervision's escalation goes with.
 func isEndEvent(e string) bool {
-	return e == ralph.NotifyFailed || e == ralph.NotifyBudget || e == ralph.NotifyStagnated || e == ralph.NotifyDone
+	return e == ralph.NotifyFailed || e == ralph.NotifyBudget || e == ralph.NotifyStagnated || e == ralph.NotifyDone ||
+		e == ralph.NotifyStopped
 }

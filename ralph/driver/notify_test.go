@@ -40,7 +40,7 @@ func TestNotifySpecErrors(t *testing.T) {
 	for spec, want := range map[string]string{
 		"email":             "invalid --notify 'email' (expected desktop, tmux, webhook=URL, command=CMD, events=LIST or off)",
 		"webhook=ftp://x":   "invalid notify webhook 'ftp://x' (expected an http:// or https:// URL)",
-		"events=done,later": "unknown notify event 'later' (known: done, failed, stagnated, blocked, permission, usage_limit, budget, resurrected, rollback)",
+		"events=done,later": "unknown notify event 'later' (known: done, stopped, failed, stagnated, blocked, permission, usage_limit, budget, resurrected, rollback)",
 	} {
 		if _, err := ralph.ResolveNotify(config.Load(t.TempDir()), []string{spec}); err == nil || err.Error() != want {
 			t.Errorf("--notify %s: error %v; want %q", spec, err, want)
