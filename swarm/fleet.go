@@ -147,7 +147,8 @@ func printFleetTable(e *env, all []workerJSON) {
 	for i, j := range all {
 		rows[i], landings[i] = jsonRow(j, now), j.Landing
 	}
-	_ = writeTable(e.stdout, "NAME\tHOST\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
+	titles := []string{"NAME", "HOST", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
+	_ = writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
 }
 
 // jsonRow is a worker of the fleet as a table row.

@@ -187,25 +187,45 @@ func printTable(e *env, list []*state.Worker) error {
 	for i, w := range list {
 		rows[i], landings[i] = tableRow(w, workerState(e, w)), workerLanding(e, w)
 	}
-	return writeTable(e.stdout, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
+	titles := []string{"NAME", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
+	return writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
 }
 
-// writeTable writes a table of workers under header, with a LAND column when one of them has
-// a landing record (landings[i] is row i's).
-func writeTable(out io.Writer, header string, rows [][]string, landings []*landingJSON) error {
-	anyLanding := slices.ContainsFunc(landings, func(l *landingJSON) bool { return l != nil })
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	if anyLanding {
-		header += "\tLAND"
-	}
-	fmt.Fprintln(tw, header)
-	for i, row := range rows {
-		if anyLanding {
-			row = append(row, landingWord(landings[i]))
+// writeTable writes a table of workers under titles, with a LAND column when one of them has
+// a landing record (landings[i] is row i's), fitted to the terminal as fit says.
+func writeTable(out io.Writer, titles []string, rows [][]string, landings []*landingJSON, fit tableFit) error {
+	cols := make([]tableColumn, len(titles))
+	for i, t := range titles {
+		cols[i].title = t
+		for _, row := range rows {
+			cols[i].cells = append(cols[i].cells, row[i])
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if slices.ContainsFunc(landings, func(l *landingJSON) bool { return l != nil }) {
+		cols = append(cols, tableColumn{title: "LAND", cells: mapLandings(landings)})
+	}
+	cols = fit.fitted(cols)
+	tw := tabwriter.NewWriter(out, 0, 4, columnGap, ' ', 0)
+	line := make([]string, len(cols))
+	for i, c := range cols {
+		line[i] = c.title
+	}
+	fmt.Fprintln(tw, strings.Join(line, "\t"))
+	for r := range rows {
+		for i, c := range cols {
+			line[i] = c.cells[r]
+		}
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
 	}
 	return tw.Flush()
+}
+
+func mapLandings(landings []*landingJSON) []string {
+	out := make([]string, len(landings))
+	for i, l := range landings {
+		out[i] = landingWord(l)
+	}
+	return out
 }
 
 // tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; sw is its
