@@ -35,10 +35,13 @@ func (d *Decision) failedWith(f RunFacts, exit string) {
 	}
 }
 
-// at is the failure as recorded at now.
-func (fl Failure) at(now time.Time) *Failure {
-	fl.At = now.Format(TimeFormat)
-	return &fl
+// keepFailure keeps a decision's failed iteration, recorded at now, as the loop's last one.
+func (st *State) keepFailure(dec Decision, now time.Time) {
+	if dec.Failed != nil {
+		fl := *dec.Failed
+		fl.At = now.Format(TimeFormat)
+		st.LastFailure = &fl
+	}
 }
 
 // LastLine is the agent's last line when it failed, "" when its screen showed nothing: most

@@ -345,10 +345,7 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)
 	}
-	if dec.Ended || dec.PausedNow {
-		// Whoever resumes it is the person it needed; a need met again is a new one.
-		st.NeedsPersonSince = ""
-	}
+	st.needEndsWith(dec)
 	if dec.Unpause && st.PausedAt != "" {
 		if at := ParseTime(st.PausedAt); !at.IsZero() && now.After(at) {
 			st.PausedSeconds += now.Sub(at).Seconds()
@@ -358,9 +355,7 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.PausedNow && st.PausedAt == "" {
 		st.PausedAt = now.Format(TimeFormat)
 	}
-	if dec.Failed != nil {
-		st.LastFailure = dec.Failed.at(now)
-	}
+	st.keepFailure(dec, now)
 	if dec.SetCounters {
 		st.ConsecutiveFailures = dec.ConsecutiveFailures
 		st.TotalFailures = dec.TotalFailures

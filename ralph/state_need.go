@@ -54,3 +54,11 @@ func (st *State) personMayGo() {
 		st.NeedsPersonSince = ""
 	}
 }
+
+// needEndsWith forgets when the loop came to need a person once a decision ends or pauses it:
+// whoever resumes it is the person it needed, and a need met again is a new one.
+func (st *State) needEndsWith(dec Decision) {
+	if dec.Ended || dec.PausedNow {
+		st.NeedsPersonSince = ""
+	}
+}
