@@ -109,8 +109,9 @@ func (st *State) ApplyAgentStage(am *AgentMode, promptFile string) {
 func (st *State) ResetForNextLoop() {
 	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil
 	st.Status, st.Phase, st.ExitReason, st.Ended, st.Finalized = StatusRunning, PhaseEnded, "", "", false
-	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor = nil, nil, 0, 0
+	st.Signals, st.LastChecks, st.StagnantIterations, st.CostCountedFor, st.LastFailure = nil, nil, 0, 0, nil
 	st.BlockedBy, st.WaitingUntil, st.WaitingFor, st.WaitingReset, st.BackoffUntil = "", "", "", "", ""
+	st.personMayGo()
 }
 
 // A SpecQueue is where an agent takes its specs from: the project's own inbox (LocalQueue),

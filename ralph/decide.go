@@ -127,6 +127,9 @@ type RunFacts struct {
 	Untested    bool        // the tests or checkers were cut short by a stop (EndFacts.Untested)
 	Spent       float64     // USD the loop has cost so far, this iteration included
 	Limit       *LimitFacts // the agent hit its usage limit
+	// LastLines are the agent's last non-blank lines on screen as the iteration left it,
+	// above its input area: what a failure is kept with.
+	LastLines []string
 }
 
 // AfterRun is the verdict on an ended iteration (see iteration_end.go for the order that
@@ -167,6 +170,9 @@ func AfterRun(f RunFacts, lim Limits) Decision {
 // afterRun is AfterRun without the checkers' verdict.
 func afterRun(f RunFacts, lim Limits) Decision {
 	d, stop := stopRules(f.Markers, f.ExitCode, f.Ending == EndExited, f.FatalReason, lim)
+	if d.ExitReason == "fatal_error" {
+		d.failedWith(f, fmt.Sprint(*f.ExitCode))
+	}
 	if !stop && f.Limit != nil && f.Iteration < lim.MaxIterations && f.Running {
 		return LimitHit(f.Iteration, *f.Limit, lim)
 	}
@@ -217,6 +223,7 @@ func afterIteration(f RunFacts, lim Limits) Decision {
 func failure(d Decision, f RunFacts, lim Limits, exit string) Decision {
 	n := f.Iteration
 	d.event("FAIL", "iteration %d exit=%s duration=%s", n, exit, words.Compact(f.Duration))
+	d.failedWith(f, exit)
 	if d.ConsecutiveFailures >= lim.Supervision.MaxFailures {
 		msg := fmt.Sprintf("%d consecutive failures, stopping loop", d.ConsecutiveFailures)
 		d.Say("%s", msg)

@@ -35,6 +35,8 @@ type IterationRecord struct {
 	// Waited is what the loop waited since the iteration before ended (a backoff, a usage
 	// limit) and while this one's agent waited for a person.
 	Waited *Waits `json:"waited,omitempty"`
+	// LastLines are a failed iteration's last lines on the agent's screen (ralph.Failure).
+	LastLines []string `json:"lastLines,omitempty"`
 }
 
 // IterationsJSONL is the loop's iteration history.

@@ -268,6 +268,10 @@ func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.LastIterationStarted = now.Format(TimeFormat)
 	st.IterationStartCommit = head
 	st.Phase = PhaseStarting
+	if st.BlockedBy == "" && st.NeedsPermission == "" && st.UnknownScreen == "" {
+		// The agent before needed no person: a need this one meets begins with it.
+		st.NeedsPersonSince = ""
+	}
 	st.BlockedBy, st.NeedsPermission = "", ""
 	st.LastExitCode = nil
 	st.LastScreenChange = st.LastIterationStarted

@@ -15,7 +15,8 @@ import (
 // The events a loop notifies of, by the name the webhook's JSON and the command's
 // SWARM_EVENT carry.
 const (
-	NotifyDone        = "done"        // the loop finished: done signal, checkers passed, iteration limit
+	NotifyDone        = "done"        // the loop finished its work: a done marker or pattern, the DONE file, checks passed
+	NotifyStopped     = "stopped"     // the loop ended without finishing: out of iterations, the agent asked to wait
 	NotifyFailed      = "failed"      // the loop stopped as failed (supervision gave up)
 	NotifyStagnated   = "stagnated"   // iterations in a row changed nothing in git
 	NotifyBlocked     = "blocked"     // the agent sits on a dialog the prompt cannot go into
@@ -27,7 +28,7 @@ const (
 )
 
 // NotifyEvents are all the events, in the order the documentation lists them.
-var NotifyEvents = []string{NotifyDone, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyPermission, NotifyUsageLimit,
+var NotifyEvents = []string{NotifyDone, NotifyStopped, NotifyFailed, NotifyStagnated, NotifyBlocked, NotifyPermission, NotifyUsageLimit,
 	NotifyBudget, NotifyResurrected, NotifyRollback}
 
 // NotifyUsage is the --notify flag's help.

@@ -19,11 +19,15 @@ type NoticeFacts struct {
 	// MoreSteps: the loop is a chain step with steps after it, so a step that finished is
 	// not the end of the work (the chain's last step is).
 	MoreSteps bool
+	// LastFailure is the loop's last failed iteration when it is the one the decision is
+	// about: a failed loop is told with the agent's last word (the reason it gave, often).
+	LastFailure *Failure
 }
 
-// doneReasons are the ways a loop finishes its work (as opposed to being stopped by its
-// user, or by a limit people hear about under their own event).
-var doneReasons = map[string]string{
+// endReasons say in words why a loop ended, for its done or stopped notice. Only the first
+// three are done (EndWords): running out of iterations says nothing of the work, and an agent
+// that asks to wait without a restart has not finished it either.
+var endReasons = map[string]string{
 	"done_file":            "the DONE file appeared",
 	"done_pattern":         "the done pattern matched",
 	"complete":             "the completion checkers passed",
@@ -65,17 +69,32 @@ func endNotice(d Decision, f NoticeFacts) (Notice, bool) {
 		if reason == "" {
 			reason = d.ExitReason
 		}
+		if last := f.LastFailure.LastLine(); last != "" {
+			reason += ": " + last
+		}
 		return Notice{NotifyFailed, reason}, true
 	case d.ExitReason == "stagnated":
 		return Notice{NotifyStagnated, eventText(d, "STAGNATED", "no git changes")}, true
 	case d.ExitReason == "budget_exceeded":
 		return Notice{NotifyBudget, d.Escalate}, true
 	}
-	why, ok := doneReasons[d.ExitReason]
-	if !ok || f.MoreSteps {
+	word, _, _ := EndWords(d.Status, d.ExitReason)
+	if word == EndKilled || f.MoreSteps {
+		// A person who ended the loop knows; a chain step that ended starts the next one.
 		return Notice{}, false
 	}
-	return Notice{NotifyDone, fmt.Sprintf("%s (%s)", why, d.ExitReason)}, true
+	why, ok := endReasons[d.ExitReason]
+	if !ok {
+		why = "the loop stopped"
+	}
+	event := NotifyStopped
+	if word == EndDone {
+		event = NotifyDone
+	}
+	if d.ExitReason != "" {
+		why = fmt.Sprintf("%s (%s)", why, d.ExitReason)
+	}
+	return Notice{event, why}, true
 }
 
 // eventText is the text of the decision's first event of a kind, or else def.

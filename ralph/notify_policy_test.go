@@ -30,10 +30,39 @@ func TestNoticeLoopCompleteAfterCheckers(t *testing.T) {
 	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "the completion checkers passed (complete)"})
 }
 
-func TestNoticeIterationLimitIsDone(t *testing.T) {
+// Running out of iterations says nothing of the work: the loop stopped, it is not done.
+func TestNoticeIterationLimitIsStopped(t *testing.T) {
 	var d Decision
 	d.Stop(StatusStopped, "max_iterations", "max iterations (3) reached")
-	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyDone, "iteration limit reached (max_iterations)"})
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyStopped, "iteration limit reached (max_iterations)"})
+}
+
+func TestNoticeEveryIterationFailedIsFailed(t *testing.T) {
+	d := allFailed(3)
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyFailed, "max iterations reached (3) and every iteration failed"})
+}
+
+// The agent asked to wait: the loop stopped for a person to look, its work not finished.
+func TestNoticeWaitWithoutRestartIsStopped(t *testing.T) {
+	var d Decision
+	d.Stop(StatusStopped, "wait_without_restart", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyStopped, "the agent asked to wait without a restart (wait_without_restart)"})
+}
+
+func TestNoticeDonePattern(t *testing.T) {
+	wantNotices(t, Notices(DonePatternSeen(4), NoticeFacts{}), Notice{NotifyDone, "the done pattern matched (done_pattern)"})
+}
+
+func TestNoticeStopForAReasonNotKnownIsStopped(t *testing.T) {
+	var d Decision
+	d.Stop(StatusStopped, "spec_queue_empty", "")
+	wantNotices(t, Notices(d, NoticeFacts{}), Notice{NotifyStopped, "the loop stopped (spec_queue_empty)"})
+}
+
+func TestNoticeChainStepOutOfIterationsIsNotStopped(t *testing.T) {
+	var d Decision
+	d.Stop(StatusStopped, "max_iterations", "")
+	wantNotices(t, Notices(d, NoticeFacts{MoreSteps: true}))
 }
 
 func TestNoticeChainStepWithMoreStepsIsNotDone(t *testing.T) {

@@ -115,8 +115,9 @@ type Decision struct {
 	Backoff  time.Duration // > 0: wait this long before the next iteration
 	Lines    []Line
 	Events   []Event
-	Escalate string // non-empty: report the loop as given up, for this reason
-	EndAgent bool   // end the agent now (a finished interactive agent would idle forever)
+	Escalate string   // non-empty: report the loop as given up, for this reason
+	Failed   *Failure // the iteration failed: kept as the loop's last failure (failure.go)
+	EndAgent bool     // end the agent now (a finished interactive agent would idle forever)
 
 	// RemoveDoneFile: the DONE file's claim was disproved by the checkers, so it must not end
 	// the loop before the next iteration.

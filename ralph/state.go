@@ -61,6 +61,10 @@ type State struct {
 
 	// NeedsPermission is what the agent asks permission for (its own signal), while it waits.
 	NeedsPermission string `json:"needs_permission,omitempty"`
+	// NeedsPersonSince is when the loop came to need a person (state_need.go).
+	NeedsPersonSince string `json:"needs_person_since,omitempty"`
+	// LastFailure is the last iteration that failed, with the agent's last lines (failure.go).
+	LastFailure *Failure `json:"last_failure,omitempty"`
 	// NoAgentSignals: the agent is not asked for its own signals (--no-agent-signals); the
 	// screen alone tells what it does.
 	NoAgentSignals bool `json:"no_agent_signals,omitempty"`
@@ -347,6 +351,7 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.Ended {
 		st.Ended = now.Format(TimeFormat)
 	}
+	st.needEndsWith(dec)
 	if dec.Unpause && st.PausedAt != "" {
 		if at := ParseTime(st.PausedAt); !at.IsZero() && now.After(at) {
 			st.PausedSeconds += now.Sub(at).Seconds()
@@ -356,6 +361,7 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 	if dec.PausedNow && st.PausedAt == "" {
 		st.PausedAt = now.Format(TimeFormat)
 	}
+	st.keepFailure(dec, now)
 	if dec.SetCounters {
 		st.ConsecutiveFailures = dec.ConsecutiveFailures
 		st.TotalFailures = dec.TotalFailures
@@ -372,25 +378,4 @@ func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
 // LogEvent appends `<time> [KIND] text` to iterations.log.
 func (d Dir) LogEvent(now time.Time, kind, text string) error {
 	return state.AppendLine(d.IterationsLog(), fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text))
-}
-
-// RunningTime is how long the loop has run (until it ended), leaving out the time it spent
-// paused.
-func (st *State) RunningTime(now time.Time) time.Duration {
-	started := ParseTime(st.Started)
-	if started.IsZero() {
-		return 0
-	}
-	end := now
-	if t := ParseTime(st.Ended); !t.IsZero() {
-		end = t
-	}
-	paused := time.Duration(st.PausedSeconds * float64(time.Second))
-	if at := ParseTime(st.PausedAt); !at.IsZero() && end.After(at) {
-		paused += end.Sub(at)
-	}
-	if d := end.Sub(started) - paused; d > 0 {
-		return d
-	}
-	return 0
 }

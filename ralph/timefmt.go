@@ -24,3 +24,24 @@ func ParseTime(stored string) time.Time {
 	}
 	return time.Time{}
 }
+
+// RunningTime is how long the loop has run (until it ended), leaving out the time it spent
+// paused.
+func (st *State) RunningTime(now time.Time) time.Duration {
+	started := ParseTime(st.Started)
+	if started.IsZero() {
+		return 0
+	}
+	end := now
+	if t := ParseTime(st.Ended); !t.IsZero() {
+		end = t
+	}
+	paused := time.Duration(st.PausedSeconds * float64(time.Second))
+	if at := ParseTime(st.PausedAt); !at.IsZero() && end.After(at) {
+		paused += end.Sub(at)
+	}
+	if d := end.Sub(started) - paused; d > 0 {
+		return d
+	}
+	return 0
+}

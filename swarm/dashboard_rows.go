@@ -76,6 +76,8 @@ func loopWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 	switch sw := loopStateWord("", st); sw.word {
 	case wordPaused, wordKilled, wordStopped:
 		return sw.String(), dashboard.ToneQuiet
+	case wordBlocked:
+		return sw.String(), dashboard.ToneWarn
 	case wordFailed:
 		return sw.String(), dashboard.ToneBad
 	case wordDone:
@@ -93,12 +95,6 @@ func loopWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 
 // runningWords is the state of a loop that runs: where its iteration is.
 func runningWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
-	if st.BlockedBy != "" {
-		return "blocked: " + st.BlockedBy, dashboard.ToneWarn
-	}
-	if st.NeedsPermission != "" {
-		return "needs permission", dashboard.ToneWarn
-	}
 	switch st.Phase {
 	case ralph.PhaseBackoff:
 		if until := ralph.ParseTime(st.BackoffUntil); until.After(now) {

@@ -45,8 +45,9 @@ func TestDashboardLoopWords(t *testing.T) {
 	}{
 		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, LastScreenChange: at(-2 * time.Second)}, "working"},
 		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, LastScreenChange: at(-time.Minute)}, "idle"},
-		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseStarting, BlockedBy: "trust-folder"}, "blocked: trust-folder"},
-		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, NeedsPermission: "Bash"}, "needs permission"},
+		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseStarting, BlockedBy: "trust-folder"}, "blocked (dialog: trust-folder)"},
+		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, NeedsPermission: "Bash"}, "blocked (permission: Bash)"},
+		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseBackoff, UnknownScreen: "/s/unknown-iteration-1.txt"}, "blocked (unknown screen)"},
 		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseBackoff, BackoffUntil: at(8 * time.Second)}, "backoff 8s"},
 		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseDelivering}, "starting"},
 		{ralph.State{Status: ralph.StatusPaused}, "paused"},

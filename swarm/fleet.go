@@ -65,7 +65,8 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 		part.problem, part.lastSeen = err, seen.At
 		_ = json.Unmarshal(seen.Workers, &part.workers)
 		for i := range part.workers {
-			part.workers[i].State, part.workers[i].StateDetail = "unreachable", ""
+			// What it needed then is not known now: the state says so.
+			part.workers[i].State, part.workers[i].StateDetail, part.workers[i].NeedsPerson = "unreachable", "", nil
 			part.workers[i].LastSeen = seen.At
 		}
 	} else {
@@ -146,7 +147,8 @@ func printFleetTable(e *env, all []workerJSON) {
 	for i, j := range all {
 		rows[i], landings[i] = jsonRow(j, now), j.Landing
 	}
-	_ = writeTable(e.stdout, "NAME\tHOST\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
+	titles := []string{"NAME", "HOST", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
+	_ = writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
 }
 
 // jsonRow is a worker of the fleet as a table row.

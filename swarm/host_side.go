@@ -41,7 +41,7 @@ func gatherHello(e *env) remote.Hello {
 			case wordWaiting:
 				h.Parked++
 				h.Loops++
-			case wordRunning, wordPaused:
+			case wordRunning, wordBlocked, wordPaused:
 				if w.Metadata["ralph"] == true {
 					h.Loops++
 				}

@@ -24,10 +24,10 @@ func (o lsOptions) check() error {
 		return err
 	}
 	switch o.Status {
-	case "all", wordRunning, wordStopped, wordOrphaned, wordWaiting, wordPaused, wordDone, wordKilled, wordFailed:
+	case "all", wordRunning, wordStopped, wordOrphaned, wordBlocked, wordWaiting, wordPaused, wordDone, wordKilled, wordFailed:
 		return nil
 	}
-	return fail("invalid --status '%s' (expected running, stopped, orphaned, waiting, paused, done, killed, failed or all)", o.Status)
+	return fail("invalid --status '%s' (expected running, stopped, orphaned, blocked, waiting, paused, done, killed, failed or all)", o.Status)
 }
 
 func lsCommand() *cli.Command {
@@ -41,6 +41,8 @@ Examples:
    swarm ls
    swarm ls --status running --format names
    swarm ls --status done          # loops that finished their work
+   swarm ls --status blocked       # loops that need a person (a dialog, a permission)
+   swarm ls --format json | jq -r '.[] | select(.needs_person) | "\(.name): \(.needs_person.what)"'
    swarm ls --format json | jq '.[] | select(.metadata.ralph == true)'
    swarm ls --host box             # one host's workers (see swarm host)
 
@@ -49,7 +51,7 @@ shows their workers with a HOST column; a host that does not answer in time is s
 its last known workers as unreachable, and when it was last seen.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "table, json or names", Value: "table"},
-			&cli.StringFlag{Name: "status", Usage: "the worker's process (running, stopped, orphaned) or its state (waiting, paused, done, killed, failed), or all", Value: "all"},
+			&cli.StringFlag{Name: "status", Usage: "the worker's process (running, stopped, orphaned) or its state (blocked, waiting, paused, done, killed, failed), or all", Value: "all"},
 			&cli.StringFlag{Name: "tag", Usage: "only workers with this tag"},
 			&cli.StringFlag{Name: "host", Usage: "only this host's workers (local: this machine's)"},
 			&cli.Float64Flag{Name: "timeout", Usage: "seconds each host has to answer", Value: 5},

@@ -26,7 +26,8 @@ func ralphLogsCommand() *cli.Command {
 		Description: `Without --monitor, the loop's events (iterations.log). --format json prints its
 iteration records instead (iterations.jsonl): one JSON object per line, per finished
 iteration, with runId, iteration, agent, startedAt, endedAt, durationMs, exitCode,
-endReason, signals, checks, commits, tokens and cost.
+endReason, signals, checks, commits, tokens and cost (and lastLines, the agent's last lines
+on screen, for a failed iteration).
 
 Examples:
    swarm ralph logs agent

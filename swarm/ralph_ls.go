@@ -22,7 +22,7 @@ func ralphLsCommand() *cli.Command {
    swarm ralph list --format json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "table", Usage: "table, json or names"},
-			&cli.StringFlag{Name: "status", Value: "all", Usage: "only loops in this state: running, waiting, paused, done, killed, stopped (any of the last three), failed or all"},
+			&cli.StringFlag{Name: "status", Value: "all", Usage: "only loops in this state: running (blocked ones too), blocked, waiting, paused, done, killed, stopped (any of the last three), failed or all"},
 		},
 		Action: func(c *cli.Context) error {
 			o := ralphLsOptions{Format: c.String("format"), Status: c.String("status")}
@@ -42,10 +42,10 @@ func (o ralphLsOptions) check() error {
 		return err
 	}
 	switch o.Status {
-	case "", "all", wordRunning, wordWaiting, wordPaused, wordDone, wordKilled, wordStopped, wordFailed:
+	case "", "all", wordRunning, wordBlocked, wordWaiting, wordPaused, wordDone, wordKilled, wordStopped, wordFailed:
 		return nil
 	}
-	return fail("invalid --status '%s' (expected running, waiting, paused, done, killed, stopped, failed or all)", o.Status)
+	return fail("invalid --status '%s' (expected running, blocked, waiting, paused, done, killed, stopped, failed or all)", o.Status)
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
@@ -122,11 +122,7 @@ func printLoopTable(e *env, views []loopView) {
 		if reason == "" {
 			reason = "-"
 		}
-		status := v.Word
-		if v.NeedsPermission != "" && v.Status == ralph.StatusRunning {
-			status += " (needs permission)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, status, v.CurrentIteration, v.MaxIterations,
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", v.WorkerName, v.statusText(), v.CurrentIteration, v.MaxIterations,
 			costCell(v.State), v.WorkerStatus, mon, reason)
 	}
 	tw.Flush()

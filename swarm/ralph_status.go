@@ -104,9 +104,13 @@ type loopView struct {
 	*ralph.State
 	// State is the loop's state word (state_words.go): status's "stopped" said as done,
 	// killed or stopped.
-	Word         string `json:"state"`
-	WorkerStatus string `json:"worker_status"`
-	MonitorAlive bool   `json:"monitor_alive"`
+	Word string `json:"state"`
+	// Detail qualifies the word, as ls says it ("dialog: trust-folder", "max_iterations").
+	Detail string `json:"state_detail,omitempty"`
+	// NeedsPerson is what the loop needs a person for and since when; null when nothing.
+	NeedsPerson  *needJSON `json:"needs_person"`
+	WorkerStatus string    `json:"worker_status"`
+	MonitorAlive bool      `json:"monitor_alive"`
 	// Monitor is what drives the loop: "regent" (the state directory's Regent), "own" (a
 	// monitor process of its own) or "" (nothing).
 	Monitor     string                  `json:"monitor"`
@@ -126,7 +130,9 @@ func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopVi
 	}
 	rs := ld.LoadSupervision()
 	cs, _ := ld.LoadChain()
-	v := loopView{State: st, WorkerStatus: ws, Word: stateOf(status, nil, st).word, MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
+	sw := stateOf(status, nil, st)
+	v := loopView{State: st, WorkerStatus: ws, Word: sw.word, Detail: sw.detail, NeedsPerson: needOf(status, st),
+		MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
 	switch {
 	case v.MonitorAlive && regent != 0 && st.MonitorPID == regent:
 		v.Monitor = "regent"
@@ -144,7 +150,10 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		printAgentStatus(out, v.Agent, st, now)
 	}
 	fmt.Fprintf(out, "Ralph Loop: %s\n", st.WorkerName)
-	fmt.Fprintf(out, "Status: %s\n", v.Word)
+	fmt.Fprintf(out, "Status: %s\n", v.statusText())
+	if n := v.NeedsPerson; n != nil {
+		fmt.Fprintf(out, "Needs a person: %s\n", needText(n, now))
+	}
 	fmt.Fprintf(out, "Iteration: %d/%d\n", st.CurrentIteration, st.MaxIterations)
 	fmt.Fprintf(out, "Started: %s\n", ralph.FormatTime(st.Started))
 	fmt.Fprintf(out, "Current iteration started: %s\n", ralph.FormatTime(st.LastIterationStarted))
@@ -162,6 +171,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	if st.LastExitCode != nil {
 		fmt.Fprintf(out, "Last exit code: %d\n", *st.LastExitCode)
 	}
+	printLastFailure(out, st.LastFailure, now)
 	if st.MaxContext > 0 {
 		fmt.Fprintf(out, "Context: %s\n", contextText(st))
 	}
@@ -190,6 +200,49 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	default:
 		fmt.Fprintf(out, "Monitor: not running\n")
 	}
+}
+
+// printLastFailure shows the loop's last failed iteration with the agent's last lines, the
+// reason a fast-failing agent gives being there alone.
+func printLastFailure(out io.Writer, f *ralph.Failure, now time.Time) {
+	if f == nil {
+		return
+	}
+	when := ""
+	if t := ralph.ParseTime(f.At); !t.IsZero() {
+		when = fmt.Sprintf(", %s (%s)", ralph.FormatTime(f.At), words.Ago(t, now))
+	}
+	fmt.Fprintf(out, "Last failure: iteration %d (exit: %s)%s\n", f.Iteration, screen.Printable(f.Exit, 40), when)
+	if len(f.Lines) == 0 {
+		fmt.Fprintf(out, "    (nothing on the agent's screen)\n")
+	}
+	for _, l := range f.Lines {
+		// Made safe by the loop as it kept them; again here, as the state file may have been
+		// edited since.
+		fmt.Fprintf(out, "    %s\n", screen.Printable(l, maxShownLine))
+	}
+}
+
+// maxShownLine bounds a line of the agent's screen that status shows from the loop's files.
+const maxShownLine = 400
+
+// statusText is the loop's state word with what qualifies it, unless a line of its own says
+// that (the exit reason): "blocked (dialog: trust-folder)", "paused (finishing iteration)".
+func (v loopView) statusText() string {
+	if v.Detail == "" || v.Detail == v.ExitReason {
+		return v.Word
+	}
+	return v.Word + " (" + v.Detail + ")"
+}
+
+// needText is a need with when it began: "dialog: trust-folder, since 2026-11-25 02:00:00 (6h
+// ago)".
+func needText(n *needJSON, now time.Time) string {
+	t, err := time.Parse(time.RFC3339, n.Since)
+	if err != nil {
+		return n.What
+	}
+	return fmt.Sprintf("%s, since %s (%s)", n.What, t.Local().Format("2006-01-02 15:04:05"), words.Ago(t, now))
 }
 
 func printRegentStatus(out io.Writer, rc ralph.SupervisionConfig, rs *ralph.SupervisionState) {

@@ -18,7 +18,8 @@ func TestRalphStatusText(t *testing.T) {
 	ld := te.loop("agent", ralph.State{Status: ralph.StatusRunning, MaxIterations: 20, CurrentIteration: 7,
 		Started: started.Format(ralph.TimeFormat), LastIterationStarted: started.Add(2 * time.Hour).Format(ralph.TimeFormat),
 		LastScreenChange: started.Add(3 * time.Hour).Format(ralph.TimeFormat), ConsecutiveFailures: 1, TotalFailures: 2,
-		InactivityTimeout: 60, DonePattern: &pattern, LastExitCode: &code, BlockedBy: "trust-folder", ExitReason: "x"})
+		InactivityTimeout: 60, DonePattern: &pattern, LastExitCode: &code, BlockedBy: "trust-folder", ExitReason: "x",
+		NeedsPersonSince: started.Add(3 * time.Hour).Format(ralph.TimeFormat)})
 	if err := ld.UpdateSupervision(func(rs *ralph.SupervisionState) {
 		rs.Resurrections, rs.Rollbacks, rs.LastCommit = 1, 2, "abc123"
 		rs.LastOutputAt = started.Add(3 * time.Hour).Format(time.RFC3339)
@@ -31,7 +32,8 @@ func TestRalphStatusText(t *testing.T) {
 	local := func(d time.Duration) string { return started.Add(d).Local().Format("2006-01-02 15:04:05") }
 	out := te.output()
 	for _, want := range []string{
-		"Ralph Loop: agent\nStatus: running\nIteration: 7/20\n",
+		"Ralph Loop: agent\nStatus: blocked (dialog: trust-folder)\nNeeds a person: dialog: trust-folder, since " + local(3*time.Hour) + " (",
+		" ago)\nIteration: 7/20\n",
 		"Started: " + local(0) + "\nCurrent iteration started: " + local(2*time.Hour) + "\n",
 		"Consecutive failures: 1\nTotal failures: 2\nInactivity timeout: 60s\nDone pattern: ALL DONE\n",
 		"Built-in markers: <promise>COMPLETE</promise>, RALPH_STATUS: COMPLETE\nStagnation: off\n",
@@ -119,5 +121,28 @@ func TestRalphStatusOfACorruptLoop(t *testing.T) {
 	}
 	if !hasLoop(ld) || keptCopy(ld) == "" {
 		t.Error("a damaged loop no longer counts as one")
+	}
+}
+
+// The last failure, with the agent's last lines indented under it and made safe to show.
+func TestRalphStatusLastFailure(t *testing.T) {
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	printLastFailure(&b, &ralph.Failure{Iteration: 3, Exit: "1", At: at.Format(ralph.TimeFormat),
+		Lines: []string{"● trying", "Invalid API key \x1b[31m· Please run /login"}}, at.Add(5*time.Minute))
+	want := "Last failure: iteration 3 (exit: 1), " + at.Local().Format("2006-01-02 15:04:05") + " (5m ago)\n" +
+		"    ● trying\n    Invalid API key · Please run /login\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	printLastFailure(&b, &ralph.Failure{Iteration: 1, Exit: "hung"}, at)
+	if b.String() != "Last failure: iteration 1 (exit: hung)\n    (nothing on the agent's screen)\n" {
+		t.Errorf("a failure with nothing on screen: %q", b.String())
+	}
+	b.Reset()
+	printLastFailure(&b, nil, at)
+	if b.String() != "" {
+		t.Errorf("no failure: %q", b.String())
 	}
 }

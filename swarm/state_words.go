@@ -2,8 +2,11 @@ package swarm
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 )
 
@@ -13,6 +16,7 @@ import (
 // (143, 137) says nothing: what the loop did does.
 const (
 	wordRunning  = "running"        // the worker's process runs; for a loop: it is driven
+	wordBlocked  = "blocked"        // the loop runs but needs a person: a dialog, a permission, an unknown screen
 	wordWaiting  = "waiting"        // the loop waits out a usage limit, no agent running
 	wordPaused   = "paused"         // the loop was paused (swarm ralph pause, a signal); resume goes on
 	wordDone     = ralph.EndDone    // the loop finished its work (done pattern, DONE file, checks passed)
@@ -86,7 +90,53 @@ func loopStateWord(status string, loop *ralph.State) stateWord {
 		// disk, a crash); what the worker did is what is known.
 		return stateOf(status, nil, nil)
 	}
+	if n := needOf(status, loop); n != nil {
+		return stateWord{word: wordBlocked, detail: n.What}
+	}
 	return stateWord{word: wordRunning}
+}
+
+// needJSON is what a loop needs a person for, and since when: the "needs_person" of the JSON
+// of ls, status, ralph ls and ralph status, which a script can poll.
+type needJSON struct {
+	// What is the need in words: "dialog: trust-folder", "permission: Bash(rm -rf build)",
+	// "unknown screen"; the state's detail (`blocked (dialog: trust-folder)`) says the same.
+	What string `json:"what"`
+	// Since is when the loop came to need a person (RFC 3339); absent when it was not recorded
+	// (a loop started by an older swarm).
+	Since string `json:"since,omitempty"`
+}
+
+// maxNeedText bounds the agent's own words in a need: it asks permission in words of its own.
+const maxNeedText = 60
+
+// needOf is what a loop needs a person for; nil when it needs none, or does not run (a worker
+// status of "" stands for a worker not looked at).
+func needOf(status string, loop *ralph.State) *needJSON {
+	if loop == nil || loop.Status != ralph.StatusRunning || status != state.StatusRunning && status != "" {
+		return nil
+	}
+	var what string
+	switch {
+	case loop.NeedsPermission != "":
+		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
+		asked := loop.NeedsPermission
+		if _, tool, ok := strings.Cut(asked, "permission to use "); ok && strings.TrimSpace(tool) != "" {
+			asked = tool
+		}
+		what = "permission: " + screen.Printable(asked, maxNeedText)
+	case loop.BlockedBy != "":
+		what = "dialog: " + screen.Printable(loop.BlockedBy, maxNeedText)
+	case loop.UnknownScreen != "":
+		what = "unknown screen"
+	default:
+		return nil
+	}
+	n := &needJSON{What: what}
+	if t := ralph.ParseTime(loop.NeedsPersonSince); !t.IsZero() {
+		n.Since = t.Format(time.RFC3339)
+	}
+	return n
 }
 
 // ended reports whether the state is an end: the loop will not go on by itself.

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -89,5 +90,79 @@ func TestStatusLine(t *testing.T) {
 		if got := statusLine(c.w, c.sw, c.ended, now); got != c.want {
 			t.Errorf("statusLine = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// A loop that needs a person says so, in every view: one situation per row.
+func TestStateWordsOfALoopThatNeedsAPerson(t *testing.T) {
+	code := 143
+	blocked := func(s ralph.Status, mod func(*ralph.State)) *ralph.State {
+		st := &ralph.State{Status: s, ExitReason: "consecutive_failures"}
+		if s == ralph.StatusRunning || s == ralph.StatusPaused {
+			st.ExitReason = ""
+		}
+		mod(st)
+		return st
+	}
+	dialog := func(st *ralph.State) { st.BlockedBy = "trust-folder" }
+	permission := func(st *ralph.State) { st.NeedsPermission = "Claude needs your permission to use Bash(rm -rf build)" }
+	unknown := func(st *ralph.State) { st.UnknownScreen = "/s/unknown-iteration-1.txt" }
+	for _, c := range []struct {
+		name   string
+		status string
+		exit   *int
+		loop   *ralph.State
+		want   string
+	}{
+		{"at a dialog", state.StatusRunning, nil, blocked(ralph.StatusRunning, dialog), "blocked (dialog: trust-folder)"},
+		{"asking permission", state.StatusRunning, nil, blocked(ralph.StatusRunning, permission), "blocked (permission: Bash(rm -rf build))"},
+		{"on an unknown screen", state.StatusRunning, nil, blocked(ralph.StatusRunning, unknown), "blocked (unknown screen)"},
+		{"a permission asked in other words", state.StatusRunning, nil, blocked(ralph.StatusRunning, func(st *ralph.State) { st.NeedsPermission = "Allow shell?" }), "blocked (permission: Allow shell?)"},
+		{"paused while it asks", state.StatusRunning, nil, blocked(ralph.StatusPaused, permission), "paused (finishing iteration)"},
+		{"failed at a dialog", state.StatusStopped, &code, blocked(ralph.StatusFailed, dialog), "failed (consecutive_failures)"},
+		{"on record at a dialog, its worker ended", state.StatusStopped, &code, blocked(ralph.StatusRunning, dialog), "stopped"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := stateOf(c.status, c.exit, c.loop).String(); got != c.want {
+				t.Errorf("stateOf = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// The need as scripts poll it: what, and since when as recorded; nothing for a loop that needs
+// nobody or does not run.
+func TestNeedOf(t *testing.T) {
+	since := time.Date(2026, 11, 25, 2, 0, 0, 0, time.UTC)
+	running := func(mod func(*ralph.State)) *ralph.State {
+		st := &ralph.State{Status: ralph.StatusRunning}
+		mod(st)
+		return st
+	}
+	for _, c := range []struct {
+		name   string
+		status string
+		loop   *ralph.State
+		want   *needJSON
+	}{
+		{"a dialog, since when recorded", state.StatusRunning, running(func(st *ralph.State) {
+			st.BlockedBy, st.NeedsPersonSince = "trust-folder", since.Format(ralph.TimeFormat)
+		}), &needJSON{What: "dialog: trust-folder", Since: "2026-11-25T02:00:00Z"}},
+		{"a need not stamped (an older swarm)", state.StatusRunning, running(func(st *ralph.State) { st.BlockedBy = "theme" }),
+			&needJSON{What: "dialog: theme"}},
+		{"the agent's words, made safe and short", state.StatusRunning, running(func(st *ralph.State) {
+			st.NeedsPermission = "use \x1b[31mBash(" + strings.Repeat("x", 100) + ")"
+		}), &needJSON{What: "permission: use Bash(" + strings.Repeat("x", 50) + "…"}},
+		{"nothing needed", state.StatusRunning, running(func(*ralph.State) {}), nil},
+		{"a worker that ended", state.StatusStopped, running(func(st *ralph.State) { st.BlockedBy = "theme" }), nil},
+		{"a paused loop", state.StatusRunning, &ralph.State{Status: ralph.StatusPaused, BlockedBy: "theme"}, nil},
+		{"no loop", state.StatusRunning, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := needOf(c.status, c.loop)
+			if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+				t.Errorf("needOf = %+v, want %+v", got, c.want)
+			}
+		})
 	}
 }

@@ -60,15 +60,13 @@ func runStatus(e *env, o statusOptions) error {
 	if err != nil {
 		return err
 	}
-	sw := workerState(e, w)
+	loop := workerLoop(e, w)
 	if o.Format == "json" {
-		j := toJSON(w)
-		j.State = sw.word
-		if err := printJSON(e, j); err != nil {
+		if err := printJSON(e, stateJSON(w, loop)); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintln(e.stdout, statusLine(w, sw, e.endedAt(w), time.Now()))
+		fmt.Fprintln(e.stdout, statusLine(w, stateOf(w.Status, w.ExitCode, loop), e.endedAt(w), time.Now()))
 	}
 	if w.Status != state.StatusRunning {
 		return exitCode(ExitError)

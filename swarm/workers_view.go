@@ -25,6 +25,8 @@ type workerJSON struct {
 	State string `json:"state"`
 	// StateDetail qualifies the state word ("exit 4", "max_iterations"), as the table shows.
 	StateDetail string `json:"state_detail,omitempty"`
+	// NeedsPerson is what a loop needs a person for and since when; null when nothing.
+	NeedsPerson *needJSON `json:"needs_person"`
 	// Host is the machine the worker runs on, in a listing of several ("local" for this one).
 	Host     string              `json:"host,omitempty"`
 	LastSeen string              `json:"last_seen,omitempty"`
@@ -160,15 +162,22 @@ func printWorkers(e *env, list []*state.Worker, format string) error {
 func workersJSON(e *env, list []*state.Worker) []workerJSON {
 	out := make([]workerJSON, 0, len(list))
 	for _, w := range list {
-		j := toJSON(w)
-		loop := workerLoop(e, w)
-		sw := stateOf(w.Status, w.ExitCode, loop)
-		j.State, j.StateDetail = sw.word, sw.detail
-		j.CostUSD = loopCost(loop)
+		j := stateJSON(w, workerLoop(e, w))
 		j.Landing = workerLanding(e, w)
 		out = append(out, j)
 	}
 	return out
+}
+
+// stateJSON is a worker in its published shape with what its state says: its words, what
+// its loop needs a person for, its cost (loop is nil for a worker that is no loop).
+func stateJSON(w *state.Worker, loop *ralph.State) workerJSON {
+	j := toJSON(w)
+	sw := stateOf(w.Status, w.ExitCode, loop)
+	j.State, j.StateDetail = sw.word, sw.detail
+	j.NeedsPerson = needOf(w.Status, loop)
+	j.CostUSD = loopCost(loop)
+	return j
 }
 
 // printTable is ls's table; a LAND column is added when a worker listed has a landing record.
@@ -178,25 +187,45 @@ func printTable(e *env, list []*state.Worker) error {
 	for i, w := range list {
 		rows[i], landings[i] = tableRow(w, workerState(e, w)), workerLanding(e, w)
 	}
-	return writeTable(e.stdout, "NAME\tSTATUS\tWHERE\tUPTIME\tWORKTREE\tTAGS", rows, landings)
+	titles := []string{"NAME", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
+	return writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
 }
 
-// writeTable writes a table of workers under header, with a LAND column when one of them has
-// a landing record (landings[i] is row i's).
-func writeTable(out io.Writer, header string, rows [][]string, landings []*landingJSON) error {
-	anyLanding := slices.ContainsFunc(landings, func(l *landingJSON) bool { return l != nil })
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	if anyLanding {
-		header += "\tLAND"
-	}
-	fmt.Fprintln(tw, header)
-	for i, row := range rows {
-		if anyLanding {
-			row = append(row, landingWord(landings[i]))
+// writeTable writes a table of workers under titles, with a LAND column when one of them has
+// a landing record (landings[i] is row i's), fitted to the terminal as fit says.
+func writeTable(out io.Writer, titles []string, rows [][]string, landings []*landingJSON, fit tableFit) error {
+	cols := make([]tableColumn, len(titles))
+	for i, t := range titles {
+		cols[i].title = t
+		for _, row := range rows {
+			cols[i].cells = append(cols[i].cells, row[i])
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if slices.ContainsFunc(landings, func(l *landingJSON) bool { return l != nil }) {
+		cols = append(cols, tableColumn{title: "LAND", cells: mapLandings(landings)})
+	}
+	cols = fit.fitted(cols)
+	tw := tabwriter.NewWriter(out, 0, 4, columnGap, ' ', 0)
+	line := make([]string, len(cols))
+	for i, c := range cols {
+		line[i] = c.title
+	}
+	fmt.Fprintln(tw, strings.Join(line, "\t"))
+	for r := range rows {
+		for i, c := range cols {
+			line[i] = c.cells[r]
+		}
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
 	}
 	return tw.Flush()
+}
+
+func mapLandings(landings []*landingJSON) []string {
+	out := make([]string, len(landings))
+	for i, l := range landings {
+		out[i] = landingWord(l)
+	}
+	return out
 }
 
 // tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; sw is its

@@ -41,7 +41,7 @@ func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
 
 // expectOnPty is the program on a new pty, answered once with keys when its screen matches re.
 func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Regexp, keys string, args []string) (string, error) {
-	master, cmd := startOnPty(ts, args)
+	master, cmd := startOnPty(ts, 0, args)
 	defer master.Close()
 	var mu sync.Mutex
 	var out bytes.Buffer

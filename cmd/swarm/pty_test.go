@@ -17,15 +17,24 @@ import (
 // cmdPty runs a program on a fresh pseudo-terminal that never answers what is asked of it,
 // as a script driving swarm through a pty would: the program must end within the bound and
 // must not have asked the terminal anything (a query waits for an answer that never comes).
-// What it wrote goes to stdout.
+// What it wrote goes to stdout. With -cols the terminal says it is that many columns wide
+// (a new pty says nothing of its size).
 //
-//	pty [-within SEC] PROGRAM [ARGS...]
+//	pty [-within SEC] [-cols N] PROGRAM [ARGS...]
 func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 	within, args := parseWithin(ts, args, time.Second)
-	if len(args) == 0 {
-		ts.Fatalf("usage: pty [-within SEC] PROGRAM [ARGS...]")
+	cols := 0
+	if len(args) > 1 && args[0] == "-cols" {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			ts.Fatalf("bad -cols %q", args[1])
+		}
+		cols, args = n, args[2:]
 	}
-	out, took, err := runOnPty(ts, within, args)
+	if len(args) == 0 {
+		ts.Fatalf("usage: pty [-within SEC] [-cols N] PROGRAM [ARGS...]")
+	}
+	out, took, err := runOnPty(ts, within, cols, args)
 	fmt.Fprint(ts.Stdout(), out)
 	if took >= within {
 		ts.Fatalf("%s took %v on a silent terminal (bound %v); it wrote %q", args[0], took.Round(time.Millisecond), within, out)
@@ -42,9 +51,9 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 
 // runOnPty starts the program as the leader of a new session whose controlling terminal is a
 // new pty, reads all it writes, and kills it when it outlasts the bound twice over.
-func runOnPty(ts *testscript.TestScript, within time.Duration, args []string) (string, time.Duration, error) {
+func runOnPty(ts *testscript.TestScript, within time.Duration, cols int, args []string) (string, time.Duration, error) {
 	start := time.Now()
-	master, cmd := startOnPty(ts, args)
+	master, cmd := startOnPty(ts, cols, args)
 	defer master.Close()
 	var out bytes.Buffer
 	read := make(chan struct{})
@@ -91,11 +100,17 @@ func parseWithin(ts *testscript.TestScript, args []string, def time.Duration) (t
 }
 
 // startOnPty starts the program as the leader of a new session whose controlling terminal is
-// a new pty, in the script's environment, and returns the pty's master side.
-func startOnPty(ts *testscript.TestScript, args []string) (*os.File, *exec.Cmd) {
+// a new pty (cols wide, when cols is not 0), in the script's environment, and returns the
+// pty's master side.
+func startOnPty(ts *testscript.TestScript, cols int, args []string) (*os.File, *exec.Cmd) {
 	master, slave, err := openPty()
 	if err != nil {
 		ts.Fatalf("pty: %v", err)
+	}
+	if cols > 0 {
+		if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: 24}); err != nil {
+			ts.Fatalf("pty: %v", err)
+		}
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(scriptEnv(ts), "TERM=xterm-256color")

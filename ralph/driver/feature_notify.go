@@ -44,7 +44,11 @@ func (ns *notifications) announce(cur *ralph.State, a agent, dec ralph.Decision)
 	if escalation == nil && (cur.Notify == nil || !cur.Notify.Any()) {
 		return // nowhere to send them: neither the chain nor the screen need be read
 	}
-	notices := ralph.Notices(dec, ralph.NoticeFacts{MoreSteps: dec.Ended && ns.chainGoesOn(cur)})
+	facts := ralph.NoticeFacts{MoreSteps: dec.Ended && ns.chainGoesOn(cur)}
+	if f := cur.LastFailure; f != nil && f.Iteration == cur.CurrentIteration {
+		facts.LastFailure = f
+	}
+	notices := ralph.Notices(dec, facts)
 	if escalation != nil && !hasEndNotice(notices) {
 		notices = append(notices, ralph.Notice{Event: ralph.NotifyFailed, Reason: dec.Escalate})
 	}
@@ -198,5 +202,6 @@ func hasEndNotice(ns []ralph.Notice) bool {
 
 // isEndEvent: the events that end a loop, which supervision's escalation goes with.
 func isEndEvent(e string) bool {
-	return e == ralph.NotifyFailed || e == ralph.NotifyBudget || e == ralph.NotifyStagnated || e == ralph.NotifyDone
+	return e == ralph.NotifyFailed || e == ralph.NotifyBudget || e == ralph.NotifyStagnated || e == ralph.NotifyDone ||
+		e == ralph.NotifyStopped
 }

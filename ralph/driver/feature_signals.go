@@ -174,7 +174,7 @@ func (sg *signalWatch) signalSession(st *ralph.State) string {
 func (sg *signalWatch) permissionAnswered() {
 	sg.events.permissionAt = time.Time{}
 	if cur, err := sg.drv.dir().Load(); err == nil && cur.NeedsPermission != "" {
-		sg.drv.update(func(s *ralph.State) error { s.NeedsPermission = ""; return nil })
+		sg.drv.update(func(s *ralph.State) error { s.PermissionAnswered(); return nil })
 	}
 }
 
@@ -247,12 +247,13 @@ func (sg *signalWatch) endBySignal(st *ralph.State, a agent, e ralph.AgentEvent,
 func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEvent) {
 	what := words.OneLine(ralph.FirstOf(e.Message, "a tool"))
 	sg.events.permissionAt = sg.drv.clock().Now()
-	sg.drv.update(func(s *ralph.State) error { s.NeedsPermission = what; return nil })
+	now := sg.drv.clock().Now()
+	sg.drv.update(func(s *ralph.State) error { s.WaitsForPermission(what, now); return nil })
 	sg.drv.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.drv.name())
 	sg.drv.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
 	var last []string
 	if lines, err := sg.drv.capture(a, 0); err == nil {
-		last = lastN(nonBlank(lines), lastLinesSent)
+		last = screenTail(lines, lastLinesSent)
 	}
 	sg.notify.send(st, ralph.Notice{Event: ralph.NotifyPermission, Reason: "agent needs permission: " + what}, last, nil)
 }

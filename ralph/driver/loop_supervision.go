@@ -2,7 +2,6 @@ package driver
 
 import (
 	"os"
-	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -14,35 +13,49 @@ import (
 // that keeps dying, and the agent's last lines that reports carry (the test gate is a feature,
 // feature_gate.go). What to do is decided in ralph/supervision_policy.go.
 
-// lastOutput returns the last n non-blank lines the agent showed: from the screen saved when
-// the iteration ended, or else from the pane. tmux's own "Pane is dead" note is left out.
+// lastOutput is what a notification carries of the agent's screen as iteration left it (see
+// screenTail): its last n lines above its input area.
 func (l *Loop) lastOutput(a agent, iteration, n int) []string {
-	var lines []string
-	if data, err := os.ReadFile(l.cfg.Dir.ScreenPath(iteration)); err == nil {
-		lines = screen.Lines(string(data))
-	} else if a.paneID != "" {
-		lines, _ = l.view.capture(a, 0)
-	}
-	return lastN(nonBlank(lines), n)
+	return screenTail(leftScreen(&l.cfg, l.view, a, iteration), n)
 }
 
-// nonBlank leaves out blank lines and tmux's own "Pane is dead" note.
-func nonBlank(lines []string) []string {
-	out := []string{}
+// leftScreen is the agent's screen as iteration n left it: the one saved when it ended, or
+// else the pane as it is now.
+func leftScreen(cfg *Config, view *agentView, a agent, n int) []string {
+	if data, err := os.ReadFile(cfg.Dir.ScreenPath(n)); err == nil {
+		return screen.Lines(string(data))
+	}
+	if a.paneID != "" {
+		lines, _ := view.capture(a, 0)
+		return lines
+	}
+	return nil
+}
+
+// maxLineSent bounds each line of the agent's screen that a notification or a failure carries.
+const maxLineSent = 200
+
+// screenTail is what a report carries of a screen: its last n non-blank lines above the
+// agent's input area (its input box and the footer under it tell nothing of what happened),
+// tmux's own "Pane is dead" note left out, each made safe to show and at most maxLineSent
+// characters: the screen is the agent's, and may hold anything.
+func screenTail(lines []string, n int) []string {
+	var kept []string
 	for _, ln := range lines {
-		if strings.TrimSpace(ln) == "" || tmux.IsDeadNote(ln) {
-			continue
+		if !tmux.IsDeadNote(ln) {
+			kept = append(kept, ln)
 		}
-		out = append(out, ln)
+	}
+	out := []string{}
+	for _, ln := range screen.AboveInput(kept) {
+		if ln = screen.Printable(ln, maxLineSent); ln != "" {
+			out = append(out, ln)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
 	}
 	return out
-}
-
-func lastN(lines []string, n int) []string {
-	if len(lines) > n {
-		return append([]string{}, lines[len(lines)-n:]...)
-	}
-	return append([]string{}, lines...)
 }
 
 // Resurrected records that this monitor took over the loop from one (deadPID) that died, and

@@ -40,7 +40,7 @@ func TestNotifySpecErrors(t *testing.T) {
 	for spec, want := range map[string]string{
 		"email":             "invalid --notify 'email' (expected desktop, tmux, webhook=URL, command=CMD, events=LIST or off)",
 		"webhook=ftp://x":   "invalid notify webhook 'ftp://x' (expected an http:// or https:// URL)",
-		"events=done,later": "unknown notify event 'later' (known: done, failed, stagnated, blocked, permission, usage_limit, budget, resurrected, rollback)",
+		"events=done,later": "unknown notify event 'later' (known: done, stopped, failed, stagnated, blocked, permission, usage_limit, budget, resurrected, rollback)",
 	} {
 		if _, err := ralph.ResolveNotify(config.Load(t.TempDir()), []string{spec}); err == nil || err.Error() != want {
 			t.Errorf("--notify %s: error %v; want %q", spec, err, want)
@@ -125,7 +125,7 @@ func TestLoopNotifiesItsEnd(t *testing.T) {
 	if code := h.run(h.config()); code != 1 {
 		t.Fatalf("Run = %d, want 1", code)
 	}
-	want := "swarm: " + loopName + " failed: 2 consecutive failures (last exit: 1) (iteration 2)"
+	want := "swarm: " + loopName + " failed: 2 consecutive failures (last exit: 1): ● Error: cannot reach the build cache (iteration 2) (iteration 2)"
 	if got := h.fake.Messages(); !reflect.DeepEqual(got, []string{want}) {
 		t.Errorf("tmux messages %q, want %q", got, want)
 	}

@@ -189,8 +189,8 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 		if lines, err := dv.view.capture(a, 0); err == nil {
 			s := screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE)
 			if s.Kind == screen.Ready && dv.settledReady(a, &lines) && dv.signals.sessionStarted(st, &readyAt) {
-				if blocked != "" || st.UnknownScreen != "" {
-					dv.rec.update(func(x *ralph.State) error { x.BlockedBy, x.UnknownScreen = "", ""; return nil })
+				if blocked != "" || st.UnknownScreen != "" || st.NeedsPersonSince != "" {
+					dv.rec.update(func(x *ralph.State) error { x.AgentReady(); return nil })
 				}
 				return a, lines, true
 			}
@@ -211,8 +211,9 @@ func (dv *promptDelivery) waitReady(st *ralph.State) (agent, []string, bool) {
 func (dv *promptDelivery) blocked(st *ralph.State, a agent, dialog string, lines []string) {
 	dv.rec.say("agent is waiting at %s; answer it with 'swarm attach %s' (the prompt is not typed into a dialog)", screen.DialogDescription(dialog), dv.cfg.Name)
 	dv.rec.logEvent("BLOCKED", fmt.Sprintf("iteration %d dialog=%s", st.CurrentIteration, dialog))
-	dv.rec.update(func(x *ralph.State) error { x.BlockedBy = dialog; return nil })
-	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, lastN(nonBlank(lines), lastLinesSent), nil)
+	now := dv.cfg.Clock.Now()
+	dv.rec.update(func(x *ralph.State) error { x.WaitsAtDialog(dialog, now); return nil })
+	dv.notify.send(st, ralph.Notice{Event: ralph.NotifyBlocked, Reason: "agent is waiting at " + screen.DialogDescription(dialog)}, screenTail(lines, lastLinesSent), nil)
 }
 
 // notReady ends an iteration whose agent never showed its input prompt.
@@ -243,7 +244,8 @@ func (dv *promptDelivery) keepUnknownScreen(st *ralph.State, a agent) string {
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil || state.ReplaceFile(path, []byte(out), 0o600) != nil {
 		return ""
 	}
-	dv.rec.update(func(x *ralph.State) error { x.UnknownScreen = path; return nil })
+	now := dv.cfg.Clock.Now()
+	dv.rec.update(func(x *ralph.State) error { x.ShowsUnknownScreen(path, now); return nil })
 	return path
 }
 

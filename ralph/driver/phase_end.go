@@ -84,6 +84,9 @@ func (en *endOfIteration) end(st *ralph.State, a agent, kind ralph.Ending) {
 	f.Spent, f.Verdict, f.Reverted, f.Limit, f.Untested = ended.spent, verdict, e.Reverted, ended.limit, e.Untested
 	dec := ralph.AfterRun(f, lim)
 	rec.Signals = f.Signals
+	if dec.Failed != nil {
+		rec.LastLines = dec.Failed.Lines
+	}
 	if dec.Signals != nil {
 		rec.Signals = dec.Signals
 	}
@@ -146,6 +149,7 @@ func (en *endOfIteration) runFacts(st *ralph.State, a agent, kind ralph.Ending, 
 		f.FatalReason = fatalReason(en.cfg.Workers.ExitPath(en.cfg.Name), *a.code)
 	}
 	f.Signals = ralph.SignalsOf(kind, a.code, marker, f.Markers.DoneFile)
+	f.LastLines = screenTail(leftScreen(en.cfg, en.view, a, st.CurrentIteration), ralph.FailureLines)
 	return f
 }
 

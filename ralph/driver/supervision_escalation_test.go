@@ -88,8 +88,8 @@ func TestSupervisionEscalationWebhook(t *testing.T) {
 		if err := json.Unmarshal(p.body, &e); err != nil {
 			t.Fatal(err)
 		}
-		if e.Worker != loopName || e.Iteration != 2 || e.Status != ralph.StatusFailed.String() || e.Reason != "2 consecutive failures (last exit: 1)" {
-			t.Errorf("webhook body %+v, want worker %q, iteration 2, status failed, the failure count as reason", e, loopName)
+		if e.Worker != loopName || e.Iteration != 2 || e.Status != ralph.StatusFailed.String() || e.Reason != "2 consecutive failures (last exit: 1): ● Error: cannot reach the build cache (iteration 2)" {
+			t.Errorf("webhook body %+v, want worker %q, iteration 2, status failed, the failure count and the agent's last word as reason", e, loopName)
 		}
 		if !contains(e.LastLines, "● Error: cannot reach the build cache (iteration 2)") {
 			t.Errorf("last_lines %q lack the failed agent's last output", e.LastLines)

@@ -47,16 +47,28 @@ const (
 )
 
 // attentionOf classifies a row by the first word of its state; a word it does not know is
-// classified by the state's tone.
+// classified by the state's tone. Where its branch stands in the merge queue, said after the
+// state ("done · landed abc1234"), never makes an ended worker look failed: only a branch sent
+// back (its tone then asks for a look) brings it forward, to the rows that need a person.
 func attentionOf(r Row) attention {
-	word, _, _ := strings.Cut(r.State, " ")
+	state, landing, _ := strings.Cut(r.State, " · ")
+	a := stateAttention(state, r.Tone)
+	if landing != "" && a > attnNeeds && r.Tone == ToneWarn {
+		return attnNeeds
+	}
+	return a
+}
+
+// stateAttention is how much a state in words needs a person, tone the row's.
+func stateAttention(state string, tone Tone) attention {
+	word, _, _ := strings.Cut(state, " ")
 	switch strings.TrimSuffix(word, ":") {
 	case "failed", "orphaned":
 		return attnFailed
 	case "stopped":
 		// A worker that ended with an error ("stopped (exit 1)") needs a look; a clean end or a
 		// loop's reason ("stopped (max_iterations)") does not.
-		if code, ok := exitOfState(r.State); ok && code != "0" {
+		if code, ok := exitOfState(state); ok && code != "0" {
 			return attnFailed
 		}
 		return attnEnded
@@ -69,7 +81,7 @@ func attentionOf(r Row) attention {
 	case "done", "killed", "gone":
 		return attnEnded
 	}
-	switch r.Tone {
+	switch tone {
 	case ToneBad:
 		return attnFailed
 	case ToneWarn:

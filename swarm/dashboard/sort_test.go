@@ -17,7 +17,7 @@ func TestDashboardAttentionOf(t *testing.T) {
 		{"stopped (exit 1)", ToneBad, attnFailed},
 		{"stopped (exit 137)", ToneBad, attnFailed},
 		{"orphaned", ToneBad, attnFailed},
-		{"blocked: trust-folder", ToneWarn, attnNeeds},
+		{"blocked: trust-folder", ToneWarn, attnNeeds}, // the words of an older swarm
 		{"waiting: limit until 19:30", ToneWarn, attnNeeds},
 		{"backoff 8s", ToneWarn, attnNeeds},
 		{"working", ToneBusy, attnActive},
@@ -30,6 +30,17 @@ func TestDashboardAttentionOf(t *testing.T) {
 		{"stopped", ToneQuiet, attnEnded},
 		{"stopped (exit 0)", ToneQuiet, attnEnded},
 		{"killed", ToneQuiet, attnEnded},
+		// Where the branch stands in the merge queue: landed is an end like any; sent back asks
+		// for a look.
+		{"stopped (exit 0) · landed abc1234", ToneQuiet, attnEnded},
+		{"done · landed abc1234", ToneGood, attnEnded},
+		{"done · queued", ToneGood, attnEnded},
+		{"stopped (exit 0) · sent back: needs rebase", ToneWarn, attnNeeds},
+		{"stopped (max_iterations) · breaks tests", ToneWarn, attnNeeds},
+		{"stopped (exit 1) · landed abc1234", ToneBad, attnFailed},
+		{"working · sent back: needs rebase", ToneBusy, attnActive},
+		{"blocked (dialog: trust-folder)", ToneWarn, attnNeeds},
+		{"blocked (permission: Bash)", ToneWarn, attnNeeds},
 		// Words not known yet: the tone says how much it matters.
 		{"stuck: dialog", ToneBad, attnFailed},
 		{"needs you", ToneWarn, attnNeeds},

@@ -93,22 +93,39 @@ func titles(rows []Row) []string {
 	return out
 }
 
-// widths are the columns' widths for these rows.
-func widths(rows []Row) []int {
+// stateColumn is the index of the STATE column among columns.
+const stateColumn = 2
+
+// widths are the columns' widths for these rows on a terminal of width cells: the STATE
+// column grows to show the longest state whole ("blocked (permission: Bash(rm -rf build))",
+// "stopped (max_iterations) · sent back: breaks tests") as far as the terminal has room.
+func widths(rows []Row, width int) []int {
 	out := make([]int, len(columns))
 	for i, c := range columns {
 		out[i] = c.width
 	}
+	longest := 0
 	for _, r := range rows {
 		out[0] = min(maxNameWidth, max(out[0], ansi.StringWidth(r.Name)))
+		longest = max(longest, ansi.StringWidth(r.State))
 	}
+	state := stateColumn
 	if hostShown(rows) {
 		host := 5
 		for _, r := range rows {
 			host = min(maxNameWidth, max(host, ansi.StringWidth(r.Host)))
 		}
 		out = slices.Insert(out, 1, host)
+		state++
 	}
+	// The row's mark ("▸ "), the other columns and a space between each two.
+	others := 2 + len(out) - 1
+	for i, w := range out {
+		if i != state {
+			others += w
+		}
+	}
+	out[state] = max(out[state], min(longest, width-others))
 	return out
 }
 
@@ -171,7 +188,7 @@ func clock(now time.Time) string {
 
 // tableLines are the column titles and the rows that fit, scrolled to keep the selection in.
 func tableLines(v frame, s styles) []string {
-	ws := widths(v.Rows)
+	ws := widths(v.Rows, v.Width)
 	var head []string
 	for i, t := range titles(v.Rows) {
 		head = append(head, pad(t, ws[i]))
@@ -216,13 +233,13 @@ func visibleRows(n, selected, height int) (first, last int) {
 // rowLine is one worker's row; the selected one is marked (and, in colour, reversed).
 func rowLine(r Row, selected bool, ws []int, v frame, s styles) string {
 	cells := []string{r.Name, r.Kind, r.State, r.Iteration, words.Ago(r.Changed, v.Snap.Now), failures(r.Failures), dollars(r.Cost)}
-	stateCell := 2
+	stateCell := stateColumn
 	if len(ws) > len(cells) {
 		host := r.Host
 		if host == "" {
 			host = "local"
 		}
-		cells, stateCell = slices.Insert(cells, 1, host), 3
+		cells, stateCell = slices.Insert(cells, 1, host), stateColumn+1
 	}
 	for i := range cells {
 		cells[i] = pad(cells[i], ws[i])

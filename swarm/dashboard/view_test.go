@@ -23,11 +23,22 @@ func goldenRows() []Row {
 	return []Row{
 		{Name: "builder", Kind: "loop", State: "working", Tone: ToneBusy, Iteration: "7/20", Changed: frameNow.Add(-2 * time.Second), Failures: 2, Cost: cost(1.42), Tmux: true, Loop: true},
 		{Name: "planner", Kind: "chain", State: "done", Tone: ToneGood, Iteration: "5/5", Changed: frameNow.Add(-3 * time.Minute), Failures: 0, Cost: cost(0.81), Tmux: true, Loop: true},
-		{Name: "fix-42", Kind: "loop", State: "blocked: trust-folder", Tone: ToneWarn, Iteration: "1/10", Changed: frameNow.Add(-70 * time.Second), Failures: 0, Tmux: true, Loop: true},
+		{Name: "fix-42", Kind: "loop", State: "blocked (dialog: trust-folder)", Tone: ToneWarn, Iteration: "1/10", Changed: frameNow.Add(-70 * time.Second), Failures: 0, Tmux: true, Loop: true},
 		{Name: "inbox", Kind: "agent", State: "waiting: limit until 19:30", Tone: ToneWarn, Iteration: "12/50", Changed: frameNow.Add(-40 * time.Minute), Failures: 1, Cost: cost(4.10), Tmux: true, Loop: true},
 		{Name: "tests", Kind: "plain", State: "running", Tone: ToneBusy, Iteration: "-", Failures: -1},
 		{Name: "a-very-long-worker-name-that-is-cut", Kind: "plain", State: "stopped (exit 1)", Tone: ToneBad, Iteration: "-", Failures: -1, Tmux: true},
 	}
+}
+
+// wideRows are the golden rows and the longest states a person meets: a permission asked
+// for, a branch sent back, a failed loop, a worker whose branch landed.
+func wideRows() []Row {
+	return append(goldenRows(),
+		Row{Name: "perm", Kind: "loop", State: "blocked (permission: Bash(rm -rf build))", Tone: ToneWarn, Iteration: "3/20", Changed: frameNow.Add(-5 * time.Minute), Failures: 0, Tmux: true, Loop: true},
+		Row{Name: "night-3", Kind: "loop", State: "stopped (max_iterations) · sent back: breaks tests", Tone: ToneWarn, Iteration: "20/20", Changed: frameNow.Add(-2 * time.Hour), Failures: 3, Cost: cost(2.5), Tmux: true, Loop: true},
+		Row{Name: "night-1", Kind: "loop", State: "failed (consecutive_failures)", Tone: ToneBad, Iteration: "5/20", Changed: frameNow.Add(-6 * time.Hour), Failures: 5, Tmux: true, Loop: true},
+		Row{Name: "fmt", Kind: "plain", State: "stopped (exit 0) · landed abc1234", Tone: ToneQuiet, Iteration: "-", Failures: -1, Tmux: true},
+	)
 }
 
 func goldenView(height int) frame {
@@ -51,6 +62,7 @@ func TestDashboardGoldenFrames(t *testing.T) {
 		"empty":     {Snap: Snapshot{Now: frameNow}, Width: 80, Height: 0},
 		"help":      func() frame { v := goldenView(24); v.Help = true; return v }(),
 		"selection": func() frame { v := goldenView(24); v.Selected = 4; v.Events = nil; return v }(),
+		"wide":      wideView(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := render(v, newStyles(false))
@@ -84,12 +96,39 @@ func TestDashboardGoldenFrames(t *testing.T) {
 	}
 }
 
+// wideView is a frame of the longest states on a terminal of 160 columns, in attention order.
+func wideView() frame {
+	v := goldenView(30)
+	v.Rows, v.Width = wideRows(), 160
+	v.Snap.Rows = v.Rows
+	sortRows(v.Rows, sortAttention)
+	return v
+}
+
+// At 160 columns every state is shown whole, however long; on a narrower terminal the state
+// column takes the room there is and the line is cut at the terminal's edge.
+func TestDashboardStatesWholeAt160Columns(t *testing.T) {
+	got := render(wideView(), newStyles(false))
+	for _, r := range wideRows() {
+		if !strings.Contains(got, " "+r.State+" ") {
+			t.Errorf("the state %q is not whole at 160 columns:\n%s", r.State, got)
+		}
+	}
+	narrow := wideView()
+	narrow.Width = 100
+	for i, line := range strings.Split(render(narrow, newStyles(false)), "\n") {
+		if w := ansi.StringWidth(line); w > 100 {
+			t.Errorf("line %d is %d cells on a terminal of 100", i+1, w)
+		}
+	}
+}
+
 // In colour the state is coloured by what it means, the selection reversed, Regent lines orange.
 func TestDashboardColours(t *testing.T) {
 	got := render(goldenView(24), newStyles(true))
 	for what, want := range map[string]string{
 		"failed in red":       "\x1b[38;5;196mstopped (exit 1)",
-		"blocked in amber":    "\x1b[38;5;214mblocked: trust-folder",
+		"blocked in amber":    "\x1b[38;5;214mblocked (dialog: trust-folder)",
 		"selection reversed":  "\x1b[7m▸ builder",
 		"Regent line orange":  "\x1b[38;5;208m [14:26:40]  🛡️  Regent: Tests passed",
 		"done in green":       "\x1b[38;5;42mdone",
