@@ -1,6 +1,9 @@
 package ralph
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // A loop that needs a person: its agent sits at a dialog the prompt is never typed into
 // (BlockedBy), waits for a permission (NeedsPermission), or never got ready on a screen swarm
@@ -61,4 +64,52 @@ func (st *State) needEndsWith(dec Decision) {
 	if dec.Ended || dec.PausedNow {
 		st.NeedsPersonSince = ""
 	}
+}
+
+// Need is what a loop's agent waits for a person for, as every view says it.
+type Need struct {
+	Kind  string    // NeedPermission, NeedDialog or NeedUnknownScreen
+	What  string    // the tool asked for, or the dialog's name; "" for an unknown screen
+	Since time.Time // when the loop came to need a person; zero when not recorded
+}
+
+// The kinds of need.
+const (
+	NeedPermission    = "permission"
+	NeedDialog        = "dialog"
+	NeedUnknownScreen = "unknown screen"
+)
+
+// Words are the need in a few words: "permission: Bash(rm -rf build)", "dialog: trust-folder",
+// "unknown screen". What comes from the agent: a view escapes it before showing it.
+func (n Need) Words() string {
+	if n.What == "" {
+		return n.Kind
+	}
+	return n.Kind + ": " + n.What
+}
+
+// PersonNeed is what the agent of a running loop waits for a person for; ok is false when it
+// needs none, or the loop does not run (a paused or ended loop's agent waits for no one).
+func (st *State) PersonNeed() (n Need, ok bool) {
+	if st.Status != StatusRunning {
+		return Need{}, false
+	}
+	switch {
+	case st.NeedsPermission != "":
+		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
+		asked := st.NeedsPermission
+		if _, tool, found := strings.Cut(asked, "permission to use "); found && strings.TrimSpace(tool) != "" {
+			asked = strings.TrimSpace(tool)
+		}
+		n = Need{Kind: NeedPermission, What: asked}
+	case st.BlockedBy != "":
+		n = Need{Kind: NeedDialog, What: st.BlockedBy}
+	case st.UnknownScreen != "":
+		n = Need{Kind: NeedUnknownScreen}
+	default:
+		return Need{}, false
+	}
+	n.Since = ParseTime(st.NeedsPersonSince)
+	return n, true
 }

@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -113,28 +112,17 @@ const maxNeedText = 60
 // needOf is what a loop needs a person for; nil when it needs none, or does not run (a worker
 // status of "" stands for a worker not looked at).
 func needOf(status string, loop *ralph.State) *needJSON {
-	if loop == nil || loop.Status != ralph.StatusRunning || status != state.StatusRunning && status != "" {
+	if loop == nil || status != state.StatusRunning && status != "" {
 		return nil
 	}
-	var what string
-	switch {
-	case loop.NeedsPermission != "":
-		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
-		asked := loop.NeedsPermission
-		if _, tool, ok := strings.Cut(asked, "permission to use "); ok && strings.TrimSpace(tool) != "" {
-			asked = tool
-		}
-		what = "permission: " + screen.Printable(asked, maxNeedText)
-	case loop.BlockedBy != "":
-		what = "dialog: " + screen.Printable(loop.BlockedBy, maxNeedText)
-	case loop.UnknownScreen != "":
-		what = "unknown screen"
-	default:
+	need, ok := loop.PersonNeed()
+	if !ok {
 		return nil
 	}
-	n := &needJSON{What: what}
-	if t := ralph.ParseTime(loop.NeedsPersonSince); !t.IsZero() {
-		n.Since = t.Format(time.RFC3339)
+	need.What = screen.Printable(need.What, maxNeedText) // the agent's words, made safe and short
+	n := &needJSON{What: need.Words()}
+	if !need.Since.IsZero() {
+		n.Since = need.Since.Format(time.RFC3339)
 	}
 	return n
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/cost"
-	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/swarm/land"
 	"github.com/swarm-dev/swarm/swarm/remote"
 )
@@ -139,20 +138,16 @@ func (wk *Worker) addNow(st *ralph.State, lastEnd time.Time, w Window) {
 	}
 }
 
-// needsPerson is what the loop's agent waits for a person for, nil when nothing (or when the
-// loop has ended: its agent waits for no one any more).
+// needsPerson is what the loop's agent waits for a person for, in the words of every view;
+// nil when nothing (or when the loop does not run: its agent waits for no one).
 func needsPerson(st *ralph.State) *NeedsPerson {
-	if st.Status != ralph.StatusRunning && st.Status != ralph.StatusPaused {
+	need, ok := st.PersonNeed()
+	if !ok {
 		return nil
 	}
-	np := &NeedsPerson{Since: rfc3339(st.PersonSince)}
-	switch {
-	case st.NeedsPermission != "":
-		np.Kind, np.What = "permission", st.NeedsPermission
-	case st.BlockedBy != "":
-		np.Kind, np.What = "dialog", screen.DialogDescription(st.BlockedBy)
-	default:
-		return nil
+	np := &NeedsPerson{Kind: need.Kind, What: need.Words()}
+	if !need.Since.IsZero() {
+		np.Since = need.Since.Format(time.RFC3339)
 	}
 	return np
 }

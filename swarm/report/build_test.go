@@ -124,12 +124,12 @@ func TestWaitsRecordedAndUnderWay(t *testing.T) {
 func TestTheIterationUnderWayIsWorkLessItsWaitForAPerson(t *testing.T) {
 	st := loop(ralph.StatusRunning, "")
 	st.Phase, st.LastIterationStarted = ralph.PhaseWorking, at(14)
-	st.NeedsPermission, st.PersonSince = "Bash(rm -rf build)", at(14.5)
+	st.NeedsPermission, st.PersonSince, st.NeedsPersonSince = "Bash(rm -rf build)", at(14.5), at(14.5)
 	w := Build([]Facts{{Name: "w", State: "running", Loop: st}}, night)[0]
 	if want := (Time{WorkingS: 1800, Waiting: Waits{PersonS: 1800}}); w.Time != want {
 		t.Errorf("time %+v, want %+v", w.Time, want)
 	}
-	want := &NeedsPerson{Kind: "permission", What: "Bash(rm -rf build)", Since: night.Since.Add(14*time.Hour + 30*time.Minute).Format(time.RFC3339)}
+	want := &NeedsPerson{Kind: "permission", What: "permission: Bash(rm -rf build)", Since: night.Since.Add(14*time.Hour + 30*time.Minute).Format(time.RFC3339)}
 	if !reflect.DeepEqual(w.NeedsPerson, want) {
 		t.Errorf("needs person %+v, want %+v", w.NeedsPerson, want)
 	}
@@ -155,7 +155,7 @@ func TestAnEndedLoopNeedsNoOneAtItsDialog(t *testing.T) {
 	if len(ws) != 2 || ws[0].NeedsPerson != nil {
 		t.Fatalf("an ended loop needs a person: %+v", ws)
 	}
-	if np := ws[1].NeedsPerson; np == nil || np.Kind != "dialog" || np.What != `the trust-folder dialog ("Do you trust the files in this folder?")` {
+	if np := ws[1].NeedsPerson; np == nil || np.Kind != "dialog" || np.What != "dialog: trust-folder" {
 		t.Errorf("needs person %+v", np)
 	}
 }

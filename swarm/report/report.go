@@ -43,7 +43,8 @@ type Worker struct {
 	Checks  Checks      `json:"checks"`
 	// Landing is where its branch stands in swarm land's queue, when that changed in the window.
 	Landing *Landing `json:"landing,omitempty"`
-	// NeedsPerson is set while its agent waits for a person: a dialog or a permission prompt.
+	// NeedsPerson is set while its agent waits for a person: a dialog, a permission prompt or
+	// a screen swarm does not know; What and Since are those of ls's needs_person.
 	NeedsPerson *NeedsPerson `json:"needs_person,omitempty"`
 }
 
@@ -134,7 +135,8 @@ type Landing struct {
 
 // NeedsPerson is what an agent waits for a person for.
 type NeedsPerson struct {
-	Kind  string `json:"kind"` // dialog or permission
+	Kind string `json:"kind"` // dialog, permission or unknown screen
+	// What is the need in the words of ls's needs_person: "dialog: trust-folder".
 	What  string `json:"what"`
 	Since string `json:"since,omitempty"`
 }

@@ -233,9 +233,6 @@ func personLines(ws []Worker, now time.Time, loc *time.Location) []string {
 			continue
 		}
 		what := Clean(np.What)
-		if np.Kind == "permission" {
-			what = "permission for " + what
-		}
 		if since := parseRFC3339(np.Since); !since.IsZero() {
 			what += fmt.Sprintf(", since %s (%s)", since.In(loc).Format("15:04"), words.Ago(since, now))
 		}

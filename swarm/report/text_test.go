@@ -16,7 +16,7 @@ func sample() Report {
 			Landing: &Landing{State: "landed", Target: "main", Commit: "1a2b3c4d5e6f"}},
 		{Name: "fixer", Host: "box", State: "running", Loop: true, Outcomes: Outcomes{Total: 3, Ended: 3},
 			Time:        Time{WorkingS: 600, Waiting: Waits{UsageLimitS: 7200, BackoffS: 1}},
-			NeedsPerson: &NeedsPerson{Kind: "permission", What: "Bash(rm -rf build)", Since: "2024-05-02T08:00:00Z"},
+			NeedsPerson: &NeedsPerson{Kind: "permission", What: "permission: Bash(rm -rf build)", Since: "2024-05-02T08:00:00Z"},
 			Landing:     &Landing{State: "breaks_tests", Target: "main", Reason: "make test: exit 2", SentBack: true}},
 	}
 	return Report{Since: "2024-05-01T09:00:00Z", Until: "2024-05-02T09:00:00Z", Workers: ws,
@@ -43,7 +43,7 @@ func TestTextSaysTheNight(t *testing.T) {
 		"TOTAL           2 workers  15: 1 done, 13 ended, 1 failed  2h 20m  2h 3m (mostly usage limit)  $4.12  1 landed, 1 sent back\n",
 		"\nWent wrong:\n  builder: failed: API Error: 529 overloaded\n",
 		"\nLandings:\n  builder: landed on main at 1a2b3c4\n  fixer@box: breaks tests, sent back to its loop: make test: exit 2\n",
-		"\nNeeds you:\n  fixer@box: permission for Bash(rm -rf build), since 08:00 (1h ago); answer it with 'swarm attach fixer@box'\n",
+		"\nNeeds you:\n  fixer@box: permission: Bash(rm -rf build), since 08:00 (1h ago); answer it with 'swarm attach fixer@box'\n",
 		"\nHosts that did not answer:\n  attic: no answer within the time limit\n",
 	} {
 		if !strings.Contains(got, want) {
