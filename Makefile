@@ -25,7 +25,7 @@ install:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/swarm$$')
-	$(GO) test -count=1 ./cmd/swarm/
+	$(GO) test -count=1 -timeout 20m ./cmd/swarm/
 
 test-race:
 	$(GO) vet ./...

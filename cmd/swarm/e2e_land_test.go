@@ -83,20 +83,7 @@ func TestE2EClaudeNightLanded(t *testing.T) {
 	e := newE2EEnv(t)
 	api := nightModel(t)
 	nightRepo(t, e.work)
-	// Each loop works in a worktree of its own beside the project: Claude Code trusts those
-	// folders as it would after a person answered its dialog once in each.
-	trusted := []string{e.work}
-	for name := range nightTasks {
-		trusted = append(trusted, filepath.Join(e.work+"-worktrees", name))
-	}
-	seedClaudeHome(t, e.home, claudeSetup{onboarded: true, keyApproved: true, bypassAccepted: true, trusted: trusted})
-	gitEnv := []string{"GIT_AUTHOR_NAME=night", "GIT_AUTHOR_EMAIL=night@example.com",
-		"GIT_COMMITTER_NAME=night", "GIT_COMMITTER_EMAIL=night@example.com"}
-	for _, name := range []string{"alpha", "beta", "gamma"} {
-		args := append([]string{"ralph", "spawn", "--name", name, "--worktree", "--prompt-file", "tasks/" + name + ".md",
-			"--max-iterations", "6", "--inactivity-timeout", "60"}, envFlags(append(claudeEnv(api.URL(), e.home), gitEnv...))...)
-		e.must(append(args, "--", bins.claude, "--dangerously-skip-permissions")...)
-	}
+	spawnNight(t, e, bins.claude, api.URL())
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		e.waitLoop(name, 240*time.Second, loopEnded)
 	}
@@ -106,8 +93,45 @@ func TestE2EClaudeNightLanded(t *testing.T) {
 			t.Fatalf("%s ended as %v/%v, want done by its marker\n%s\n%s", name, st["status"], st["exit_reason"], ls, e.dump(name))
 		}
 	}
+	firstMorning(t, e)
 
-	// The morning: alpha lands; beta conflicts with it; gamma breaks the tests. Both go back.
+	// The loops sent back fix their branches and say they are done again.
+	for _, name := range []string{"beta", "gamma"} {
+		e.waitLoop(name, 240*time.Second, func(st map[string]any) bool {
+			return loopEnded(st) && st["current_iteration"].(float64) >= 2
+		})
+		if st := e.loopState(name); st["exit_reason"] != "done_pattern" {
+			t.Fatalf("%s ended as %v/%v after it was sent back\n%s", name, st["status"], st["exit_reason"], e.dump(name))
+		}
+	}
+	if n := mainCallsWith(api, "did not land"); n != 2 {
+		t.Errorf("the model was told of a failed landing %d times, want 2", n)
+	}
+	secondMorning(t, e)
+}
+
+// spawnNight starts the three loops as the guide does, each in a worktree of its own beside
+// the project: Claude Code trusts those folders as it would after a person answered its
+// dialog once in each.
+func spawnNight(t *testing.T, e *e2eEnv, claude, apiURL string) {
+	t.Helper()
+	trusted := []string{e.work}
+	for name := range nightTasks {
+		trusted = append(trusted, filepath.Join(e.work+"-worktrees", name))
+	}
+	seedClaudeHome(t, e.home, claudeSetup{onboarded: true, keyApproved: true, bypassAccepted: true, trusted: trusted})
+	gitEnv := []string{"GIT_AUTHOR_NAME=night", "GIT_AUTHOR_EMAIL=night@example.com",
+		"GIT_COMMITTER_NAME=night", "GIT_COMMITTER_EMAIL=night@example.com"}
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		args := append([]string{"ralph", "spawn", "--name", name, "--worktree", "--prompt-file", "tasks/" + name + ".md",
+			"--max-iterations", "6", "--inactivity-timeout", "60"}, envFlags(append(claudeEnv(apiURL, e.home), gitEnv...))...)
+		e.must(append(args, "--", claude, "--dangerously-skip-permissions")...)
+	}
+}
+
+// firstMorning: alpha lands; beta conflicts with it; gamma breaks the tests. Both go back.
+func firstMorning(t *testing.T, e *e2eEnv) {
+	t.Helper()
 	out, err := e.run("land", "--all", "--test-command", "make test", "--send-back", "--format", "json")
 	if err == nil {
 		t.Fatalf("land exited 0 although two branches did not land:\n%s", out)
@@ -128,20 +152,13 @@ func TestE2EClaudeNightLanded(t *testing.T) {
 			t.Errorf("%s was not sent back to its loop: %v", name, first[name])
 		}
 	}
+}
 
-	// The loops sent back fix their branches and say they are done again.
-	for _, name := range []string{"beta", "gamma"} {
-		e.waitLoop(name, 240*time.Second, func(st map[string]any) bool {
-			return loopEnded(st) && st["current_iteration"].(float64) >= 2
-		})
-		if st := e.loopState(name); st["exit_reason"] != "done_pattern" {
-			t.Fatalf("%s ended as %v/%v after it was sent back\n%s", name, st["status"], st["exit_reason"], e.dump(name))
-		}
-	}
-	if n := mainCallsWith(api, "did not land"); n != 2 {
-		t.Errorf("the model was told of a failed landing %d times, want 2", n)
-	}
-	out, err = e.run("land", "--all", "--test-command", "make test", "--format", "json")
+// secondMorning lands the two fixed branches: main holds all three, both sides of the
+// conflict kept.
+func secondMorning(t *testing.T, e *e2eEnv) {
+	t.Helper()
+	out, err := e.run("land", "--all", "--test-command", "make test", "--format", "json")
 	if err != nil {
 		t.Fatalf("second land: %v\n%s", err, out)
 	}
