@@ -9,23 +9,27 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/ralph/proc"
 )
 
 // The user's steps a driver runs (checkers, hooks, test commands) run in process groups of
 // their own, so they outlive a driver killed with SIGKILL: a successor re-running them would
 // run them twice at once on one tree. A driver that keeps a directory of its children (the
-// Regent) records each group there while it runs; its successor ends what is left of them
+// Regent) records each group there while it runs, its git commands too (a commit still in a
+// slow hook would land beside the successor's own); its successor ends what is left of them
 // before it drives anything.
 
 var childrenDir atomic.Value // string
 
-// KeepChildrenIn has every step this process runs from now on recorded in dir while it runs.
+// KeepChildrenIn has every step and every git command this process runs from now on recorded
+// in dir while it runs.
 func KeepChildrenIn(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	childrenDir.Store(dir)
+	git.TrackRuns(trackChild)
 	return nil
 }
 

@@ -66,18 +66,20 @@ func (b bounded) run(dir string, args ...string) (string, error) {
 	}
 	out, errb := &tailBuffer{max: outputBound}, &tailBuffer{max: outputBound}
 	cmd.Stdout, cmd.Stderr = out, errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: b.ownGroup, Pdeathsig: syscall.SIGKILL}
+	group := b.ownGroup || tracking()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group, Pdeathsig: syscall.SIGKILL}
 	cmd.WaitDelay = killWait
 	if err := cmd.Start(); err != nil {
 		return "", gitError(args[0], "", err)
 	}
+	defer track(cmd.Process.Pid)()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
 	select {
 	case err = <-done:
 	case <-b.ctx.Done():
-		end(cmd, b.ownGroup, done)
+		end(cmd, group, done)
 		if errors.Is(b.ctx.Err(), context.DeadlineExceeded) {
 			return "", timeoutError{cmd: args[0], limit: limit}
 		}

@@ -32,7 +32,7 @@ func rawOutput(dir string, env []string, args ...string) ([]byte, error) {
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	if err := runCmd(cmd); err != nil {
 		return nil, gitError(args[0], errb.String(), err)
 	}
 	return out.Bytes(), nil

@@ -103,7 +103,7 @@ func PushLease(repo, remote, commit, ref, lease string) error {
 	cmd.Env = append(os.Environ(), noPrompt...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err := runCmd(cmd)
 	if err == nil {
 		return nil
 	}
