@@ -73,15 +73,18 @@ type AgentMode struct {
 	// Shared: the queue is shared with agents in other clones through a git remote.
 	Shared *SharedInbox `json:"shared,omitempty"`
 
-	Stage         string   `json:"stage"` // "": the agent has ended
-	RunID         string   `json:"run_id"`
-	SpecID        string   `json:"spec_id,omitempty"`
-	Spec          string   `json:"spec,omitempty"`
-	SpecStartedAt string   `json:"spec_started_at,omitempty"`
-	SpecCostBase  float64  `json:"spec_cost_base,omitempty"` // the loop's cost when the spec began
-	CostBase      float64  `json:"cost_base,omitempty"`      // the session's cost before this worker
-	Completed     int      `json:"completed,omitempty"`      // specs completed by this worker
-	Planned       []string `json:"planned,omitempty"`        // --dry-run: the ids planned so far
+	Stage         string  `json:"stage"` // "": the agent has ended
+	RunID         string  `json:"run_id"`
+	SpecID        string  `json:"spec_id,omitempty"`
+	Spec          string  `json:"spec,omitempty"`
+	SpecStartedAt string  `json:"spec_started_at,omitempty"`
+	SpecCostBase  float64 `json:"spec_cost_base,omitempty"` // the loop's cost when the spec began
+	// CommitStarted: COMMIT began for the spec; a monitor that finds it set took over from
+	// one stopped while it committed.
+	CommitStarted bool     `json:"commit_started,omitempty"`
+	CostBase      float64  `json:"cost_base,omitempty"` // the session's cost before this worker
+	Completed     int      `json:"completed,omitempty"` // specs completed by this worker
+	Planned       []string `json:"planned,omitempty"`   // --dry-run: the ids planned so far
 	StopReason    string   `json:"stop_reason,omitempty"`
 
 	Session AgentSession `json:"session"`

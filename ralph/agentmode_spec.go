@@ -65,6 +65,7 @@ func BeginSpec(am *AgentMode, rec inbox.Record, loopCost float64) error {
 func (am *AgentMode) ClearSpec() {
 	am.Session.CurrentSpecID, am.Session.Claim = "", ""
 	am.Stage, am.SpecID, am.Spec, am.SpecStartedAt = "", "", "", ""
+	am.CommitStarted = false
 }
 
 // SpecFacts is what a spec's commit tells about it.

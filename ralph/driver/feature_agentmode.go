@@ -131,19 +131,16 @@ func (ag *agentMode) commitSpec(am *ralph.AgentMode, st *ralph.State) {
 		c := st.CostUSD - am.SpecCostBase
 		facts.Cost = &c
 	}
-	// A monitor that died after committing (before it could log it) left the commit made.
+	// A monitor that died after committing (before it could log it) left the commit made; one
+	// that died while its git still ran had that git ended before this monitor began (the
+	// Regent's successor ends what it left running).
 	hash := git.HeadWithTrailer(am.Project, ralph.SpecIDTrailer, am.SpecID)
 	if hash == "" && !ag.stillClaimed(am) {
 		return
 	}
 	var err error
 	if hash == "" {
-		ag.agentSay(am, "CONSTRUCT: complete")
-		hash, err = git.CommitAll(am.Project, ralph.CommitMessage(facts), ralph.AgentKeep)
-	}
-	if err != nil {
-		ag.agentSay(am, "COMMIT: %s; trying again", words.OneLine(err.Error()))
-		hash, err = git.CommitAll(am.Project, ralph.CommitMessage(facts), ralph.AgentKeep)
+		hash, err = ag.commit(am, ralph.CommitMessage(facts))
 	}
 	if err != nil {
 		ag.failSpec(am, "git commit failed: "+words.OneLine(err.Error()))
@@ -153,6 +150,27 @@ func (ag *agentMode) commitSpec(am *ralph.AgentMode, st *ralph.State) {
 	ag.deliver(am, hash)
 	ag.finishInInbox(am, "")
 	am.SpecEnded(true)
+}
+
+// commit makes the spec's commit, trying twice; an attempt that failed after its commit was
+// made (a hook after it, say) is not followed by a second commit.
+func (ag *agentMode) commit(am *ralph.AgentMode, message string) (string, error) {
+	if am.CommitStarted {
+		ag.agentSay(am, "COMMIT: an earlier attempt was cut short; committing again")
+	} else {
+		ag.agentSay(am, "CONSTRUCT: complete")
+		am.CommitStarted = true
+		ag.drv.recorded(ag.drv.dir().SaveAgentMode(am))
+	}
+	hash, err := git.CommitAll(am.Project, message, ralph.AgentKeep)
+	if err == nil {
+		return hash, nil
+	}
+	if made := git.HeadWithTrailer(am.Project, ralph.SpecIDTrailer, am.SpecID); made != "" {
+		return made, nil
+	}
+	ag.agentSay(am, "COMMIT: %s; trying again", words.OneLine(err.Error()))
+	return git.CommitAll(am.Project, message, ralph.AgentKeep)
 }
 
 // failSpec sets a failed spec's changes aside (stashed, or discarded with --on-failure
