@@ -268,6 +268,7 @@ func (st *State) BeginIteration(n int, now time.Time, head string) {
 	st.LastIterationStarted = now.Format(TimeFormat)
 	st.IterationStartCommit = head
 	st.Phase = PhaseStarting
+	st.TmuxSilentSince = ""
 	if st.BlockedBy == "" && st.NeedsPermission == "" && st.UnknownScreen == "" {
 		// The agent before needed no person: a need this one meets begins with it.
 		st.NeedsPersonSince = ""

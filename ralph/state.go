@@ -123,6 +123,9 @@ type State struct {
 	WaitingUntil string `json:"waiting_until,omitempty"`
 	WaitingFor   string `json:"waiting_for,omitempty"`
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
+	// TmuxSilentSince is when the loop began to wait for its tmux server, which does not
+	// answer, to start the next iteration; "" while it does not wait so.
+	TmuxSilentSince string `json:"tmux_silent_since,omitempty"`
 
 	// Waited is what the loop waited (backoffs, usage limits, a person) since its last
 	// iteration's record, which the next record takes; PersonSince is when the agent began to

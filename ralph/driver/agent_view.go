@@ -97,6 +97,9 @@ func (v *agentView) settled() agent {
 	deadline := v.cfg.Clock.Now().Add(2 * time.Second)
 	for {
 		a := v.now()
+		if v.outage.lasting() && a.code == nil {
+			return v.silentExit(a)
+		}
 		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == v.host.started.agent {
 			a = v.hostRecorded(a)
 		}
@@ -104,6 +107,27 @@ func (v *agentView) settled() agent {
 			return a
 		}
 		v.cfg.Clock.Sleep(20 * time.Millisecond)
+	}
+}
+
+// silentExitWait bounds the wait for an ended agent's exit code while the tmux server does
+// not answer: the start script records it once its question to the terminal (whether input
+// is left unread, see ralph.Launch) has gone unanswered for 2 s.
+const silentExitWait = 10 * time.Second
+
+// silentExit is agent a while the tmux server does not answer: its exit code, once the
+// wrapper, the start script or the pane's host records it, is the only word of its end.
+func (v *agentView) silentExit(a agent) agent {
+	deadline := v.cfg.Clock.Now().Add(silentExitWait)
+	for {
+		if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {
+			a.dead, a.code = true, &c
+			return a
+		}
+		if !v.cfg.Clock.Now().Before(deadline) {
+			return a
+		}
+		v.cfg.Clock.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -29,11 +29,18 @@ func (c *Config) worker() (*state.Worker, error) {
 // start begins the next iteration: fresh prompt, fresh agent in the same pane.
 func (l *Loop) start(st *ralph.State) error {
 	n := st.CurrentIteration + 1
+	// A server that did not answer the last look is asked before anything of the iteration
+	// (its hooks) runs: a start that cannot reach the pane is tried again once it answers.
+	if !l.waitForServer(st, n) {
+		return nil
+	}
 	_, err := l.starter(&loopPane{l: l, st: st, n: n}).Start(st, n)
 	var se *StartError
 	switch {
 	case err == nil:
 		return nil
+	case l.outage.begin(err):
+		return nil // the next step waits for the server, then starts the iteration
 	case errors.As(err, &se) && se.Reason == ReasonWorkerGone:
 		l.stopWith(ralph.StatusStopped, se.Reason, se.Err.Error())
 		return se.Err
@@ -148,6 +155,10 @@ func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 // window when the pane is gone. The pane returned carries the agent's process.
 func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
 	p, err := l.view.ownPane(w)
+	if errors.Is(err, tmux.ErrNotAnswering) {
+		// The pane may well be there: a new window beside it would be a second agent.
+		return p, err
+	}
 	gone := err != nil
 	if gone {
 		// An agent whose window or server is gone may still run: never two at once.

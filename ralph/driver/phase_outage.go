@@ -40,25 +40,42 @@ func (o *outage) lasting() bool { return o.silent != nil }
 type silence struct {
 	since time.Time
 	why   string
+	// escalated: the outage was escalated; toldStart: the iteration whose start the loop
+	// said waits for the server (0: none).
+	escalated bool
+	toldStart int
 }
 
 // notAnswering reports whether err is the server's silence, and records it: the first time
 // of an outage, the loop says so and escalates.
 func (o *outage) notAnswering(err error) bool {
+	if !o.begin(err) {
+		return false
+	}
+	if !o.silent.escalated {
+		o.escalateSilence(o.silent.why + " — the agent is left running; waiting for the server")
+	}
+	return true
+}
+
+// begin reports whether err is the server's silence, and records when it began; it neither
+// says nor escalates anything.
+func (o *outage) begin(err error) bool {
 	if !errors.Is(err, tmux.ErrNotAnswering) {
 		return false
 	}
 	if o.silent == nil {
 		o.silent = &silence{since: o.clock.Now(), why: err.Error()}
-		o.escalateSilence(o.silent.why)
 	}
 	return true
 }
 
 // escalateSilence tells the log, the supervision counters and its webhook (where it has one)
-// that the loop cannot watch its agent; the loop itself goes on.
-func (o *outage) escalateSilence(why string) {
-	reason := why + " — the agent is left running; waiting for the server"
+// that the loop cannot watch or start its agent (reason); the loop itself goes on. An outage
+// is under way.
+func (o *outage) escalateSilence(reason string) {
+	o.silent.escalated = true
+	why := o.silent.why
 	o.rec.supervisionSay("%s", reason)
 	o.rec.logEvent("ESCALATE", reason)
 	o.rec.updateSupervision(func(rs *ralph.SupervisionState) { rs.Escalations++ })
@@ -93,14 +110,28 @@ func (o *outage) whileSilent(a *agent, w *screenWatch, next *watchTimes) bool {
 // serverBack ends an outage: the loop says how long it lasted, and the agent's quiet and hang
 // clocks start again now (what it did meanwhile could not be seen).
 func (o *outage) serverBack(w *screenWatch) {
-	if o.silent == nil {
+	if !o.answered() {
 		return
 	}
 	now := o.clock.Now()
-	o.rec.supervisionSay("the tmux server answers again (after %s)", words.Duration(now.Sub(o.silent.since)))
-	o.silent = nil
 	w.facts.LastChange, w.facts.LastProgress = now, now
 	w.lastHash, w.lastSubst = "", ""
+}
+
+// answered ends an outage, saying how long it lasted; it reports whether there was one.
+func (o *outage) answered() bool {
+	if o.silent == nil {
+		return false
+	}
+	o.rec.supervisionSay("the tmux server answers again (after %s)", words.Duration(o.clock.Now().Sub(o.silent.since)))
+	o.silent = nil
+	return true
+}
+
+// startFacts is what the loop knows of the outage under way as iteration n is to start.
+func (o *outage) startFacts(n int) ralph.SilentStartFacts {
+	return ralph.SilentStartFacts{Iteration: n, Server: o.silent.why, Silent: o.clock.Now().Sub(o.silent.since),
+		Escalated: o.silent.escalated, Told: o.silent.toldStart == n}
 }
 
 // silentAgent is the agent as last seen (seen), for a look the server did not answer: its
