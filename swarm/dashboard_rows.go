@@ -82,6 +82,10 @@ func loopWords(st *ralph.State, now time.Time) (string, dashboard.Tone) {
 		return sw.String(), dashboard.ToneBad
 	case wordDone:
 		return sw.String(), dashboard.ToneGood
+	case wordWaiting:
+		if st.TmuxSilentSince != "" {
+			return "waiting: tmux server not answering", dashboard.ToneWarn
+		}
 	}
 	switch st.Status {
 	case ralph.StatusWaiting:

@@ -55,6 +55,7 @@ func TestDashboardLoopWords(t *testing.T) {
 		{ralph.State{Status: ralph.StatusStopped, ExitReason: "done_file"}, "done"},
 		{ralph.State{Status: ralph.StatusStopped, ExitReason: "max_iterations"}, "stopped (max_iterations)"},
 		{ralph.State{Status: ralph.StatusWaiting, WaitingUntil: time.Date(2026, 11, 25, 19, 30, 0, 0, time.Local).Format(ralph.TimeFormat)}, "waiting: limit until 19:30"},
+		{ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseEnded, TmuxSilentSince: at(-time.Minute)}, "waiting: tmux server not answering"},
 	} {
 		if got, _ := loopWords(&c.st, now); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.st, got, c.want)

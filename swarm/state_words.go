@@ -16,7 +16,7 @@ import (
 const (
 	wordRunning  = "running"        // the worker's process runs; for a loop: it is driven
 	wordBlocked  = "blocked"        // the loop runs but needs a person: a dialog, a permission, an unknown screen
-	wordWaiting  = "waiting"        // the loop waits out a usage limit, no agent running
+	wordWaiting  = "waiting"        // the loop waits out a usage limit, or for its tmux server; no agent running
 	wordPaused   = "paused"         // the loop was paused (swarm ralph pause, a signal); resume goes on
 	wordDone     = ralph.EndDone    // the loop finished its work (done pattern, DONE file, checks passed)
 	wordKilled   = ralph.EndKilled  // the loop was ended by swarm ralph stop or swarm kill
@@ -82,6 +82,10 @@ func loopStateWord(status string, loop *ralph.State) stateWord {
 	}
 	if word, detail, ended := ralph.EndWords(loop.Status, loop.ExitReason); ended {
 		return stateWord{word: word, detail: detail}
+	}
+	if loop.TmuxSilentSince != "" {
+		// Between two agents: the next one cannot start until the tmux server answers.
+		return stateWord{word: wordWaiting, detail: "tmux server not answering"}
 	}
 	if status != state.StatusRunning && status != "" {
 		// The loop's agent keeps its window from one iteration to the next: a loop on record as
