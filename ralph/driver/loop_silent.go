@@ -17,13 +17,13 @@ import (
 // meanwhile, or one that gave up waiting, starts nothing.
 func (l *Loop) waitForServer(st *ralph.State, n int) bool {
 	o := l.outage
-	if !o.lasting() {
+	if !o.lasting() || l.serverAnswers() {
 		return true
 	}
 	// The views say the loop waits (not that its worker stopped) for as long as it does.
 	l.noteSilentStart(o.silent.since)
 	defer l.noteSilentStart(time.Time{})
-	for o.lasting() {
+	for {
 		s := ralph.StartWhileSilent(o.startFacts(n), 0)
 		if s.Escalate != "" {
 			o.escalateSilence(s.Escalate)
@@ -35,11 +35,19 @@ func (l *Loop) waitForServer(st *ralph.State, n int) bool {
 		if s.Ended || !l.pauseFor(s.Retry) {
 			return false
 		}
-		if _, err := l.cfg.Tmux.Panes(); !errors.Is(err, tmux.ErrNotAnswering) {
-			// Whatever else it says (the server is gone, say), the start finds out.
-			o.answered()
+		if l.serverAnswers() {
+			return true
 		}
 	}
+}
+
+// serverAnswers asks the silent tmux server again; once it answers, the outage is over.
+// Whatever else it says (that it is gone, say), the start finds out.
+func (l *Loop) serverAnswers() bool {
+	if _, err := l.cfg.Tmux.Panes(); errors.Is(err, tmux.ErrNotAnswering) {
+		return false
+	}
+	l.outage.answered()
 	return true
 }
 

@@ -12,6 +12,8 @@
 // (package swarm) gives workers worktrees of their own and removes them, and records where a
 // new loop starts; `swarm land` merges in a scratch worktree and moves a target by
 // compare-and-swap, those of its commands that run the repository's hooks or reach a remote
-// bounded by a context (bounded.go). The package sits beside the loop, not under the CLI, because the loop needs
+// bounded by a context (bounded.go). The Regent has every git it runs start in a process
+// group of its own and recorded (TrackRuns), so that its successor ends a git, hooks and all,
+// that a Regent killed mid-commit left running. The package sits beside the loop, not under the CLI, because the loop needs
 // it and must not depend on the CLI.
 package git
