@@ -26,6 +26,9 @@ func (h *Host) Stop(w *state.Worker, grace time.Duration) error {
 // hundred workers take about as long as the slowest of them, not the sum. It returns each
 // worker's error.
 func (h *Host) StopAll(ws []*state.Worker, grace time.Duration) []error {
+	if len(ws) == 0 {
+		return nil
+	}
 	stops := make([]stopping, len(ws))
 	for i, w := range ws {
 		stops[i] = stopping{w: w}
