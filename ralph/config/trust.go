@@ -128,12 +128,19 @@ func factsOf(path string, fi os.FileInfo) (pathFacts, bool) {
 
 var readerOnce = sync.OnceValue(func() reader {
 	r := reader{uid: uint32(os.Geteuid()), ownGroup: -1}
-	u, err := user.Current()
+	gid := os.Getegid()
+	g, err := user.LookupGroupId(strconv.Itoa(gid))
 	if err != nil {
 		return r
 	}
-	if g, err := user.LookupGroupId(u.Gid); err == nil && g.Name == u.Username {
-		r.ownGroup, _ = strconv.ParseInt(u.Gid, 10, 64)
+	// A user the system's files do not list (a directory service) is named by the environment
+	// they run in, which is theirs.
+	name := os.Getenv("USER")
+	if u, err := user.LookupId(strconv.FormatUint(uint64(r.uid), 10)); err == nil {
+		name = u.Username
+	}
+	if name != "" && g.Name == name {
+		r.ownGroup = int64(gid)
 	}
 	return r
 })
