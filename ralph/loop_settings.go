@@ -32,6 +32,8 @@ type LoopSettings struct {
 	MaxCost         float64     // USD; 0: no budget
 	Pricing         cost.Prices // the project's price overrides
 	Notify          config.Notify
+	// Sources are the configuration files these came from, applied or ignored, in order.
+	Sources []config.Source
 }
 
 // ResolveLoop is the loop settings for a loop started where cfg was loaded: the defaults,
@@ -72,6 +74,7 @@ func ResolveLoop(cfg *config.Config, f LoopFlags) (LoopSettings, error) {
 		}
 	}
 	ls.Hooks = mergeHooks(lf.Hooks, f.Hooks)
+	ls.Sources = cfg.Sources()
 	if ls.Notify, err = ResolveNotify(cfg, f.Notify); err != nil {
 		return LoopSettings{}, err
 	}

@@ -26,6 +26,10 @@ on_complete = ["notify-send done"]
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(ls.Sources) != 1 || ls.Sources[0].Ignored || filepath.Base(ls.Sources[0].Path) != config.ProjectConfigName {
+		t.Errorf("the file it came from: %+v", ls.Sources)
+	}
+	ls.Sources = nil
 	want := LoopSettings{Checks: []string{"command:make test", filepath.Join(root, "verify.sh")},
 		Hooks:           []config.Hook{{Type: config.HookPostIteration, Command: "./log.sh"}, {Type: config.HookPostIteration, Command: "echo done"}, {Type: config.HookOnComplete, Command: "notify-send done"}},
 		StagnationLimit: 5, BuiltinMarkers: false, CheckTimeout: 120, HookTimeout: 60}
@@ -47,7 +51,8 @@ on_complete = ["notify-send done"]
 
 func TestResolveLoopDefaults(t *testing.T) {
 	ls, err := ResolveLoop(config.Load(projectRoot(t, "-")), LoopFlags{})
-	want := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true, CheckTimeout: 600, HookTimeout: 60}
+	want := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true, CheckTimeout: 600, HookTimeout: 60,
+		Sources: []config.Source{}}
 	if err != nil || !reflect.DeepEqual(ls, want) {
 		t.Errorf("got %+v, %v", ls, err)
 	}

@@ -136,6 +136,10 @@ type State struct {
 	Supervision          *SupervisionConfig `json:"regent,omitempty"`
 	Notify               *config.Notify     `json:"notify,omitempty"` // where its notifications go
 	IterationStartCommit string             `json:"iteration_start_commit,omitempty"`
+
+	// ConfigFiles are the configuration files the loop was started under, applied or ignored
+	// (null: not recorded, a loop started by an older swarm).
+	ConfigFiles []config.Source `json:"config_files"`
 }
 
 // checkTimeout is how long one checker may run.

@@ -16,7 +16,7 @@ import (
 func allowCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "allow",
-		Usage:     "let a project's swarm.toml run the commands it names (hooks, checks, notify, agents)",
+		Usage:     "let a project's swarm.toml run the commands it names (hooks, checks, notify, agents), or apply a file that is not yours alone",
 		ArgsUsage: "[PATH]",
 		Description: `A swarm.toml that comes with a repository can name commands: hooks, command and script
 checkers, the Regent's test command, the notify command and webhook, the agents' commands. swarm
@@ -26,6 +26,11 @@ in your own config directory (` + "`~/.config/swarm/allowed.json`" + `, or under
 never in the project: when the file changes (a pull, a checkout), swarm asks again. Settings that
 run nothing (iteration limits, patterns, timeouts), your own config.toml and flags given on the
 command line need no consent. The scripts a checker names are not part of the hash: read them too.
+
+A configuration file that is not yours alone (another user's, or one that others can write to,
+or in a directory others can write to) applies not at all until you allowed it: a spawn under it
+goes on without its settings and says so ("ignored ...: it belongs to bob, not you").
+Allowing it applies it, as it is now.
 
 PATH is a swarm.toml or a directory to look for one in (upwards to the repository root); by
 default the one that applies in the current directory.
@@ -105,11 +110,14 @@ func allowFile(c *cli.Context, path string) error {
 	keys := config.CommandKeys(data)
 	if len(keys) == 0 {
 		fmt.Fprintf(out, "allowed %s (it runs no commands now)\n", entry.Path)
-		return nil
+	} else {
+		fmt.Fprintf(out, "allowed %s; it runs:\n", entry.Path)
 	}
-	fmt.Fprintf(out, "allowed %s; it runs:\n", entry.Path)
 	for _, k := range keys {
 		fmt.Fprintf(out, "  %s\n", k)
+	}
+	if why := config.Distrust(path); why != "" {
+		fmt.Fprintf(out, "it is not yours alone (%s): its settings apply as long as it stays as it is now\n", why)
 	}
 	return nil
 }

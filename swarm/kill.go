@@ -28,7 +28,9 @@ func killCommand() *cli.Command {
 		Usage:     "stop a worker and its whole process group",
 		ArgsUsage: "NAME...",
 		Description: `Sends SIGTERM to the worker's process group (agent, shells and everything they started),
-waits for the grace period, then SIGKILLs what is left and removes the tmux window. The record
+waits for the grace period, then SIGKILLs what is left and removes the tmux window. Several
+workers (--all) are ended together: all are signalled first, then waited for within the one
+grace period. The record
 stays (see it in 'swarm ls') until 'swarm clean'. A ralph loop on the worker stops for good,
 also between two agents (in backoff, waiting for a usage limit, paused), and also when its
 worker record is gone. Of a worker that is not running, kill only closes what is left (a dead
@@ -58,12 +60,17 @@ func runKill(e *env, o killOptions) error {
 		return err
 	}
 	grace := time.Duration(o.Grace * float64(time.Second))
+	// Decided on the targets as they were before the kill.
+	reports := make([]string, len(ts))
+	for i, t := range ts {
+		reports[i] = killReport(t)
+	}
+	errs := regent.KillAll(e.Host, ts, regent.KillOptions{Grace: grace, RmWorktree: o.RmWorktree, ForceDirty: o.ForceDirty})
 	var failed error
-	for _, t := range ts {
-		report := killReport(t)
-		if err := regent.Kill(e.Host, t, regent.KillOptions{Grace: grace, RmWorktree: o.RmWorktree, ForceDirty: o.ForceDirty}); err != nil {
+	for i, report := range reports {
+		if errs[i] != nil {
 			// Every worker asked for is still ended; the failure is reported at the end.
-			failed = err
+			failed = errs[i]
 		}
 		fmt.Fprintln(e.stdout, report)
 	}

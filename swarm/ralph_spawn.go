@@ -233,6 +233,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		o.loop.promptFile = ld.AgentPromptPath()
 	}
 	st := o.loopState()
+	warnIgnored(e, st.ConfigFiles)
 	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}
@@ -302,6 +303,7 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		RunID:             uuid.NewString(),
 		Supervision:       o.regent,
 		NoAgentSignals:    o.loop.noSignals,
+		ConfigFiles:       o.settings.Sources,
 	}
 	if o.settings.Notify.Any() {
 		n := o.settings.Notify
@@ -327,4 +329,14 @@ func startingLine(name string, max int) string {
 // printLoopSpawned says a loop runs, once nothing can undo it any more.
 func printLoopSpawned(e *env, w *state.Worker, max int) {
 	fmt.Fprintf(e.stdout, "spawned %s (tmux: %s:%s) [ralph mode: iteration 1/%d]\n", w.Name, w.Tmux.Session, w.Tmux.Window, max)
+}
+
+// warnIgnored says which configuration files a spawn ignored, and why: their settings would
+// otherwise be missed without a word.
+func warnIgnored(e *env, sources []config.Source) {
+	for _, s := range sources {
+		if s.Ignored {
+			e.warnf("%s", s.Warning())
+		}
+	}
 }

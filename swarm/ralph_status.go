@@ -188,6 +188,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
+	printConfigFiles(out, st.ConfigFiles)
 	printRegentStatus(out, ralph.EffectiveSupervision(st.Supervision), v.RegentState)
 	if st.Notify != nil && st.Notify.Any() {
 		fmt.Fprintf(out, "Notify: %s\n", notifyText(*st.Notify))
@@ -258,6 +259,21 @@ func printRegentStatus(out io.Writer, rc ralph.SupervisionConfig, rs *ralph.Supe
 	}
 	if rs.LastCommit != "" {
 		fmt.Fprintf(out, "Last commit: %s\n", rs.LastCommit)
+	}
+}
+
+// printConfigFiles lists the configuration files the loop was started under, each applied or
+// ignored; a loop that did not record them (an older swarm's) shows nothing.
+func printConfigFiles(out io.Writer, sources []config.Source) {
+	switch {
+	case sources == nil:
+		return
+	case len(sources) == 0:
+		fmt.Fprintf(out, "Config files: none (defaults and flags)\n")
+	}
+	for _, src := range sources {
+		// Made safe as recorded; again here, as the state file may have been edited since.
+		fmt.Fprintf(out, "Config file: %s\n", screen.Printable(src.Text(), maxShownLine))
 	}
 }
 

@@ -97,8 +97,9 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		return spawnOptions{}, nil, err
 	}
 	argv := c.Args().Slice()
+	var sources []config.Source
 	if len(argv) == 0 && !c.IsSet("chain") {
-		if argv, err = configuredCommand(c.String("cwd")); err != nil {
+		if argv, sources, err = configuredCommand(c.String("cwd")); err != nil {
 			return spawnOptions{}, nil, err
 		}
 	}
@@ -122,7 +123,7 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		Env:         envMap,
 		Cwd:         c.String("cwd"),
 		Argv:        argv,
-	}}
+	}, Config: sources}
 	if o.Branch != "" && !o.Worktree {
 		return spawnOptions{}, nil, fail("--branch needs --worktree")
 	}
@@ -136,19 +137,23 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 }
 
 // configuredCommand is the agent command the config files name for a spawn in cwd (the
-// current directory when ""), for a spawn given none.
-func configuredCommand(cwd string) ([]string, error) {
+// current directory when ""), for a spawn given none, and the files it was looked for in.
+func configuredCommand(cwd string) ([]string, []config.Source, error) {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	cmd, err := config.Load(cwd).SpawnCommand()
+	cfg := config.Load(cwd)
+	cmd, err := cfg.SpawnCommand()
 	if err != nil {
-		return nil, fail("%w", err)
+		return nil, nil, fail("%w", err)
+	}
+	if src, ok := cfg.IgnoredNaming("[spawn] command"); ok && len(cmd) == 0 {
+		return nil, nil, fail("no command provided (use -- command...): %s", src.Warning())
 	}
 	if len(cmd) == 0 {
-		return nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(config.UserConfigPath()))
+		return nil, nil, fail("no command provided (use -- command..., or set command in the [spawn] table of %s or swarm.toml)", homeRelative(config.UserConfigPath()))
 	}
-	return cmd, nil
+	return cmd, cfg.Sources(), nil
 }
 
 // plainSpawn is `swarm spawn` without --ralph: the worker, and whether to wait until its
@@ -181,6 +186,7 @@ func plainSpawnFromFlags(c *cli.Context) (plainSpawn, error) {
 // interrupted (Ctrl-C, a closed terminal, a kill) before it was ready: nobody is left to wait
 // for it, and a worker half-spawned is not what the user asked for.
 func runSpawn(e *env, p plainSpawn) error {
+	warnIgnored(e, p.Config)
 	var sigs chan os.Signal
 	if p.ReadyWait {
 		// Caught before anything is made, so that nothing is left when one comes early.

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"github.com/swarm-dev/swarm/ralph/config"
 	"strings"
 
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -12,6 +13,9 @@ type spawnOptions struct {
 	worker.SpawnOptions
 	// Heartbeat, when set, nudges the new worker on a schedule (--heartbeat).
 	Heartbeat *heartbeatSpec
+	// Config is the configuration files the agent command was taken from, when it was
+	// (none was given after --), applied or ignored.
+	Config []config.Source
 }
 
 // parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.

@@ -171,6 +171,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty, answered with
 		// KEYS once its screen matches (attach, then detach).
 		"ptyexpect": cmdPtyExpect,
+		// regentcpu -max DURATION WINDOW: the Regent's CPU over WINDOW, from /proc, logged; it
+		// must stay under DURATION (cpu_test.go).
+		"regentcpu": cmdRegentCPU,
 		// tempuser VAR: create a local user until the script ends, its name in VAR (skips the
 		// script where that cannot be done).
 		"tempuser": cmdTempUser,

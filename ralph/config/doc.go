@@ -31,6 +31,14 @@
 // config.toml and the flags need none: the user wrote them. A file's consent is looked up
 // once, when the first table of it that runs something is asked for.
 //
+// Trust. Settings that run nothing still decide much (the Regent off, the done markers off, a
+// budget), so a file that is not the user's alone applies only as its content was allowed: one
+// that another user owns, that others can write to, or that sits in a directory others can
+// write to (a sticky one such as /tmp excepted) is ignored otherwise, and Sources says so and
+// why (trust.go), for the commands to warn and the loop to record. Its mistakes stop nothing:
+// it is not decoded for its settings. It is read once, and its owner and mode come from the
+// same open file, so what was judged is what applies.
+//
 // The layering: config stands below the loop (package ralph imports it, never the other
 // way), on state (the allow-list's lock and atomic write), ralph/cost (prices) and
 // ralph/words (how a path is quoted for the shell in a message), and the TOML decoder.

@@ -1,9 +1,10 @@
 // Package proc reads and ends processes through Linux's /proc and the kernel's own calls:
 // whether a process still runs (and is the one that was started, not a later one with its
 // PID: Alive with the start time from Start or Stat), whole process groups (GroupAlive,
-// KillGroup: SIGTERM, a grace, then SIGKILL), and the processes that carry a worker's
-// identity in their environment after leaving its group (Tagged, KillTagged), since an agent
-// that runs setsid or double-forks is still that worker's to end. Exited watches a process
+// KillGroup: SIGTERM, a grace, then SIGKILL; KillGroups of many at once, all signalled first and
+// waited for within the one grace), and the processes that carry a worker's identity in their
+// environment after leaving its group (Tagged, KillTagged, KillTaggedEach), since an agent that
+// runs setsid or double-forks is still that worker's to end. Exited watches a process
 // end through a pidfd, with no polling, where the kernel has them.
 //
 // Its readers are hot: a Regent driving fifty loops looks for every agent's leftovers at each

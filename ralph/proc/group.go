@@ -33,29 +33,71 @@ type groupWatch struct {
 const reapWait = 25 * time.Millisecond
 
 func (g *groupWatch) alive() bool {
-	if g.pgid <= 0 {
-		return false
+	if alive, known := g.quick(); known {
+		return alive
 	}
-	if !g.exists() {
-		return false
+	g.members = scanGroups(map[int]bool{g.pgid: true})[g.pgid]
+	return len(g.members) > 0
+}
+
+// quick is alive where it can tell without a look through /proc (known false otherwise).
+func (g *groupWatch) quick() (alive, known bool) {
+	if g.pgid <= 0 || !g.exists() {
+		return false, true
 	}
 	if g.runs(g.pgid) || slices.ContainsFunc(g.members, g.runs) {
-		return true
+		return true, true
 	}
 	if g.patient && g.leaderUncollected() {
-		return true
+		return true, true
 	}
 	// The leader may have been collected a moment ago: the kernel is asked again first.
 	if !g.exists() {
-		return false
+		return false, true
 	}
-	g.members = g.members[:0]
+	return false, false
+}
+
+// scanGroups looks through /proc once for the running members of the groups pgids.
+func scanGroups(pgids map[int]bool) map[int][]int {
+	out := map[int][]int{}
 	for _, pid := range listPIDs() {
-		if g.runs(pid) {
-			g.members = append(g.members, pid)
+		letter, pg, _, ok := Stat(pid)
+		if ok && pgids[pg] && letter != 'Z' && letter != 'X' {
+			out[pg] = append(out[pg], pid)
 		}
 	}
-	return len(g.members) > 0
+	return out
+}
+
+// stillAlive keeps those of the indices which whose group still runs, in order, with one look
+// through /proc for all the groups their watches cannot tell about.
+func stillAlive(watches map[int]*groupWatch, which []int) []int {
+	var out, unsure []int
+	for _, i := range which {
+		switch alive, known := watches[i].quick(); {
+		case !known:
+			unsure = append(unsure, i)
+		case alive:
+			out = append(out, i)
+		}
+	}
+	if len(unsure) == 0 {
+		return out
+	}
+	set := make(map[int]bool, len(unsure))
+	for _, i := range unsure {
+		set[watches[i].pgid] = true
+	}
+	members := scanGroups(set)
+	for _, i := range unsure {
+		if w := watches[i]; len(members[w.pgid]) > 0 {
+			w.members = members[w.pgid]
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // exists asks the kernel whether any process (a zombie too) is in the group.
@@ -86,44 +128,73 @@ func (g *groupWatch) runs(pid int) bool {
 // KillGroup ends a whole process group: SIGTERM, up to grace for it to go, then SIGKILL. It
 // returns once no process of the group is left (or a short while after SIGKILL), reporting
 // whether SIGKILL was needed.
-func KillGroup(pgid int, grace time.Duration) bool {
-	if pgid <= 1 || !(&groupWatch{pgid: pgid, patient: true}).alive() {
-		return false
+func KillGroup(pgid int, grace time.Duration) bool { return KillGroups([]int{pgid}, grace)[0] }
+
+// killWaitGroups is how long the groups SIGKILL was sent to are waited for.
+const killWaitGroups = 3 * time.Second
+
+// KillGroups is KillGroup of many groups at once: every group is sent SIGTERM first, then all
+// are waited for together, within the one grace, and SIGKILL goes to those still there. Ending
+// a hundred groups takes about as long as ending the slowest of them, not the sum. It reports,
+// for each group, whether SIGKILL was needed.
+func KillGroups(pgids []int, grace time.Duration) []bool {
+	forced := make([]bool, len(pgids))
+	watches := map[int]*groupWatch{}
+	var which []int // indices into pgids, one for each group
+	for i, pgid := range pgids {
+		if pgid > 1 && !slices.Contains(pgids[:i], pgid) {
+			watches[i] = &groupWatch{pgid: pgid, patient: true}
+			which = append(which, i)
+		}
 	}
-	// The leader's end is told by the kernel: the group is looked at again at once then.
-	leaderExit, release := Exited(pgid)
-	defer release()
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	// A stopped process never handles SIGTERM until continued.
-	_ = syscall.Kill(-pgid, syscall.SIGCONT)
-	if waitGroupGone(pgid, grace, leaderExit) {
-		return false
+	live := stillAlive(watches, which)
+	if len(live) == 0 {
+		return forced
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	WaitGroupGone(pgid, 3*time.Second)
-	return true
+	// A leader's end is told by the kernel: the groups are looked at again at once then.
+	wake := make(chan struct{}, 1)
+	for _, i := range live {
+		exited, release := Exited(pgids[i])
+		defer release()
+		if exited != nil {
+			go func() {
+				<-exited
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}()
+		}
+	}
+	for _, i := range live {
+		_ = syscall.Kill(-pgids[i], syscall.SIGTERM)
+		// A stopped process never handles SIGTERM until continued.
+		_ = syscall.Kill(-pgids[i], syscall.SIGCONT)
+	}
+	left := waitGroupsGone(watches, live, grace, wake)
+	for _, i := range left {
+		_ = syscall.Kill(-pgids[i], syscall.SIGKILL)
+		forced[i] = true
+	}
+	waitGroupsGone(watches, left, killWaitGroups, nil)
+	return forced
 }
 
-// WaitGroupGone waits up to d for the group to end and reports whether it did.
-func WaitGroupGone(pgid int, d time.Duration) bool { return waitGroupGone(pgid, d, nil) }
-
-// waitGroupGone looks at the group again after a growing pause, or as soon as leaderExit is
-// closed (when the leader's end can be watched).
-func waitGroupGone(pgid int, d time.Duration, leaderExit <-chan struct{}) bool {
+// waitGroupsGone waits up to d for the groups of the indices which (watched by watches) to
+// end, looking at those left after a growing pause, or as soon as wake says a leader ended. It
+// returns the indices of the groups still there.
+func waitGroupsGone(watches map[int]*groupWatch, which []int, d time.Duration, wake <-chan struct{}) []int {
 	deadline := time.Now().Add(d)
 	delay := 5 * time.Millisecond
-	g := &groupWatch{pgid: pgid, patient: true}
+	left := which
 	for {
-		if !g.alive() {
-			return true
+		left = stillAlive(watches, left)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
 		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		pause := time.NewTimer(delay)
+		pause := time.NewTimer(min(delay, time.Until(deadline)))
 		select {
-		case <-leaderExit:
-			leaderExit = nil // told once
+		case <-wake:
 		case <-pause.C:
 			if delay < 50*time.Millisecond {
 				delay *= 2

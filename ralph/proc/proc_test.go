@@ -61,19 +61,82 @@ func TestTaggedFindsAndKillTaggedEnds(t *testing.T) {
 	}
 }
 
+// Several tags in one go: each is counted on its own, and all are ended.
+func TestKillTaggedEach(t *testing.T) {
+	tag := "SWARM_TEST_TAG=" + time.Now().Format("150405.000000000")
+	a := startTagged(t, tag+"a")
+	b1, b2 := startTagged(t, tag+"b"), startTagged(t, tag+"b")
+	deadline := time.Now().Add(5 * time.Second)
+	for len(Tagged(tag+"b")) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := KillTaggedEach([]string{tag + "a", tag + "b", tag + "c"}, 0, time.Second); n[0] != 1 || n[1] != 2 || n[2] != 0 {
+		t.Errorf("KillTaggedEach ended %v, want [1 2 0]", n)
+	}
+	for _, c := range []*exec.Cmd{a, b1, b2} {
+		waitGone(t, c.Process.Pid)
+	}
+}
+
 func TestKillGroupSaysWhetherSIGKILLWasNeeded(t *testing.T) {
 	polite := startTagged(t, "X=1")
 	if KillGroup(polite.Process.Pid, 2*time.Second) {
 		t.Error("sleep goes on SIGTERM; no SIGKILL should have been needed")
 	}
 	waitGone(t, polite.Process.Pid)
+	stubborn := startStubborn(t)
+	if !KillGroup(stubborn, 200*time.Millisecond) {
+		t.Error("a group that ignores SIGTERM needs SIGKILL")
+	}
+	if GroupAlive(stubborn) {
+		t.Error("the group survived")
+	}
+}
+
+// Many groups are ended together: every one is signalled first, and all are waited for within
+// the one grace, so ten groups that ignore SIGTERM take about one grace, not ten.
+func TestKillGroupsEndsThemTogether(t *testing.T) {
+	const grace = 400 * time.Millisecond
+	var pgids []int
+	for range 10 {
+		pgids = append(pgids, startStubborn(t))
+	}
+	polite := startTagged(t, "X=1").Process.Pid
+	pgids = append(pgids, polite, polite, 0, 1)
+	began := time.Now()
+	forced := KillGroups(pgids, grace)
+	took := time.Since(began)
+	for i, pgid := range pgids[:10] {
+		if !forced[i] || GroupAlive(pgid) {
+			t.Errorf("group %d: forced %v, alive %v; want SIGKILLed and gone", pgid, forced[i], GroupAlive(pgid))
+		}
+	}
+	if forced[10] || forced[11] || forced[12] || forced[13] {
+		t.Errorf("a group that goes on SIGTERM, twice, and no group: %v", forced[10:])
+	}
+	waitGone(t, polite)
+	if took < grace || took > 5*grace {
+		t.Errorf("ten stubborn groups took %v to end; want about one grace (%v), not one each", took, grace)
+	}
+}
+
+// startStubborn starts a shell that ignores SIGTERM in a process group of its own, once it does,
+// and returns the group.
+func startStubborn(t *testing.T) int {
+	t.Helper()
 	ready := filepath.Join(t.TempDir(), "ready")
 	stubborn := exec.Command("sh", "-c", `trap "" TERM; touch "$1"; while :; do sleep 0.05; done`, "sh", ready)
 	stubborn.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := stubborn.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = stubborn.Wait() }()
+	pgid := stubborn.Process.Pid
+	done := make(chan struct{})
+	go func() { _ = stubborn.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-done
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for _, err := os.Stat(ready); err != nil; _, err = os.Stat(ready) {
 		if time.Now().After(deadline) {
@@ -81,12 +144,7 @@ func TestKillGroupSaysWhetherSIGKILLWasNeeded(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !KillGroup(stubborn.Process.Pid, 200*time.Millisecond) {
-		t.Error("a group that ignores SIGTERM needs SIGKILL")
-	}
-	if GroupAlive(stubborn.Process.Pid) {
-		t.Error("the group survived")
-	}
+	return pgid
 }
 
 func TestAliveKnowsItsStartTime(t *testing.T) {

@@ -3,6 +3,7 @@ package proc
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,14 +39,29 @@ func Tagged(tag string) []int { return TaggedSince(tag, 0) }
 
 // TaggedSince is Tagged among the processes started after mark was taken (see Mark); a mark
 // of 0 stands for every process.
-func TaggedSince(tag string, mark int) []int {
-	want := []byte(tag)
-	keep := strings.HasPrefix(tag, swarmPrefix)
+func TaggedSince(tag string, mark int) []int { return taggedEach([]string{tag}, mark)[0] }
+
+// taggedEach is TaggedSince of several tags in one look through /proc: for each tag, the
+// processes carrying it.
+func taggedEach(tags []string, mark int) [][]int {
+	wants := make([][]byte, len(tags))
+	keep := true
+	for i, tag := range tags {
+		wants[i] = []byte(tag)
+		keep = keep && strings.HasPrefix(tag, swarmPrefix)
+	}
 	self, now := os.Getpid(), time.Now()
 	environs.Lock()
 	defer environs.Unlock()
 	seen := make(map[int]environ, len(environs.seen))
-	var out []int
+	out := make([][]int, len(tags))
+	found := func(pid int, entries []byte) {
+		for i, want := range wants {
+			if hasEntry(entries, want) && running(pid) {
+				out[i] = append(out[i], pid)
+			}
+		}
+	}
 	all := pids() // listed before the mark's other bound is read (see startedAfter)
 	newer := startedAfter(mark)
 	for _, pid := range all {
@@ -64,15 +80,11 @@ func TaggedSince(tag string, mark int) []int {
 			if err != nil || len(data) > 0 {
 				seen[pid] = environ{entries: swarmEntries(data), read: now}
 			}
-			if hasEntry(data, want) && running(pid) {
-				out = append(out, pid)
-			}
+			found(pid, data)
 			continue
 		}
 		seen[pid] = env
-		if hasEntry(env.entries, want) && running(pid) {
-			out = append(out, pid)
-		}
+		found(pid, env.entries)
 	}
 	environs.seen = seen
 	return out
@@ -127,27 +139,45 @@ const killWait = 3 * time.Second
 // KillTagged ends every process carrying tag among those started after mark was taken (0:
 // any): SIGTERM, up to grace, then SIGKILL. It returns how many there were.
 func KillTagged(tag string, mark int, grace time.Duration) int {
-	found := TaggedSince(tag, mark)
-	if len(found) == 0 {
-		return 0 // the usual case: one look through /proc, not three
+	return KillTaggedEach([]string{tag}, mark, grace)[0]
+}
+
+// KillTaggedEach is KillTagged of several tags at once: every process found is sent SIGTERM
+// first, then all are waited for within the one grace. It returns how many there were of each.
+func KillTaggedEach(tags []string, mark int, grace time.Duration) []int {
+	found := taggedEach(tags, mark)
+	counts := make([]int, len(tags))
+	some := false
+	for i, pids := range found {
+		counts[i] = len(pids)
+		some = some || len(pids) > 0
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
 	}
-	for _, pid := range found {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
-		_ = syscall.Kill(pid, syscall.SIGCONT)
+	if !some {
+		return counts // the usual case: one look through /proc, not three
+	}
+	left := func() bool {
+		return slices.ContainsFunc(taggedEach(tags, mark), func(p []int) bool { return len(p) > 0 })
 	}
 	deadline := time.Now().Add(grace)
-	for len(TaggedSince(tag, mark)) > 0 && time.Now().Before(deadline) {
+	for left() && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	left := TaggedSince(tag, mark)
-	for _, pid := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	killed := false
+	for _, pids := range taggedEach(tags, mark) {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			killed = true
+		}
 	}
 	// SIGKILL takes effect once the process is next scheduled, which on a busy machine is not
 	// at once: the caller is told they are gone only when they are (or after killWait).
 	deadline = time.Now().Add(killWait)
-	for len(left) > 0 && len(TaggedSince(tag, mark)) > 0 && time.Now().Before(deadline) {
+	for killed && left() && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	return len(found)
+	return counts
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,5 +171,17 @@ func TestConfigTestCommandNeedsConsent(t *testing.T) {
 	}
 	if test, err := ConfigTestCommand(f.repo); err != nil || test != "make test" {
 		t.Fatalf("allowed: %q, %v", test, err)
+	}
+	// Changed by someone else, the tests it names are not dropped without a word.
+	path := filepath.Join(f.repo, "swarm.toml")
+	if err := os.WriteFile(path, []byte("[regent]\ntest_command = \"true\"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ConfigTestCommand(f.repo)
+	if !errors.Is(err, config.ErrNotAllowed) || !strings.Contains(err.Error(), "names the tests to land with, and others can write to it (-rw-rw-rw-), and it changed since you allowed it") {
+		t.Fatalf("a file others can write to: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/ralph/testrun"
+	"github.com/swarm-dev/swarm/ralph/words"
 )
 
 // testTag is the environment entry every process of a test run in the scratch worktree dir
@@ -70,11 +71,18 @@ func outcomeWord(res testrun.Result) string {
 // ConfigTestCommand is the test command the configuration gives a loop started in the
 // repository repo ([regent] test_command of swarm.toml or of the user's config.toml); "" when
 // none. A project file that names commands the user has not allowed is refused here as it is
-// for a loop (config.ErrNotAllowed): landing runs the command just the same.
+// for a loop (config.ErrNotAllowed): landing runs the command just the same. So is a file that
+// is not the user's alone and names a test command: a loop goes on without such a file's
+// settings, but landing without the tests it names would land what they were there to stop.
 func ConfigTestCommand(repo string) (string, error) {
-	rf, err := config.Load(repo).Supervision()
+	cfg := config.Load(repo)
+	rf, err := cfg.Supervision()
 	if err != nil {
 		return "", err
+	}
+	if src, ok := cfg.IgnoredNaming("[regent] test_command"); ok {
+		return "", fmt.Errorf("%w: %s names the tests to land with, and %s: read it, then run 'swarm allow %s', or give --test-command",
+			config.ErrNotAllowed, src.Path, src.Why(), words.ShellWord(src.Path))
 	}
 	if rf.TestCommand == nil {
 		return "", nil

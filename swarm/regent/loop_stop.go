@@ -2,6 +2,7 @@ package regent
 
 import (
 	"fmt"
+	"slices"
 	"syscall"
 	"time"
 
@@ -23,26 +24,49 @@ type KillOptions struct {
 // Kill stops t's loop for good, then its processes and heartbeat, and removes its worktree
 // when asked. Every part is done even when one fails; the error is the last failure.
 func Kill(h *worker.Host, t worker.KillTarget, o KillOptions) error {
-	failed := StopLoopOnKill(h, t.Name)
-	w := t.Worker
-	if w == nil {
-		WaitMonitorGone(h, t.Name, 5*time.Second)
-		return failed
+	return KillAll(h, []worker.KillTarget{t}, o)[0]
+}
+
+// KillAll is Kill of many targets, ended together: every loop is stopped first, then every
+// worker's processes are signalled at once and waited for within the one grace, and their
+// monitors within one time limit, so a hundred take about as long as one. It returns each
+// target's error.
+func KillAll(h *worker.Host, ts []worker.KillTarget, o KillOptions) []error {
+	errs := make([]error, len(ts))
+	names := make([]string, len(ts))
+	var ws []*state.Worker
+	var at []int // the index in ts of each of ws
+	for i, t := range ts {
+		errs[i], names[i] = StopLoopOnKill(h, t.Name), t.Name
+		if t.Worker != nil {
+			ws, at = append(ws, t.Worker), append(at, i)
+		}
 	}
-	if err := h.Stop(w, o.Grace); err != nil {
-		failed = err
+	for j, err := range h.StopAll(ws, o.Grace) {
+		if err != nil {
+			errs[at[j]] = err
+		}
 	}
-	StopHeartbeat(h, w.Name)
-	WaitMonitorGone(h, w.Name, 5*time.Second)
-	if o.RmWorktree && w.Worktree != nil && h.RemoveWorktree(w.Worktree, o.ForceDirty) {
-		_ = h.Dir().UpdateWorkers(func(err error) { h.Warnf("%v", err) }, func(all *state.Workers) error {
-			if cur := all.Get(w.Name); cur != nil {
-				cur.Worktree = nil
-			}
-			return nil
-		})
+	for _, w := range ws {
+		StopHeartbeat(h, w.Name)
 	}
-	return failed
+	waitMonitorsGone(h, names, 5*time.Second)
+	for _, w := range ws {
+		if o.RmWorktree && w.Worktree != nil && h.RemoveWorktree(w.Worktree, o.ForceDirty) {
+			forgetWorktree(h, w.Name)
+		}
+	}
+	return errs
+}
+
+// forgetWorktree records that the worker's worktree was removed.
+func forgetWorktree(h *worker.Host, name string) {
+	_ = h.Dir().UpdateWorkers(func(err error) { h.Warnf("%v", err) }, func(all *state.Workers) error {
+		if cur := all.Get(name); cur != nil {
+			cur.Worktree = nil
+		}
+		return nil
+	})
 }
 
 // StopLoopOnKill: killing a ralph worker stops its loop for good. When that cannot be
@@ -85,9 +109,21 @@ func endMonitor(h *worker.Host, ld ralph.Dir, name string) {
 
 // WaitMonitorGone waits up to d for the loop's monitor to notice the loop ended and leave.
 func WaitMonitorGone(h *worker.Host, name string, d time.Duration) {
-	ld := ralph.DirFor(h.Dir(), name)
+	waitMonitorsGone(h, []string{name}, d)
+}
+
+// waitMonitorsGone waits up to d in all for the loops' monitors to leave.
+func waitMonitorsGone(h *worker.Host, names []string, d time.Duration) {
 	deadline := time.Now().Add(d)
-	for ld.MonitorAlive() && time.Now().Before(deadline) {
+	left := make([]ralph.Dir, 0, len(names))
+	for _, name := range names {
+		left = append(left, ralph.DirFor(h.Dir(), name))
+	}
+	for {
+		left = slices.DeleteFunc(left, func(ld ralph.Dir) bool { return !ld.MonitorAlive() })
+		if len(left) == 0 || time.Now().After(deadline) {
+			return
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -33,6 +33,41 @@ func TestStopEndsTheGroupAndRecordsTheExit(t *testing.T) {
 	}
 }
 
+// Many workers at once: every group is ended, every one's exit and screen kept, each window
+// removed, and all recorded stopped; one whose window already ended is only recorded, and a
+// process outside a window is ended by the worker's identity.
+func TestStopAllEndsEveryWorker(t *testing.T) {
+	th := newTestHost(t)
+	a, b, done := th.spawn("a", "a's words"), th.spawn("b", "b's words"), th.spawn("done", "")
+	if err := th.fake.Exit(done.Tmux.PaneID, 4); err != nil {
+		t.Fatal(err)
+	}
+	th.procs.SetOutside(b.IDTag(), []int{4242})
+	for _, err := range th.StopAll([]*state.Worker{a, b, done}, time.Second) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kills := th.procs.Kills(); len(kills) != 2 || kills[0] != a.PID || kills[1] != b.PID {
+		t.Errorf("kills %v, want the groups of a and b (%d, %d)", kills, a.PID, b.PID)
+	}
+	for name, code := range map[string]int{"a": 143, "b": 143, "done": 4} {
+		rec := th.record(name)
+		if rec.Status != state.StatusStopped || rec.ExitCode == nil || *rec.ExitCode != code {
+			t.Errorf("%s after stop: %+v, want stopped with %d", name, rec, code)
+		}
+		if _, ok := th.fake.Get(rec.Tmux.PaneID); ok {
+			t.Errorf("%s's window is still there", name)
+		}
+	}
+	if kept, ok := th.KeptScreen("b"); !ok || len(kept) != 1 || kept[0] != "b's words" {
+		t.Errorf("b's kept screen %q, %v", kept, ok)
+	}
+	if left := th.procs.Tagged(b.IDTag()); len(left) != 0 {
+		t.Errorf("b's process outside its window still runs: %v", left)
+	}
+}
+
 func TestReconcileTellsStatusFromTmuxAndProcesses(t *testing.T) {
 	th := newTestHost(t)
 	live := th.spawn("live", "")

@@ -17,10 +17,16 @@ type ProcessTable interface {
 	// KillGroup ends process group pgid: SIGTERM, grace, SIGKILL. It reports whether the
 	// group had to be SIGKILLed.
 	KillGroup(pgid int, grace time.Duration) bool
+	// KillGroups ends many process groups together: all are sent SIGTERM, then waited for
+	// within the one grace, then SIGKILLed. It reports for each whether SIGKILL was needed.
+	KillGroups(pgids []int, grace time.Duration) []bool
 	// KillTagged ends every process started after mark (0: any) whose environment holds tag
 	// (KEY=VALUE) and says how many there were: a worker's processes that left its group
 	// (setsid, double fork) or outlived its window.
 	KillTagged(tag string, mark int, grace time.Duration) int
+	// KillTaggedEach is KillTagged of several tags at once, within the one grace; it says how
+	// many there were of each.
+	KillTaggedEach(tags []string, mark int, grace time.Duration) []int
 	// Mark is a mark of the processes started so far (0 when there is none).
 	Mark() int
 	// Tagged lists the live processes carrying tag.
@@ -34,6 +40,12 @@ func (OSProcesses) Alive(pid int, start uint64) bool             { return proc.A
 func (OSProcesses) KillGroup(pgid int, grace time.Duration) bool { return proc.KillGroup(pgid, grace) }
 func (OSProcesses) KillTagged(tag string, mark int, grace time.Duration) int {
 	return proc.KillTagged(tag, mark, grace)
+}
+func (OSProcesses) KillGroups(pgids []int, grace time.Duration) []bool {
+	return proc.KillGroups(pgids, grace)
+}
+func (OSProcesses) KillTaggedEach(tags []string, mark int, grace time.Duration) []int {
+	return proc.KillTaggedEach(tags, mark, grace)
 }
 func (OSProcesses) Mark() int               { return proc.Mark() }
 func (OSProcesses) Tagged(tag string) []int { return proc.Tagged(tag) }

@@ -18,55 +18,112 @@ import (
 // observed. Other workers' windows, dead or alive, are left alone. The worker is ended even
 // when the record cannot be written; the error says so.
 func (h *Host) Stop(w *state.Worker, grace time.Duration) error {
-	var exit *int
-	if p, ok := h.OwnPane(w); ok {
-		if !p.Dead {
-			// A loop's agent under a host first, with its grace; then the pane's process.
-			if agent := h.paneAgent(w, p); agent != p.PID {
-				h.procs.KillGroup(agent, grace)
+	return h.StopAll([]*state.Worker{w}, grace)[0]
+}
+
+// StopAll is Stop of many workers, ended together: every process group is sent SIGTERM
+// first, then all are waited for within the one grace, and the records are written once. A
+// hundred workers take about as long as the slowest of them, not the sum. It returns each
+// worker's error.
+func (h *Host) StopAll(ws []*state.Worker, grace time.Duration) []error {
+	if len(ws) == 0 {
+		return nil
+	}
+	stops := make([]stopping, len(ws))
+	for i, w := range ws {
+		stops[i] = stopping{w: w}
+		stops[i].pane, stops[i].inPane = h.OwnPane(w)
+	}
+	h.signalAll(stops, grace)
+	for i := range stops {
+		h.collect(&stops[i])
+	}
+	h.endTaggedAll(stops, grace)
+	return h.recordStopped(stops)
+}
+
+// stopping is one worker being stopped, as StopAll learns about it.
+type stopping struct {
+	w      *state.Worker
+	pane   tmux.Pane // its own pane, when inPane
+	inPane bool
+	forced bool // its process group (a process worker's) had to be SIGKILLed
+	exit   *int
+}
+
+// signalAll ends the workers' process groups: first the agents a loop's host started in its
+// pane (so the host can still record how its agent ended), then the panes' own processes and
+// the process workers, each round all at once within the one grace.
+func (h *Host) signalAll(stops []stopping, grace time.Duration) {
+	var agents, groups []int
+	var processes []int // indices of the process workers, in the order of their groups
+	for i, s := range stops {
+		switch {
+		case s.inPane && !s.pane.Dead:
+			if agent := h.paneAgent(s.w, s.pane); agent != s.pane.PID {
+				agents = append(agents, agent)
 			}
-			h.procs.KillGroup(p.PID, grace)
+			groups = append(groups, s.pane.PID)
+		case !s.inPane && s.w.Tmux == nil && h.procs.Alive(s.w.PID, pidStart(s.w)):
+			processes = append(processes, i)
 		}
+	}
+	h.procs.KillGroups(agents, grace)
+	first := len(groups)
+	for _, i := range processes {
+		groups = append(groups, stops[i].w.PID)
+	}
+	forced := h.procs.KillGroups(groups, grace)
+	for j, i := range processes {
+		stops[i].forced = forced[first+j]
+	}
+}
+
+// collect takes a stopped worker's exit code, keeps its last screen and removes its pane.
+func (h *Host) collect(s *stopping) {
+	w := s.w
+	if s.inPane {
 		p2, _ := h.OwnPane(w)
-		exit = h.ExitCode(w.Name, p2)
+		s.exit = h.ExitCode(w.Name, p2)
 		h.keepScreen(w)
 		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
-	} else {
-		forced := w.Tmux == nil && h.procs.Alive(w.PID, pidStart(w)) && h.procs.KillGroup(w.PID, grace)
-		exit = h.ExitCode(w.Name, tmux.Pane{})
-		if exit == nil && forced {
-			// SIGKILL took the wrapper too, before it could record anything: say what a
-			// shell would, every time.
-			code := 128 + int(syscall.SIGKILL)
-			_ = state.WriteFileAtomic(h.dir.ExitPath(w.Name), []byte(fmt.Sprintf("%d\n", code)), 0o600)
-			exit = &code
-		}
+		return
 	}
-	if w.Tmux != nil && exit == nil && h.serverSilent(w) {
-		// Its pane cannot be reached: the processes carrying its identity are all there is
-		// to end, and they are its own, not strays.
-		h.Warnf("ended '%s' by its processes; its tmux window stays until the server answers", w.Name)
-		_ = h.procs.KillTagged(w.IDTag(), 0, grace)
-	} else {
-		h.endTagged(w, grace)
+	s.exit = h.ExitCode(w.Name, tmux.Pane{})
+	if s.exit == nil && s.forced {
+		// SIGKILL took the wrapper too, before it could record anything: say what a shell
+		// would, every time.
+		code := 128 + int(syscall.SIGKILL)
+		_ = state.WriteFileAtomic(h.dir.ExitPath(w.Name), []byte(fmt.Sprintf("%d\n", code)), 0o600)
+		s.exit = &code
 	}
+}
+
+// recordStopped records the workers as stopped, with their exit codes where known, in one
+// write of the records.
+func (h *Host) recordStopped(stops []stopping) []error {
 	err := h.dir.UpdateWorkers(h.warnErr, func(ws *state.Workers) error {
-		if cur := ws.Get(w.Name); cur != nil {
-			cur.Status = state.StatusStopped
-			if exit != nil {
-				cur.ExitCode = exit
+		for _, s := range stops {
+			if cur := ws.Get(s.w.Name); cur != nil {
+				cur.Status = state.StatusStopped
+				if s.exit != nil {
+					cur.ExitCode = s.exit
+				}
 			}
 		}
 		return nil
 	})
-	w.Status = state.StatusStopped
-	if exit != nil {
-		w.ExitCode = exit
+	errs := make([]error, len(stops))
+	for i, s := range stops {
+		s.w.Status = state.StatusStopped
+		if s.exit != nil {
+			s.w.ExitCode = s.exit
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("stopped '%s', but cannot record it: %w", s.w.Name, err)
+		}
 	}
-	if err != nil {
-		return fmt.Errorf("stopped '%s', but cannot record it: %w", w.Name, err)
-	}
-	return nil
+	return errs
 }
 
 // serverSilent reports whether the tmux server w lives on does not answer.
@@ -93,6 +150,33 @@ func (h *Host) KeptScreen(name string) ([]string, bool) {
 		return nil, false
 	}
 	return screen.TrimBlankTail(SplitLines(string(data))), true
+}
+
+// endTaggedAll ends what the workers left outside their windows or process groups: processes
+// that carry their identity (setsid grandchildren, an agent whose window was killed), all of
+// them at once. A worker whose tmux server does not answer, and whose exit is not known, is
+// ended by these processes alone: they are all there is to end, and its own, not strays.
+func (h *Host) endTaggedAll(stops []stopping, grace time.Duration) {
+	var tags []string
+	var of []int
+	silent := make([]bool, len(stops))
+	for i, s := range stops {
+		silent[i] = s.w.Tmux != nil && s.exit == nil && h.serverSilent(s.w)
+		if silent[i] {
+			h.Warnf("ended '%s' by its processes; its tmux window stays until the server answers", s.w.Name)
+		} else if s.w.ID == "" {
+			continue
+		}
+		tags, of = append(tags, s.w.IDTag()), append(of, i)
+	}
+	if len(tags) == 0 {
+		return
+	}
+	for j, n := range h.procs.KillTaggedEach(tags, 0, grace) {
+		if i := of[j]; n > 0 && !silent[i] {
+			h.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, stops[i].w.Name)
+		}
+	}
 }
 
 // endTagged ends what the worker left outside its window or process group: processes that

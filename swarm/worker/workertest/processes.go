@@ -62,6 +62,14 @@ func (p *Processes) KillTagged(tag string, _ int, _ time.Duration) int {
 	return n
 }
 
+func (p *Processes) KillTaggedEach(tags []string, mark int, grace time.Duration) []int {
+	out := make([]int, len(tags))
+	for i, tag := range tags {
+		out[i] = p.KillTagged(tag, mark, grace)
+	}
+	return out
+}
+
 func (p *Processes) Alive(pid int, _ uint64) bool { return p.Fake.Alive(pid) }
 
 func (p *Processes) KillGroup(pgid int, _ time.Duration) bool {
@@ -74,4 +82,12 @@ func (p *Processes) KillGroup(pgid int, _ time.Duration) bool {
 		hook()
 	}
 	return false
+}
+
+func (p *Processes) KillGroups(pgids []int, grace time.Duration) []bool {
+	out := make([]bool, len(pgids))
+	for i, pgid := range pgids {
+		out[i] = p.KillGroup(pgid, grace)
+	}
+	return out
 }
