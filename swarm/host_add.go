@@ -89,7 +89,17 @@ func runHostAdd(ctx context.Context, e *env, h remote.Host, swarmCmd string, ins
 		return fail("cannot record host %s: %w", name, err)
 	}
 	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, h.Version, h.OS, h.Arch, countWorkers(conn.Hello))
+	if problem := conn.Hello.CommitProblem; problem != "" {
+		// Added all the same: a host runs workers that never commit too, and one command
+		// there gives it an identity.
+		e.warnf("host %s cannot commit: git there has no identity (%s), so its agents' commits will fail; give it one: %s", name, problem, gitIdentityFix(conn))
+	}
 	return nil
+}
+
+// gitIdentityFix is the command that gives git on the host an identity.
+func gitIdentityFix(conn *remote.Conn) string {
+	return conn.SSHLine() + ` 'git config --global user.name "Your Name" && git config --global user.email you@example.com'`
 }
 
 // addHost connects to the host and checks its swarm (installing this one there when asked),

@@ -100,8 +100,11 @@ func printHostTable(e *env, rows []hostRow) {
 			continue
 		}
 		st := "ok"
-		if r.Problem != "" {
+		switch {
+		case r.Problem != "":
 			st = r.Problem
+		case r.CommitProblem != "":
+			st = "ok, cannot commit (no git identity)"
 		}
 		loops := fmt.Sprint(r.Loops)
 		if r.Parked > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/remote"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -47,6 +48,12 @@ func gatherHello(e *env) remote.Hello {
 				}
 			}
 		}
+	}
+	home, _ := os.UserHomeDir()
+	if who, err := git.Identity(home); err != nil {
+		h.CommitProblem = oneLineOf(err)
+	} else {
+		h.Committer = who
 	}
 	h.Regent = "not running"
 	if pid := regent.NewClient(e.Dir()).PID(); pid > 0 {
