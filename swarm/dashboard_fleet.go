@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,6 +44,8 @@ type hostRows struct {
 	rows    []dashboard.Row
 	at      time.Time
 	problem error
+	// left says which of its rows were left out, "" when none.
+	left string
 }
 
 func newFleetWatch(e *env) *fleetWatch {
@@ -83,7 +84,10 @@ func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
 			rows = append(rows, r)
 		}
 		if hr.problem != nil {
-			trouble = append(trouble, fmt.Sprintf("%s: %s", h.Name, oneLineOf(hr.problem)))
+			trouble = append(trouble, fmt.Sprintf("%s: %s", h.Name, hostProblem(hr.problem)))
+		}
+		if hr.left != "" {
+			trouble = append(trouble, hr.left)
 		}
 	}
 	return rows, trouble
@@ -93,12 +97,13 @@ func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
 func (f *fleetWatch) ask() {
 	type answer struct {
 		rows []dashboard.Row
+		left string
 		err  error
 		at   time.Time
 	}
 	answers := askEach(f.hosts, func(h remote.Host) answer {
-		rows, err := askRows(f.root, h)
-		return answer{rows, err, time.Now()}
+		rows, left, err := askRows(f.root, h)
+		return answer{rows, left, err, time.Now()}
 	})
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -107,27 +112,45 @@ func (f *fleetWatch) ask() {
 		if a.err != nil {
 			hr.problem = a.err
 		} else {
-			hr = hostRows{rows: a.rows, at: a.at}
+			hr = hostRows{rows: a.rows, at: a.at, left: a.left}
 		}
 		f.seen[h.Name] = hr
 	}
 	f.busy = false
 }
 
-// askRows asks one host for its dashboard rows, named as commands here name them.
-func askRows(root string, h remote.Host) ([]dashboard.Row, error) {
+// askRows asks one host for its dashboard rows, named as commands here name them; a row whose
+// name no command could take is left out, and left says so.
+func askRows(root string, h remote.Host) (rows []dashboard.Row, left string, err error) {
 	out, err := askWithin(root, h, fleetLimit, "host", "__rows")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	var rows []dashboard.Row
 	if err := json.Unmarshal(out, &rows); err != nil {
-		return nil, fmt.Errorf("host %s answered what this swarm cannot read: %w", h.Name, err)
+		return nil, "", fmt.Errorf("host %s answered what this swarm cannot read: %w", h.Name, err)
 	}
-	for i := range rows {
-		rows[i].Name, rows[i].Host = rows[i].Name+"@"+h.Name, h.Name
+	rows, left = acceptRows(h.Name, rows)
+	return rows, left, nil
+}
+
+// acceptRows takes a host's rows in as untrusted, as acceptWorkers does its workers: names
+// a command could take, the words shown escaped.
+func acceptRows(host string, rows []dashboard.Row) ([]dashboard.Row, string) {
+	var bad []string
+	kept := rows[:0]
+	for _, r := range rows {
+		if why := invalidName(r.Name); why != "" {
+			bad = append(bad, why)
+			continue
+		}
+		r.Name, r.Host = r.Name+"@"+host, host
+		r.Kind, r.State, r.Iteration = hostText(r.Kind), hostText(r.State), hostText(r.Iteration)
+		for i := range r.Tags {
+			r.Tags[i] = hostText(r.Tags[i])
+		}
+		kept = append(kept, r)
 	}
-	return rows, nil
+	return kept, leftOut(host, bad)
 }
 
 func hostRowsCommand() *cli.Command {
@@ -176,11 +199,15 @@ func (d swarmData) remoteLines(n int, args ...string) []string {
 	if err != nil {
 		return []string{errText(err)}
 	}
-	var out, errs bytes.Buffer
+	// The command escapes what the host prints (runEscaped); what is held of it is bounded.
+	out, errs := remote.NewBounded(maxPreview, cancel), remote.NewBounded(maxPreview, nil)
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	if err := cmd.Run(); err != nil {
-		return []string{errText(saidWhy(err, &errs))}
+	cmd.Stdout, cmd.Stderr = out, errs
+	if err := cmd.Run(); err != nil && !out.Full() {
+		return []string{errText(saidWhy(err, errs.Bytes()))}
 	}
-	return lastLogLines(out.String(), n)
+	return lastLogLines(string(out.Bytes()), n)
 }
+
+// maxPreview is the most of a remote worker's screen or log read for the preview.
+const maxPreview = 1 << 20

@@ -23,6 +23,8 @@ type fleetPart struct {
 	// problem is why the host did not answer; its workers are then the last seen.
 	problem  error
 	lastSeen string
+	// left says which workers of its answer were left out, "" when none.
+	left string
 }
 
 // askFleet asks the hosts for their workers (their `ls --format json` with lsArgs), all at
@@ -56,7 +58,9 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
 	out, err := askWithin(root, h, limit, args...)
 	if err == nil {
-		err = json.Unmarshal(out, &part.workers)
+		if err = json.Unmarshal(out, &part.workers); err != nil {
+			err = fmt.Errorf("host %s answered what this swarm cannot read: %v", h.Name, err)
+		}
 	}
 	now := time.Now()
 	if err != nil {
@@ -70,6 +74,11 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 			part.workers[i].LastSeen = seen.At
 		}
 	} else {
+		part.workers, part.left = acceptWorkers(h.Name, part.workers)
+		if part.left != "" {
+			// What was left out is not kept either.
+			out, _ = json.Marshal(part.workers)
+		}
 		_ = reg.Answered(h.Name, now, out)
 	}
 	for i := range part.workers {
@@ -78,7 +87,8 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 	return part
 }
 
-// askWithin runs the host's swarm with args, within limit, and returns what it printed.
+// askWithin runs the host's swarm with args, within limit, and returns what it printed (at
+// most remote.MaxReply bytes).
 func askWithin(root string, h remote.Host, limit time.Duration, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -86,7 +96,8 @@ func askWithin(root string, h remote.Host, limit time.Duration, args ...string) 
 	if err != nil {
 		return nil, err
 	}
-	return conn.Output(ctx, nil, args...)
+	out, err := conn.Output(ctx, nil, args...)
+	return out, hostError(err)
 }
 
 // printFleet shows the fleet's workers: JSON, names (NAME@HOST for a host's), or a table with
@@ -99,6 +110,9 @@ func printFleet(e *env, parts []fleetPart, format string) error {
 	for _, p := range parts {
 		if p.problem != nil {
 			e.warnf("%s", unreachableLine(p, time.Now()))
+		}
+		if p.left != "" {
+			e.warnf("%s", p.left)
 		}
 	}
 	switch format {
@@ -137,7 +151,7 @@ func unreachableLine(p fleetPart, now time.Time) string {
 			seen += ", its " + words.Plural(len(p.workers), "worker") + " as they were then"
 		}
 	}
-	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(oneLineOf(p.problem), "."), seen, p.host)
+	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(hostProblem(p.problem), "."), seen, p.host)
 }
 
 func printFleetTable(e *env, all []workerJSON) {
@@ -145,10 +159,23 @@ func printFleetTable(e *env, all []workerJSON) {
 	landings := make([]*landingJSON, len(all))
 	now := time.Now()
 	for i, j := range all {
-		rows[i], landings[i] = jsonRow(j, now), j.Landing
+		rows[i], landings[i] = jsonRow(j, now), shownLanding(j.Landing)
+		for k := range rows[i] {
+			rows[i][k] = hostText(rows[i][k])
+		}
 	}
 	titles := []string{"NAME", "HOST", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
 	_ = writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
+}
+
+// shownLanding is a landing record with what its table cell shows escaped.
+func shownLanding(l *landingJSON) *landingJSON {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.State, c.Commit, c.ResumedLoop = hostText(c.State), hostText(c.Commit), hostText(c.ResumedLoop)
+	return &c
 }
 
 // jsonRow is a worker of the fleet as a table row.

@@ -88,11 +88,11 @@ func runHostAdd(ctx context.Context, e *env, h remote.Host, swarmCmd string, ins
 	if err := reg.Put(h); err != nil {
 		return fail("cannot record host %s: %w", name, err)
 	}
-	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, h.Version, h.OS, h.Arch, countWorkers(conn.Hello))
+	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, hostText(h.Version), hostText(h.OS), hostText(h.Arch), countWorkers(conn.Hello))
 	if problem := conn.Hello.CommitProblem; problem != "" {
 		// Added all the same: a host runs workers that never commit too, and one command
 		// there gives it an identity.
-		e.warnf("host %s cannot commit: git there has no identity (%s), so its agents' commits will fail; give it one: %s", name, problem, gitIdentityFix(conn))
+		e.warnf("host %s cannot commit: git there has no identity (%s), so its agents' commits will fail; give it one: %s", name, hostText(problem), gitIdentityFix(conn))
 	}
 	return nil
 }
@@ -120,7 +120,7 @@ func addHost(ctx context.Context, conn *remote.Conn, swarmCmd string, install bo
 	}
 	if hello.Version != Version {
 		return fail("host %s runs swarm %s, this is swarm %s: install swarm %s there, or run swarm host add %s %s --install to copy this binary (%s/%s) there",
-			name, hello.Version, Version, Version, name, addr, runtime.GOOS, runtime.GOARCH)
+			name, hostText(hello.Version), Version, Version, name, addr, runtime.GOOS, runtime.GOARCH)
 	}
 	conn.Host.OS, conn.Host.Arch, conn.Host.Version = hello.OS, hello.Arch, hello.Version
 	conn.Hello = hello
@@ -164,7 +164,7 @@ func findSwarm(ctx context.Context, conn *remote.Conn, given string) (remote.Hel
 		last = err
 	}
 	return remote.Hello{}, fail("no swarm on host %s (%s): install swarm %s there (or name it with --swarm), or run with --install to copy this one",
-		conn.Host.Name, oneLineOf(last), Version)
+		conn.Host.Name, hostProblem(last), Version)
 }
 
 func oneLineOf(err error) string {
@@ -182,7 +182,7 @@ func oneLineOf(err error) string {
 func hello(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
 	out, err := conn.Output(ctx, nil, "host", "__hello")
 	if err != nil {
-		return remote.Hello{}, err
+		return remote.Hello{}, hostError(err)
 	}
 	return readHello(conn.Host.Name, out)
 }

@@ -60,8 +60,11 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 	if err != nil {
 		return err
 	}
+	out, errs := escapeTo(c.App.Writer), escapeTo(c.App.ErrWriter)
 	code, err := conn.Run(context.Background(), []string{"host", "__spawn"},
-		remote.Streams{Stdin: bytes.NewReader(data), Stdout: c.App.Writer, Stderr: c.App.ErrWriter})
+		remote.Streams{Stdin: bytes.NewReader(data), Stdout: out, Stderr: errs})
+	out.Flush()
+	errs.Flush()
 	if err != nil {
 		return fail("%w", err)
 	}
