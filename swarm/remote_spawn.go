@@ -36,13 +36,15 @@ func spawnHost(c *cli.Context) (host, name string, err error) {
 	return host, name, nil
 }
 
-// spawnOnHost starts the worker of the command line c on host.
+// spawnOnHost starts the worker of the command line c on host. Nothing is sent before the
+// connection is up, so a host that cannot be reached has started nothing; a connection lost
+// after the bundle went is settled by asking the host (spawnLost).
 func spawnOnHost(c *cli.Context, host, name string) error {
 	root, conn, err := connFor(c, host)
 	if err != nil {
 		return err
 	}
-	b := remote.Bundle{Worker: name}
+	b := remote.Bundle{Worker: name, ID: remote.NewSpawnID()}
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -60,13 +62,19 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 	if err != nil {
 		return err
 	}
+	ctx := context.Background()
+	if err := conn.Connect(ctx); err != nil {
+		return fail("%w (%s was not started there)", err, name)
+	}
 	out, errs := escapeTo(c.App.Writer), escapeTo(c.App.ErrWriter)
-	code, err := conn.Run(context.Background(), []string{"host", "__spawn"},
-		remote.Streams{Stdin: bytes.NewReader(data), Stdout: out, Stderr: errs})
+	code, err := conn.Run(ctx, []string{"host", "__spawn"}, remote.Streams{Stdin: bytes.NewReader(data), Stdout: out, Stderr: errs})
 	out.Flush()
 	errs.Flush()
 	if err != nil {
-		return fail("%w", err)
+		code, err = spawnLost(c, root, conn.Host, b.ID, name, err)
+		if err != nil {
+			return err
+		}
 	}
 	if code == 0 && len(sent) > 0 {
 		if err := remote.RegistryOf(root).SaveSent(host, remote.Sent{Worker: name, Files: sent}); err != nil {
