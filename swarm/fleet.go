@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/remote"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // The fleet: this machine's workers and every host's, asked at once, each host within a time
@@ -56,6 +58,7 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 	// Plain ls, not under host __run: it ends by itself within the limit, and a start of the
 	// host's swarm less is a fifth of what a host costs the listing.
 	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
+	asked := time.Now()
 	out, err := askWithin(root, h, limit, args...)
 	if err == nil {
 		if err = json.Unmarshal(out, &part.workers); err != nil {
@@ -65,26 +68,49 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 	now := time.Now()
 	if err != nil {
 		_ = reg.Failed(h.Name, now, err)
-		seen := reg.Seen(h.Name)
-		part.problem, part.lastSeen = err, seen.At
-		_ = json.Unmarshal(seen.Workers, &part.workers)
-		for i := range part.workers {
-			// What it needed then is not known now: the state says so.
-			part.workers[i].State, part.workers[i].StateDetail, part.workers[i].NeedsPerson = "unreachable", "", nil
-			part.workers[i].LastSeen = seen.At
-		}
+		part.problem = err
+		part.workers, part.lastSeen = lastSeenWorkers(reg.Seen(h.Name))
 	} else {
 		part.workers, part.left = acceptWorkers(h.Name, part.workers)
 		if part.left != "" {
 			// What was left out is not kept either.
 			out, _ = json.Marshal(part.workers)
 		}
-		_ = reg.Answered(h.Name, now, out)
+		_ = reg.Answered(h.Name, asked, now, out)
 	}
 	for i := range part.workers {
 		part.workers[i].Host = h.Name
 	}
 	return part
+}
+
+// lastSeenWorkers are a host's workers as last seen, with those spawned from here since,
+// each marked unreachable: what they need now is not known.
+func lastSeenWorkers(seen remote.Seen) ([]workerJSON, string) {
+	var workers []workerJSON
+	_ = json.Unmarshal(seen.Workers, &workers)
+	for i := range workers {
+		workers[i].LastSeen = seen.At
+	}
+	for _, s := range seen.Spawned {
+		var w workerJSON
+		if json.Unmarshal(s.Worker, &w) != nil || worker.ValidateName(w.Name) != nil {
+			continue
+		}
+		w.LastSeen = s.At
+		if t, err := time.Parse(time.RFC3339Nano, s.At); err == nil {
+			w.LastSeen = t.UTC().Format(time.RFC3339)
+		}
+		if i := slices.IndexFunc(workers, func(o workerJSON) bool { return o.Name == w.Name }); i >= 0 {
+			workers[i] = w
+		} else {
+			workers = append(workers, w)
+		}
+	}
+	for i := range workers {
+		workers[i].State, workers[i].StateDetail, workers[i].NeedsPerson = "unreachable", "", nil
+	}
+	return workers, seen.At
 }
 
 // askWithin runs the host's swarm with args, within limit, and returns what it printed (at

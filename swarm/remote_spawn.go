@@ -76,10 +76,8 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 			return err
 		}
 	}
-	if code == 0 && len(sent) > 0 {
-		if err := remote.RegistryOf(root).SaveSent(host, remote.Sent{Worker: name, Files: sent}); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "swarm: warning: cannot record what was sent with %s@%s: %v\n", name, host, err)
-		}
+	if code == 0 {
+		recordSpawned(c, root, host, name, sent)
 	}
 	return exitCode(code)
 }

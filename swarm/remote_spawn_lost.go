@@ -15,7 +15,9 @@ import (
 
 // A spawn on a host whose connection is lost after its bundle went may have started the
 // worker there or not: the host's receipt of the spawn says which (remote.AskSpawn), and what
-// is said here is only what is known.
+// is said here is only what is known. A worker the host started is recorded here at once
+// (remote.Registry.AddSpawned): a host that goes down before anyone lists it again still
+// shows it.
 
 const (
 	// spawnAskLimit is how long a host has to answer one question about a spawn.
@@ -78,5 +80,37 @@ func askReceipt(root string, h remote.Host, id string) (remote.Receipt, error) {
 			return r, nil
 		}
 		time.Sleep(spawnPoll)
+	}
+}
+
+// recordSpawned records here what was started on host by the command line c: the files sent
+// with it, and the worker itself among what was last seen of the host.
+func recordSpawned(c *cli.Context, root, host, name string, sent []remote.SentFile) {
+	reg := remote.RegistryOf(root)
+	if len(sent) > 0 {
+		if err := reg.SaveSent(host, remote.Sent{Worker: name, Files: sent}); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "swarm: warning: cannot record what was sent with %s@%s: %v\n", name, host, err)
+		}
+	}
+	now := time.Now()
+	w := workerJSON{Name: name, Host: host, Status: "running", State: "running", Started: now.UTC().Format(time.RFC3339),
+		Cmd: c.Args().Slice(), Cwd: c.String("cwd"), Tags: c.StringSlice("tag"), Metadata: map[string]any{}}
+	if w.Tags == nil {
+		w.Tags = []string{}
+	}
+	switch strings.TrimPrefix(typedCommand(c), c.App.Name+" ") {
+	case "ralph spawn", "agent":
+		w.Metadata["ralph"] = true
+	default:
+		if c.Bool("ralph") {
+			w.Metadata["ralph"] = true
+		}
+	}
+	data, err := json.Marshal(w)
+	if err == nil {
+		err = reg.AddSpawned(host, name, now, data)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "swarm: warning: cannot record here that %s@%s was started: %v\n", name, host, err)
 	}
 }
