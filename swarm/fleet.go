@@ -3,6 +3,7 @@ package swarm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,8 +26,10 @@ type fleetPart struct {
 	// problem is why the host did not answer; its workers are then the last seen.
 	problem  error
 	lastSeen string
-	// left says which workers of its answer were left out, "" when none.
-	left string
+	// version is the host's swarm's, when it said; left says which workers of its answer
+	// were left out, "" when none.
+	version string
+	left    string
 }
 
 // askFleet asks the hosts for their workers (their `ls --format json` with lsArgs), all at
@@ -55,33 +58,53 @@ func askEach[T any](hosts []remote.Host, ask func(remote.Host) T) []T {
 // askHostWorkers asks one host for its workers, and records what it said (or that it did not).
 func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []string, limit time.Duration) fleetPart {
 	part := fleetPart{host: h.Name}
-	// Plain ls, not under host __run: it ends by itself within the limit, and a start of the
-	// host's swarm less is a fifth of what a host costs the listing.
-	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
 	asked := time.Now()
-	out, err := askWithin(root, h, limit, args...)
-	if err == nil {
-		if err = json.Unmarshal(out, &part.workers); err != nil {
-			err = fmt.Errorf("host %s answered what this swarm cannot read: %v", h.Name, err)
-		}
-	}
+	reply, raw, err := askLs(root, h, lsArgs, asked.Add(limit))
 	now := time.Now()
 	if err != nil {
 		_ = reg.Failed(h.Name, now, err)
 		part.problem = err
 		part.workers, part.lastSeen = lastSeenWorkers(reg.Seen(h.Name))
 	} else {
-		part.workers, part.left = acceptWorkers(h.Name, part.workers)
+		part.workers, part.left = acceptWorkers(h.Name, reply.Workers)
+		part.version = reply.Version
 		if part.left != "" {
 			// What was left out is not kept either.
-			out, _ = json.Marshal(part.workers)
+			raw, _ = json.Marshal(part.workers)
 		}
-		_ = reg.Answered(h.Name, asked, now, out)
+		_ = reg.Answered(h.Name, asked, now, raw, reply.Version)
 	}
 	for i := range part.workers {
 		part.workers[i].Host = h.Name
 	}
 	return part
+}
+
+// askLs asks a host for its workers and its swarm's version, by deadline. A swarm older
+// than `host __ls` is asked its plain ls and its version instead.
+func askLs(root string, h remote.Host, lsArgs []string, deadline time.Time) (lsReply, json.RawMessage, error) {
+	out, err := askWithin(root, h, time.Until(deadline), append([]string{"host", "__ls"}, lsArgs...)...)
+	if err == nil {
+		return readLsReply(h.Name, out, false)
+	}
+	var re *remote.RemoteError
+	if !errors.As(err, &re) || !strings.Contains(re.Said, "unknown command '__ls'") {
+		return lsReply{}, nil, err
+	}
+	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
+	if out, err = askWithin(root, h, time.Until(deadline), args...); err != nil {
+		return lsReply{}, nil, err
+	}
+	reply, raw, err := readLsReply(h.Name, out, true)
+	if err != nil {
+		return reply, nil, err
+	}
+	if conn, err := remote.Open(root, h); err == nil {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		reply.Version, _ = hostVersion(ctx, conn)
+	}
+	return reply, raw, nil
 }
 
 // lastSeenWorkers are a host's workers as last seen, with those spawned from here since,
@@ -133,12 +156,16 @@ func printFleet(e *env, parts []fleetPart, format string) error {
 	for _, p := range parts {
 		all = append(all, p.workers...)
 	}
+	reg := remote.RegistryOf(e.Dir().Root)
 	for _, p := range parts {
 		if p.problem != nil {
 			e.warnf("%s", unreachableLine(p, time.Now()))
 		}
 		if p.left != "" {
 			e.warnf("%s", p.left)
+		}
+		if news := versionNews(reg, p.host, p.version); news != "" {
+			e.warnf("%s", news)
 		}
 	}
 	switch format {
@@ -202,6 +229,16 @@ func shownLanding(l *landingJSON) *landingJSON {
 	c := *l
 	c.State, c.Commit, c.ResumedLoop = hostText(c.State), hostText(c.Commit), hostText(c.ResumedLoop)
 	return &c
+}
+
+// versionNews is what to tell of a host whose swarm is another version than this one,
+// once per change ("" when there is nothing new, or the host did not say).
+func versionNews(reg remote.Registry, host, version string) string {
+	if version == "" || version == Version || !reg.TellVersion(host, version, Version) {
+		return ""
+	}
+	return fmt.Sprintf("host %s now runs swarm %s, this is swarm %s: commands there may fail or answer otherwise; install swarm %s there (swarm host ls shows every host's version)",
+		host, hostText(version), Version, Version)
 }
 
 // jsonRow is a worker of the fleet as a table row.

@@ -25,6 +25,10 @@ type Seen struct {
 	// Spawned are the workers started on the host from here since it was last asked, each
 	// as ls shows it: a host that goes down before anyone asks it again still shows them.
 	Spawned []Spawned `json:"spawned,omitempty"`
+	// Version is the host's swarm version as it last said; Told is the difference of
+	// versions last told to the user ("HOST-VERSION LOCAL-VERSION"), "" while there is none.
+	Version string `json:"version,omitempty"`
+	Told    string `json:"told,omitempty"`
 }
 
 // Spawned is a worker started on a host from here.
@@ -44,11 +48,14 @@ func (r Registry) Seen(name string) Seen {
 }
 
 // Answered records that the host answered at now with its workers, to a question asked at
-// asked: the workers spawned from here before the question are in the answer (or gone
-// since), those spawned after are kept.
-func (r Registry) Answered(name string, asked, now time.Time, workers json.RawMessage) error {
+// asked, and the version of its swarm ("" when it did not say): the workers spawned from here
+// before the question are in the answer (or gone since), those spawned after are kept.
+func (r Registry) Answered(name string, asked, now time.Time, workers json.RawMessage, version string) error {
 	return r.changeSeen(name, func(s *Seen) {
 		s.At, s.Tried, s.Error, s.Workers = stamp(now), stamp(now), "", workers
+		if version != "" && version != s.Version {
+			s.Version, s.Told = version, ""
+		}
 		kept := s.Spawned[:0]
 		for _, w := range s.Spawned {
 			if t, err := time.Parse(time.RFC3339Nano, w.At); err == nil && !t.Before(asked) {
@@ -82,6 +89,24 @@ func (r Registry) AddSpawned(host, name string, now time.Time, worker json.RawMe
 		}
 		s.Spawned = append(kept, Spawned{Name: name, At: now.UTC().Format(time.RFC3339Nano), Worker: worker})
 	})
+}
+
+// TellVersion records the host's swarm version as said now, and says whether its difference
+// from this swarm's (local) is news to tell: once per change of either, not again while
+// they stay as they are.
+func (r Registry) TellVersion(name, version, local string) (tell bool) {
+	_ = r.changeSeen(name, func(s *Seen) {
+		if version != s.Version {
+			s.Version, s.Told = version, ""
+		}
+		switch news := version + " " + local; {
+		case version == local:
+			s.Told = ""
+		case s.Told != news:
+			s.Told, tell = news, true
+		}
+	})
+	return tell
 }
 
 // changeSeen changes what was seen of the host name, one process at a time: a spawn and an
