@@ -38,8 +38,10 @@ type fleetWatch struct {
 	mu    sync.Mutex
 	hosts []remote.Host
 	seen  map[string]hostRows
-	asked time.Time
-	busy  bool
+	// unread says which hosts' records could not be read, at the last round.
+	unread []string
+	asked  time.Time
+	busy   bool
 }
 
 // hostRows is what one host last said: its rows, when, and why it did not answer since.
@@ -73,6 +75,7 @@ func (f *fleetWatch) rows(now time.Time) (rows []dashboard.Row, trouble []string
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	trouble = append(trouble, f.unread...)
 	for _, h := range f.hosts {
 		hr := f.seen[h.Name]
 		for _, r := range hr.rows {
@@ -107,7 +110,8 @@ func (f *fleetWatch) ask() {
 		at   time.Time
 	}
 	reg := remote.RegistryOf(f.root)
-	hosts := reg.All(nil)
+	var unread []string
+	hosts := reg.All(func(err error) { unread = append(unread, err.Error()) })
 	answers := askEach(hosts, func(h remote.Host) answer {
 		rows, left, err := askRows(f.root, h)
 		return answer{rows, left, err, time.Now()}
@@ -127,7 +131,7 @@ func (f *fleetWatch) ask() {
 		}
 		seen[h.Name] = hr
 	}
-	f.hosts, f.seen, f.busy = hosts, seen, false
+	f.hosts, f.seen, f.unread, f.busy = hosts, seen, unread, false
 }
 
 // askRows asks one host for its dashboard rows, named as commands here name them; a row whose

@@ -35,7 +35,11 @@ func spawnLost(c *cli.Context, root string, h remote.Host, id, name string, lost
 	target := name + "@" + h.Name
 	what := fmt.Sprintf("the connection to host %s was lost during the spawn of %s (%s)", h.Name, name, sshWhy(lost))
 	r, err := askReceipt(root, h, id)
+	var re *remote.RemoteError
 	switch {
+	case errors.As(err, &re):
+		return 0, fail("%s, and %s cannot say what became of it (%s): whether %s started there is not known; swarm status %s tells",
+			what, h.Name, hostText(re.Said), name, target)
 	case err != nil:
 		return 0, fail("%s, and %s does not answer now (%s): whether %s started there is not known; swarm status %s tells once it answers",
 			what, h.Name, sshWhy(err), name, target)
