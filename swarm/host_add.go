@@ -24,7 +24,8 @@ func hostAddCommand() *cli.Command {
 		Description: `Connects to the host with your own ssh (in batch mode: keys from your agent or
 ~/.ssh/config), and checks that it runs the same swarm as this one. --install copies this
 swarm binary there (to ~/.local/bin/swarm) when the host's OS and architecture are this
-one's; swarm never installs anything unasked.
+one's; swarm never installs anything unasked. A host where git has no identity (so its
+agents' commits would fail) is added with a warning that gives the command to fix it.
 
 Examples:
    swarm host add box me@box.example.com
