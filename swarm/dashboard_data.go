@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/dashboard"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/remote"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -159,9 +159,10 @@ func (d swarmData) Run(args ...string) error {
 	cmd := exec.Command(exe, args...)
 	// A kill under way when the dashboard quits (and its terminal goes) is seen through.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	return saidWhy(cmd.Run(), &out)
+	// What it says (a remote worker's host's word among it) is held bounded.
+	out := remote.NewBounded(maxPreview, nil)
+	cmd.Stdout, cmd.Stderr = out, out
+	return saidWhy(cmd.Run(), out.Bytes())
 }
 
 func (d swarmData) Attach(name string) tea.ExecCommand {
@@ -179,19 +180,19 @@ func (a *attachExec) SetStdout(w io.Writer) { a.cmd.Stdout = w }
 func (a *attachExec) SetStderr(io.Writer)   {}
 
 func (a *attachExec) Run() error {
-	var errOut bytes.Buffer
-	a.cmd.Stderr = &errOut
+	errOut := remote.NewBounded(maxPreview, nil)
+	a.cmd.Stderr = errOut
 	// A process left holding standard error (none should) does not hold the dashboard up.
 	a.cmd.WaitDelay = time.Second
-	return saidWhy(a.cmd.Run(), &errOut)
+	return saidWhy(a.cmd.Run(), errOut.Bytes())
 }
 
 // saidWhy is a command's error as the last line it printed, when it printed one.
-func saidWhy(err error, out *bytes.Buffer) error {
+func saidWhy(err error, said []byte) error {
 	if err == nil {
 		return nil
 	}
-	if text := strings.TrimSpace(out.String()); text != "" {
+	if text := strings.TrimSpace(string(said)); text != "" {
 		return errors.New(lastLine(text))
 	}
 	return err

@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,8 +19,11 @@ import (
 
 // The dashboard shows the other hosts' workers beside this machine's: each host's own rows
 // (its swarm reads its loops as this one reads its own), asked in the background so that a
-// slow host never holds a frame up. A host that stops answering keeps its last rows, marked
-// unreachable with when they were seen.
+// slow host never holds a frame up. The hosts are read again at every round, so a host added
+// (or removed) while the dashboard runs comes (or goes) with the next one. A host that stops
+// answering keeps its last rows, marked unreachable with when they were seen; one that does
+// not answer from the start is shown from what was last seen of it here (remote.Seen: its
+// last ls, and the workers spawned there from here since).
 
 // fleetRefresh is how often the hosts are asked again; fleetLimit how long each may take.
 const (
@@ -31,13 +33,15 @@ const (
 
 // fleetWatch holds what the hosts last said, for the dashboard.
 type fleetWatch struct {
-	root  string
-	hosts []remote.Host
+	root string
 
 	mu    sync.Mutex
+	hosts []remote.Host
 	seen  map[string]hostRows
-	asked time.Time
-	busy  bool
+	// unread says which hosts' records could not be read, at the last round.
+	unread []string
+	asked  time.Time
+	busy   bool
 }
 
 // hostRows is what one host last said: its rows, when, and why it did not answer since.
@@ -45,19 +49,18 @@ type hostRows struct {
 	rows    []dashboard.Row
 	at      time.Time
 	problem error
+	// left says which of its rows were left out, "" when none.
+	left string
 }
 
 func newFleetWatch(e *env) *fleetWatch {
-	hosts := remote.RegistryOf(e.Dir().Root).All(e.warnErr)
-	if len(hosts) == 0 {
-		return nil
-	}
-	return &fleetWatch{root: e.Dir().Root, hosts: hosts, seen: map[string]hostRows{}}
+	return &fleetWatch{root: e.Dir().Root, seen: map[string]hostRows{}}
 }
 
-// rows are the hosts' rows as last seen, and a line per host that did not answer; the first
-// call waits for the answers, later ones start asking again in the background.
-func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
+// rows are the hosts' rows as last seen, and a line per host that did not answer (or whose
+// answer was not all taken); the first call waits for the answers, later ones start asking
+// again in the background. hosts is how many hosts there are.
+func (f *fleetWatch) rows(now time.Time) (rows []dashboard.Row, trouble []string, hosts int) {
 	f.mu.Lock()
 	first := f.asked.IsZero()
 	stale := !f.busy && now.Sub(f.asked) >= fleetRefresh
@@ -72,62 +75,118 @@ func (f *fleetWatch) rows(now time.Time) ([]dashboard.Row, []string) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var rows []dashboard.Row
-	var trouble []string
+	trouble = append(trouble, f.unread...)
 	for _, h := range f.hosts {
 		hr := f.seen[h.Name]
 		for _, r := range hr.rows {
 			if hr.problem != nil {
-				r.State, r.Tone = "unreachable (seen "+words.Short(now.Sub(hr.at))+" ago)", dashboard.ToneWarn
+				r.State, r.Tone = unreachableSince(hr.at, now), dashboard.ToneWarn
 			}
 			rows = append(rows, r)
 		}
 		if hr.problem != nil {
-			trouble = append(trouble, fmt.Sprintf("%s: %s", h.Name, oneLineOf(hr.problem)))
+			trouble = append(trouble, fmt.Sprintf("%s: %s", h.Name, hostProblem(hr.problem)))
+		}
+		if hr.left != "" {
+			trouble = append(trouble, hr.left)
 		}
 	}
-	return rows, trouble
+	return rows, trouble, len(f.hosts)
 }
 
-// ask asks every host for its rows at once.
+func unreachableSince(at, now time.Time) string {
+	if at.IsZero() {
+		return "unreachable"
+	}
+	return "unreachable (seen " + words.Short(now.Sub(at)) + " ago)"
+}
+
+// ask reads the hosts again and asks every one for its rows at once.
 func (f *fleetWatch) ask() {
 	type answer struct {
 		rows []dashboard.Row
+		left string
 		err  error
 		at   time.Time
 	}
-	answers := askEach(f.hosts, func(h remote.Host) answer {
-		rows, err := askRows(f.root, h)
-		return answer{rows, err, time.Now()}
+	reg := remote.RegistryOf(f.root)
+	var unread []string
+	hosts := reg.All(func(err error) { unread = append(unread, err.Error()) })
+	answers := askEach(hosts, func(h remote.Host) answer {
+		rows, left, err := askRows(f.root, h)
+		return answer{rows, left, err, time.Now()}
 	})
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for i, h := range f.hosts {
-		hr, a := f.seen[h.Name], answers[i]
-		if a.err != nil {
-			hr.problem = a.err
+	seen := make(map[string]hostRows, len(hosts))
+	for i, h := range hosts {
+		hr, known := f.seen[h.Name]
+		if a := answers[i]; a.err == nil {
+			hr = hostRows{rows: a.rows, at: a.at, left: a.left}
 		} else {
-			hr = hostRows{rows: a.rows, at: a.at}
+			if !known {
+				hr = seenRows(reg.Seen(h.Name), h.Name)
+			}
+			hr.problem = a.err
 		}
-		f.seen[h.Name] = hr
+		seen[h.Name] = hr
 	}
-	f.busy = false
+	f.hosts, f.seen, f.unread, f.busy = hosts, seen, unread, false
 }
 
-// askRows asks one host for its dashboard rows, named as commands here name them.
-func askRows(root string, h remote.Host) ([]dashboard.Row, error) {
+// askRows asks one host for its dashboard rows, named as commands here name them; a row whose
+// name no command could take is left out, and left says so.
+func askRows(root string, h remote.Host) (rows []dashboard.Row, left string, err error) {
 	out, err := askWithin(root, h, fleetLimit, "host", "__rows")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	var rows []dashboard.Row
 	if err := json.Unmarshal(out, &rows); err != nil {
-		return nil, fmt.Errorf("host %s answered what this swarm cannot read: %w", h.Name, err)
+		return nil, "", fmt.Errorf("host %s answered what this swarm cannot read: %w", h.Name, err)
 	}
-	for i := range rows {
-		rows[i].Name, rows[i].Host = rows[i].Name+"@"+h.Name, h.Name
+	rows, left = acceptRows(h.Name, rows)
+	return rows, left, nil
+}
+
+// acceptRows takes a host's rows in as untrusted, as acceptWorkers does its workers: names
+// a command could take, the words shown escaped.
+func acceptRows(host string, rows []dashboard.Row) ([]dashboard.Row, string) {
+	var bad []string
+	kept := rows[:0]
+	for _, r := range rows {
+		if why := invalidName(r.Name); why != "" {
+			bad = append(bad, why)
+			continue
+		}
+		r.Name, r.Host = r.Name+"@"+host, host
+		r.Kind, r.State, r.Iteration = hostText(r.Kind), hostText(r.State), hostText(r.Iteration)
+		for i := range r.Tags {
+			r.Tags[i] = hostText(r.Tags[i])
+		}
+		kept = append(kept, r)
 	}
-	return rows, nil
+	return kept, leftOut(host, bad)
+}
+
+// seenRows are a host's rows from what was last seen of it here.
+func seenRows(seen remote.Seen, host string) hostRows {
+	workers, at := lastSeenWorkers(seen)
+	hr := hostRows{}
+	hr.at, _ = time.Parse(time.RFC3339, at)
+	for _, w := range workers {
+		loop := w.Metadata["ralph"] == true
+		r := dashboard.Row{Name: w.Name + "@" + host, Host: host, Kind: "plain", Iteration: "-", Failures: -1,
+			Cost: w.CostUSD, Tmux: w.Tmux != nil, Loop: loop, Tags: w.Tags}
+		if loop {
+			r.Kind = "loop"
+		}
+		for i := range r.Tags {
+			r.Tags[i] = hostText(r.Tags[i])
+		}
+		r.Started, _ = time.Parse(time.RFC3339, w.Started)
+		hr.rows = append(hr.rows, r)
+	}
+	return hr
 }
 
 func hostRowsCommand() *cli.Command {
@@ -153,10 +212,13 @@ func (d swarmData) withFleet(snap dashboard.Snapshot) dashboard.Snapshot {
 	if d.fleet == nil {
 		return snap
 	}
+	rows, trouble, hosts := d.fleet.rows(snap.Now)
+	if hosts == 0 {
+		return snap
+	}
 	for i := range snap.Rows {
 		snap.Rows[i].Host = remote.LocalName
 	}
-	rows, trouble := d.fleet.rows(snap.Now)
 	snap.Rows = append(snap.Rows, rows...)
 	if len(trouble) > 0 {
 		snap.Warn = strings.TrimSpace(snap.Warn + "\n" + strings.Join(trouble, "\n"))
@@ -176,11 +238,15 @@ func (d swarmData) remoteLines(n int, args ...string) []string {
 	if err != nil {
 		return []string{errText(err)}
 	}
-	var out, errs bytes.Buffer
+	// The command escapes what the host prints (runEscaped); what is held of it is bounded.
+	out, errs := remote.NewBounded(maxPreview, cancel), remote.NewBounded(maxPreview, nil)
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	if err := cmd.Run(); err != nil {
-		return []string{errText(saidWhy(err, &errs))}
+	cmd.Stdout, cmd.Stderr = out, errs
+	if err := cmd.Run(); err != nil && !out.Full() {
+		return []string{errText(saidWhy(err, errs.Bytes()))}
 	}
-	return lastLogLines(out.String(), n)
+	return lastLogLines(string(out.Bytes()), n)
 }
+
+// maxPreview is the most of a remote worker's screen or log read for the preview.
+const maxPreview = 1 << 20

@@ -3,13 +3,16 @@ package swarm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/swarm/remote"
+	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
 // The fleet: this machine's workers and every host's, asked at once, each host within a time
@@ -23,6 +26,10 @@ type fleetPart struct {
 	// problem is why the host did not answer; its workers are then the last seen.
 	problem  error
 	lastSeen string
+	// version is the host's swarm's, when it said; left says which workers of its answer
+	// were left out, "" when none.
+	version string
+	left    string
 }
 
 // askFleet asks the hosts for their workers (their `ls --format json` with lsArgs), all at
@@ -51,26 +58,21 @@ func askEach[T any](hosts []remote.Host, ask func(remote.Host) T) []T {
 // askHostWorkers asks one host for its workers, and records what it said (or that it did not).
 func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []string, limit time.Duration) fleetPart {
 	part := fleetPart{host: h.Name}
-	// Plain ls, not under host __run: it ends by itself within the limit, and a start of the
-	// host's swarm less is a fifth of what a host costs the listing.
-	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
-	out, err := askWithin(root, h, limit, args...)
-	if err == nil {
-		err = json.Unmarshal(out, &part.workers)
-	}
+	asked := time.Now()
+	reply, raw, err := askLs(root, h, lsArgs, asked.Add(limit))
 	now := time.Now()
 	if err != nil {
 		_ = reg.Failed(h.Name, now, err)
-		seen := reg.Seen(h.Name)
-		part.problem, part.lastSeen = err, seen.At
-		_ = json.Unmarshal(seen.Workers, &part.workers)
-		for i := range part.workers {
-			// What it needed then is not known now: the state says so.
-			part.workers[i].State, part.workers[i].StateDetail, part.workers[i].NeedsPerson = "unreachable", "", nil
-			part.workers[i].LastSeen = seen.At
-		}
+		part.problem = err
+		part.workers, part.lastSeen = lastSeenWorkers(reg.Seen(h.Name))
 	} else {
-		_ = reg.Answered(h.Name, now, out)
+		part.workers, part.left = acceptWorkers(h.Name, reply.Workers)
+		part.version = reply.Version
+		if part.left != "" {
+			// What was left out is not kept either.
+			raw, _ = json.Marshal(part.workers)
+		}
+		_ = reg.Answered(h.Name, asked, now, raw, reply.Version)
 	}
 	for i := range part.workers {
 		part.workers[i].Host = h.Name
@@ -78,7 +80,64 @@ func askHostWorkers(root string, reg remote.Registry, h remote.Host, lsArgs []st
 	return part
 }
 
-// askWithin runs the host's swarm with args, within limit, and returns what it printed.
+// askLs asks a host for its workers and its swarm's version, by deadline. A swarm older
+// than `host __ls` is asked its plain ls and its version instead.
+func askLs(root string, h remote.Host, lsArgs []string, deadline time.Time) (lsReply, json.RawMessage, error) {
+	out, err := askWithin(root, h, time.Until(deadline), append([]string{"host", "__ls"}, lsArgs...)...)
+	if err == nil {
+		return readLsReply(h.Name, out, false)
+	}
+	var re *remote.RemoteError
+	if !errors.As(err, &re) || !strings.Contains(re.Said, "unknown command '__ls'") {
+		return lsReply{}, nil, err
+	}
+	args := append([]string{"ls", "--host", remote.LocalName, "--format", "json"}, lsArgs...)
+	if out, err = askWithin(root, h, time.Until(deadline), args...); err != nil {
+		return lsReply{}, nil, err
+	}
+	reply, raw, err := readLsReply(h.Name, out, true)
+	if err != nil {
+		return reply, nil, err
+	}
+	if conn, err := remote.Open(root, h); err == nil {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		reply.Version, _ = hostVersion(ctx, conn)
+	}
+	return reply, raw, nil
+}
+
+// lastSeenWorkers are a host's workers as last seen, with those spawned from here since,
+// each marked unreachable: what they need now is not known.
+func lastSeenWorkers(seen remote.Seen) ([]workerJSON, string) {
+	var workers []workerJSON
+	_ = json.Unmarshal(seen.Workers, &workers)
+	for i := range workers {
+		workers[i].LastSeen = seen.At
+	}
+	for _, s := range seen.Spawned {
+		var w workerJSON
+		if json.Unmarshal(s.Worker, &w) != nil || worker.ValidateName(w.Name) != nil {
+			continue
+		}
+		w.LastSeen = s.At
+		if t, err := time.Parse(time.RFC3339Nano, s.At); err == nil {
+			w.LastSeen = t.UTC().Format(time.RFC3339)
+		}
+		if i := slices.IndexFunc(workers, func(o workerJSON) bool { return o.Name == w.Name }); i >= 0 {
+			workers[i] = w
+		} else {
+			workers = append(workers, w)
+		}
+	}
+	for i := range workers {
+		workers[i].State, workers[i].StateDetail, workers[i].NeedsPerson = "unreachable", "", nil
+	}
+	return workers, seen.At
+}
+
+// askWithin runs the host's swarm with args, within limit, and returns what it printed (at
+// most remote.MaxReply bytes).
 func askWithin(root string, h remote.Host, limit time.Duration, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -86,7 +145,8 @@ func askWithin(root string, h remote.Host, limit time.Duration, args ...string) 
 	if err != nil {
 		return nil, err
 	}
-	return conn.Output(ctx, nil, args...)
+	out, err := conn.Output(ctx, nil, args...)
+	return out, hostError(err)
 }
 
 // printFleet shows the fleet's workers: JSON, names (NAME@HOST for a host's), or a table with
@@ -96,9 +156,16 @@ func printFleet(e *env, parts []fleetPart, format string) error {
 	for _, p := range parts {
 		all = append(all, p.workers...)
 	}
+	reg := remote.RegistryOf(e.Dir().Root)
 	for _, p := range parts {
 		if p.problem != nil {
 			e.warnf("%s", unreachableLine(p, time.Now()))
+		}
+		if p.left != "" {
+			e.warnf("%s", p.left)
+		}
+		if news := versionNews(reg, p.host, p.version); news != "" {
+			e.warnf("%s", news)
 		}
 	}
 	switch format {
@@ -137,7 +204,7 @@ func unreachableLine(p fleetPart, now time.Time) string {
 			seen += ", its " + words.Plural(len(p.workers), "worker") + " as they were then"
 		}
 	}
-	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(oneLineOf(p.problem), "."), seen, p.host)
+	return fmt.Sprintf("%s (%s): %s", strings.TrimSuffix(hostProblem(p.problem), "."), seen, p.host)
 }
 
 func printFleetTable(e *env, all []workerJSON) {
@@ -145,10 +212,33 @@ func printFleetTable(e *env, all []workerJSON) {
 	landings := make([]*landingJSON, len(all))
 	now := time.Now()
 	for i, j := range all {
-		rows[i], landings[i] = jsonRow(j, now), j.Landing
+		rows[i], landings[i] = jsonRow(j, now), shownLanding(j.Landing)
+		for k := range rows[i] {
+			rows[i][k] = hostText(rows[i][k])
+		}
 	}
 	titles := []string{"NAME", "HOST", "STATUS", "WHERE", "UPTIME", "WORKTREE", "TAGS"}
 	_ = writeTable(e.stdout, titles, rows, landings, fitOn(e.stdout))
+}
+
+// shownLanding is a landing record with what its table cell shows escaped.
+func shownLanding(l *landingJSON) *landingJSON {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.State, c.Commit, c.ResumedLoop = hostText(c.State), hostText(c.Commit), hostText(c.ResumedLoop)
+	return &c
+}
+
+// versionNews is what to tell of a host whose swarm is another version than this one,
+// once per change ("" when there is nothing new, or the host did not say).
+func versionNews(reg remote.Registry, host, version string) string {
+	if version == "" || version == Version || !reg.TellVersion(host, version, Version) {
+		return ""
+	}
+	return fmt.Sprintf("host %s now runs swarm %s, this is swarm %s: commands there may fail or answer otherwise; install swarm %s there (swarm host ls shows every host's version)",
+		host, hostText(version), Version, Version)
 }
 
 // jsonRow is a worker of the fleet as a table row.

@@ -24,7 +24,8 @@ func hostAddCommand() *cli.Command {
 		Description: `Connects to the host with your own ssh (in batch mode: keys from your agent or
 ~/.ssh/config), and checks that it runs the same swarm as this one. --install copies this
 swarm binary there (to ~/.local/bin/swarm) when the host's OS and architecture are this
-one's; swarm never installs anything unasked.
+one's; swarm never installs anything unasked. A host where git has no identity (so its
+agents' commits would fail) is added with a warning that gives the command to fix it.
 
 Examples:
    swarm host add box me@box.example.com
@@ -88,8 +89,18 @@ func runHostAdd(ctx context.Context, e *env, h remote.Host, swarmCmd string, ins
 	if err := reg.Put(h); err != nil {
 		return fail("cannot record host %s: %w", name, err)
 	}
-	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, h.Version, h.OS, h.Arch, countWorkers(conn.Hello))
+	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, hostText(h.Version), hostText(h.OS), hostText(h.Arch), countWorkers(conn.Hello))
+	if problem := conn.Hello.CommitProblem; problem != "" {
+		// Added all the same: a host runs workers that never commit too, and one command
+		// there gives it an identity.
+		e.warnf("host %s cannot commit: git there has no identity (%s), so its agents' commits will fail; give it one: %s", name, hostText(problem), gitIdentityFix(conn))
+	}
 	return nil
+}
+
+// gitIdentityFix is the command that gives git on the host an identity.
+func gitIdentityFix(conn *remote.Conn) string {
+	return conn.SSHLine() + ` 'git config --global user.name "Your Name" && git config --global user.email you@example.com'`
 }
 
 // addHost connects to the host and checks its swarm (installing this one there when asked),
@@ -110,7 +121,7 @@ func addHost(ctx context.Context, conn *remote.Conn, swarmCmd string, install bo
 	}
 	if hello.Version != Version {
 		return fail("host %s runs swarm %s, this is swarm %s: install swarm %s there, or run swarm host add %s %s --install to copy this binary (%s/%s) there",
-			name, hello.Version, Version, Version, name, addr, runtime.GOOS, runtime.GOARCH)
+			name, hostText(hello.Version), Version, Version, name, addr, runtime.GOOS, runtime.GOARCH)
 	}
 	conn.Host.OS, conn.Host.Arch, conn.Host.Version = hello.OS, hello.Arch, hello.Version
 	conn.Hello = hello
@@ -154,7 +165,7 @@ func findSwarm(ctx context.Context, conn *remote.Conn, given string) (remote.Hel
 		last = err
 	}
 	return remote.Hello{}, fail("no swarm on host %s (%s): install swarm %s there (or name it with --swarm), or run with --install to copy this one",
-		conn.Host.Name, oneLineOf(last), Version)
+		conn.Host.Name, hostProblem(last), Version)
 }
 
 func oneLineOf(err error) string {
@@ -172,7 +183,7 @@ func oneLineOf(err error) string {
 func hello(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
 	out, err := conn.Output(ctx, nil, "host", "__hello")
 	if err != nil {
-		return remote.Hello{}, err
+		return remote.Hello{}, hostError(err)
 	}
 	return readHello(conn.Host.Name, out)
 }

@@ -74,7 +74,7 @@ func askHost(e *env, reg remote.Registry, h remote.Host, limit time.Duration) ho
 	}
 	now := time.Now()
 	if err != nil {
-		row.Problem, row.Kind = oneLineOf(err), "error"
+		row.Problem, row.Kind = hostProblem(err), "error"
 		if re, ok := err.(*remote.Error); ok {
 			row.Kind = string(re.Kind)
 		}
@@ -86,7 +86,7 @@ func askHost(e *env, reg remote.Registry, h remote.Host, limit time.Duration) ho
 	row.LastSeen = now.UTC().Format(time.RFC3339)
 	_ = reg.Reached(h.Name, now)
 	if row.Version != Version {
-		row.Problem, row.Kind = fmt.Sprintf("runs swarm %s, this is %s", row.Version, Version), "version"
+		row.Problem, row.Kind = fmt.Sprintf("runs swarm %s, this is %s", hostText(row.Version), Version), "version"
 	}
 	return row
 }
@@ -100,14 +100,17 @@ func printHostTable(e *env, rows []hostRow) {
 			continue
 		}
 		st := "ok"
-		if r.Problem != "" {
+		switch {
+		case r.Problem != "":
 			st = r.Problem
+		case r.CommitProblem != "":
+			st = "ok, cannot commit (no git identity)"
 		}
 		loops := fmt.Sprint(r.Loops)
 		if r.Parked > 0 {
 			loops += fmt.Sprintf(" (%d parked)", r.Parked)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d (%d running)\t%s\t%.2f/%d\t%s\n", r.Name, r.Address, st, r.Version,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d (%d running)\t%s\t%.2f/%d\t%s\n", r.Name, r.Address, st, hostText(r.Version),
 			r.Workers, r.Running, loops, r.Load, r.CPUs, bytesWord(r.MemAvailable))
 	}
 	_ = tw.Flush()

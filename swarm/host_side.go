@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/remote"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -47,6 +50,12 @@ func gatherHello(e *env) remote.Hello {
 				}
 			}
 		}
+	}
+	home, _ := os.UserHomeDir()
+	if who, err := git.Identity(home); err != nil {
+		h.CommitProblem = oneLineOf(err)
+	} else {
+		h.Committer = who
 	}
 	h.Regent = "not running"
 	if pid := regent.NewClient(e.Dir()).PID(); pid > 0 {
@@ -153,16 +162,74 @@ func hostSpawnCommand() *cli.Command {
 	return &cli.Command{
 		Name: "__spawn", Hidden: true, Usage: "start a worker sent by another machine's swarm (a bundle on standard input)",
 		Action: func(c *cli.Context) error {
-			root, b, sent, err := receiveBundle(c)
+			root, err := stateRoot(c)
 			if err != nil {
 				return err
 			}
-			if b.Repo != "" {
-				if err := chdirWorkspace(root, b.Repo, b.Subdir, true); err != nil {
-					return err
+			b, err := readBundle(os.Stdin)
+			if err != nil {
+				return err
+			}
+			if b.ID != "" {
+				if err := remote.BeginSpawn(root, b.ID, b.Worker); err != nil {
+					return fail("%w", err)
 				}
 			}
-			return exitCode(Run(append([]string{"swarm"}, b.ArgsIn(sent)...), c.App.Writer, c.App.ErrWriter))
+			// A sender whose connection drops while the answer is printed still learns how
+			// the spawn went: a write to the closed connection fails (EPIPE) instead of
+			// ending this process before the receipt is written. Caught, not ignored, so
+			// the processes it starts get SIGPIPE as usual.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+			said := remote.NewBounded(64<<10, nil)
+			code := spawnSent(root, b, c.App.Writer, io.MultiWriter(said, c.App.ErrWriter))
+			if b.ID != "" {
+				_ = remote.EndSpawn(root, b.ID, code == 0, lastErrorLine(string(said.Bytes())))
+			}
+			return exitCode(code)
+		},
+	}
+}
+
+// spawnSent starts the worker of bundle b: its files written, in the host's clone of its
+// project; what it says goes to stdout and stderr, and its exit code is returned.
+func spawnSent(root string, b remote.Bundle, stdout, stderr io.Writer) int {
+	sent, err := b.WriteFiles(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "swarm: error: cannot write the files sent with %s: %v\n", b.Worker, err)
+		return ExitError
+	}
+	if b.Repo != "" {
+		if err := chdirWorkspace(root, b.Repo, b.Subdir, true); err != nil {
+			_, msg, _ := codeOf(err)
+			fmt.Fprintf(stderr, "swarm: error: %s\n", msg)
+			return ExitError
+		}
+	}
+	return Run(append([]string{"swarm"}, b.ArgsIn(sent)...), stdout, stderr)
+}
+
+// lastErrorLine is the last line of what a command said on its standard error, without
+// swarm's prefix.
+func lastErrorLine(said string) string {
+	lines := strings.Split(strings.TrimSpace(said), "\n")
+	return strings.TrimPrefix(lines[len(lines)-1], "swarm: error: ")
+}
+
+func hostSpawnedCommand() *cli.Command {
+	return &cli.Command{
+		Name: "__spawned", Hidden: true, ArgsUsage: "ID",
+		Usage: "what became of a spawn sent by another machine's swarm, as JSON (a spawn never received is given up)",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("swarm host __spawned ID")
+			}
+			return withEnv(c, nil, func(e *env) error {
+				r, err := remote.AskSpawn(e.Dir().Root, c.Args().First())
+				if err != nil {
+					return fail("%w", err)
+				}
+				return printJSON(e, r)
+			})
 		},
 	}
 }

@@ -124,7 +124,7 @@ func resendFiles(ctx context.Context, root string, conn *remote.Conn, worker str
 		return 0, err
 	}
 	if _, err := conn.Output(ctx, bytes.NewReader(data), "host", "__put"); err != nil {
-		return 0, err
+		return 0, hostError(err)
 	}
 	return len(b.Files), nil
 }

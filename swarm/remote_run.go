@@ -84,13 +84,10 @@ func runRouted(line remoteLine, stdout, stderr io.Writer) int {
 		}
 	}
 	var code int
-	switch {
-	case line.path[0] == "attach":
+	if line.path[0] == "attach" {
 		code, err = attachRemote(ctx, conn, words, stdout, stderr)
-	case line.path[0] == "status":
-		code, err = statusRemote(ctx, conn, line, words, stdout, stderr)
-	default:
-		code, err = conn.Run(ctx, hostRun(line, words), remote.Streams{Stdin: stdinFor(line), Stdout: stdout, Stderr: stderr})
+	} else {
+		code, err = runEscaped(ctx, conn, line, words, stdout, stderr)
 	}
 	if ctx.Err() != nil {
 		return ExitInterrupted
@@ -146,11 +143,28 @@ func attachRemote(ctx context.Context, conn *remote.Conn, words []string, stdout
 	return conn.RunTerminal(ctx, tty, words, remote.Streams{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr})
 }
 
+// runEscaped runs a command line on its host with what it prints escaped (hostText).
+func runEscaped(ctx context.Context, conn *remote.Conn, line remoteLine, words []string, stdout, stderr io.Writer) (int, error) {
+	out, errs := escapeTo(stdout), escapeTo(stderr)
+	defer out.Flush()
+	defer errs.Flush()
+	if line.path[0] == "status" {
+		return statusRemote(ctx, conn, line, words, out, errs)
+	}
+	return conn.Run(ctx, hostRun(line, words), remote.Streams{Stdin: stdinFor(line), Stdout: out, Stderr: errs})
+}
+
 // statusRemote is `status NAME@HOST`: the host's answer with the host in it, "w1@h1: running
-// (...)" or the JSON object with "host".
+// (...)" or the JSON object with "host"; an answer past remote.MaxReply is refused.
 func statusRemote(ctx context.Context, conn *remote.Conn, line remoteLine, words []string, stdout, stderr io.Writer) (int, error) {
-	var out bytes.Buffer
-	code, err := conn.Run(ctx, hostRun(line, words), remote.Streams{Stdout: &out, Stderr: stderr})
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	large := &remote.TooLargeError{Host: conn.Host.Name, Max: remote.MaxReply}
+	out := remote.NewBounded(remote.MaxReply, func() { cancel(large) })
+	code, err := conn.Run(ctx, hostRun(line, words), remote.Streams{Stdout: out, Stderr: stderr})
+	if out.Full() {
+		return code, large
+	}
 	if err != nil {
 		return code, err
 	}

@@ -36,13 +36,15 @@ func spawnHost(c *cli.Context) (host, name string, err error) {
 	return host, name, nil
 }
 
-// spawnOnHost starts the worker of the command line c on host.
+// spawnOnHost starts the worker of the command line c on host. Nothing is sent before the
+// host has said who it is, so a host that cannot be reached has started nothing; a
+// connection lost after the bundle went is settled by asking the host (spawnLost).
 func spawnOnHost(c *cli.Context, host, name string) error {
 	root, conn, err := connFor(c, host)
 	if err != nil {
 		return err
 	}
-	b := remote.Bundle{Worker: name}
+	b := remote.Bundle{Worker: name, ID: remote.NewSpawnID()}
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -60,17 +62,53 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 	if err != nil {
 		return err
 	}
-	code, err := conn.Run(context.Background(), []string{"host", "__spawn"},
-		remote.Streams{Stdin: bytes.NewReader(data), Stdout: c.App.Writer, Stderr: c.App.ErrWriter})
-	if err != nil {
-		return fail("%w", err)
+	ctx := context.Background()
+	if err := greetForSpawn(ctx, c, root, conn); err != nil {
+		return fail("%w (%s was not started there)", err, name)
 	}
-	if code == 0 && len(sent) > 0 {
-		if err := remote.RegistryOf(root).SaveSent(host, remote.Sent{Worker: name, Files: sent}); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "swarm: warning: cannot record what was sent with %s@%s: %v\n", name, host, err)
+	out, errs := escapeTo(c.App.Writer), escapeTo(c.App.ErrWriter)
+	code, err := conn.Run(ctx, []string{"host", "__spawn"}, remote.Streams{Stdin: bytes.NewReader(data), Stdout: out, Stderr: errs})
+	out.Flush()
+	errs.Flush()
+	if err != nil {
+		code, err = spawnLost(c, root, conn.Host, b.ID, name, err)
+		if err != nil {
+			return err
 		}
 	}
+	if code == 0 {
+		recordSpawned(c, root, host, name, sent)
+	}
 	return exitCode(code)
+}
+
+// greetForSpawn asks the host's swarm its version before a spawn there (`swarm --version`,
+// which every swarm answers, and cheaply): the host must answer, and a version other than
+// this one is told (once per change).
+func greetForSpawn(ctx context.Context, c *cli.Context, root string, conn *remote.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, spawnAskLimit)
+	defer cancel()
+	version, err := hostVersion(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if news := versionNews(remote.RegistryOf(root), conn.Host.Name, version); news != "" {
+		fmt.Fprintf(c.App.ErrWriter, "swarm: warning: %s\n", news)
+	}
+	return nil
+}
+
+// hostVersion is the version of the host's swarm, as its --version says it.
+func hostVersion(ctx context.Context, conn *remote.Conn) (string, error) {
+	out, err := conn.Output(ctx, nil, "--version")
+	if err != nil {
+		return "", hostError(err)
+	}
+	v, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "swarm version ")
+	if !ok || v == "" || strings.ContainsAny(v, " \n") {
+		return "", fmt.Errorf("the swarm on %s gave no version swarm understands: %s", conn.Host.Name, hostText(string(out)))
+	}
+	return v, nil
 }
 
 func checkName(name string) error {

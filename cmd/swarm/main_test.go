@@ -186,5 +186,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// docblock [-after RE] [-before RE] FILE HEADING OUT: the ```sh block under a heading of
 		// the project's docs, written to OUT, to run as users would type it (docblock_test.go).
 		"docblock": cmdDocBlock,
+		// maxrss MB PROGRAM [ARGS...]: PROGRAM must succeed (with !, fail) and peak within MB
+		// of resident memory (maxrss_test.go).
+		"maxrss": cmdMaxRSS,
 	}
 }

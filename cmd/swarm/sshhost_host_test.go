@@ -27,7 +27,8 @@ type sshHost struct {
 	sshd      *sshdProc
 }
 
-// hostGitVars are setupScript's, which the host's sessions get the same.
+// hostGitVars are setupScript's, which the host's sessions get the same (those the script
+// has not emptied).
 var hostGitVars = []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
 	"GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"}
 
@@ -52,8 +53,12 @@ func (hs *sshHarness) newHost(name string) (*sshHost, error) {
 		"PATH=" + hs.ts.Getenv("PATH"),
 		"TMUX=",
 	}
+	// A variable the script emptied is not given to the host at all: git reads an empty
+	// GIT_AUTHOR_NAME as a name, and a host without an identity is one without them.
 	for _, k := range hostGitVars {
-		h.env = append(h.env, k+"="+hs.ts.Getenv(k))
+		if v := hs.ts.Getenv(k); v != "" {
+			h.env = append(h.env, k+"="+v)
+		}
 	}
 	if err := keygen(h.path("sshd", "host_key"), "swarm-test-host-"+name); err != nil {
 		return nil, err

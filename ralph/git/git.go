@@ -137,6 +137,25 @@ func identity(dir string) []string {
 		"GIT_COMMITTER_NAME=" + fallbackName, "GIT_COMMITTER_EMAIL=" + fallbackEmail}
 }
 
+// Identity is who git commits as in dir, in this process's environment ("Name <email>"), or
+// git's own message when it has no identity to commit with (no user.name or user.email, and
+// none it may guess).
+func Identity(dir string) (string, error) {
+	ident := ""
+	for _, v := range []string{"GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"} {
+		out, err := Run(dir, "var", v)
+		if err != nil {
+			return "", err
+		}
+		ident = out
+	}
+	// "Name <email> 1700000000 +0000": the time is not who.
+	if i := strings.LastIndexByte(ident, '>'); i >= 0 {
+		ident = ident[:i+1]
+	}
+	return ident, nil
+}
+
 // Push pushes the current branch to its upstream.
 func Push(dir string) error {
 	_, err := Run(dir, "push")

@@ -274,3 +274,22 @@ func TestRevertWithoutAnIdentity(t *testing.T) {
 		t.Errorf("a.txt = %q after the revert", got)
 	}
 }
+
+func TestIdentityIsWhoGitCommitsAs(t *testing.T) {
+	dir := newRepo(t)
+	t.Setenv("GIT_AUTHOR_NAME", "Ann")
+	t.Setenv("GIT_AUTHOR_EMAIL", "ann@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "Ann")
+	t.Setenv("GIT_COMMITTER_EMAIL", "ann@example.com")
+	if who, err := Identity(dir); err != nil || who != "Ann <ann@example.com>" {
+		t.Fatalf("Identity = %q, %v", who, err)
+	}
+	for _, who := range []string{"AUTHOR", "COMMITTER"} {
+		os.Unsetenv("GIT_" + who + "_NAME")
+		os.Unsetenv("GIT_" + who + "_EMAIL")
+	}
+	mustRun(t, dir, "config", "user.useConfigOnly", "true")
+	if who, err := Identity(dir); err == nil {
+		t.Fatalf("Identity without one = %q", who)
+	}
+}

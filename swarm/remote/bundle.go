@@ -19,6 +19,9 @@ import (
 // Bundle is a spawn on a host.
 type Bundle struct {
 	Worker string `json:"worker"`
+	// ID names this spawn for its receipt on the host (receipt.go); "" from a swarm that
+	// asks for none.
+	ID string `json:"id,omitempty"`
 	// Repo is the project's repository that the host's clone comes from, "" when the worker
 	// runs in a directory of the host named by --cwd; Subdir is where in the clone it runs.
 	Repo   string `json:"repo,omitempty"`

@@ -19,4 +19,8 @@ type Hello struct {
 	CPUs         int     `json:"cpus"`
 	MemAvailable int64   `json:"mem_available"`
 	Regent       string  `json:"regent"`
+	// Committer is who git commits as there ("Name <email>"), for the agents' commits;
+	// CommitProblem is git's word when it has no identity to commit with.
+	Committer     string `json:"committer,omitempty"`
+	CommitProblem string `json:"commit_problem,omitempty"`
 }

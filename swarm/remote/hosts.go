@@ -15,8 +15,8 @@ import (
 )
 
 // A host is recorded as $SWARM_DIR/hosts/NAME.json when it is added, and what was last seen
-// of it (when, its workers) beside it as NAME.seen.json: a host that does not answer is shown
-// from that, never as if its workers had stopped.
+// of it (when, its workers, those spawned from here since) beside it as NAME.seen.json: a
+// host that does not answer is shown from that, never as if its workers had stopped.
 
 // Host is one machine added with `swarm host add`.
 type Host struct {
@@ -180,6 +180,7 @@ func (r Registry) Remove(name string) error {
 		return err
 	}
 	_ = os.Remove(r.path(name, ".seen.json"))
+	_ = os.Remove(r.path(name, ".seen.lock"))
 	_ = os.RemoveAll(r.sentDir(name))
 	return nil
 }

@@ -61,7 +61,7 @@ func TestRegistryKeepsHostsAndWhatWasSeen(t *testing.T) {
 		t.Fatalf("All = %+v", reg.All(nil))
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := reg.Answered("a", now, json.RawMessage(`[{"name":"w1"}]`)); err != nil {
+	if err := reg.Answered("a", now, now, json.RawMessage(`[{"name":"w1"}]`), "1.0"); err != nil {
 		t.Fatal(err)
 	}
 	if err := reg.Failed("a", now.Add(time.Minute), errors.New("no route")); err != nil {

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -35,7 +34,7 @@ func (c *Conn) Run(ctx context.Context, args []string, s Streams) (int, error) {
 		return code, err
 	}
 	if ctx.Err() != nil {
-		return 0, c.timedOut()
+		return 0, c.stopped(ctx)
 	}
 	return c.runSSH(ctx, line, s)
 }
@@ -97,7 +96,7 @@ func (c *Conn) ended(ctx context.Context, code int, said string) (int, error) {
 		return 0, nil
 	}
 	if ctx.Err() != nil {
-		return 0, c.timedOut()
+		return 0, c.stopped(ctx)
 	}
 	if code >= 0 && code != 255 {
 		return code, nil
@@ -105,16 +104,24 @@ func (c *Conn) ended(ctx context.Context, code int, said string) (int, error) {
 	return 0, c.Classify(said)
 }
 
-// Output runs the host's swarm with args and returns what it printed; a failure is an error
+// Output runs the host's swarm with args and returns what it printed, at most MaxReply bytes
+// (a *TooLargeError when it printed more: the command is ended there); a failure is an error
 // with what it said.
 func (c *Conn) Output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	var out, errs bytes.Buffer
-	code, err := c.Run(ctx, args, Streams{Stdin: stdin, Stdout: &out, Stderr: &errs})
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	large := &TooLargeError{Host: c.Host.Name, Max: MaxReply}
+	out := NewBounded(MaxReply, func() { cancel(large) })
+	errs := NewBounded(maxSaid, nil)
+	code, err := c.Run(ctx, args, Streams{Stdin: stdin, Stdout: out, Stderr: errs})
+	if out.Full() {
+		return nil, large
+	}
 	if err != nil {
 		return nil, err
 	}
 	if code != 0 {
-		said := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(errs.String()), "swarm: error: "))
+		said := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(errs.Bytes())), "swarm: error: "))
 		if said == "" {
 			said = fmt.Sprintf("exit status %d", code)
 		}

@@ -22,6 +22,22 @@ type Seen struct {
 	Error string `json:"error,omitempty"`
 	// Tried is when it was last tried.
 	Tried string `json:"tried,omitempty"`
+	// Spawned are the workers started on the host from here since it was last asked, each
+	// as ls shows it: a host that goes down before anyone asks it again still shows them.
+	Spawned []Spawned `json:"spawned,omitempty"`
+	// Version is the host's swarm version as it last said; Told is the difference of
+	// versions last told to the user ("HOST-VERSION LOCAL-VERSION"), "" while there is none.
+	Version string `json:"version,omitempty"`
+	Told    string `json:"told,omitempty"`
+}
+
+// Spawned is a worker started on a host from here.
+type Spawned struct {
+	Name string `json:"name"`
+	// At is when the host said it started (RFC 3339, this machine's clock).
+	At string `json:"at"`
+	// Worker is the worker as ls shows it.
+	Worker json.RawMessage `json:"worker"`
 }
 
 // Seen reads what was last seen of the host name (empty when nothing was).
@@ -31,23 +47,81 @@ func (r Registry) Seen(name string) Seen {
 	return s
 }
 
-// Answered records that the host answered at now with its workers.
-func (r Registry) Answered(name string, now time.Time, workers json.RawMessage) error {
-	s := Seen{At: now.UTC().Format(time.RFC3339), Tried: now.UTC().Format(time.RFC3339), Workers: workers}
-	return r.putSeen(name, s)
+// Answered records that the host answered at now with its workers, to a question asked at
+// asked, and the version of its swarm ("" when it did not say): the workers spawned from here
+// before the question are in the answer (or gone since), those spawned after are kept.
+func (r Registry) Answered(name string, asked, now time.Time, workers json.RawMessage, version string) error {
+	return r.changeSeen(name, func(s *Seen) {
+		s.At, s.Tried, s.Error, s.Workers = stamp(now), stamp(now), "", workers
+		if version != "" && version != s.Version {
+			s.Version, s.Told = version, ""
+		}
+		kept := s.Spawned[:0]
+		for _, w := range s.Spawned {
+			if t, err := time.Parse(time.RFC3339Nano, w.At); err == nil && !t.Before(asked) {
+				kept = append(kept, w)
+			}
+		}
+		s.Spawned = kept
+	})
 }
 
 // Failed records that trying the host at now failed with err; what was seen before stays.
 func (r Registry) Failed(name string, now time.Time, err error) error {
-	s := r.Seen(name)
-	s.Error, s.Tried = err.Error(), now.UTC().Format(time.RFC3339)
-	return r.putSeen(name, s)
+	return r.changeSeen(name, func(s *Seen) { s.Error, s.Tried = err.Error(), stamp(now) })
 }
 
-func (r Registry) putSeen(name string, s Seen) error {
+// Reached records that the host answered at now, keeping what was seen of its workers.
+func (r Registry) Reached(name string, now time.Time) error {
+	return r.changeSeen(name, func(s *Seen) { s.At, s.Tried, s.Error = stamp(now), stamp(now), "" })
+}
+
+// AddSpawned records that the host started worker (as ls shows it) at now, replacing a
+// worker of its name recorded before.
+func (r Registry) AddSpawned(host, name string, now time.Time, worker json.RawMessage) error {
+	return r.changeSeen(host, func(s *Seen) {
+		s.At, s.Tried, s.Error = stamp(now), stamp(now), ""
+		kept := s.Spawned[:0]
+		for _, w := range s.Spawned {
+			if w.Name != name {
+				kept = append(kept, w)
+			}
+		}
+		s.Spawned = append(kept, Spawned{Name: name, At: now.UTC().Format(time.RFC3339Nano), Worker: worker})
+	})
+}
+
+// TellVersion records the host's swarm version as said now, and says whether its difference
+// from this swarm's (local) is news to tell: once per change of either, not again while
+// they stay as they are.
+func (r Registry) TellVersion(name, version, local string) (tell bool) {
+	_ = r.changeSeen(name, func(s *Seen) {
+		if version != s.Version {
+			s.Version, s.Told = version, ""
+		}
+		switch news := version + " " + local; {
+		case version == local:
+			s.Told = ""
+		case s.Told != news:
+			s.Told, tell = news, true
+		}
+	})
+	return tell
+}
+
+// changeSeen changes what was seen of the host name, one process at a time: a spawn and an
+// ls that end together must not lose each other's news.
+func (r Registry) changeSeen(name string, change func(*Seen)) error {
 	if err := os.MkdirAll(r.dir, 0o700); err != nil {
 		return err
 	}
+	lock, err := state.AcquireLock(r.path(name, ".seen.lock"))
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	s := r.Seen(name)
+	change(&s)
 	// What was seen is redrawn at the next look: it need not wait for the disk.
 	return state.ReplaceJSON(r.path(name, ".seen.json"), s)
 }
@@ -86,11 +160,4 @@ func (r Registry) LoadSent(host, worker string) (Sent, error) {
 		return Sent{Worker: worker}, nil
 	}
 	return s, err
-}
-
-// Reached records that the host answered at now, keeping what was seen of its workers.
-func (r Registry) Reached(name string, now time.Time) error {
-	s := r.Seen(name)
-	s.At, s.Tried, s.Error = now.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), ""
-	return r.putSeen(name, s)
 }

@@ -12,7 +12,8 @@ import (
 // MaxReply is the most of a host's report that is read; a longer one is refused.
 const MaxReply = 16 << 20
 
-// maxText is the longest text field kept from a host's report; longer ones are cut.
+// maxText is the longest text field kept from a host's report (or from a host's answer of
+// another kind, see Cut); longer ones are cut.
 const maxText = 1000
 
 // Accept takes in a host's report (its `swarm report --format json`): every worker must have a
@@ -39,7 +40,7 @@ func Accept(host string, data []byte) (Report, error) {
 		if worker.ValidateName(d.Worker) != nil {
 			d.Worker = "?"
 		}
-		d.Host, d.Problem = host, cut(d.Problem)
+		d.Host, d.Problem = host, Cut(d.Problem)
 	}
 	r.Totals, r.Hosts = Totals{}, nil
 	return r, nil
@@ -48,11 +49,11 @@ func Accept(host string, data []byte) (Report, error) {
 // bound cuts a host's worker's text to maxText and its figures to zero and above.
 func bound(w *Worker) {
 	for _, s := range []*string{&w.State, &w.StateDetail, &w.Agent} {
-		*s = cut(*s)
+		*s = Cut(*s)
 	}
 	for i := range w.Iterations {
 		it := &w.Iterations[i]
-		it.Outcome, it.Reason, it.Started, it.Ended = cut(it.Outcome), cut(it.Reason), cut(it.Started), cut(it.Ended)
+		it.Outcome, it.Reason, it.Started, it.Ended = Cut(it.Outcome), Cut(it.Reason), Cut(it.Started), Cut(it.Ended)
 		it.DurationS = max(it.DurationS, 0)
 		it.Waited.notBelowZero()
 	}
@@ -70,16 +71,16 @@ func bound(w *Worker) {
 		w.Tokens = nil
 	}
 	for i := range w.Checks.Last {
-		w.Checks.Last[i] = cut(w.Checks.Last[i])
+		w.Checks.Last[i] = Cut(w.Checks.Last[i])
 	}
 	if l := w.Landing; l != nil {
-		l.State, l.Target, l.Commit, l.Reason, l.Updated = cut(l.State), cut(l.Target), cut(l.Commit), cut(l.Reason), cut(l.Updated)
+		l.State, l.Target, l.Commit, l.Reason, l.Updated = Cut(l.State), Cut(l.Target), Cut(l.Commit), Cut(l.Reason), Cut(l.Updated)
 		for i := range l.Conflicts {
-			l.Conflicts[i] = cut(l.Conflicts[i])
+			l.Conflicts[i] = Cut(l.Conflicts[i])
 		}
 	}
 	if np := w.NeedsPerson; np != nil {
-		np.Kind, np.What, np.Since = cut(np.Kind), cut(np.What), cut(np.Since)
+		np.Kind, np.What, np.Since = Cut(np.Kind), Cut(np.What), Cut(np.Since)
 	}
 	w.Time.WorkingS = max(w.Time.WorkingS, 0)
 	w.Time.Waiting.notBelowZero()
@@ -90,7 +91,7 @@ func (w *Waits) notBelowZero() {
 }
 
 // cut keeps at most maxText bytes of s, whole characters.
-func cut(s string) string {
+func Cut(s string) string {
 	if len(s) <= maxText {
 		return s
 	}

@@ -11,8 +11,14 @@ import (
 // to print on a terminal, on one line: control characters, escape sequences and bidirectional
 // overrides are shown as escapes, never sent to the terminal; bytes that are no UTF-8 become
 // U+FFFD.
-func Clean(s string) string {
-	if isPlain(s) {
+func Clean(s string) string { return clean(s, false) }
+
+// CleanLines is Clean for text of many lines (what a command on another host printed):
+// newlines and tabs are kept, everything else Clean escapes is escaped.
+func CleanLines(s string) string { return clean(s, true) }
+
+func clean(s string, lines bool) string {
+	if isPlain(s, lines) {
 		return s
 	}
 	var b strings.Builder
@@ -22,6 +28,8 @@ func Clean(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
+		case (r == '\n' || r == '\t') && lines:
+			b.WriteRune(r)
 		case r == '\n' || r == '\t':
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
@@ -35,10 +43,15 @@ func Clean(s string) string {
 	return b.String()
 }
 
-// isPlain reports text that Clean leaves as it is (printable ASCII), the common case.
-func isPlain(s string) bool {
+// isPlain reports text that clean leaves as it is (printable ASCII, and newlines and tabs
+// when lines), the common case.
+func isPlain(s string, lines bool) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
+		c := s[i]
+		if lines && (c == '\n' || c == '\t') {
+			continue
+		}
+		if c < 0x20 || c >= 0x7f {
 			return false
 		}
 	}

@@ -101,3 +101,14 @@ func TestCleanLeavesTextAlone(t *testing.T) {
 		t.Errorf("Clean of a byte that is no UTF-8: %q", got)
 	}
 }
+
+func TestCleanLinesKeepsLinesAndEscapesTheRest(t *testing.T) {
+	got := CleanLines("w1: running\n\tup 3s\x1b]2;pwned\x07\r\n\u202eok")
+	want := "w1: running\n\tup 3s\\x1b]2;pwned\\x07\\x0d\n\\u202eok"
+	if got != want {
+		t.Errorf("CleanLines = %q, want %q", got, want)
+	}
+	if s := "two\nlines\tand a tab"; CleanLines(s) != s {
+		t.Errorf("CleanLines changed plain text: %q", CleanLines(s))
+	}
+}
