@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -51,48 +52,32 @@ type AgentEvent struct {
 const inputKept = 200
 
 // ParseAgentEvent reads what an agent hands its recorder: Claude Code's hook input (JSON on
-// stdin) or Codex's notify argument (JSON); ok is false for anything else.
+// stdin, see ReadClaudeEvent) or Codex's notify argument (JSON; one argument, which the
+// system bounds); ok is false for anything else.
 func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool) {
+	if agent != "codex" {
+		return ReadClaudeEvent(bytes.NewReader(raw), now)
+	}
 	var in map[string]any
 	if json.Unmarshal(raw, &in) != nil {
 		return AgentEvent{}, false
 	}
 	str := func(k string) string { s, _ := in[k].(string); return s }
-	e := AgentEvent{At: now.UTC().Format(time.RFC3339Nano), Agent: agent}
-	if agent == "codex" {
-		if str("type") != "agent-turn-complete" {
-			return AgentEvent{}, false
-		}
-		e.Event, e.Session, e.Message = EventStop, str("thread-id"), str("last-assistant-message")
-		if in, _ := in["input-messages"].([]any); len(in) > 0 {
-			first, _ := in[0].(string)
-			if e.Input = words.OneLine(first); len(e.Input) > inputKept {
-				e.Input = e.Input[:inputKept]
-			}
-		}
-		return e, true
-	}
-	e.Event, e.Session, e.Transcript = str("hook_event_name"), str("session_id"), str("transcript_path")
-	if e.Event == "" {
+	if str("type") != "agent-turn-complete" {
 		return AgentEvent{}, false
 	}
-	e.Error, e.Kind = str("error"), str("notification_type")
-	e.Message = FirstOf(str("message"), detailText(in["error_details"]), str("last_assistant_message"))
+	e := AgentEvent{At: now.UTC().Format(time.RFC3339Nano), Agent: agent, Event: EventStop, Session: str("thread-id"),
+		Message: str("last-assistant-message")}
+	if in, _ := in["input-messages"].([]any); len(in) > 0 {
+		first, _ := in[0].(string)
+		if e.Input = words.OneLine(first); len(e.Input) > inputKept {
+			e.Input = e.Input[:inputKept]
+		}
+	}
 	return e, true
 }
 
-// detailText is a StopFailure's error_details as text, whatever shape it has.
-func detailText(v any) string {
-	switch d := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return d
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
+// FirstOf is the first of s that is not blank.
 func FirstOf(s ...string) string {
 	for _, x := range s {
 		if strings.TrimSpace(x) != "" {

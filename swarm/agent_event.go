@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -41,30 +42,26 @@ func agentEventCommand() *cli.Command {
 	}
 }
 
-// maxEventInput bounds what is read of an event (a hook's input holds the agent's last answer).
-const maxEventInput = 1 << 20
-
-// maxEventMessage bounds what is kept of the agent's message: enough for a done marker at the
-// end of a long answer, and for an error's text.
-const maxEventMessage = 16 << 10
-
-// recordAgentEvent appends the event to file; an event it cannot read is dropped.
+// recordAgentEvent appends the event to file; an event it cannot read is dropped. Claude
+// Code's input, which holds the agent's whole last answer, is read as a stream: whatever its
+// length, the event is recorded, with the end of that answer.
 func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
-	var raw []byte
+	var e ralph.AgentEvent
+	var ok bool
 	if agent == "codex" {
 		if len(args) == 0 {
 			return
 		}
-		raw = []byte(args[len(args)-1])
+		e, ok = ralph.ParseAgentEvent(agent, []byte(args[len(args)-1]), time.Now())
 	} else {
-		raw, _ = io.ReadAll(io.LimitReader(stdin, maxEventInput))
+		e, ok = ralph.ReadClaudeEvent(stdin, time.Now())
 	}
-	e, ok := ralph.ParseAgentEvent(agent, raw, time.Now())
 	if !ok {
 		return
 	}
-	if e.Message = words.OneLine(e.Message); len(e.Message) > maxEventMessage {
-		e.Message = e.Message[len(e.Message)-maxEventMessage:] // the end, where a marker is
+	if e.Message = words.OneLine(e.Message); len(e.Message) > ralph.EventMessageKept {
+		// The end, where a marker is.
+		e.Message = strings.ToValidUTF8(e.Message[len(e.Message)-ralph.EventMessageKept:], "")
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
