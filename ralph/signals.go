@@ -46,6 +46,8 @@ type AgentEvent struct {
 	// Input is the start of what a Codex turn answered (its first input message, on one line):
 	// Codex reports its side tasks' turns (a title for the session) too, on threads of their own.
 	Input string `json:"input,omitempty"`
+	// Token is the token the recorder was given with the agent's hooks (see signals_tie.go).
+	Token string `json:"token,omitempty"`
 }
 
 // inputKept is how much of a turn's input an event keeps: enough to tell the prompt's turn.
@@ -114,12 +116,14 @@ const (
 	SignalPermission                   // the agent waits for a permission: name it, notify
 	SignalSession                      // the agent's session is another than swarm gave it: read its cost there
 	SignalTurnPending                  // the turn ended, the agent is still busy (its Stop hooks): end once it is idle
+	SignalUntied                       // an event that would act, not tied to the iteration's agent: ignored, and said
 )
 
 // SignalFacts is what the loop knows as an event arrives.
 type SignalFacts struct {
 	Event      AgentEvent
 	Session    string // the session swarm gave this iteration's agent ("" when none)
+	TokenSum   string // the digest of the token it was given ("" when none: see Untied)
 	Recorded   string // the session the loop reads the iteration's cost from
 	Working    bool   // the prompt was delivered
 	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
@@ -131,11 +135,19 @@ type SignalFacts struct {
 // OnSignal decides what one event means: a turn that ended without the done marker ends the
 // iteration at once (no waiting out the inactivity timeout), one that an API error ended
 // fails it, a rate limit parks the loop as a usage limit does, a permission prompt is named.
+// An event not tied to the iteration's agent does none of it: one that would have acted is
+// SignalUntied, the others (an earlier agent's end, late) are ignored as they would be anyway.
 func OnSignal(f SignalFacts) (SignalAct, Ending) {
-	e := f.Event
-	if f.Session != "" && e.Session != "" && e.Session != f.Session {
-		return SignalIgnore, 0 // an earlier agent's, late
+	act, ending := onSignal(f)
+	if act != SignalIgnore && Untied(f.Event, f.Session, f.TokenSum) != "" {
+		return SignalUntied, 0
 	}
+	return act, ending
+}
+
+// onSignal is OnSignal for an event of the iteration's agent.
+func onSignal(f SignalFacts) (SignalAct, Ending) {
+	e := f.Event
 	switch e.Event {
 	case EventSessionStart:
 		// A command that picks its session itself (--resume, --continue) runs another than

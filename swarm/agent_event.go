@@ -29,6 +29,7 @@ func agentEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude (the event on stdin) or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
+			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
 		},
 		Action: func(c *cli.Context) error {
 			// The user's program first: the event ends the iteration, and its agent's process
@@ -36,16 +37,16 @@ func agentEventCommand() *cli.Command {
 			if then := c.String("then"); then != "" && c.NArg() > 0 {
 				runUserNotify(then, c.Args().Get(c.NArg()-1))
 			}
-			recordAgentEvent(c.String("agent"), c.String("file"), c.Args().Slice(), os.Stdin)
+			recordAgentEvent(c.String("agent"), c.String("file"), c.String("token"), c.Args().Slice(), os.Stdin)
 			return nil
 		},
 	}
 }
 
-// recordAgentEvent appends the event to file; an event it cannot read is dropped. Claude
-// Code's input, which holds the agent's whole last answer, is read as a stream: whatever its
-// length, the event is recorded, with the end of that answer.
-func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
+// recordAgentEvent appends the event to file, with the token the agent's hooks gave; an event
+// it cannot read is dropped. Claude Code's input, which holds the agent's whole last answer,
+// is read as a stream: whatever its length, the event is recorded, with the end of that answer.
+func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader) {
 	var e ralph.AgentEvent
 	var ok bool
 	if agent == "codex" {
@@ -59,6 +60,7 @@ func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
 	if !ok {
 		return
 	}
+	e.Token = token
 	if e.Message = words.OneLine(e.Message); len(e.Message) > ralph.EventMessageKept {
 		// The end, where a marker is.
 		e.Message = strings.ToValidUTF8(e.Message[len(e.Message)-ralph.EventMessageKept:], "")
