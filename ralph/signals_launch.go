@@ -103,13 +103,16 @@ func Recorder(wrapper []string) []string {
 	return []string{wrapper[0], "agent-event"}
 }
 
+// HookTimeout is the time limit of swarm's hooks (seconds), after which Claude Code ends one.
+const HookTimeout = 10
+
 // claudeHookSettings is a settings file that runs rec at every hook swarm reads.
 func claudeHookSettings(rec []string) []byte {
 	quoted := make([]string, len(rec))
 	for i, a := range rec {
 		quoted[i] = words.ShellWord(a)
 	}
-	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": 10}
+	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": HookTimeout}
 	hooks := map[string]any{}
 	for _, ev := range ClaudeHookEvents {
 		hooks[ev] = []any{map[string]any{"hooks": []any{hook}}}

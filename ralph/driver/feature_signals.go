@@ -284,6 +284,12 @@ func (sg *signalWatch) sessionStarted(st *ralph.State, readyAt *time.Time) bool 
 	return now.Sub(*readyAt) >= sessionStartWait
 }
 
+// namesErrors reports whether the iteration's agent names its API errors itself: it was
+// given swarm's hooks (Claude Code), and they run (it said its session started).
+func (sg *signalWatch) namesErrors(st *ralph.State) bool {
+	return sg.hooksGiven(st) && sg.agentSaid(st, ralph.EventSessionStart)
+}
+
 // hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
 func (sg *signalWatch) hooksGiven(st *ralph.State) bool {
 	w, err := sg.drv.worker()
