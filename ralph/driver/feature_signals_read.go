@@ -18,7 +18,9 @@ import (
 const eventsChunk = 256 << 10
 
 // readEvents returns the events recorded since the last read.
-func (sg *signalWatch) readEvents() []ralph.AgentEvent { return sg.events.read(sg.drv.dir().AgentEvents()) }
+func (sg *signalWatch) readEvents() []ralph.AgentEvent {
+	return sg.events.read(sg.drv.dir().AgentEvents())
+}
 
 // read returns the events of the file at path since the last read, at most eventsChunk of them.
 func (r *eventReader) read(path string) []ralph.AgentEvent {
