@@ -47,8 +47,26 @@ func (sg *signalWatch) agentLook(st *ralph.State, a agent, w *screenWatch) bool 
 	return sg.turnOver(st, a)
 }
 
-// iterationEnding forgets a permission the agent asked for: its iteration ended.
-func (sg *signalWatch) iterationEnding(st *ralph.State) { sg.permissionAnswered() }
+// iterationEnding notes the moments the agent reported that no look read before its
+// iteration ended (a compaction just before the done marker on screen), and forgets a
+// permission it asked for.
+func (sg *signalWatch) iterationEnding(st *ralph.State) {
+	sg.noteUnread(st)
+	sg.permissionAnswered()
+}
+
+// noteUnread logs the moments worth a line among the events not read yet; ending nothing.
+func (sg *signalWatch) noteUnread(st *ralph.State) {
+	for _, e := range sg.readEvents() {
+		if !sg.promptThread(e) {
+			continue
+		}
+		f := ralph.SignalFacts{Event: e, Session: sg.signalSession(st), TokenSum: st.AgentTokenSum, Working: true}
+		if act, _ := ralph.OnSignal(f); act == ralph.SignalNote {
+			sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+		}
+	}
+}
 
 // eventReader follows the iteration's events file.
 type eventReader struct {

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // The events file is read in bounded pieces: a line longer than any event is passed over,
@@ -56,5 +59,33 @@ func TestEventReaderBounded(t *testing.T) {
 	add(`{"event":"UserPromptSubmit"}` + "\n")
 	if got := names(); got != "UserPromptSubmit" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// signalDriver is the driver as the signal watch meets it at an iteration's end: the loop's
+// directory and a worker running Claude Code.
+type signalDriver struct {
+	fakeDriver
+	d ralph.Dir
+}
+
+func (f *signalDriver) dir() ralph.Dir { return f.d }
+func (f *signalDriver) worker() (*state.Worker, error) {
+	return &state.Worker{Name: "w", Cmd: []string{"claude"}}, nil
+}
+
+// A compaction the agent reported just before the iteration ended otherwise (the done
+// marker seen on screen first) is still noted; the rest is ignored, as it would have been;
+// nothing forged is noted.
+func TestIterationEndingNotesWhatWasNotRead(t *testing.T) {
+	f := &signalDriver{d: ralph.Dir{Path: t.TempDir()}}
+	sg := &signalWatch{drv: f}
+	st := &ralph.State{CurrentIteration: 2, AgentSession: "s1", AgentTokenSum: ralph.TokenSum("k1")}
+	write(t, f.d.AgentEvents(), `{"agent":"claude","event":"PreCompact","session":"s1","token":"k1"}`+"\n"+
+		`{"agent":"claude","event":"PreCompact","session":"s1"}`+"\n"+
+		`{"agent":"claude","event":"Stop","session":"s1","token":"k1"}`+"\n")
+	sg.iterationEnding(st)
+	if want := "SIGNAL iteration 2 PreCompact"; len(f.events) != 1 || f.events[0] != want || len(f.ended) > 0 {
+		t.Errorf("events %q, endings %v; want only %q", f.events, f.ended, want)
 	}
 }
