@@ -234,8 +234,8 @@ func AgentArgv(cmd []string, mode string, wrapper []string, exitFile, promptCopy
 
 // IterationLaunch is how iteration n of a loop starts the agent argv in worker name: with the
 // worker's environment and the iteration's, the prompt on stdin in stdin mode, under the
-// exit-recording script (or wrapper).
-func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string) Launch {
+// exit-recording script (or wrapper), its signals recorded with token (see signals_tie.go).
+func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *State, n int, extra, wrapper []string, token string) Launch {
 	stdin := ""
 	if st.PromptMode == config.PromptStdin {
 		stdin = d.PromptCopy()
@@ -244,7 +244,7 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if IsCodex(argv) && !st.NoAgentSignals {
 		userNotify = CodexUserNotify(workers.EnvPath(name))
 	}
-	sig := agentSignals(argv, d, Recorder(wrapper), st.NoAgentSignals, userNotify)
+	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify)
 	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
 		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON}

@@ -37,13 +37,15 @@ func LimitHit(n int, f LimitFacts, lim Limits) Decision {
 	if !known {
 		until = f.Now.Add(lim.limitWait())
 	}
-	d := Decision{Status: StatusWaiting, Phase: PhaseWaiting, WaitUntil: until, WaitFor: f.Text, EndAgent: true}
-	if known {
-		d.WaitReset = f.Reset
-	}
 	who := ""
 	if f.By != "" {
+		// Which loop saw it, in its own agent's signal or on its own screen: the loops it
+		// parks say so, in their status as in their log.
 		who = fmt.Sprintf(" (hit by %s, same account)", f.By)
+	}
+	d := Decision{Status: StatusWaiting, Phase: PhaseWaiting, WaitUntil: until, WaitFor: f.Text + who, EndAgent: true}
+	if known {
+		d.WaitReset = f.Reset
 	}
 	d.Say("usage limit%s: %s — waiting until %s, then resuming", who, f.Text, until.Local().Format("2006-01-02 15:04 MST"))
 	d.event("LIMIT", "iteration %d %s%s; waiting until %s", n, f.Text, who, until.Format(time.RFC3339))

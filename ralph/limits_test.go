@@ -39,6 +39,9 @@ func TestUsageLimitWaitsForTheReset(t *testing.T) {
 	if got := lineTexts(d); len(got) != 1 || got[0] != "usage limit (hit by w1, same account): limit — waiting until "+d.WaitUntil.Local().Format("2006-01-02 15:04 MST")+", then resuming" {
 		t.Errorf("lines %q", got)
 	}
+	if d.WaitFor != "limit (hit by w1, same account)" {
+		t.Errorf("waits for %q", d.WaitFor)
+	}
 }
 
 func TestWaitingLoopsAndTheUser(t *testing.T) {

@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -45,54 +46,40 @@ type AgentEvent struct {
 	// Input is the start of what a Codex turn answered (its first input message, on one line):
 	// Codex reports its side tasks' turns (a title for the session) too, on threads of their own.
 	Input string `json:"input,omitempty"`
+	// Token is the token the recorder was given with the agent's hooks (see signals_tie.go).
+	Token string `json:"token,omitempty"`
 }
 
 // inputKept is how much of a turn's input an event keeps: enough to tell the prompt's turn.
 const inputKept = 200
 
 // ParseAgentEvent reads what an agent hands its recorder: Claude Code's hook input (JSON on
-// stdin) or Codex's notify argument (JSON); ok is false for anything else.
+// stdin, see ReadClaudeEvent) or Codex's notify argument (JSON; one argument, which the
+// system bounds); ok is false for anything else.
 func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool) {
+	if agent != "codex" {
+		return ReadClaudeEvent(bytes.NewReader(raw), now)
+	}
 	var in map[string]any
 	if json.Unmarshal(raw, &in) != nil {
 		return AgentEvent{}, false
 	}
 	str := func(k string) string { s, _ := in[k].(string); return s }
-	e := AgentEvent{At: now.UTC().Format(time.RFC3339Nano), Agent: agent}
-	if agent == "codex" {
-		if str("type") != "agent-turn-complete" {
-			return AgentEvent{}, false
-		}
-		e.Event, e.Session, e.Message = EventStop, str("thread-id"), str("last-assistant-message")
-		if in, _ := in["input-messages"].([]any); len(in) > 0 {
-			first, _ := in[0].(string)
-			if e.Input = words.OneLine(first); len(e.Input) > inputKept {
-				e.Input = e.Input[:inputKept]
-			}
-		}
-		return e, true
-	}
-	e.Event, e.Session, e.Transcript = str("hook_event_name"), str("session_id"), str("transcript_path")
-	if e.Event == "" {
+	if str("type") != "agent-turn-complete" {
 		return AgentEvent{}, false
 	}
-	e.Error, e.Kind = str("error"), str("notification_type")
-	e.Message = FirstOf(str("message"), detailText(in["error_details"]), str("last_assistant_message"))
+	e := AgentEvent{At: now.UTC().Format(time.RFC3339Nano), Agent: agent, Event: EventStop, Session: str("thread-id"),
+		Message: str("last-assistant-message")}
+	if in, _ := in["input-messages"].([]any); len(in) > 0 {
+		first, _ := in[0].(string)
+		if e.Input = words.OneLine(first); len(e.Input) > inputKept {
+			e.Input = e.Input[:inputKept]
+		}
+	}
 	return e, true
 }
 
-// detailText is a StopFailure's error_details as text, whatever shape it has.
-func detailText(v any) string {
-	switch d := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return d
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
+// FirstOf is the first of s that is not blank.
 func FirstOf(s ...string) string {
 	for _, x := range s {
 		if strings.TrimSpace(x) != "" {
@@ -129,12 +116,14 @@ const (
 	SignalPermission                   // the agent waits for a permission: name it, notify
 	SignalSession                      // the agent's session is another than swarm gave it: read its cost there
 	SignalTurnPending                  // the turn ended, the agent is still busy (its Stop hooks): end once it is idle
+	SignalUntied                       // an event that would act, not tied to the iteration's agent: ignored, and said
 )
 
 // SignalFacts is what the loop knows as an event arrives.
 type SignalFacts struct {
 	Event      AgentEvent
 	Session    string // the session swarm gave this iteration's agent ("" when none)
+	TokenSum   string // the digest of the token it was given ("" when none: see Untied)
 	Recorded   string // the session the loop reads the iteration's cost from
 	Working    bool   // the prompt was delivered
 	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
@@ -146,11 +135,19 @@ type SignalFacts struct {
 // OnSignal decides what one event means: a turn that ended without the done marker ends the
 // iteration at once (no waiting out the inactivity timeout), one that an API error ended
 // fails it, a rate limit parks the loop as a usage limit does, a permission prompt is named.
+// An event not tied to the iteration's agent does none of it: one that would have acted is
+// SignalUntied, the others (an earlier agent's end, late) are ignored as they would be anyway.
 func OnSignal(f SignalFacts) (SignalAct, Ending) {
-	e := f.Event
-	if f.Session != "" && e.Session != "" && e.Session != f.Session {
-		return SignalIgnore, 0 // an earlier agent's, late
+	act, ending := onSignal(f)
+	if act != SignalIgnore && Untied(f.Event, f.Session, f.TokenSum) != "" {
+		return SignalUntied, 0
 	}
+	return act, ending
+}
+
+// onSignal is OnSignal for an event of the iteration's agent.
+func onSignal(f SignalFacts) (SignalAct, Ending) {
+	e := f.Event
 	switch e.Event {
 	case EventSessionStart:
 		// A command that picks its session itself (--resume, --continue) runs another than

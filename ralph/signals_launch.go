@@ -39,27 +39,35 @@ type Signals struct {
 }
 
 // AgentSignals adds the recorder (swarm's executable, the argv prefix of `swarm agent-event`)
-// to cmd where the agent can call it; without a recorder, for other agents, or when the loop
-// was told not to, cmd is left alone.
-func AgentSignals(cmd []string, d Dir, recorder []string, off bool) Signals {
-	return agentSignals(cmd, d, recorder, off, nil)
+// to cmd where the agent can call it, with the iteration's token (see signals_tie.go; ""
+// for none); without a recorder, for other agents, or when the loop was told not to, cmd is
+// left alone.
+func AgentSignals(cmd []string, d Dir, recorder []string, token string, off bool) Signals {
+	return agentSignals(cmd, d, recorder, token, off, nil)
 }
 
 // agentSignals is AgentSignals; userNotify is the notify program of the user's own Codex
 // configuration, which the recorder runs after it (the -c override replaces it).
-func agentSignals(cmd []string, d Dir, recorder []string, off bool, userNotify []string) Signals {
+func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool, userNotify []string) Signals {
 	out := Signals{Argv: cmd}
 	if off || len(recorder) == 0 || len(cmd) == 0 {
 		return out
 	}
 	events := d.AgentEvents()
+	recorderFor := func(agent string) []string {
+		rec := append(append([]string{}, recorder...), "--agent", agent, "--file", events)
+		if token != "" {
+			rec = append(rec, "--token", token)
+		}
+		return rec
+	}
 	switch {
 	case IsClaude(cmd) && !hasFlag(cmd, "--settings"):
-		rec := append(append([]string{}, recorder...), "--agent", "claude", "--file", events)
+		rec := recorderFor("claude")
 		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec)
 		out.Argv = append(append([]string{}, cmd...), "--settings", out.Settings)
 	case IsCodex(cmd) && !setsCodexNotify(cmd):
-		rec := append(append([]string{}, recorder...), "--agent", "codex", "--file", events)
+		rec := recorderFor("codex")
 		if len(userNotify) > 0 {
 			then, _ := json.Marshal(userNotify)
 			rec = append(rec, "--then", string(then))
@@ -95,13 +103,16 @@ func Recorder(wrapper []string) []string {
 	return []string{wrapper[0], "agent-event"}
 }
 
+// HookTimeout is the time limit of swarm's hooks (seconds), after which Claude Code ends one.
+const HookTimeout = 10
+
 // claudeHookSettings is a settings file that runs rec at every hook swarm reads.
 func claudeHookSettings(rec []string) []byte {
 	quoted := make([]string, len(rec))
 	for i, a := range rec {
 		quoted[i] = words.ShellWord(a)
 	}
-	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": 10}
+	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": HookTimeout}
 	hooks := map[string]any{}
 	for _, ev := range ClaudeHookEvents {
 		hooks[ev] = []any{map[string]any{"hooks": []any{hook}}}

@@ -23,7 +23,14 @@ func TestOnSignal(t *testing.T) {
 		{"turn ended, its Stop hooks still running", SignalFacts{Event: ev(EventStop), Working: true, Busy: true}, SignalTurnPending, EndTurnEnded},
 		{"turn ended with the marker, still busy", SignalFacts{Event: ev(EventStop), Working: true, Busy: true, Marker: true}, SignalTurnPending, EndDoneMarker},
 		{"a turn before the prompt", SignalFacts{Event: ev(EventStop)}, SignalIgnore, 0},
-		{"an earlier agent's session", SignalFacts{Event: ev(EventStop), Session: "s2", Working: true}, SignalIgnore, 0},
+		{"an earlier agent's session", SignalFacts{Event: ev(EventStop), Session: "s2", Working: true}, SignalUntied, 0},
+		{"an earlier agent's end, late", SignalFacts{Event: ev(EventSessionEnd), Session: "s2", Working: true}, SignalIgnore, 0},
+		{"the iteration's token", SignalFacts{Event: AgentEvent{Event: EventStopFailure, Error: "rate_limit", Token: "k1"},
+			TokenSum: TokenSum("k1"), Working: true}, SignalEnd, EndUsageLimit},
+		{"no token", SignalFacts{Event: failure("rate_limit"), TokenSum: TokenSum("k1"), Working: true}, SignalUntied, 0},
+		{"an earlier iteration's token", SignalFacts{Event: AgentEvent{Event: EventStop, Token: "k0"}, TokenSum: TokenSum("k1"),
+			Working: true}, SignalUntied, 0},
+		{"no token, nothing to do anyway", SignalFacts{Event: ev(EventSessionEnd), TokenSum: TokenSum("k1"), Working: true}, SignalIgnore, 0},
 		{"no session known", SignalFacts{Event: AgentEvent{Event: EventStop}, Session: "s2", Working: true}, SignalEnd, EndTurnEnded},
 		{"rate limit parks", SignalFacts{Event: failure("rate_limit"), Working: true}, SignalEnd, EndUsageLimit},
 		{"server error fails", SignalFacts{Event: failure("server_error"), Working: true}, SignalEnd, EndAPIError},
@@ -95,7 +102,7 @@ func TestAgentSignals(t *testing.T) {
 	d := Dir{Path: "/s/ralph/w"}
 	rec := []string{"/bin/swarm", "agent-event"}
 	t.Run("claude gets a settings file", func(t *testing.T) {
-		s := AgentSignals([]string{"claude", "--dangerously-skip-permissions"}, d, rec, false)
+		s := AgentSignals([]string{"claude", "--dangerously-skip-permissions"}, d, rec, "k1", false)
 		want := []string{"claude", "--dangerously-skip-permissions", "--settings", "/s/ralph/w/claude-settings.json"}
 		if !slices.Equal(s.Argv, want) || s.Events != "/s/ralph/w/agent-events.jsonl" || s.Settings != want[3] {
 			t.Fatalf("got %+v", s)
@@ -110,20 +117,20 @@ func TestAgentSignals(t *testing.T) {
 		}
 		for _, ev := range ClaudeHookEvents {
 			h := doc.Hooks[ev]
-			if len(h) != 1 || h[0].Hooks[0].Command != "/bin/swarm agent-event --agent claude --file /s/ralph/w/agent-events.jsonl" {
+			if len(h) != 1 || h[0].Hooks[0].Command != "/bin/swarm agent-event --agent claude --file /s/ralph/w/agent-events.jsonl --token k1" {
 				t.Errorf("%s: %+v", ev, h)
 			}
 		}
 	})
 	t.Run("codex gets its notify program", func(t *testing.T) {
-		s := AgentSignals([]string{"/usr/bin/codex", "--yolo"}, d, rec, false)
-		want := []string{"/usr/bin/codex", "-c", `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl"]`, "--yolo"}
+		s := AgentSignals([]string{"/usr/bin/codex", "--yolo"}, d, rec, "k1", false)
+		want := []string{"/usr/bin/codex", "-c", `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl","--token","k1"]`, "--yolo"}
 		if !slices.Equal(s.Argv, want) || s.Settings != "" || s.Events == "" {
 			t.Fatalf("got %q", s.Argv)
 		}
 	})
 	t.Run("the user's own notify program runs after", func(t *testing.T) {
-		s := agentSignals([]string{"codex"}, d, rec, false, []string{"notify-send", "-a"})
+		s := agentSignals([]string{"codex"}, d, rec, "", false, []string{"notify-send", "-a"})
 		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
 		if len(s.Argv) != 3 || s.Argv[2] != want {
 			t.Fatalf("got %q, want %s", s.Argv, want)
@@ -143,7 +150,7 @@ func TestAgentSignals(t *testing.T) {
 		{"the user's own notify", []string{"codex", "-c", "notify=[\"n\"]"}, rec, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := AgentSignals(c.cmd, d, c.rec, c.off)
+			s := AgentSignals(c.cmd, d, c.rec, "k1", c.off)
 			if !slices.Equal(s.Argv, c.cmd) || s.Events != "" || s.Settings != "" {
 				t.Errorf("got %+v", s)
 			}
@@ -178,5 +185,37 @@ func TestPromptThread(t *testing.T) {
 				t.Errorf("got %q/%v, want %q/%v", thread, ok, c.thread, c.ok)
 			}
 		})
+	}
+}
+
+// An event is the iteration's agent's when it carries the token given to that agent, and
+// names no other session than the one swarm gave it.
+func TestUntied(t *testing.T) {
+	sum := TokenSum("k1")
+	cases := []struct {
+		name         string
+		e            AgentEvent
+		session, sum string
+		want         string
+	}{
+		{"tied", AgentEvent{Token: "k1", Session: "s1"}, "s1", sum, ""},
+		{"tied, naming no session", AgentEvent{Token: "k1"}, "s1", sum, ""},
+		{"no token", AgentEvent{Session: "s1"}, "s1", sum, "no token"},
+		{"another iteration's token", AgentEvent{Token: "k0", Session: "s1"}, "s1", sum, "another agent's token"},
+		{"the token's digest", AgentEvent{Token: sum, Session: "s1"}, "s1", sum, "another agent's token"},
+		{"another session", AgentEvent{Token: "k1", Session: "s0"}, "s1", sum, "another session"},
+		{"an agent started before tokens", AgentEvent{Session: "s1"}, "s1", "", ""},
+		{"an agent started before tokens, another session", AgentEvent{Session: "s0"}, "s1", "", "another session"},
+		{"a session the command picked", AgentEvent{Token: "k1", Session: "mine"}, "", sum, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Untied(c.e, c.session, c.sum); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	if TokenSum("k1") == TokenSum("k2") || len(sum) != 32 {
+		t.Errorf("digests: %s %s", sum, TokenSum("k2"))
 	}
 }

@@ -107,7 +107,8 @@ type State struct {
 
 	// Cost: the budget (--max-cost, USD; 0: none), price overrides, and what the iterations
 	// whose token use is known have used and cost so far. AgentSession is the session id the
-	// current iteration's agent was given, to find its own transcript by.
+	// current iteration's agent was given, to find its own transcript by; AgentTokenSum the
+	// digest of the token its signals are tied to it by (see signals_tie.go).
 	MaxCost        float64     `json:"max_cost,omitempty"`
 	Pricing        cost.Prices `json:"pricing,omitempty"`
 	CostUSD        float64     `json:"cost_usd,omitempty"`
@@ -115,6 +116,7 @@ type State struct {
 	CostIterations int         `json:"cost_iterations,omitempty"`
 	CostCountedFor int         `json:"cost_counted_for,omitempty"` // the last iteration added to the totals
 	AgentSession   string      `json:"agent_session,omitempty"`
+	AgentTokenSum  string      `json:"agent_token_sum,omitempty"`
 
 	// A usage limit: how long to wait when its reset is not known (seconds; 0: the
 	// default), and while waiting, until when and what the agent said.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
@@ -28,6 +29,7 @@ func agentEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude (the event on stdin) or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
+			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
 		},
 		Action: func(c *cli.Context) error {
 			// The user's program first: the event ends the iteration, and its agent's process
@@ -35,36 +37,33 @@ func agentEventCommand() *cli.Command {
 			if then := c.String("then"); then != "" && c.NArg() > 0 {
 				runUserNotify(then, c.Args().Get(c.NArg()-1))
 			}
-			recordAgentEvent(c.String("agent"), c.String("file"), c.Args().Slice(), os.Stdin)
+			recordAgentEvent(c.String("agent"), c.String("file"), c.String("token"), c.Args().Slice(), os.Stdin)
 			return nil
 		},
 	}
 }
 
-// maxEventInput bounds what is read of an event (a hook's input holds the agent's last answer).
-const maxEventInput = 1 << 20
-
-// maxEventMessage bounds what is kept of the agent's message: enough for a done marker at the
-// end of a long answer, and for an error's text.
-const maxEventMessage = 16 << 10
-
-// recordAgentEvent appends the event to file; an event it cannot read is dropped.
-func recordAgentEvent(agent, file string, args []string, stdin io.Reader) {
-	var raw []byte
+// recordAgentEvent appends the event to file, with the token the agent's hooks gave; an event
+// it cannot read is dropped. Claude Code's input, which holds the agent's whole last answer,
+// is read as a stream: whatever its length, the event is recorded, with the end of that answer.
+func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader) {
+	var e ralph.AgentEvent
+	var ok bool
 	if agent == "codex" {
 		if len(args) == 0 {
 			return
 		}
-		raw = []byte(args[len(args)-1])
+		e, ok = ralph.ParseAgentEvent(agent, []byte(args[len(args)-1]), time.Now())
 	} else {
-		raw, _ = io.ReadAll(io.LimitReader(stdin, maxEventInput))
+		e, ok = ralph.ReadClaudeEvent(stdin, time.Now())
 	}
-	e, ok := ralph.ParseAgentEvent(agent, raw, time.Now())
 	if !ok {
 		return
 	}
-	if e.Message = words.OneLine(e.Message); len(e.Message) > maxEventMessage {
-		e.Message = e.Message[len(e.Message)-maxEventMessage:] // the end, where a marker is
+	e.Token = token
+	if e.Message = words.OneLine(e.Message); len(e.Message) > ralph.EventMessageKept {
+		// The end, where a marker is.
+		e.Message = strings.ToValidUTF8(e.Message[len(e.Message)-ralph.EventMessageKept:], "")
 	}
 	line, err := json.Marshal(e)
 	if err != nil {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"testing"
+	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
@@ -98,4 +99,73 @@ func TestUserHooksRunNoneForALoopWithoutThem(t *testing.T) {
 	h := &userHooks{drv: &fakeDriver{}}
 	h.loopEnded(&ralph.State{Status: ralph.StatusStopped, ExitReason: "complete"})
 	h.run(&ralph.State{}, config.HookPostIteration, 1, nil)
+}
+
+// errorWatcher is the driver as the API errors feature of an agent that names its errors
+// meets it: a clock of its own and a screen to capture.
+type errorWatcher struct {
+	fakeDriver
+	now    time.Time
+	screen []string
+}
+
+func (f *errorWatcher) clock() Clock { return fixedClock{&f.now} }
+func (f *errorWatcher) capture(a agent, history int) ([]string, error) {
+	return f.screen, nil
+}
+
+type fixedClock struct{ now *time.Time }
+
+func (c fixedClock) Now() time.Time        { return *c.now }
+func (c fixedClock) Sleep(d time.Duration) { *c.now = c.now.Add(d) }
+
+// An agent that names its API errors itself (its StopFailure hook) is given the time of a hook
+// to do so: the error on its screen ends the iteration only once that is over, and only if
+// the screen still shows it.
+func TestAPIErrorsWaitForTheAgentsOwnWord(t *testing.T) {
+	f := &errorWatcher{fakeDriver: fakeDriver{kind: screen.Ready}, now: time.Unix(1e9, 0), screen: apiErrorScreen}
+	ae := &apiErrors{drv: f, ownWord: func(*ralph.State) bool { return true }}
+	st := &ralph.State{CurrentIteration: 3}
+	if ae.screenLook(st, agent{}, apiErrorScreen) || ae.agentLook(st, agent{}, nil) {
+		t.Fatal("the error ended the iteration before the agent could name it")
+	}
+	if at, ok := ae.lookDue(st); !ok || !at.Equal(f.now.Add(ownWordWait)) {
+		t.Errorf("look due %v %v, want one when the wait is over", at, ok)
+	}
+	f.now = f.now.Add(ownWordWait - time.Second)
+	if ae.screenLook(st, agent{}, apiErrorScreen) || ae.agentLook(st, agent{}, nil) || len(f.ended) > 0 {
+		t.Fatal("the error ended the iteration before the wait was over")
+	}
+	// Over, on a screen that no look captured since (a followed pane's still screen).
+	f.now = f.now.Add(time.Second)
+	if !ae.agentLook(st, agent{}, nil) || len(f.ended) != 1 || f.ended[0] != ralph.EndAPIError {
+		t.Fatalf("the wait is over: endings %v", f.ended)
+	}
+	if want := "API_ERROR iteration 3 API Error: 529 Overloaded"; len(f.events) != 1 || f.events[0] != want {
+		t.Errorf("events %q, want %q", f.events, want)
+	}
+	// The next agent's error waits anew; one the agent went on from is forgotten.
+	ae.iterationEnding(st)
+	if _, ok := ae.lookDue(st); ok {
+		t.Error("a look is still due after the iteration ended")
+	}
+	ae.screenLook(st, agent{}, apiErrorScreen)
+	f.now, f.screen = f.now.Add(ownWordWait), []string{"❯ ", "✻ Working… (esc to interrupt)"}
+	f.kind = screen.Busy
+	if ae.agentLook(st, agent{}, nil) || len(f.ended) != 1 {
+		t.Errorf("an error the agent went on from ended the iteration: %v", f.ended)
+	}
+	if _, ok := ae.lookDue(st); ok {
+		t.Error("an error the agent went on from is still awaited")
+	}
+}
+
+// An agent that does not name its errors (no hooks of swarm's, or hooks that never ran) ends
+// at the error at once, as ever.
+func TestAPIErrorsOfAnAgentWithoutSignalsEndAtOnce(t *testing.T) {
+	f := &errorWatcher{fakeDriver: fakeDriver{kind: screen.Ready}, now: time.Unix(1e9, 0)}
+	ae := &apiErrors{drv: f, ownWord: func(*ralph.State) bool { return false }}
+	if !ae.screenLook(&ralph.State{}, agent{}, apiErrorScreen) {
+		t.Error("the error did not end the iteration")
+	}
 }

@@ -1,10 +1,7 @@
 package driver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -50,8 +47,26 @@ func (sg *signalWatch) agentLook(st *ralph.State, a agent, w *screenWatch) bool 
 	return sg.turnOver(st, a)
 }
 
-// iterationEnding forgets a permission the agent asked for: its iteration ended.
-func (sg *signalWatch) iterationEnding(st *ralph.State) { sg.permissionAnswered() }
+// iterationEnding notes the moments the agent reported that no look read before its
+// iteration ended (a compaction just before the done marker on screen), and forgets a
+// permission it asked for.
+func (sg *signalWatch) iterationEnding(st *ralph.State) {
+	sg.noteUnread(st)
+	sg.permissionAnswered()
+}
+
+// noteUnread logs the moments worth a line among the events not read yet; ending nothing.
+func (sg *signalWatch) noteUnread(st *ralph.State) {
+	for _, e := range sg.readEvents() {
+		if !sg.promptThread(e) {
+			continue
+		}
+		f := ralph.SignalFacts{Event: e, Session: sg.signalSession(st), TokenSum: st.AgentTokenSum, Working: true}
+		if act, _ := ralph.OnSignal(f); act == ralph.SignalNote {
+			sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+		}
+	}
+}
 
 // eventReader follows the iteration's events file.
 type eventReader struct {
@@ -61,51 +76,21 @@ type eventReader struct {
 	// iteration ends once its screen shows it idle, as ending says.
 	turnEnded bool
 	ending    ralph.Ending
+	// skipping: the read stopped inside a line longer than any event, passed over to its end.
+	skipping bool
 	// permissionAt: when "needs permission" was named; zero when it is not.
 	permissionAt time.Time
-}
-
-// readEvents returns the events recorded since the last read.
-func (sg *signalWatch) readEvents() []ralph.AgentEvent {
-	f, err := os.Open(sg.drv.dir().AgentEvents())
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() < sg.events.offset {
-		sg.events.offset = 0 // a new file: a new agent's
-	}
-	if _, err := f.Seek(sg.events.offset, io.SeekStart); err != nil {
-		return nil
-	}
-	data, _ := io.ReadAll(f)
-	whole := bytes.LastIndexByte(data, '\n') + 1 // a line still being written waits
-	sg.events.offset += int64(whole)
-	return parseEvents(data[:whole])
-}
-
-// parseEvents reads JSON lines; damaged ones are skipped.
-func parseEvents(data []byte) []ralph.AgentEvent {
-	var out []ralph.AgentEvent
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		var e ralph.AgentEvent
-		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &e) == nil {
-			out = append(out, e)
-		}
-	}
-	return out
+	// untiedSaid: an event not tied to the agent was said (once an iteration: anyone can
+	// write the events file, as often as they like).
+	untiedSaid bool
 }
 
 // agentSaid reports whether the iteration's agent has recorded the event (read without
 // moving on: the watch reads the events itself).
 func (sg *signalWatch) agentSaid(st *ralph.State, event string) bool {
-	data, err := os.ReadFile(sg.drv.dir().AgentEvents())
-	if err != nil {
-		return false
-	}
 	session := sg.signalSession(st)
-	for _, e := range parseEvents(data) {
-		if e.Event == event && (session == "" || e.Session == "" || e.Session == session) {
+	for _, e := range firstEvents(sg.drv.dir().AgentEvents()) {
+		if e.Event == event && ralph.Untied(e, session, st.AgentTokenSum) == "" {
 			return true
 		}
 	}
@@ -122,13 +107,15 @@ func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bo
 		if !sg.promptThread(e) {
 			continue
 		}
-		f := ralph.SignalFacts{Event: e, Session: sg.signalSession(st), Recorded: st.AgentSession, Working: true,
-			MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
+		f := ralph.SignalFacts{Event: e, Session: sg.signalSession(st), TokenSum: st.AgentTokenSum, Recorded: st.AgentSession,
+			Working: true, MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
 		if e.Event == ralph.EventStop {
 			f.Marker, f.Busy = sg.turnScreen(st, a, e)
 		}
 		act, ending := ralph.OnSignal(f)
 		switch act {
+		case ralph.SignalUntied:
+			sg.untied(st, f)
 		case ralph.SignalTurnPending:
 			sg.events.turnEnded, sg.events.ending = true, ending
 		case ralph.SignalNote:
@@ -182,7 +169,21 @@ func (sg *signalWatch) permissionAnswered() {
 // (drawing the prompt) before a change means it went on.
 const permissionSettle = 2 * time.Second
 
-// signalText is how the log names an agent's event.
+// untied says, once an iteration, that an event not tied to the iteration's agent was
+// ignored, and why.
+func (sg *signalWatch) untied(st *ralph.State, f ralph.SignalFacts) {
+	if sg.events.untiedSaid {
+		return
+	}
+	sg.events.untiedSaid = true
+	text := fmt.Sprintf("ignored %s: not from this iteration's agent (%s); others this iteration are ignored unsaid",
+		signalText(f.Event), ralph.Untied(f.Event, f.Session, f.TokenSum))
+	sg.drv.say("%s", text)
+	sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, text))
+}
+
+// signalText is how the log names an agent's event: its name and kind, as anyone may have
+// written them, made printable and short.
 func signalText(e ralph.AgentEvent) string {
 	s := e.Event
 	for _, x := range []string{e.Error, e.Kind} {
@@ -190,7 +191,7 @@ func signalText(e ralph.AgentEvent) string {
 			s += " " + x
 		}
 	}
-	return s
+	return screen.Printable(s, 80)
 }
 
 // turnScreen reports, at the end of a turn, whether the done marker is in the agent's last
@@ -301,11 +302,18 @@ func (sg *signalWatch) sessionStarted(st *ralph.State, readyAt *time.Time) bool 
 	return now.Sub(*readyAt) >= sessionStartWait
 }
 
+// namesErrors reports whether the iteration's agent names its API errors itself: it was
+// given swarm's hooks (Claude Code), and they run (it said its session started).
+func (sg *signalWatch) namesErrors(st *ralph.State) bool {
+	return sg.hooksGiven(st) && sg.agentSaid(st, ralph.EventSessionStart)
+}
+
 // hooksGiven reports whether the iteration's agent was given swarm's hooks (Claude Code).
 func (sg *signalWatch) hooksGiven(st *ralph.State) bool {
 	w, err := sg.drv.worker()
 	if err != nil {
 		return false
 	}
-	return ralph.AgentSignals(ralph.AgentCommand(w.Cmd, st.AgentSession), sg.drv.dir(), ralph.Recorder(sg.wrapper), st.NoAgentSignals).Settings != ""
+	return ralph.AgentSignals(ralph.AgentCommand(w.Cmd, st.AgentSession), sg.drv.dir(), ralph.Recorder(sg.wrapper), "",
+		st.NoAgentSignals).Settings != ""
 }

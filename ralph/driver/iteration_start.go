@@ -95,13 +95,13 @@ func (s Starter) Start(st *ralph.State, n int) (bool, error) {
 	if err := os.WriteFile(s.Dir.PromptCopy(), []byte(prompt), 0o600); err != nil {
 		return false, &StartError{ReasonIOError, err}
 	}
-	session := uuid.NewString()
-	launch := ralph.IterationLaunch(s.Dir, s.Workers, s.Name, ralph.AgentCommand(cmd, session), st, n, s.Extra, s.Wrapper)
+	session, token := uuid.NewString(), uuid.NewString()
+	launch := ralph.IterationLaunch(s.Dir, s.Workers, s.Name, ralph.AgentCommand(cmd, session), st, n, s.Extra, s.Wrapper, token)
 	hooks := func(dir string) { s.preIterationHooks(st, n, cmd, dir) }
 	begin := func(cur *ralph.State, dir string, now time.Time) {
 		// Where the iteration starts from: for the test gate and the commits it records.
 		cur.BeginIteration(n, now, git.Head(dir))
-		cur.AgentSession = session
+		cur.AgentSession, cur.AgentTokenSum = session, ralph.TokenSum(token)
 	}
 	started, err := s.Pane.Start(launch, hooks, begin)
 	if err != nil || !started {

@@ -150,6 +150,7 @@ func New(cfg Config) *Loop {
 	limits := &usageLimits{drv: drv}
 	apiErrors := &apiErrors{drv: drv}
 	l.signals = &signalWatch{drv: drv, limits: limits, apiErrors: apiErrors, notify: l.notify, wrapper: cfg.RunWrapper}
+	apiErrors.ownWord = l.signals.namesErrors
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
 	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},

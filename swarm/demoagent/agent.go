@@ -241,7 +241,7 @@ func handle(msg string) (code int, exit bool) {
 		case "say":
 			fmt.Println("● " + arg)
 			played.lastSaid = arg
-		case "fail", "permission", "compact", "quiet":
+		case "fail", "permission", "compact", "quiet", "long":
 			signalDirective(verb, arg)
 		case "work":
 			secs, _ := strconv.ParseFloat(arg, 64)

@@ -30,6 +30,8 @@ import (
 //	                     wait for an answer line
 //	@compact             report a compaction (PreCompact)
 //	@quiet SECONDS       wait that long with nothing on screen
+//	@long BYTES TEXT     say TEXT as the end of a last answer BYTES long (the rest of it, a
+//	                     long report, is in the turn's Stop event but not on screen)
 
 // signals is the agent being played; the zero value plays none.
 type signals struct {
@@ -186,6 +188,12 @@ func signalDirective(verb, arg string) {
 	case "compact":
 		played.fire("PreCompact", map[string]any{"trigger": "auto"})
 		fmt.Println("● Compacting conversation…")
+	case "long":
+		size, text, _ := strings.Cut(arg, " ")
+		n, _ := strconv.Atoi(size)
+		fmt.Println("● " + text)
+		const line = "a long report line\n"
+		played.lastSaid = strings.Repeat(line, max(0, n-len(text))/len(line)) + text
 	case "quiet":
 		secs, _ := strconv.ParseFloat(arg, 64)
 		time.Sleep(time.Duration(secs * float64(time.Second)))
