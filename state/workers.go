@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Worker statuses as stored and as reported after reconciliation with tmux and the OS.
@@ -356,45 +354,4 @@ func ReplaceJSON(path string, v any) error {
 		return err
 	}
 	return ReplaceFile(path, append(data, '\n'), 0o600)
-}
-
-// AppendLine appends one line to a log file in a single write, so concurrent writers never
-// interleave within a line.
-func AppendLine(path, line string) error { return AppendLineMarking(path, line, "") }
-
-// AppendLineMarking is AppendLine that also closes a line left torn with mark (a reader tells
-// it from a whole entry by that).
-func AppendLineMarking(path, line, mark string) error {
-	fd, err := openFile(path, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT, 0o600)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	// Appenders take turns, so the look at the last byte below never sees a line that
-	// another appender is still writing.
-	for err = unix.Flock(fd, unix.LOCK_EX); errors.Is(err, unix.EINTR); err = unix.Flock(fd, unix.LOCK_EX) {
-	}
-	if err != nil {
-		return &os.PathError{Op: "flock", Path: path, Err: err}
-	}
-	if len(line) == 0 || line[len(line)-1] != '\n' {
-		line += "\n"
-	}
-	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
-	// the torn line stays alone and this entry stays whole.
-	if endsMidLine(fd) {
-		line = mark + "\n" + line
-	}
-	return writeAll(fd, []byte(line), path)
-}
-
-// endsMidLine reports whether the file open at fd ends in something other than a newline.
-func endsMidLine(fd int) bool {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Size == 0 {
-		return false
-	}
-	last := make([]byte, 1)
-	n, err := unix.Pread(fd, last, st.Size-1)
-	return err == nil && n == 1 && last[0] != '\n'
 }
