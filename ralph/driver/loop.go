@@ -84,6 +84,8 @@ type Config struct {
 	// MonitorLock is the lock that makes this the loop's only monitor; it is released while
 	// the loop lock is held when a paused loop's monitor leaves.
 	MonitorLock *state.Lock
+
+	record *workerMemory // the worker's record as last read whole (worker_record.go)
 }
 
 func (c *Config) defaults() {
@@ -113,6 +115,9 @@ func (c *Config) defaults() {
 	}
 	if c.Detail == nil {
 		c.Detail = c.Out
+	}
+	if c.record == nil {
+		c.record = &workerMemory{}
 	}
 }
 

@@ -13,19 +13,6 @@ import (
 
 // Starting an iteration: a fresh prompt and a fresh agent in the worker's pane.
 
-// worker returns the loop's worker record, as shared by every loop this process drives (it
-// must not be changed).
-func (c *Config) worker() (*state.Worker, error) {
-	w, err := c.Workers.SharedWorker(c.Name)
-	if err != nil {
-		return nil, err
-	}
-	if w == nil || w.Tmux == nil {
-		return nil, fmt.Errorf("worker '%s' is gone", c.Name)
-	}
-	return w, nil
-}
-
 // start begins the next iteration: fresh prompt, fresh agent in the same pane.
 func (l *Loop) start(st *ralph.State) error {
 	n := st.CurrentIteration + 1
@@ -69,6 +56,9 @@ func (p *loopPane) Command() ([]string, error) {
 	w, err := p.l.cfg.worker()
 	if err != nil {
 		return nil, err
+	}
+	if len(w.Cmd) == 0 {
+		return nil, errCommandLost
 	}
 	p.w = w
 	return w.Cmd, nil
