@@ -53,6 +53,9 @@ type daemon struct {
 	// olderRunner: a heartbeat runner of an older swarm held the heartbeats when last looked
 	// (said once; only the heartbeats' goroutine uses it).
 	olderRunner bool
+	// beatFailure: the kind of failure to record a beat said last, until one is recorded
+	// (only the heartbeats' goroutine uses it).
+	beatFailure string
 	events      atomic.Int64
 	watch       *paneWatch
 
