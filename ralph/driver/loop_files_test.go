@@ -149,3 +149,15 @@ func TestUnrecordedIsAStateWriteFailure(t *testing.T) {
 		}
 	}
 }
+
+func TestNoRoom(t *testing.T) {
+	for err, want := range map[error]bool{
+		&os.PathError{Op: "write", Path: "prompt.txt", Err: syscall.ENOSPC}: true,
+		&os.PathError{Op: "write", Path: "prompt.txt", Err: syscall.EDQUOT}: true,
+		&os.PathError{Op: "open", Path: "prompt.txt", Err: syscall.EACCES}:  false,
+	} {
+		if got := noRoom(err); got != want {
+			t.Errorf("noRoom(%v) = %v", err, got)
+		}
+	}
+}

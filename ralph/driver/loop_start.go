@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -24,6 +25,11 @@ func (l *Loop) start(st *ralph.State) error {
 	case errors.As(err, &se) && se.Reason == ReasonWorkerGone:
 		l.stopWith(ralph.StatusStopped, se.Reason, se.Err.Error())
 		return se.Err
+	case errors.As(err, &se) && se.Reason == ReasonIOError && noRoom(se.Err):
+		// A full disk is no failure of the loop's: the iteration is started again after the
+		// pause every write that failed gets (see recorder.retryWrites).
+		l.rec.recorded(fmt.Errorf("cannot save prompt copy: %w", se.Err))
+		return nil
 	case errors.As(err, &se) && se.Reason == ReasonIOError:
 		return l.fail(se.Reason, fmt.Errorf("cannot save prompt copy: %v", se.Err))
 	case errors.As(err, &se):
@@ -35,6 +41,9 @@ func (l *Loop) start(st *ralph.State) error {
 	}
 	return l.fail("start_failed", fmt.Errorf("cannot start iteration %d: %v", n, err))
 }
+
+// noRoom reports whether a write failed for want of room (a full disk, a quota).
+func noRoom(err error) bool { return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) }
 
 // starter starts this loop's iterations in the worker's pane, as the process that drives it.
 func (l *Loop) starter(p Pane) Starter {
