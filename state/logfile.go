@@ -115,15 +115,16 @@ func (l Log) write(fd int, line string) error {
 	if endsMidLine(fd) {
 		line = l.Mark + "\n" + line
 	}
-	if l.Spare && !roomFor(filepath.Dir(l.Path), int64(len(line))) {
+	if l.Spare && !RoomFor(filepath.Dir(l.Path), int64(len(line))) {
 		return ErrLogRoom
 	}
 	return writeAll(fd, []byte(line), l.Path)
 }
 
-// roomFor reports whether the file system of dir keeps LogRoom free after n more bytes; when
-// it cannot tell, it says there is room.
-func roomFor(dir string, n int64) bool {
+// RoomFor reports whether the file system of dir keeps LogRoom free after n more bytes of what
+// only tells what happened (a log line, a screen kept to look back at); when it cannot tell,
+// it says there is room.
+func RoomFor(dir string, n int64) bool {
 	var fs unix.Statfs_t
 	if unix.Statfs(dir, &fs) != nil {
 		return true
