@@ -324,6 +324,7 @@ func (r *daemon) drop(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
+	delete(r.claimFails, name) // not claimed again: nothing is owed it but its kill's record
 	if dl := r.loops[name]; dl != nil {
 		dl.cancel()
 	}
