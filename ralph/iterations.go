@@ -62,13 +62,27 @@ func (d Dir) AppendIteration(r IterationRecord) error {
 		// Recorded already, by an end taken again because its state could not be written.
 		return nil
 	}
-	return state.AppendLine(d.IterationsJSONL(), string(data))
+	return state.Log{Path: d.IterationsJSONL(), Max: RecordsMax}.Append(string(data))
 }
 
-// lastIteration is the last record of iterations.jsonl, read from the file's end.
+// RecordsMax bounds iterations.jsonl: past it the records move to iterations.jsonl.1 and the
+// file starts afresh (see state.Log), so a loop keeps its last 8 MiB of records at least
+// (about 30,000 iterations: many nights), 16 MiB at most. ReadIterations reads both.
+const RecordsMax = 8 << 20
+
+// lastIteration is the last record of iterations.jsonl, read from the file's end (from the
+// rotated part's when the file was just started afresh).
 func (d Dir) lastIteration() (IterationRecord, bool) {
+	if r, ok := lastRecordIn(d.IterationsJSONL()); ok {
+		return r, true
+	}
+	return lastRecordIn(state.Rotated(d.IterationsJSONL()))
+}
+
+// lastRecordIn is the last record of the file at path.
+func lastRecordIn(path string) (IterationRecord, bool) {
 	var r IterationRecord
-	f, err := os.Open(d.IterationsJSONL())
+	f, err := os.Open(path)
 	if err != nil {
 		return r, false
 	}
@@ -87,20 +101,19 @@ func (d Dir) lastIteration() (IterationRecord, bool) {
 	return r, json.Unmarshal(lines[len(lines)-1], &r) == nil && r.Iteration > 0
 }
 
-// ReadIterations returns the records in order, and how many lines were torn or unreadable
-// (skipped). A loop with no finished iteration has none.
+// ReadIterations returns the records in order (the rotated part's first), and how many lines
+// were torn or unreadable (skipped). A loop with no finished iteration has none.
 func (d Dir) ReadIterations() ([]IterationRecord, int, error) {
-	f, err := os.Open(d.IterationsJSONL())
+	data, err := state.ReadLog(d.IterationsJSONL())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
 	var recs []IterationRecord
 	skipped := 0
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
 		line := sc.Bytes()

@@ -384,7 +384,14 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 // MonitorAlive reports whether a monitor holds this loop's monitor lock.
 func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
 
-// LogEvent appends `<time> [KIND] text` to iterations.log.
+// LogEvent appends `<time> [KIND] text` to iterations.log. A line a writer left torn is
+// closed with state.TornMark first.
 func (d Dir) LogEvent(now time.Time, kind, text string) error {
-	return state.AppendLine(d.IterationsLog(), fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text))
+	line := fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text)
+	return state.Log{Path: d.IterationsLog(), Max: EventLogMax, Mark: state.TornMark}.Append(line)
 }
+
+// EventLogMax bounds iterations.log: past it the log moves to iterations.log.1 and starts
+// afresh (see state.Log), so a loop keeps its last 2 MiB of events at least (about 20,000
+// iterations), 4 MiB at most.
+const EventLogMax = 2 << 20

@@ -11,7 +11,7 @@
 // every read-modify-write happens under a sidecar flock (Lock), so concurrent swarm commands
 // never lose an update. A file that is not JSON at all is set aside and reported
 // (CorruptError), so nothing reads it again; JSON that does not fit is left in place,
-// since it may be another version's. Logs grow by AppendLine, one write per line.
+// since it may be another version's. Logs grow a line at a time (Log: one write per line, bounded by rotation where it must be).
 //
 // Where to start: Dir and Worker; LoadWorkers, UpdateWorkers and NoteWorkerStart for the
 // records (SharedWorker in a process that drives many loops: the file is decoded once per

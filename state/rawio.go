@@ -22,6 +22,11 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	return readFD(fd, path)
+}
+
+// readFD reads what is left of the file open at fd (named path in errors).
+func readFD(fd int, path string) ([]byte, error) {
 	size := 512
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) == nil && st.Size > 0 && st.Size < 1<<30 {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Worker statuses as stored and as reported after reconciliation with tmux and the OS.
@@ -211,10 +209,23 @@ func (d *Dir) readWorkers(warn func(error), locked bool) (*Workers, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return &Workers{byName: map[string]*Worker{}}, nil
 	}
+	if why := notAFile(err); why != nil {
+		return d.rebuilt(why, warn, locked)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return d.workersFrom(data, warn, locked)
+}
+
+// notAFile is why the state file could not be read when something other than a file sits
+// in its place (a directory: no write would ever replace it), nil otherwise. That is read
+// as a corrupt file: set aside, and the records rebuilt.
+func notAFile(readErr error) error {
+	if errors.Is(readErr, syscall.EISDIR) {
+		return errors.New("it is a directory, not a file")
+	}
+	return nil
 }
 
 // PeekWorkers reads the worker records and changes nothing, not even a corrupt file (which
@@ -236,28 +247,9 @@ func (d *Dir) PeekWorkers() (*Workers, error) {
 // workersFrom decodes the state file's bytes; locked says the caller holds the state lock
 // (and writes the records itself once it has changed them).
 func (d *Dir) workersFrom(data []byte, warn func(error), locked bool) (*Workers, error) {
-	ws := &Workers{byName: map[string]*Worker{}}
 	if !json.Valid(data) {
 		var probe any
-		perr := json.Unmarshal(data, &probe)
-		moved, merr := SetAside(d.statePath())
-		if merr != nil {
-			return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %w", d.statePath(), perr, merr)
-		}
-		ce := &CorruptError{Path: d.statePath(), MovedTo: moved, Err: perr}
-		if d.Rebuild != nil {
-			for _, w := range d.Rebuild() {
-				ws.Put(w)
-				ce.Rebuilt = append(ce.Rebuilt, w.Name)
-			}
-			if len(ce.Rebuilt) > 0 && !locked {
-				ce.WriteErr = d.writeRebuilt(ws)
-			}
-		}
-		if warn != nil {
-			warn(ce)
-		}
-		return ws, nil
+		return d.rebuilt(json.Unmarshal(data, &probe), warn, locked)
 	}
 	// A file that is JSON is never set aside: what cannot be read in it is reported and kept.
 	read, err := decodeWorkers(data, warn)
@@ -265,6 +257,31 @@ func (d *Dir) workersFrom(data []byte, warn func(error), locked bool) (*Workers,
 		return nil, fmt.Errorf("cannot read state file %s (%w); it was left as it is", d.statePath(), err)
 	}
 	return read, nil
+}
+
+// rebuilt sets the corrupt state file aside (why: what is wrong with it) and returns the
+// records rebuilt from what still runs (see Dir.Rebuild), written unless the caller holds
+// the lock (and writes them itself); warn is told what happened.
+func (d *Dir) rebuilt(why error, warn func(error), locked bool) (*Workers, error) {
+	ws := &Workers{byName: map[string]*Worker{}}
+	moved, merr := SetAside(d.statePath())
+	if merr != nil {
+		return nil, fmt.Errorf("state file %s is corrupt (%v) and could not be moved aside: %w", d.statePath(), why, merr)
+	}
+	ce := &CorruptError{Path: d.statePath(), MovedTo: moved, Err: why}
+	if d.Rebuild != nil {
+		for _, w := range d.Rebuild() {
+			ws.Put(w)
+			ce.Rebuilt = append(ce.Rebuilt, w.Name)
+		}
+		if len(ce.Rebuilt) > 0 && !locked {
+			ce.WriteErr = d.writeRebuilt(ws)
+		}
+	}
+	if warn != nil {
+		warn(ce)
+	}
+	return ws, nil
 }
 
 // UpdateWorkers runs fn on the current records under the state lock and saves the result when fn
@@ -356,45 +373,4 @@ func ReplaceJSON(path string, v any) error {
 		return err
 	}
 	return ReplaceFile(path, append(data, '\n'), 0o600)
-}
-
-// AppendLine appends one line to a log file in a single write, so concurrent writers never
-// interleave within a line.
-func AppendLine(path, line string) error { return AppendLineMarking(path, line, "") }
-
-// AppendLineMarking is AppendLine that also closes a line left torn with mark (a reader tells
-// it from a whole entry by that).
-func AppendLineMarking(path, line, mark string) error {
-	fd, err := openFile(path, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT, 0o600)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	// Appenders take turns, so the look at the last byte below never sees a line that
-	// another appender is still writing.
-	for err = unix.Flock(fd, unix.LOCK_EX); errors.Is(err, unix.EINTR); err = unix.Flock(fd, unix.LOCK_EX) {
-	}
-	if err != nil {
-		return &os.PathError{Op: "flock", Path: path, Err: err}
-	}
-	if len(line) == 0 || line[len(line)-1] != '\n' {
-		line += "\n"
-	}
-	// A writer that died mid-line (or a full disk) left a half line: start on a fresh one so
-	// the torn line stays alone and this entry stays whole.
-	if endsMidLine(fd) {
-		line = mark + "\n" + line
-	}
-	return writeAll(fd, []byte(line), path)
-}
-
-// endsMidLine reports whether the file open at fd ends in something other than a newline.
-func endsMidLine(fd int) bool {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Size == 0 {
-		return false
-	}
-	last := make([]byte, 1)
-	n, err := unix.Pread(fd, last, st.Size-1)
-	return err == nil && n == 1 && last[0] != '\n'
 }

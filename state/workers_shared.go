@@ -31,28 +31,30 @@ type sharedWorkers struct {
 // SharedWorker returns the named worker's record (nil when there is none) as last decoded by
 // anyone in this process, decoded again only when the file's bytes changed (its inode, size
 // and time can repeat from one write to another; its bytes are what counts). The record is
-// shared: it must not be changed.
-func (d *Dir) SharedWorker(name string) (*Worker, error) {
+// shared: it must not be changed. A corrupt file (or a directory in its place) is set aside
+// and the records rebuilt, as LoadWorkers does, and warn is told.
+func (d *Dir) SharedWorker(name string, warn func(error)) (*Worker, error) {
 	path := d.statePath()
 	data, err := ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	var ws *Workers
+	if why := notAFile(err); why != nil {
+		ws, err = d.rebuilt(why, warn, false)
+	} else if err != nil {
+		return nil, err
+	} else if c, ok, serr := sharedOf(path, data); serr != nil {
+		return nil, serr
+	} else if ok {
+		return c.ws.Get(name), nil
+	} else {
+		ws, err = d.workersFrom(data, warn, false) // sets a corrupt file aside
+	}
 	if err != nil {
 		return nil, err
 	}
-	c, ok, err := sharedOf(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		ws, err := d.workersFrom(data, nil, false) // sets a corrupt file aside
-		if err != nil {
-			return nil, err
-		}
-		return ws.Get(name), nil
-	}
-	return c.ws.Get(name), nil
+	return ws.Get(name), nil
 }
 
 // sharedOf is the records the state file at path holds as data, as shared: decoded again
@@ -108,6 +110,9 @@ func (d *Dir) NoteWorkerStart(name string, fn func(*Worker) error) error {
 	data, err := ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if why := notAFile(err); why != nil {
+		return d.updateOne(name, fn, func() (*Workers, error) { return d.rebuilt(why, nil, true) })
 	}
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ func TestSharedWorkerIsReadAgainAfterEveryWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w, err := d.SharedWorker("a"); err != nil || w != nil {
+	if w, err := d.SharedWorker("a", nil); err != nil || w != nil {
 		t.Fatalf("no records: %v, %v", w, err)
 	}
 	put := func(cwd string) {
@@ -25,21 +25,21 @@ func TestSharedWorkerIsReadAgainAfterEveryWrite(t *testing.T) {
 		}
 	}
 	put("/one")
-	first, err := d.SharedWorker("a")
+	first, err := d.SharedWorker("a", nil)
 	if err != nil || first == nil || first.Cwd != "/one" {
 		t.Fatalf("after the first write: %+v, %v", first, err)
 	}
-	if again, _ := d.SharedWorker("a"); again != first {
+	if again, _ := d.SharedWorker("a", nil); again != first {
 		t.Error("an unchanged file was decoded again")
 	}
 	// Written again with the same bytes: nothing to decode.
 	put("/one")
-	if again, _ := d.SharedWorker("a"); again != first {
+	if again, _ := d.SharedWorker("a", nil); again != first {
 		t.Error("a file rewritten unchanged was decoded again")
 	}
 	// The same size at once after (inode, size and time may all repeat): the bytes differ.
 	put("/two")
-	if w, _ := d.SharedWorker("a"); w == nil || w.Cwd != "/two" {
+	if w, _ := d.SharedWorker("a", nil); w == nil || w.Cwd != "/two" {
 		t.Errorf("after the second write: %+v", w)
 	}
 }
@@ -61,8 +61,8 @@ func TestNoteWorkerStartChangesOneRecord(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	a1, _ := d.SharedWorker("a")
-	b1, _ := d.SharedWorker("b")
+	a1, _ := d.SharedWorker("a", nil)
+	b1, _ := d.SharedWorker("b", nil)
 	if err := d.NoteWorkerStart("a", func(w *Worker) error {
 		w.Tmux.PaneID, w.Env["K"] = "%9", "changed"
 		return nil
@@ -72,8 +72,8 @@ func TestNoteWorkerStartChangesOneRecord(t *testing.T) {
 	if a1.Tmux.PaneID != "%1" || a1.Env["K"] != "v" {
 		t.Errorf("a record handed out was changed: %+v", a1)
 	}
-	a2, _ := d.SharedWorker("a")
-	b2, _ := d.SharedWorker("b")
+	a2, _ := d.SharedWorker("a", nil)
+	b2, _ := d.SharedWorker("b", nil)
 	if a2 == a1 || a2.Tmux.PaneID != "%9" || a2.Env["K"] != "changed" {
 		t.Errorf("after the update: %+v", a2)
 	}
@@ -114,7 +114,7 @@ func TestNoteWorkerStartKeepsOthersChanges(t *testing.T) {
 	if c := sharedFor(d.statePath()); !bytes.Equal(c.data, written) || c.ws.Get("a").Tmux.PaneID != "%3" {
 		t.Fatalf("what was written is not what is shared: %s", written)
 	}
-	b1, _ := d.SharedWorker("b")
+	b1, _ := d.SharedWorker("b", nil)
 	// Another process changes b (UpdateWorkers decodes and encodes everything afresh).
 	if err := d.UpdateWorkers(nil, func(ws *Workers) error { ws.Get("b").Cwd = "/moved"; return nil }); err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestNoteWorkerStartKeepsOthersChanges(t *testing.T) {
 	if a, b := ws.Get("a"), ws.Get("b"); a.Tmux.PaneID != "%4" || b.Cwd != "/moved" || b.Tmux.PaneID != "%2" {
 		t.Errorf("after the other change: a %+v, b %+v", a, b)
 	}
-	if b2, _ := d.SharedWorker("b"); b2 == b1 || b2.Cwd != "/moved" {
+	if b2, _ := d.SharedWorker("b", nil); b2 == b1 || b2.Cwd != "/moved" {
 		t.Errorf("b as shared: %+v", b2)
 	}
 	// A file changed by hand to a record NoteWorkerStart never wrote is taken as it is.

@@ -129,15 +129,10 @@ const tailBytes = 64 << 10
 
 // tail is the last n lines of a log, Regent lines shown as such.
 func (d swarmData) tail(path string, n int) []string {
-	f, err := os.Open(path)
+	data, err := state.TailLog(path, tailBytes)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > tailBytes {
-		_, _ = f.Seek(-tailBytes, io.SeekEnd)
-	}
-	data, _ := io.ReadAll(f)
 	return lastLogLines(string(data), n)
 }
 

@@ -176,8 +176,9 @@ func TestKillIsHonouredWhenTheRecordCannotBeWritten(t *testing.T) {
 	te := newTestEnv(t)
 	w := te.spawn("w1", "")
 	te.procs.OnKill(func() {
-		// The records become unreadable and unwritable between the kill and its record.
-		path := filepath.Join(te.Dir().Root, "state.json")
+		// The records cannot be written between the kill and its record (their lock cannot
+		// be taken: a directory in its place; one in the records' place would be set aside).
+		path := filepath.Join(te.Dir().Root, "state.lock")
 		_ = os.Remove(path)
 		_ = os.Mkdir(path, 0o700)
 	})

@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -88,12 +88,12 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 	}
 	// A decision being recorded is read whole: its state, its events and its lines together.
 	ld.Settled(settleWait)
-	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine}
+	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine, torn: isTornEntry}
 	if o.Monitor {
-		t.path, t.whole, t.torn = ld.MonitorLog(), nil, isTornEntry
+		t.path, t.whole = ld.MonitorLog(), nil
 	}
 	if o.Format == "json" {
-		t.path, t.whole = ld.IterationsJSONL(), isRecordLine
+		t.path, t.whole, t.torn = ld.IterationsJSONL(), isRecordLine, nil
 	}
 	if o.Format != "json" {
 		color := colorFor(e.stdout)
@@ -113,13 +113,15 @@ const settleWait = 2 * time.Second
 // eventStart is how every iterations.log entry begins (see ralph.Dir.LogEvent).
 var eventStart = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`)
 
-// isEventLine tells an entry from the remains of one torn by a writer that died mid-line (the
-// next entry then starts on a line of its own, see state.AppendLine).
+// isEventLine tells an entry from the remains of one torn by a writer that died mid-line
+// before it wrote the entry's time (the next entry then starts on a line of its own, see
+// state.Log); an entry torn after its time is shown marked (isTornEntry).
 func isEventLine(line string) bool { return eventStart.MatchString(line) }
 
-// isTornEntry tells a monitor.log line closed as torn by the next writer (see regent.TornMark).
+// isTornEntry tells a line of iterations.log or monitor.log closed as torn by the next writer
+// (see state.TornMark).
 func isTornEntry(line string) bool {
-	return strings.HasSuffix(strings.TrimRight(line, "\n"), regent.TornMark)
+	return strings.HasSuffix(strings.TrimRight(line, "\n"), state.TornMark)
 }
 
 // isRecordLine tells a whole iterations.jsonl record from a torn one.
@@ -150,16 +152,15 @@ func (t *tail) run(e *env) error {
 			t.f.Close()
 		}
 	}()
-	f, err := os.Open(t.path)
+	first, err := t.open()
 	switch {
 	case err == nil:
-		t.f = f
 	case !errors.Is(err, os.ErrNotExist):
 		return fail("%w", err)
 	case !t.follow:
 		return nil
 	}
-	t.print(e, t.read(), t.lines)
+	t.print(e, t.split(first), t.lines)
 	for t.follow {
 		keep := t.more()
 		time.Sleep(200 * time.Millisecond)
@@ -171,7 +172,30 @@ func (t *tail) run(e *env) error {
 	return nil
 }
 
-// read returns the whole lines appended since the last read.
+// open opens the log and returns what it holds so far: the rotated part first (see
+// state.Log), then the log itself, which is kept open to follow.
+func (t *tail) open() ([]byte, error) {
+	for try := 1; ; try++ {
+		f, err := os.Open(t.path)
+		if err != nil {
+			if older, rerr := os.ReadFile(state.Rotated(t.path)); rerr == nil {
+				return older, nil
+			}
+			return nil, err
+		}
+		older, _ := os.ReadFile(state.Rotated(t.path))
+		if rotatedSince(f, t.path) && try < 3 {
+			f.Close() // rotated between the two opens: what was read is now the older part
+			continue
+		}
+		t.f = f
+		data, _ := io.ReadAll(f)
+		return append(older, data...), nil
+	}
+}
+
+// read returns the whole lines appended since the last read, following the log when it is
+// rotated (the rest of the old file first, then the new one).
 func (t *tail) read() []string {
 	if t.f == nil {
 		f, err := os.Open(t.path)
@@ -181,9 +205,32 @@ func (t *tail) read() []string {
 		t.f = f
 	}
 	data, _ := io.ReadAll(t.f)
+	if rotatedSince(t.f, t.path) {
+		if f, err := os.Open(t.path); err == nil {
+			t.f.Close()
+			t.f = f
+			more, _ := io.ReadAll(f)
+			data = append(data, more...)
+		}
+	}
+	return t.split(data)
+}
+
+// split cuts what was read into whole lines, keeping the start of one still being written.
+func (t *tail) split(data []byte) []string {
 	lines := strings.SplitAfter(t.pending+string(data), "\n")
 	t.pending = lines[len(lines)-1]
 	return lines[:len(lines)-1]
+}
+
+// rotatedSince reports whether the file open as f is no longer the one at path.
+func rotatedSince(f *os.File, path string) bool {
+	open, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	named, err := os.Stat(path)
+	return err == nil && !os.SameFile(open, named)
 }
 
 // print writes the last n (all when n <= 0) of lines that are whole, and warns about the
@@ -196,7 +243,7 @@ func (t *tail) print(e *env, lines []string, n int) {
 			continue
 		}
 		if t.torn != nil && t.torn(lines[i]) {
-			e.warnf("an entry of %s was cut short (its writer stopped mid-line); it is shown marked%s", filepath.Base(t.path), regent.TornMark)
+			e.warnf("an entry of %s was cut short (its writer stopped mid-line); it is shown marked%s", filepath.Base(t.path), state.TornMark)
 		}
 		keep = append(keep, lines[i])
 	}

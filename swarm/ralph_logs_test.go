@@ -3,10 +3,12 @@ package swarm
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
 )
 
 var testTime = time.Date(2026, 11, 21, 10, 30, 0, 0, time.Local)
@@ -130,5 +132,41 @@ func TestRalphLogsErrors(t *testing.T) {
 	te.loop("new", ralph.State{Status: ralph.StatusRunning})
 	if err := logs(te, "new", 0, false); err != nil || te.output() != "" {
 		t.Errorf("err %v, printed %q", err, te.output())
+	}
+}
+
+// A rotated log (see state.Log) is read older part first, and followed across a rotation:
+// the rest of the old file, then the new one, no line lost or shown twice.
+func TestTailFollowsARotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "iterations.log")
+	writeLog(t, state.Rotated(path), "one\ntwo\n")
+	writeLog(t, path, "three\nfou")
+	tl := tail{path: path}
+	first, err := tl.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.f.Close()
+	if got := tl.split(first); strings.Join(got, "") != "one\ntwo\nthree\n" {
+		t.Fatalf("first read: %q", got)
+	}
+	// The writer ends its line, then the log is rotated and begun afresh.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("r\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Rename(path, state.Rotated(path)); err != nil {
+		t.Fatal(err)
+	}
+	writeLog(t, path, "five\n")
+	if got := tl.read(); strings.Join(got, "") != "four\nfive\n" {
+		t.Fatalf("after the rotation: %q", got)
+	}
+	if got := tl.read(); len(got) != 0 {
+		t.Fatalf("read again: %q", got)
 	}
 }

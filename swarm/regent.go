@@ -2,13 +2,16 @@ package swarm
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/acarl005/stripansi"
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
@@ -138,17 +141,17 @@ func regentLogsCommand() *cli.Command {
 }
 
 func regentLogs(e *env, n int, follow bool) error {
-	f, err := os.Open(regent.FilesOf(e.Dir()).Log)
-	if os.IsNotExist(err) {
-		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", regent.FilesOf(e.Dir()).Log)
-	}
-	if err != nil {
+	path := regent.FilesOf(e.Dir()).Log
+	if _, err := os.Stat(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail("%w", err)
+	} else if err != nil && !exists(state.Rotated(path)) {
+		return fail("no Regent log yet: %s (the Regent starts with the first supervised loop)", path)
 	}
-	defer f.Close()
-	// Followed until interrupted: the Regent comes and goes, its log stays.
-	tailFile(e.stdout, f, n, follow, func() bool { return false })
-	return nil
+	// Followed until interrupted: the Regent comes and goes, its log stays (and is followed
+	// when it is rotated, see state.Log).
+	t := tail{path: path, lines: n, follow: follow, more: func() bool { return true }, torn: isTornEntry,
+		show: stripansi.Strip}
+	return t.run(e)
 }
 
 func regentRestartCommand() *cli.Command {

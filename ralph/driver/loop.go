@@ -84,6 +84,8 @@ type Config struct {
 	// MonitorLock is the lock that makes this the loop's only monitor; it is released while
 	// the loop lock is held when a paused loop's monitor leaves.
 	MonitorLock *state.Lock
+
+	record *workerMemory // the worker's record as last read whole (worker_record.go)
 }
 
 func (c *Config) defaults() {
@@ -113,6 +115,9 @@ func (c *Config) defaults() {
 	}
 	if c.Detail == nil {
 		c.Detail = c.Out
+	}
+	if c.record == nil {
+		c.record = &workerMemory{}
 	}
 }
 
@@ -186,11 +191,13 @@ func (l *Loop) transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.S
 		}
 	}
 	// Said under the lock once recorded (a reader then never finds the state without the
-	// lines), or, when it could not be recorded, after.
+	// lines), or, when its events could not be logged, after. A decision whose state could
+	// not be written is not said: it is taken again, and said then (on a full disk, once,
+	// not at every retry).
 	said := false
 	cur, err := l.cfg.Dir.ApplyThen(l.cfg.Clock.Now(), dec, func() { said = true; l.rec.sayLines(dec.Lines) })
 	l.rec.recorded(err)
-	if !said {
+	if !said && !unrecorded(err) {
 		l.rec.sayLines(dec.Lines)
 	}
 	if dec.EndAgent {
@@ -213,9 +220,10 @@ func (l *Loop) fail(reason string, err error) error {
 // writeRetry is the pause between attempts while the loop's files cannot be written.
 const writeRetry = 2 * time.Second
 
-// writeBackoff is the pause before the nth retry in a row: doubled from writeRetry each time,
+// WriteBackoff is the pause before the nth retry in a row of a write that failed (a full
+// disk), by a loop or by the Regent claiming one: doubled from writeRetry each time,
 // at most maxWriteRetry.
-func writeBackoff(n int) time.Duration {
+func WriteBackoff(n int) time.Duration {
 	d := writeRetry
 	for i := 1; i < n && d < maxWriteRetry; i++ {
 		d *= 2

@@ -1,7 +1,10 @@
 package driver
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -41,13 +44,45 @@ func (fw *fileWatch) read() {
 	buf := make([]byte, 4096)
 	for {
 		n, err := fw.file.Read(buf)
-		if n > 0 {
+		if n > 0 && tellsOfChange(buf[:n]) {
 			notify(fw.wake)
 		}
 		if err != nil {
 			return // closed
 		}
 	}
+}
+
+// tellsOfChange reports whether a read of inotify events holds one the loop must look at:
+// not only the loop's own logs growing or its temporary files coming and going. On a full
+// disk every write the loop tries (and fails) makes such events; were they to wake it, its
+// pause between retries would end at once, and it would spin.
+func tellsOfChange(events []byte) bool {
+	const header = syscall.SizeofInotifyEvent
+	for len(events) >= header {
+		mask, size := binary.NativeEndian.Uint32(events[4:]), binary.NativeEndian.Uint32(events[12:])
+		end := header + int(size)
+		if end > len(events) {
+			return true
+		}
+		name := string(bytes.TrimRight(events[header:end], "\x00"))
+		if mask&syscall.IN_Q_OVERFLOW != 0 || !ownWrite(name) {
+			return true
+		}
+		events = events[end:]
+	}
+	return false
+}
+
+// ownWrite reports whether a file of that name in the loop's directory changes only by the
+// loop's own writing: its logs (and their rotated copies), and the temporary files an
+// atomic write makes before it renames them into place (the rename itself is told).
+func ownWrite(name string) bool {
+	if strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") {
+		return true
+	}
+	base, _ := strings.CutSuffix(name, ".1")
+	return base == "monitor.log" || base == "iterations.log" || base == "iterations.jsonl"
 }
 
 // changed yields when the files changed; never for no watch.

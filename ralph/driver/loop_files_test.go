@@ -4,8 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/state"
 )
 
 func TestFileWatchTellsOfChanges(t *testing.T) {
@@ -67,5 +71,93 @@ func TestStatusPollFallsBackWithoutAFileWatch(t *testing.T) {
 	var none *fileWatch
 	if none.changed() != nil {
 		t.Error("no watch yields changes")
+	}
+}
+
+// The loop's own writes (its logs growing, the temporary files of its atomic writes, even
+// those a full disk refuses) do not wake it: on a full disk they would end every pause
+// between its retries at once. A real change does.
+func TestOwnWritesDoNotWakeTheLoop(t *testing.T) {
+	dir := t.TempDir()
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skip("no inotify:", err)
+	}
+	defer syscall.Close(fd)
+	if _, err := syscall.InotifyAddWatch(fd, dir, fileEvents); err != nil {
+		t.Fatal(err)
+	}
+	// The kernel queues an event as the call that caused it returns: what is read after the
+	// writes is every event they made.
+	events := func() []byte {
+		buf := make([]byte, 64<<10)
+		n, err := syscall.Read(fd, buf)
+		if err != nil {
+			return nil
+		}
+		return buf[:n]
+	}
+	for _, name := range []string{"monitor.log", "iterations.log", "iterations.jsonl", "monitor.log.1"} {
+		if err := state.AppendLine(filepath.Join(dir, name), "a line"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp := filepath.Join(dir, ".state.json.tmp-123")
+	if err := os.WriteFile(tmp, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(tmp); err != nil {
+		t.Fatal(err)
+	}
+	if ev := events(); len(ev) == 0 || tellsOfChange(ev) {
+		t.Errorf("the loop's own writes (%d bytes of events) wake it", len(ev))
+	}
+	if err := os.WriteFile(tmp, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "state.json")); err != nil {
+		t.Fatal(err)
+	}
+	if !tellsOfChange(events()) {
+		t.Error("a new state file does not wake the loop")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "killed"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !tellsOfChange(events()) {
+		t.Error("a kill's mark does not wake the loop")
+	}
+}
+
+// Only a decision whose state could not be written is taken again (and said then): one whose
+// events alone could not be logged stands, and a loop that lost its state is no full disk.
+func TestUnrecordedIsAStateWriteFailure(t *testing.T) {
+	full := &os.PathError{Op: "write", Path: "state.json", Err: syscall.ENOSPC}
+	cases := []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{full, true},
+		{&ralph.UnloggedError{Err: full}, false},
+		{ralph.ErrNoLoop, false},
+		{&state.CorruptError{Path: "state.json"}, false},
+	}
+	for _, c := range cases {
+		if got := unrecorded(c.err); got != c.want {
+			t.Errorf("unrecorded(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}
+
+func TestNoRoom(t *testing.T) {
+	for err, want := range map[error]bool{
+		&os.PathError{Op: "write", Path: "prompt.txt", Err: syscall.ENOSPC}: true,
+		&os.PathError{Op: "write", Path: "prompt.txt", Err: syscall.EDQUOT}: true,
+		&os.PathError{Op: "open", Path: "prompt.txt", Err: syscall.EACCES}:  false,
+	} {
+		if got := noRoom(err); got != want {
+			t.Errorf("noRoom(%v) = %v", err, got)
+		}
 	}
 }

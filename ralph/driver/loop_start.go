@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -12,19 +13,6 @@ import (
 )
 
 // Starting an iteration: a fresh prompt and a fresh agent in the worker's pane.
-
-// worker returns the loop's worker record, as shared by every loop this process drives (it
-// must not be changed).
-func (c *Config) worker() (*state.Worker, error) {
-	w, err := c.Workers.SharedWorker(c.Name)
-	if err != nil {
-		return nil, err
-	}
-	if w == nil || w.Tmux == nil {
-		return nil, fmt.Errorf("worker '%s' is gone", c.Name)
-	}
-	return w, nil
-}
 
 // start begins the next iteration: fresh prompt, fresh agent in the same pane.
 func (l *Loop) start(st *ralph.State) error {
@@ -44,6 +32,11 @@ func (l *Loop) start(st *ralph.State) error {
 	case errors.As(err, &se) && se.Reason == ReasonWorkerGone:
 		l.stopWith(ralph.StatusStopped, se.Reason, se.Err.Error())
 		return se.Err
+	case errors.As(err, &se) && se.Reason == ReasonIOError && noRoom(se.Err):
+		// A full disk is no failure of the loop's: the iteration is started again after the
+		// pause every write that failed gets (see recorder.retryWrites).
+		l.rec.recorded(fmt.Errorf("cannot save prompt copy: %w", se.Err))
+		return nil
 	case errors.As(err, &se) && se.Reason == ReasonIOError:
 		return l.fail(se.Reason, fmt.Errorf("cannot save prompt copy: %v", se.Err))
 	case errors.As(err, &se):
@@ -55,6 +48,9 @@ func (l *Loop) start(st *ralph.State) error {
 	}
 	return l.fail("start_failed", fmt.Errorf("cannot start iteration %d: %v", n, err))
 }
+
+// noRoom reports whether a write failed for want of room (a full disk, a quota).
+func noRoom(err error) bool { return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) }
 
 // starter starts this loop's iterations in the worker's pane, as the process that drives it.
 func (l *Loop) starter(p Pane) Starter {
@@ -76,6 +72,9 @@ func (p *loopPane) Command() ([]string, error) {
 	w, err := p.l.cfg.worker()
 	if err != nil {
 		return nil, err
+	}
+	if len(w.Cmd) == 0 {
+		return nil, errCommandLost
 	}
 	p.w = w
 	return w.Cmd, nil

@@ -7,8 +7,8 @@ import (
 
 func TestWriteBackoff(t *testing.T) {
 	for n, want := range map[int]time.Duration{1: 2 * time.Second, 2: 4 * time.Second, 4: 16 * time.Second, 5: 30 * time.Second, 50: 30 * time.Second} {
-		if got := writeBackoff(n); got != want {
-			t.Errorf("writeBackoff(%d) = %v, want %v", n, got, want)
+		if got := WriteBackoff(n); got != want {
+			t.Errorf("WriteBackoff(%d) = %v, want %v", n, got, want)
 		}
 	}
 }

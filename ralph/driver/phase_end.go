@@ -203,8 +203,11 @@ func (en *endOfIteration) saveScreen(a agent, n int) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return
 	}
-	// A screen is kept to look back at: worth no wait for the disk at each iteration's end.
-	_ = state.ReplaceFile(en.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
+	// A screen is kept to look back at: worth no wait for the disk at each iteration's end,
+	// nor the last room of a nearly full one (the loop's records need it).
+	if state.RoomFor(dir, int64(len(out))) {
+		_ = state.ReplaceFile(en.cfg.Dir.ScreenPath(n), []byte(out), 0o600)
+	}
 	pruneScreens(en.cfg.Dir, n, !en.screensPruned)
 	en.screensPruned = true
 }

@@ -119,6 +119,14 @@ func (r *recorder) recorded(err error) {
 	r.say("cannot record the loop's progress: %v", err)
 }
 
+// unrecorded reports whether err says a decision's state could not be written (a full disk):
+// the decision stands undone, to be taken again. Its events not logged after the state was
+// written, or a loop whose state is gone or corrupt, are not that.
+func unrecorded(err error) bool {
+	var ue *ralph.UnloggedError
+	return err != nil && !errors.As(err, &ue) && !errors.Is(err, ralph.ErrNoLoop) && !state.IsCorrupt(err)
+}
+
 // retryWrites is the run loop's answer to a pass in which a write failed: a pause, longer each
 // pass in a row, before the pass is made again; after a pass without failure, that writing
 // works again is said (once).
@@ -127,7 +135,7 @@ func (r *recorder) retryWrites() {
 	if r.writeErr != "" {
 		r.writeErr = ""
 		r.writeFails++
-		r.drv.wait(writeBackoff(r.writeFails), nil, nil)
+		r.drv.wait(WriteBackoff(r.writeFails), nil, nil)
 		return
 	}
 	if r.reported != "" {

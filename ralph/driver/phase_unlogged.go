@@ -61,6 +61,6 @@ func (r *recorder) writePendingAtEnd() {
 			r.say("%d log entries or iteration records could not be written and are lost", len(r.pending))
 			return
 		}
-		r.drv.wait(writeBackoff(n), nil, nil)
+		r.drv.wait(WriteBackoff(n), nil, nil)
 	}
 }

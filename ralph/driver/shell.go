@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"strings"
@@ -38,6 +39,39 @@ type shellResult struct {
 // outputLimit bounds how much of a step's output is kept for its message.
 const outputLimit = 64 << 10
 
+// shownLimit bounds how much of a step's output goes on to Out (the loop's monitor.log, or
+// the terminal of a loop in the foreground): a step printing without end would otherwise fill
+// the log (rotating the loop's own lines out of it) or flood the terminal.
+const shownLimit = 64 << 10
+
+// cappedWriter passes on the first max bytes written to it, and says, once closed, how much
+// more it did not.
+type cappedWriter struct {
+	w      io.Writer
+	max    int64
+	passed int64
+	cut    int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if room := c.max - c.passed; room > 0 {
+		n := min(int64(len(p)), room)
+		_, _ = c.w.Write(p[:n])
+		c.passed += n
+		c.cut += int64(len(p)) - n
+	} else {
+		c.cut += int64(len(p))
+	}
+	return len(p), nil
+}
+
+func (c *cappedWriter) close() {
+	if c.cut > 0 {
+		fmt.Fprintf(c.w, "\n[... %s more of this command's output not shown: %s in all ...]\n",
+			testrun.Size(c.cut), testrun.Size(c.passed+c.cut))
+	}
+}
+
 // killGrace is how long a step that ran out of time gets between SIGTERM and SIGKILL.
 const killGrace = 2 * time.Second
 
@@ -51,8 +85,11 @@ func runShell(ctx context.Context, r shellRun) shellResult {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	kept := &limitedBuffer{max: outputLimit}
 	var out io.Writer = kept
+	var shown *cappedWriter
 	if r.Out != nil {
-		out = io.MultiWriter(kept, r.Out)
+		shown = &cappedWriter{w: r.Out, max: shownLimit}
+		out = io.MultiWriter(kept, shown)
+		defer shown.close()
 	}
 	cmd.Stdout, cmd.Stderr = out, out
 	// Something it started and left running in the background must not hold us on its pipe.

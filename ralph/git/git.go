@@ -2,11 +2,8 @@ package git
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -30,8 +27,11 @@ func rawOutput(dir string, env []string, args ...string) ([]byte, error) {
 	if len(env) > 0 {
 		cmd.Env = append(os.Environ(), env...)
 	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	// git's own message is at the end of what it prints on stderr, after what the
+	// repository's hooks print there (a hook running a suite prints without bound).
+	var out bytes.Buffer
+	errb := &tailBuffer{max: outputBound}
+	cmd.Stdout, cmd.Stderr = &out, errb
 	if err := runCmd(cmd); err != nil {
 		return nil, gitError(args[0], errb.String(), err)
 	}
@@ -177,48 +177,4 @@ func WithCheckout(dir, commit string, fn func(path string) error) error {
 	}
 	defer func() { _, _ = Run(dir, "worktree", "remove", "--force", path) }()
 	return fn(path)
-}
-
-// Fingerprint names the state of a checkout: its HEAD and a digest of what `git status` shows
-// (changed, staged and untracked files, with a digest of each changed file's content, so that
-// editing an already modified file counts as a change). ok is false outside a repository.
-func Fingerprint(dir string) (fp string, ok bool) {
-	if outsideRepository(dir) {
-		return "", false
-	}
-	head := Head(dir)
-	status, err := Run(dir, "status", "--porcelain=v1", "-z")
-	if err != nil {
-		return "", false
-	}
-	h := sha256.New()
-	h.Write([]byte(head + "\x00" + status))
-	if status != "" {
-		if diff, err := Run(dir, "diff", "HEAD", "--no-color", "--no-ext-diff"); err == nil {
-			h.Write([]byte(diff))
-		}
-		hashUntracked(h, dir)
-	}
-	return head + ":" + hex.EncodeToString(h.Sum(nil))[:16], true
-}
-
-// hashUntracked adds the size and modification time of every untracked file, which no diff
-// shows: an agent that only writes new files is making changes all the same.
-func hashUntracked(h io.Writer, dir string) {
-	top, err := Run(dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return
-	}
-	list, err := Run(dir, "ls-files", "--others", "--exclude-standard", "-z", "--full-name", ":/")
-	if err != nil {
-		return
-	}
-	for _, name := range strings.Split(list, "\x00") {
-		if name == "" {
-			continue
-		}
-		if fi, err := os.Lstat(filepath.Join(top, name)); err == nil {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
 }

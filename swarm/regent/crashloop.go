@@ -22,10 +22,7 @@ func recordCrashLoop(h *worker.Host, deaths int) {
 	why := fmt.Sprintf("the Regent died %d times in two minutes", deaths)
 	_ = state.WriteFileAtomic(FilesOf(h.Dir()).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
 	reason := why + "; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'"
-	if f, err := os.OpenFile(FilesOf(h.Dir()).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
-		fmt.Fprintf(timestamped{f}, "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
-		f.Close()
-	}
+	fmt.Fprintf(regentLog(FilesOf(h.Dir()).Log), "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
 	for _, name := range h.LoopNames() {
 		ld := ralph.DirFor(h.Dir(), name)
 		if !needsRegent(ld) {

@@ -53,6 +53,9 @@ type daemon struct {
 	// olderRunner: a heartbeat runner of an older swarm held the heartbeats when last looked
 	// (said once; only the heartbeats' goroutine uses it).
 	olderRunner bool
+	// beatFailure: the kind of failure to record a beat said last, until one is recorded
+	// (only the heartbeats' goroutine uses it).
+	beatFailure string
 	events      atomic.Int64
 	watch       *paneWatch
 
@@ -62,7 +65,10 @@ type daemon struct {
 	loops   map[string]*drivenLoop
 	dropped map[string]bool // loops let go of by a kill that could not be recorded
 	crashed map[string]bool // loops whose goroutine panicked: never driven again here
-	panics  int
+	// claimFails counts the claims in a row that failed, of loops not claimed since
+	// (daemon_claims.go).
+	claimFails map[string]claimFailures
+	panics     int
 }
 
 // drivenLoop is one loop the Regent drives; cancelling its context aborts it.
@@ -75,7 +81,7 @@ func newDaemon(h *worker.Host, log io.Writer) *daemon {
 	ctx, stop := context.WithCancel(context.Background())
 	r := &daemon{h: h, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
 		quit: make(chan struct{}), beatWake: make(chan struct{}, 1), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
-		crashed: map[string]bool{}}
+		crashed: map[string]bool{}, claimFails: map[string]claimFailures{}}
 	r.watch = newPaneWatch(r)
 	return r
 }
@@ -140,12 +146,12 @@ func (r *daemon) unneeded() bool {
 	return r.idle() && !heartbeatsActive(r.h)
 }
 
-// idle reports whether the Regent has no loop to do anything for: none to drive, and no
-// dropped loop whose kill is still to be recorded.
+// idle reports whether the Regent has no loop to do anything for: none to drive, no dropped
+// loop whose kill is still to be recorded, and none to claim again.
 func (r *daemon) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.loops) == 0 && len(r.dropped) == 0
+	return len(r.loops) == 0 && len(r.dropped) == 0 && len(r.claimFails) == 0
 }
 
 // mayLeave lets the Regent go when neither a loop nor a heartbeat needs it, decided under the
@@ -181,7 +187,7 @@ func (r *daemon) scan() {
 	}
 	for _, ent := range entries {
 		name := ent.Name()
-		if !ent.IsDir() || worker.ValidateName(name) != nil || r.has(name) {
+		if !ent.IsDir() || worker.ValidateName(name) != nil || r.has(name) || r.claimPaused(name, time.Now()) {
 			continue
 		}
 		ld := ralph.DirFor(r.h.Dir(), name)
@@ -194,6 +200,7 @@ func (r *daemon) scan() {
 			continue
 		}
 		if !regentDrives(ld, st) {
+			r.forgetClaims(name)
 			r.dismissLeftHost(ld, name, st.Status)
 			continue
 		}
@@ -264,10 +271,16 @@ func (r *daemon) drive(name string, lock *state.Lock, dl *drivenLoop) {
 	}
 	tm := r.watch.follow(le, name)
 	defer r.watch.unfollow(name)
-	r.say("driving loop %s", name)
+	if !r.claimFailing(name) {
+		r.say("driving loop %s", name)
+	}
 	relaxed := proc.CanWatchExits()
 	status, err := driveLoop(le, lock, loopDrive{name: name, out: out, detail: out, ctx: dl.ctx, resurrect: true,
-		regent: true, tm: tm, relaxed: relaxed})
+		regent: true, tm: tm, relaxed: relaxed, claimed: func() { r.claimed(name) }})
+	if status == "" && err != nil {
+		r.claimFailed(name, err, out)
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(out, "swarm: error: %v\n", err)
 	}
@@ -299,9 +312,10 @@ func (r *daemon) ended(name string) {
 	done := r.dropped[name] || r.crashed[name]
 	r.mu.Unlock()
 	if !done && NeedsMonitor(ralph.DirFor(r.h.Dir(), name)) {
-		time.AfterFunc(retryAfter, r.wakeUp)
+		time.AfterFunc(r.retryIn(name), r.wakeUp)
 		return
 	}
+	r.forgetClaims(name)
 	r.wakeUp()
 }
 
@@ -310,6 +324,7 @@ func (r *daemon) drop(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
+	delete(r.claimFails, name) // not claimed again: nothing is owed it but its kill's record
 	if dl := r.loops[name]; dl != nil {
 		dl.cancel()
 	}

@@ -15,6 +15,7 @@ func (r *daemon) keepDropped(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dropped[name] = true
+	delete(r.claimFails, name)
 }
 
 // rescanIn is how long the Regent waits for a wake-up before it looks again: a kill still to

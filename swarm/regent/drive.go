@@ -33,6 +33,9 @@ type loopDrive struct {
 	tm tmux.Client
 	// relaxed: the agent's end is watched, not polled for, so the safety polls run seldom.
 	relaxed bool
+	// claimed, when not nil, is told that the loop was claimed (its state names this
+	// process as its monitor).
+	claimed func()
 }
 
 // The Regent's polls: of an agent's process (its end is reported by the kernel; this is the
@@ -71,6 +74,9 @@ func driveLoop(h *worker.Host, lock *state.Lock, d loopDrive) (ralph.Status, err
 	prev, err := claimLoop(ld)
 	if err != nil {
 		return "", err
+	}
+	if d.claimed != nil {
+		d.claimed()
 	}
 	defer releaseLoop(ld)
 	loop := driver.New(loopConfig(h, lock, d))

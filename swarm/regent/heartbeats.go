@@ -2,7 +2,9 @@ package regent
 
 import (
 	"context"
+	"errors"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
@@ -44,7 +46,7 @@ func (r *daemon) beat(ctx context.Context, done chan<- struct{}) {
 		var next time.Time
 		if s.AnyActive() {
 			if lock != nil || r.takeRunnerLock(s, &lock) {
-				next = beatDue(r.h, s, time.Now())
+				next = beatDue(r.h, s, time.Now(), r.beatRecorded)
 			} else {
 				next = time.Now().Add(runnerLockRetry)
 			}
@@ -97,9 +99,10 @@ func (r *daemon) sleepUntil(ctx context.Context, next time.Time) bool {
 	return true
 }
 
-// beatDue sends every beat that is due and records what happened; it returns when the next
-// one is due (zero when no heartbeat is active).
-func beatDue(h *worker.Host, s heartbeat.Store, now time.Time) time.Time {
+// beatDue sends every beat that is due and records what happened, telling recorded how each
+// record went (nil: it is not told); it returns when the next one is due (zero when no
+// heartbeat is active).
+func beatDue(h *worker.Host, s heartbeat.Store, now time.Time, recorded func(worker string, err error)) time.Time {
 	hs := s.List(func(err error) { h.Warnf("%v", err) })
 	workers, _, err := h.LoadAll()
 	if err != nil {
@@ -118,7 +121,10 @@ func beatDue(h *worker.Host, s heartbeat.Store, now time.Time) time.Time {
 			step.Send = false // not sent: tried again at the next pass
 		}
 		if step.Send || step.Status != hb.Status {
-			recordStep(s, hb.WorkerName, step, now)
+			err := recordStep(s, hb.WorkerName, step, now)
+			if recorded != nil {
+				recorded(hb.WorkerName, err)
+			}
 		}
 		if !step.Wake.IsZero() && (next.IsZero() || step.Wake.Before(next)) {
 			next = step.Wake
@@ -128,8 +134,8 @@ func beatDue(h *worker.Host, s heartbeat.Store, now time.Time) time.Time {
 }
 
 // recordStep writes a step's outcome, unless a command changed the heartbeat meanwhile.
-func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.Time) {
-	_, _ = s.Update(worker, func(cur *heartbeat.State) (*heartbeat.State, error) {
+func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.Time) error {
+	_, err := s.Update(worker, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		if cur == nil || cur.Status != heartbeat.Active {
 			return nil, nil
 		}
@@ -139,6 +145,36 @@ func recordStep(s heartbeat.Store, worker string, step heartbeat.Step, now time.
 		cur.Status = step.Status
 		return cur, nil
 	})
+	return err
+}
+
+// beatRecorded says, once until it works again, that a beat could not be recorded (a full
+// disk): the beats go on all the same, each sent when due (a beat sent and not recorded is
+// not sent again before its interval), and the log does not get a line at every one.
+func (r *daemon) beatRecorded(worker string, err error) {
+	if err == nil {
+		if r.beatFailure != "" {
+			r.beatFailure = ""
+			r.say("heartbeats can be recorded again")
+		}
+		return
+	}
+	kind := writeFailure(err)
+	if kind == r.beatFailure {
+		return
+	}
+	r.beatFailure = kind
+	r.say("cannot record the heartbeat of %s: %v; beats go on, each sent when due", worker, err)
+}
+
+// writeFailure is the kind of a failed write: the system's error (no space left), not the
+// message, which names a different temporary file each time.
+func writeFailure(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return err.Error()
 }
 
 // heartbeatsActive reports whether some heartbeat of the state directory is active.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,7 +35,7 @@ func TestBeatDueSendsAndRecords(t *testing.T) {
 	s := th.startHeartbeat("w", since)
 	th.startHeartbeat("gone", since)
 	now := since.Add(time.Hour + time.Second)
-	next := beatDue(th.Host, s, now)
+	next := beatDue(th.Host, s, now, nil)
 	if !next.Equal(now.Add(time.Hour)) {
 		t.Errorf("next beat at %v, want %v", next, now.Add(time.Hour))
 	}
@@ -50,7 +51,7 @@ func TestBeatDueSendsAndRecords(t *testing.T) {
 		t.Errorf("gone's heartbeat: %+v", hb)
 	}
 	// Not due again before its time.
-	if next := beatDue(th.Host, s, now.Add(time.Minute)); !next.Equal(now.Add(time.Hour)) || len(th.fake.Inputs()) != 3 {
+	if next := beatDue(th.Host, s, now.Add(time.Minute), nil); !next.Equal(now.Add(time.Hour)) || len(th.fake.Inputs()) != 3 {
 		t.Errorf("a second look a minute later: next %v, inputs %d", next, len(th.fake.Inputs()))
 	}
 }
@@ -132,5 +133,26 @@ func TestHandOverHeartbeats(t *testing.T) {
 	th.startHeartbeat("w", time.Now())
 	if err := HandOverHeartbeats(th.Host, false); err != nil || len(th.keepers()) != 1 {
 		t.Errorf("a heartbeat active: %v, %d keepers started, want the Regent's", err, len(th.keepers()))
+	}
+}
+
+// A beat that cannot be recorded (a full disk) is said once until one is recorded again, not
+// at every beat.
+func TestABeatNotRecordedIsSaidOnce(t *testing.T) {
+	th := newTestHost(t)
+	var log strings.Builder
+	r := newDaemon(th.Host, &log)
+	full := &os.PathError{Op: "write", Path: "w.json.tmp-1", Err: syscall.ENOSPC}
+	r.beatRecorded("w", full)
+	r.beatRecorded("w", &os.PathError{Op: "write", Path: "w.json.tmp-2", Err: syscall.ENOSPC})
+	r.beatRecorded("v", full)
+	if n := strings.Count(log.String(), "cannot record the heartbeat"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, log.String())
+	}
+	r.beatRecorded("w", nil)
+	r.beatRecorded("w", nil)
+	r.beatRecorded("w", full)
+	if n := strings.Count(log.String(), "cannot record the heartbeat"); n != 2 || strings.Count(log.String(), "recorded again") != 1 {
+		t.Errorf("log:\n%s", log.String())
 	}
 }

@@ -71,8 +71,9 @@ func replaceWorker(h *worker.Host, name string) error {
 	return CleanWorker(h, w, worker.CleanWhat{Worktree: true, ForceDirty: true, Loop: true})
 }
 
-// historyFiles are what a new loop of the same name keeps of the last one: its logs.
-var historyFiles = map[string]bool{"iterations.log": true, "monitor.log": true}
+// historyFiles are what a new loop of the same name keeps of the last one: its logs, and their
+// older parts (see state.Log).
+var historyFiles = map[string]bool{"iterations.log": true, "monitor.log": true, "iterations.log.1": true, "monitor.log.1": true}
 
 // clearLoopKeepingHistory removes an earlier loop's state, screens and files, so that nothing
 // of it leaks into the new loop, and keeps its logs, which the new loop appends to.

@@ -39,14 +39,15 @@ func TestMakeRoomForLoopReplacesTheWorker(t *testing.T) {
 	}
 }
 
-// A new loop of the name keeps the last one's logs, unless its state is cleared.
+// A new loop of the name keeps the last one's logs (their rotated parts too), unless its state
+// is cleared.
 func TestMakeRoomForLoopKeepsTheHistory(t *testing.T) {
 	th := newTestHost(t)
 	ld := ralph.DirFor(th.Dir(), "h")
 	if err := ld.Create(&ralph.State{Status: ralph.StatusStopped}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"iterations.log", "monitor.log", "screen.txt"} {
+	for _, f := range []string{"iterations.log", "monitor.log", "iterations.log.1", "monitor.log.1", "iterations.jsonl.1", "screen.txt"} {
 		if err := os.WriteFile(filepath.Join(ld.Path, f), []byte("x\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func TestMakeRoomForLoopKeepsTheHistory(t *testing.T) {
 	for _, e := range entries {
 		left = append(left, e.Name())
 	}
-	if strings.Join(left, " ") != "iterations.log monitor.log" {
+	if strings.Join(left, " ") != "iterations.log iterations.log.1 monitor.log monitor.log.1" {
 		t.Errorf("left %q", left)
 	}
 	room, err := MakeRoomForLoop(th.Host, "h", false, true)

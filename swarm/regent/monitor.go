@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -120,48 +119,4 @@ func startDetachedMonitor(ld ralph.Dir, argv []string) (int, error) {
 	}
 	defer logf.Close()
 	return worker.StartDetached(argv, "/", tmux.FilterEnv(os.Environ()), logf, logf)
-}
-
-// logTimeFormat starts every line of the loop's logs (as ralph.Dir.LogEvent writes them).
-const logTimeFormat = "2006-01-02T15:04:05"
-
-// timestamped prefixes every line written to a detached monitor's log with the time.
-type timestamped struct{ w io.Writer }
-
-func (t timestamped) Write(p []byte) (int, error) {
-	ts := time.Now().Format(logTimeFormat) + " "
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(string(p), "\n") {
-		if l != "" {
-			b.WriteString(ts + l)
-		}
-	}
-	if _, err := io.WriteString(t.w, b.String()); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// MonitorLog is where a background monitor writes the loop's lines: its monitor.log, whole
-// lines each starting with the time.
-func MonitorLog(ld ralph.Dir) io.Writer { return timestamped{logAppender{ld.MonitorLog()}} }
-
-// AppendMonitorLog adds one line, with the time, to the loop's monitor.log.
-func AppendMonitorLog(ld ralph.Dir, line string) {
-	_ = state.AppendLineMarking(ld.MonitorLog(), time.Now().Format(logTimeFormat)+" "+line, TornMark)
-}
-
-// TornMark ends a monitor.log line whose writer stopped mid-line (killed, a full disk): the
-// next entry starts on a line of its own, and ralph logs tells the torn one apart.
-const TornMark = " [torn]"
-
-// logAppender writes each Write to a log file as whole lines, after a torn line if one was
-// left (see state.AppendLineMarking).
-type logAppender struct{ path string }
-
-func (a logAppender) Write(p []byte) (int, error) {
-	if err := state.AppendLineMarking(a.path, string(p), TornMark); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

@@ -30,13 +30,10 @@ func Serve(h *worker.Host) error {
 		// Another Regent serves this directory; a keeper waits for it to go.
 		return fmt.Errorf("another Regent (pid %d) serves %s", NewClient(h.Dir()).PID(), h.Dir().Root)
 	}
-	logf, err := os.OpenFile(FilesOf(h.Dir()).Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		lock.Unlock()
-		return err
-	}
-	defer logf.Close()
-	r := newDaemon(h, timestamped{logf})
+	// Its warnings (a corrupt record file set aside, say) go to its log: it has no terminal.
+	log := regentLog(FilesOf(h.Dir()).Log)
+	h = h.WarningsTo(log)
+	r := newDaemon(h, log)
 	// A Regent that returns drives no loop any more; one that makes way for another leaves
 	// its loops running (see letGo) and exits without cancelling them.
 	defer r.stop()

@@ -76,6 +76,14 @@ func (h *Host) Quiet() *Host {
 	return &q
 }
 
+// WarningsTo is this host telling its warnings to w instead (a daemon without a terminal: its
+// own log).
+func (h *Host) WarningsTo(w io.Writer) *Host {
+	c := *h
+	c.warnings = w
+	return &c
+}
+
 // Warnf tells a recoverable problem in one line.
 func (h *Host) Warnf(format string, args ...any) {
 	fmt.Fprintf(h.warnings, "swarm: warning: "+format+"\n", args...)

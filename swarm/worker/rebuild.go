@@ -2,6 +2,8 @@ package worker
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -16,23 +18,14 @@ import (
 // environment of its processes. What only the file held (tags, worktree, command) is lost.
 
 // Rebuild finds the running workers of dir: the panes of its tmux server started for
-// a worker, and process workers (group leaders carrying a worker's identity whose log is in
-// dir).
+// a worker (a loop's too between two agents, its pane's agent ended), and process workers
+// (group leaders carrying a worker's identity whose log is in dir).
 func Rebuild(dir *state.Dir, tm tmux.Client) []*state.Worker {
 	found := map[string]*state.Worker{} // by name
 	ids := map[string]bool{}
 	if panes, err := tm.Panes(); err == nil {
-		for _, p := range panes {
-			if p.SwarmID == "" || p.Dead {
-				continue
-			}
-			name := proc.Environ(p.PID)["SWARM_WORKER"]
-			if name == "" {
-				name = p.WindowName
-			}
-			if ValidateName(name) != nil || found[name] != nil {
-				continue
-			}
+		ws := paneWorkers(dir, panes)
+		for name, p := range ws {
 			w := rebuiltRecord(dir, name, p.SwarmID, p.PID)
 			w.Tmux = &state.TmuxInfo{Session: p.Session, Window: p.WindowName, Socket: tm.Socket(), PaneID: p.ID}
 			found[name], ids[p.SwarmID] = w, true
@@ -62,6 +55,48 @@ func Rebuild(dir *state.Dir, tm tmux.Client) []*state.Worker {
 		out = append(out, w)
 	}
 	return out
+}
+
+// paneWorkers are the panes that are workers, by name: a live pane started for a worker, or
+// the pane of a loop between two agents (its agent ended). Where panes of one name are left
+// (a dead one from before), a live one wins, then the newest.
+func paneWorkers(dir *state.Dir, panes map[string]tmux.Pane) map[string]tmux.Pane {
+	byName := map[string]tmux.Pane{}
+	for _, p := range panes {
+		if p.SwarmID == "" {
+			continue
+		}
+		name := ""
+		if !p.Dead {
+			name = proc.Environ(p.PID)["SWARM_WORKER"]
+		}
+		if name == "" {
+			name = p.WindowName
+		}
+		if ValidateName(name) != nil || p.Dead && !loopGoesOn(dir, name) {
+			continue
+		}
+		if prev, ok := byName[name]; ok && !prev.Dead {
+			continue
+		} else if ok && p.Dead && paneNumber(p.ID) < paneNumber(prev.ID) {
+			continue
+		}
+		byName[name] = p
+	}
+	return byName
+}
+
+// paneNumber is the number in a pane's ID (%12): tmux numbers panes as it makes them.
+func paneNumber(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "%"))
+	return n
+}
+
+// loopGoesOn reports whether name is a loop that has not ended: a pane of it whose agent
+// ended is the loop between two agents, still a worker that runs (and that kill must end).
+func loopGoesOn(dir *state.Dir, name string) bool {
+	st, err := ralph.DirFor(dir, name).Load()
+	return err == nil && st.Status != ralph.StatusStopped && st.Status != ralph.StatusFailed
 }
 
 func rebuiltRecord(dir *state.Dir, name, id string, pid int) *state.Worker {
