@@ -116,11 +116,15 @@ func loopsNeedRegent(h *worker.Host) bool {
 // it did, or why it could not, is told as a warning.
 func Revive(h *worker.Host) {
 	rc := NewClient(h.Dir())
-	if rc.Alive() || state.IsLocked(FilesOf(h.Dir()).Keeper) || !loopsLeftByRegent(h) {
+	if rc.Alive() || !loopsLeftByRegent(h) {
 		return
 	}
+	// Given up is said even while the keeper that gave up is still on its way out.
 	if GivenUp(h.Dir()) != "" {
 		h.Warnf("%v", ErrGivenUp)
+		return
+	}
+	if state.IsLocked(FilesOf(h.Dir()).Keeper) {
 		return
 	}
 	if err := Ensure(h); err != nil {
