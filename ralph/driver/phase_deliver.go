@@ -80,19 +80,20 @@ func (dv *promptDelivery) deliver(st *ralph.State) error {
 			base = dv.pats.matcher.Count(full)
 		}
 	}
-	dv.submit(st, a, lines, string(prompt), base)
-	dv.delivered(base)
+	moved := dv.submit(st, a, lines, string(prompt), base)
+	dv.delivered(base, moved)
 	return nil
 }
 
-// delivered records that the agent has its prompt and is now watched.
-func (dv *promptDelivery) delivered(base int) {
+// delivered records that the agent has its prompt and is now watched, its screen last moved
+// at moved.
+func (dv *promptDelivery) delivered(base int, moved time.Time) {
 	dv.rec.note(func(s *ralph.State) error {
 		s.Phase = ralph.PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
 		// use up the inactivity or hang timeout.
-		s.LastScreenChange = dv.rec.now()
+		s.LastScreenChange = moved.Format(ralph.TimeFormat)
 		return nil
 	})
 }
@@ -161,7 +162,7 @@ func (dv *promptDelivery) resumeDelivery(st *ralph.State) {
 		dv.rec.say("taking over while the prompt was being delivered; pressing Enter")
 		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
-	dv.delivered(st.DoneBaseline)
+	dv.delivered(st.DoneBaseline, dv.cfg.Clock.Now())
 }
 
 // waitReady polls the agent's screen until it shows its input prompt. It reports false when

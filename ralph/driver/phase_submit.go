@@ -14,8 +14,9 @@ import (
 
 // submit pastes the prompt, presses Enter and makes sure the agent took it: Enter is pressed
 // again when the prompt still sits in the agent's input, or when the agent shows no reaction
-// at all (a paste can swallow the first Enter), at most ralph.MaxEnters times in all.
-func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
+// at all (a paste can swallow the first Enter), at most ralph.MaxEnters times in all. It
+// returns when the agent's screen last moved after an Enter: its quiet time counts from there.
+func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, prompt string, base int) time.Time {
 	unlock := lockInput(dv.cfg)
 	before := screen.ActivityHashOf(lines)
 	// Enter submits: newlines after the last line would reach the agent as empty lines.
@@ -39,6 +40,7 @@ func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, promp
 		hooks: dv.signals.agentSaid(st, ralph.EventSessionStart)}
 	sub.entered(dv.cfg.Clock.Now())
 	dv.confirmTaken(st, sub)
+	return sub.still
 }
 
 // submission is a prompt being submitted, as the looks after its Enter compare with it.
@@ -51,12 +53,13 @@ type submission struct {
 	last   time.Time // when Enter was last pressed
 	seen   string    // activity hash of the screen seen last
 	since  time.Time // since when it has looked like that (the last Enter at the earliest)
+	still  time.Time // since when it has neither changed nor printed (since, or later)
 }
 
 // entered counts an Enter pressed at now.
 func (sub *submission) entered(now time.Time) {
 	sub.enters++
-	sub.last, sub.since = now, now
+	sub.last, sub.since, sub.still = now, now, now
 }
 
 // confirmTaken looks at the agent until ralph.AfterEnter says it took the prompt, or that
@@ -106,11 +109,11 @@ func (dv *promptDelivery) lookAfterEnter(st *ralph.State, cur agent, sub *submis
 	if hash := screen.ActivityHashOf(lines); hash != sub.seen {
 		sub.seen, sub.since = hash, now
 	}
-	still := sub.since
-	if feed := dv.pane.follow(cur); feed != nil && feed.lastOutput().After(still) {
-		still = feed.lastOutput()
+	sub.still = sub.since
+	if feed := dv.pane.follow(cur); feed != nil && feed.lastOutput().After(sub.still) {
+		sub.still = feed.lastOutput()
 	}
-	l.Steady = now.Sub(still)
+	l.Steady = now.Sub(sub.still)
 	l.Changed = sub.seen != sub.pasted
 	l.Busy = screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Busy
 	l.Held = screen.HoldsPrompt(lines, sub.ready, sub.prompt)
