@@ -5,8 +5,6 @@ import (
 	"time"
 )
 
-var submitTimes = SubmitTimes{Settle: 150 * time.Millisecond, Confirm: 3 * time.Second}
-
 // One case per transition of making sure the agent took its prompt.
 func TestAfterEnter(t *testing.T) {
 	s := time.Second
@@ -25,17 +23,18 @@ func TestAfterEnter(t *testing.T) {
 		{"held, the second Enter missed too", SubmitLook{Held: true, Steady: 3 * s, Since: 3 * s, Enters: 2}, SubmitEnterHeld},
 		{"held after the last Enter", SubmitLook{Held: true, Steady: 3 * s, Since: 3 * s, Enters: MaxEnters}, SubmitStuck},
 		{"held, hooks or not", SubmitLook{Held: true, Hooks: true, Steady: 3 * s, Since: 3 * s, Enters: 1}, SubmitEnterHeld},
-		{"changed and settled", SubmitLook{Changed: true, Steady: 150 * time.Millisecond, Since: 200 * time.Millisecond, Enters: 1}, SubmitTaken},
-		{"changed, still drawing", SubmitLook{Changed: true, Steady: 50 * time.Millisecond, Since: 200 * time.Millisecond, Enters: 1}, SubmitWait},
-		{"changed, drawing for as long as an agent has to react", SubmitLook{Changed: true, Since: 3 * s, Enters: 1}, SubmitTaken},
+		{"its echo", SubmitLook{Echoed: true, Changed: true, Since: 100 * time.Millisecond, Enters: 1}, SubmitTaken},
+		{"its echo, with hooks", SubmitLook{Echoed: true, Changed: true, Hooks: true, Since: 100 * time.Millisecond, Enters: 1}, SubmitTaken},
+		{"changed, no echo yet: maybe the paste drawn late", SubmitLook{Changed: true, Steady: 2 * s, Since: 2 * s, Enters: 1}, SubmitWait},
+		{"changed, no echo, for as long as an agent has to react", SubmitLook{Changed: true, Steady: s, Since: 3 * s, Enters: 1}, SubmitTaken},
 		{"changed, with hooks: no sign", SubmitLook{Changed: true, Hooks: true, Steady: s, Since: s, Enters: 1}, SubmitWait},
 		{"no sign yet", SubmitLook{Steady: 2 * s, Since: 2 * s, Enters: 1}, SubmitWait},
 		{"no sign after the first Enter", SubmitLook{Steady: 3 * s, Since: 3 * s, Enters: 1}, SubmitEnterUnseen},
 		{"with hooks, no signal after the first Enter", SubmitLook{Changed: true, Hooks: true, Steady: 3 * s, Since: 3 * s, Enters: 1}, SubmitEnterUnseen},
 		{"no sign after Enter pressed again", SubmitLook{Steady: 3 * s, Since: 3 * s, Enters: 2}, SubmitUnconfirmed},
-		{"changed after Enter pressed again", SubmitLook{Changed: true, Steady: s, Since: s, Enters: 2}, SubmitTaken},
+		{"changed after Enter pressed again", SubmitLook{Changed: true, Steady: s, Since: 3 * s, Enters: 2}, SubmitTaken},
 	} {
-		if got := AfterEnter(c.look, submitTimes); got != c.want {
+		if got := AfterEnter(c.look, 3*time.Second); got != c.want {
 			t.Errorf("%s: AfterEnter = %d, want %d", c.name, got, c.want)
 		}
 	}

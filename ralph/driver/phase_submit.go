@@ -65,10 +65,9 @@ func (sub *submission) entered(now time.Time) {
 // confirmTaken looks at the agent until ralph.AfterEnter says it took the prompt, or that
 // pressing Enter further would not help, and presses Enter again when it says so.
 func (dv *promptDelivery) confirmTaken(st *ralph.State, sub *submission) {
-	times := ralph.SubmitTimes{Settle: dv.cfg.InputSettle, Confirm: dv.cfg.ConfirmAfter}
 	for {
 		cur := dv.view.now()
-		switch ralph.AfterEnter(dv.lookAfterEnter(st, cur, sub), times) {
+		switch ralph.AfterEnter(dv.lookAfterEnter(st, cur, sub), dv.cfg.ConfirmAfter) {
 		case ralph.SubmitTaken, ralph.SubmitUnconfirmed:
 			return
 		case ralph.SubmitEnterHeld:
@@ -88,8 +87,11 @@ func (dv *promptDelivery) confirmTaken(st *ralph.State, sub *submission) {
 	}
 }
 
+// enterAgain presses Enter once more, under the input lock as every key the loop types.
 func (dv *promptDelivery) enterAgain(a agent, sub *submission) {
+	unlock := lockInput(dv.cfg)
 	_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
+	unlock()
 	sub.entered(dv.cfg.Clock.Now())
 }
 
@@ -110,13 +112,16 @@ func (dv *promptDelivery) lookAfterEnter(st *ralph.State, cur agent, sub *submis
 		sub.seen, sub.since = hash, now
 	}
 	sub.still = sub.since
-	if feed := dv.pane.follow(cur); feed != nil && feed.lastOutput().After(sub.still) {
-		sub.still = feed.lastOutput()
+	if feed := dv.pane.follow(cur); feed != nil {
+		if out := feed.lastOutput(); out.After(sub.still) && !out.After(now) {
+			sub.still = out
+		}
 	}
 	l.Steady = now.Sub(sub.still)
 	l.Changed = sub.seen != sub.pasted
 	l.Busy = screen.Classify(strings.Join(lines, "\n"), dv.pats.readyRE).Kind == screen.Busy
 	l.Held = screen.HoldsPrompt(lines, sub.ready, sub.prompt)
+	l.Echoed = !l.Held && screen.EchoesPrompt(lines, sub.ready, sub.prompt)
 	return l
 }
 

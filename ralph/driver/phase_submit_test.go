@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
 )
 
@@ -81,6 +82,62 @@ func TestSubmitSeesThePromptLeftOnAScreenThatChanged(t *testing.T) {
 		"max iterations (1) reached",
 	)
 	h.wantEnters(2)
+}
+
+// The screen changes after the Enter (a notice) before the paste is drawn at all, and the
+// paste then shows up in the input: the change was no sign, the prompt left is.
+func TestSubmitWaitsOutAChangeThatIsNoEcho(t *testing.T) {
+	h := newHarness(t, setup{max: 1}, agentScript{
+		ignoreEnter: func(it, n int) bool { return n == 1 },
+		submit:      exitOnSubmit(0),
+	})
+	paste, keys := h.fake.OnPaste, h.fake.OnKeys
+	h.fake.OnPaste = func(p *tmuxtest.FakePane, text string) {
+		paste(p, text)
+		p.SetScreen(claudeIdle())
+	}
+	h.fake.OnKeys = func(p *tmuxtest.FakePane, key string) {
+		keys(p, key)
+		if h.enters != 1 || h.typed == "" {
+			return
+		}
+		p.SetScreen(claudeIdle("ℹ Initializing..."))
+		typed, id, pid := h.typed, p.ID, p.PID
+		h.clock.After(2*time.Second, func() {
+			_ = h.fake.Do(id, func(q *tmuxtest.FakePane) {
+				if q.PID == pid && !q.Dead {
+					q.SetScreen("ℹ Initializing...\n\n" + claudeTyped(typed))
+				}
+			})
+		})
+	}
+	if code := h.run(h.config()); code != 0 {
+		t.Errorf("Run = %d, want 0", code)
+	}
+	h.wantLines(
+		"the prompt is still in the agent's input; pressing Enter again",
+		"iteration 1 completed (exit: 0, duration: 5s)",
+		"max iterations (1) reached",
+	)
+	h.wantEnters(2)
+}
+
+// An agent whose screen changed after the Enter without its echo, a busy sign or the prompt
+// in its input is taken at its word once it has had the time to react: no second Enter.
+func TestSubmitTakesAChangedScreenAfterTheConfirmTime(t *testing.T) {
+	h := newHarness(t, setup{max: 1}, agentScript{submit: func(tn turn) {
+		tn.p.SetScreen(claudeIdle("● Working on something."))
+		tn.exitAfter(10*time.Second, 0, "")
+	}})
+	if code := h.run(h.config()); code != 0 {
+		t.Errorf("Run = %d, want 0", code)
+	}
+	h.wantLines("iteration 1 completed (exit: 0, duration: 10s)", "max iterations (1) reached")
+	h.wantEnters(1)
+	// Taken at 3 s, its quiet time counts from its screen's change at the Enter.
+	if at := ralph.ParseTime(h.state().LastScreenChange); at.IsZero() || at.After(h.clock.start.Add(time.Second)) {
+		t.Errorf("last screen change %s, want the Enter's moment (%s + the input settle)", at, h.clock.start)
+	}
 }
 
 // An agent that shows nothing of what is typed and misses the Enter: no reaction at all, so

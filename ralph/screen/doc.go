@@ -7,7 +7,8 @@
 // (DoneMatcher); and whether it gave up on its API (APIError), spent its usage limit and when
 // that resets (UsageLimit, LimitReset), or how full its context is (ContextUsed,
 // CompactionPattern); whether its input area still holds the prompt pasted into it after
-// Enter, which then did not submit it (HoldsPrompt); and what the agent said last, above its
+// Enter, which then did not submit it (HoldsPrompt), or the prompt shows above it, the agent's
+// echo of a prompt it took (EchoesPrompt); and what the agent said last, above its
 // input area and the footer drawn under it (AboveInput), made safe to show anywhere
 // (Printable).
 //

@@ -38,7 +38,7 @@ var (
 // a prompt line that starts with the glyph it showed there, since the echo of a submitted
 // message often starts with a glyph of its own.
 func HoldsPrompt(lines, ready []string, prompt string) bool {
-	area := inputText(lines, ready)
+	_, area := promptArea(lines, ready)
 	if len(area) == 0 {
 		return false
 	}
@@ -50,34 +50,54 @@ func HoldsPrompt(lines, ready []string, prompt string) bool {
 	return want != "" && strings.HasPrefix(withoutBlanks(text), want)
 }
 
-// inputText is the text in the agent's input area, line by line, its prompt glyph and frame
-// left out; nil when the screen shows no input area.
-func inputText(lines, ready []string) []string {
+// EchoesPrompt reports whether a screen shows the prompt above the agent's input area (the
+// start of its first line, or a long paste's placeholder) more often than the screen the agent
+// was ready at: the agent's echo of a prompt it took, in its transcript or its queue.
+func EchoesPrompt(lines, ready []string, prompt string) bool {
+	want := promptStart(prompt)
+	if want == "" {
+		return false
+	}
+	return echoes(lines, ready, want) > echoes(ready, ready, want)
+}
+
+// echoes counts the prompt's starts and paste placeholders above the input area.
+func echoes(lines, ready []string, want string) int {
+	top, _ := promptArea(lines, ready)
+	above := strings.Join(lines[:top], "\n")
+	return strings.Count(withoutBlanks(above), want) + len(pastePlaceholderRe().FindAllStringIndex(above, -1))
+}
+
+// promptArea finds the agent's input area: the line it starts on (len(lines) when there is
+// none), and the text in it, line by line, its prompt glyph and frame left out (nil when the
+// area holds no text swarm can read).
+func promptArea(lines, ready []string) (int, []string) {
 	if box, ok := findClaudeBox(lines); ok {
-		return typed(lines[box.prompt:box.bottom], "❯")
+		return box.top, typed(lines[box.prompt:box.bottom], "❯")
 	}
 	if end, ok := findOpencodeBox(lines); ok {
-		return typed(lines[opencodeBoxTop(lines, end):end-1], "")
+		top := opencodeBoxTop(lines, end)
+		return top, typed(lines[top:end-1], "")
 	}
 	if comp, ok := findCodexComposer(lines, bannerAgent(lines)); ok {
-		return typed(untilBlank(lines[comp:]), "›")
+		return comp, typed(untilBlank(lines[comp:]), "›")
 	}
-	if in, ok := geminiInput(lines); ok {
-		return typed(untilBlank(lines[in:]), ">*!")
+	if rule, in, ok := geminiInput(lines); ok {
+		return rule, typed(untilBlank(lines[in:]), ">*!")
 	}
 	if glyph := readyGlyph(ready); glyph != "" {
 		if in, ok := glyphInput(lines, glyph); ok {
-			return typed(untilBlank(lines[in:]), glyph)
+			return in, typed(untilBlank(lines[in:]), glyph)
 		}
 	}
-	return nil
+	return inputTop(lines), nil
 }
 
 // geminiInput finds Gemini CLI's input line with text in it: the first line under the lowest
-// rule, below any hint lines, with its > (or *, !) glyph. Under the rule there is nothing but
-// the input and the footer, so the echo of a submitted prompt (also "> ...") above it never
-// counts.
-func geminiInput(lines []string) (int, bool) {
+// rule, below any hint lines, with its > (or *, !) glyph; and the rule. Under the rule there is
+// nothing but the input and the footer, so the echo of a submitted prompt (also "> ...")
+// above it never counts.
+func geminiInput(lines []string) (rule, input int, ok bool) {
 	rule, seen := -1, 0
 	for i := len(lines) - 1; i >= 0 && seen <= maxGeminiTail; i-- {
 		if isRule(lines[i]) {
@@ -89,16 +109,16 @@ func geminiInput(lines []string) (int, bool) {
 		}
 	}
 	if rule < 0 {
-		return -1, false
+		return -1, -1, false
 	}
 	for i := rule + 1; i < len(lines); i++ {
 		l := lines[i]
 		if trimBlank(l) == "" || hintRe().MatchString(l) {
 			continue
 		}
-		return i, geminiInputRe().MatchString(l)
+		return rule, i, geminiInputRe().MatchString(l)
 	}
-	return -1, false
+	return -1, -1, false
 }
 
 // readyGlyph is the glyph of the input prompt on a screen of an agent drawn like a REPL (a

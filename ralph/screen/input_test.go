@@ -142,3 +142,62 @@ func TestPromptStart(t *testing.T) {
 		}
 	}
 }
+
+// The echo of a prompt the agent took, on the real screens: it counts above the input area
+// only, and only when it was not there before the paste.
+func TestEchoesPromptOnTheReleases(t *testing.T) {
+	makeFile := "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n"
+	for _, c := range []struct {
+		ready, now, prompt string
+		want               bool
+	}{
+		{"gemini-0.61.0/09_idle_yolo.txt", "gemini-0.61.0/05_idle_after_reply.txt", makeFile, true},
+		{"gemini-0.61.0/01_idle.txt", "gemini-0.61.0/02_working.txt", makeFile, true},
+		{"gemini-0.61.0/09_idle_yolo.txt", "gemini-0.61.0/11_prompt_left_after_enter.txt", makeFile, false},
+		{"claude-2.1.197/10_idle_seeded_bypass.txt", "claude-2.1.197/12_working_t01.txt", "please make the file now", true},
+		{"claude-2.1.197/10_idle_seeded_bypass.txt", "claude-2.1.197/11_prompt_typed.txt", "please make the file now", false},
+		{"codex-0.171.0/51_idle.txt", "codex-0.171.0/57_hang_t4.txt", "please triggerhang now", true},
+		// An echo of an earlier prompt, there before the paste, is not this one's.
+		{"codex-0.171.0/56_429.txt", "codex-0.171.0/57_hang_t4.txt", "please trigger429 now", false},
+		{"opencode-1.18.33/01_idle.txt", "opencode-1.18.33/03_working.txt", "triggerhang now", true},
+		{"opencode-1.18.33/01_idle.txt", "opencode-1.18.33/02_prompt_typed.txt", "triggerhang now", false},
+	} {
+		ready, now := Lines(readScreen(t, c.ready)), Lines(readScreen(t, c.now))
+		if got := EchoesPrompt(now, ready, c.prompt); got != c.want {
+			t.Errorf("%s after %s: EchoesPrompt(%q) = %v, want %v", c.now, c.ready, c.prompt, got, c.want)
+		}
+	}
+	// A screen never echoes a prompt more than itself.
+	for _, name := range fixtures(t) {
+		lines := Lines(readScreen(t, name))
+		for _, p := range capturedPrompts {
+			if EchoesPrompt(lines, lines, p) {
+				t.Errorf("%s echoes %q beside itself", name, p)
+			}
+		}
+	}
+}
+
+func TestEchoesPromptShapes(t *testing.T) {
+	prompt := "please make the file in this directory, then reply when done."
+	idle := geminiScreen(" *   Type your message or @path/to/file")
+	for _, c := range []struct {
+		name string
+		now  []string
+		want bool
+	}{
+		{"queued", append([]string{"  Queued (press ↑ to edit):", "    please make the file in this", "    directory, then reply when done."}, idle...), true},
+		{"a long paste's placeholder", append([]string{" > [Pasted Text: 41 lines]"}, idle...), true},
+		{"nothing new", idle, false},
+		{"only in the input", geminiScreen(" * please make the file in this directory, then reply when done."), false},
+		{"an empty prompt", idle, false},
+	} {
+		p := prompt
+		if c.name == "an empty prompt" {
+			p = "\n \n"
+		}
+		if got := EchoesPrompt(c.now, idle, p); got != c.want {
+			t.Errorf("%s: EchoesPrompt = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
