@@ -8,7 +8,8 @@ import (
 // What an agent's input area holds once Enter was pressed on a pasted prompt. An agent that
 // took the prompt empties its input; one that missed the Enter (a busy TUI, or one that takes
 // an Enter right after a paste for a newline in it, as Gemini CLI does) keeps the prompt there,
-// while the rest of its screen may well have changed (the paste drawn late, a notice).
+// while the rest of its screen may well have changed (the paste drawn late, a notice). An
+// agent that took it mostly shows it above its input too: in its transcript, or its queue.
 
 // promptStartRunes bounds how much of the prompt's first line is compared: enough to tell
 // the prompt from anything else in an input area, little enough to fit an input area that
@@ -201,7 +202,7 @@ func promptStart(prompt string) string {
 		var line string
 		line, prompt, _ = strings.Cut(prompt, "\n")
 		if len(line) > maxPromptLine {
-			line = line[:maxPromptLine] // a cut rune at the end is past what is compared
+			line = line[:maxPromptLine] // a rune cut in two can only make a comparison fail
 		}
 		s := withoutBlanks(line)
 		if s == "" {
