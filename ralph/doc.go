@@ -37,9 +37,11 @@
 // where a decision needs a fact only the driver can gather (a screen, a process, a commit),
 // the driver passes it in. It lives in policy.go (the types), decide.go, iteration_end.go,
 // supervision_policy.go (quiet, hung, out of time, the test gate, crash loops), control.go
-// (pause, resume, kill), limits.go, context_policy.go, stagnation.go, budget.go, ready_policy.go
-// (ReadyLookWait: how often a screen without its input prompt is looked at), signals.go
-// (OnSignal) with signals_tie.go (Untied: which agent an event is from), notify_policy.go, chain.go (StepEnded), agentmode.go (AfterStage) and agentmode_shared.go (AfterClaimPush,
+// (pause, resume, kill), limits.go, context_policy.go, submit_policy.go (AfterEnter: whether
+// the agent took its prompt, or Enter is pressed again), stagnation.go, budget.go,
+// ready_policy.go (ReadyLookWait: how often a screen without its input prompt is looked at),
+// signals.go (OnSignal) with signals_tie.go (Untied: which agent an event is from),
+// notify_policy.go, chain.go (StepEnded), agentmode.go (AfterStage) and agentmode_shared.go (AfterClaimPush,
 // what the shared remote's answer to a claim's push means).
 //
 // The layering: ralph imports no tmux, no os/exec, no net/http and not its driver, and

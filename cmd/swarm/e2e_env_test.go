@@ -238,6 +238,24 @@ func expectLog(t *testing.T, what, log string, wants ...string) {
 	}
 }
 
+// expectNoExtraEnter fails the test when Enter was pressed again on a prompt without the prompt
+// being seen still in the agent's input: that second Enter went into an agent that may well
+// have taken the prompt. One pressed on a prompt left in the input is the loop doing its job
+// on a loaded machine, where an agent can miss an Enter (that the model got the prompt once
+// is checked apart).
+func expectNoExtraEnter(t *testing.T, iterations string) {
+	t.Helper()
+	for _, l := range strings.Split(iterations, "\n") {
+		if strings.Contains(l, "[RETRY]") && !strings.Contains(l, "prompt still in the agent's input") {
+			t.Errorf("Enter was pressed again on a prompt not seen in the agent's input:\n%s", iterations)
+			return
+		}
+	}
+	if strings.Contains(iterations, "[RETRY]") {
+		t.Logf("the agent missed an Enter and was given another:\n%s", iterations)
+	}
+}
+
 // envFlags turns KEY=VALUE pairs into spawn's --env flags.
 func envFlags(kv []string) []string {
 	var flags []string

@@ -41,8 +41,9 @@
 // Loop is the conductor: Run, the order of the phases (Loop.step) and the transition that
 // carries a decision out. The phases are types of their own, each holding its own state and
 // reaching the rest of the loop through a short interface of what it needs (its ...Needs):
-// the delivery of the prompt (promptDelivery, phase_deliver.go, and its waits for the input
-// prompt, phase_deliver_wait.go), the watch of a working agent
+// the delivery of the prompt (promptDelivery, phase_deliver.go; its waits for the input
+// prompt, phase_deliver_wait.go; its paste and Enter, and the looks that make sure the agent
+// took it, phase_submit.go), the watch of a working agent
 // (agentWatch, phase_watch*.go, with the pane's feed, phase_feed.go, and its floods,
 // phase_flood.go), the end of an iteration and its record (endOfIteration, phase_end*.go),
 // the tmux server's silences (outage, phase_outage.go) and what the loop says and records,

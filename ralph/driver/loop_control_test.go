@@ -286,24 +286,3 @@ func TestLoopExitCodeFromWrapperFile(t *testing.T) {
 		t.Errorf("total failures %d, want 1", st.TotalFailures)
 	}
 }
-
-func TestLoopPressesEnterAgainWhenPromptNotTaken(t *testing.T) {
-	h := newHarness(t, setup{max: 1}, agentScript{
-		ignoreEnter: func(it, n int) bool { return n == 1 },
-		submit:      exitOnSubmit(0),
-	})
-	if code := h.run(h.config()); code != 0 {
-		t.Errorf("Run = %d, want 0", code)
-	}
-	h.wantLines(
-		"agent did not react to the prompt; pressing Enter again",
-		"iteration 1 completed (exit: 0, duration: 3s)",
-		"max iterations (1) reached",
-	)
-	if got := h.fake.Keys(h.paneID); !reflect.DeepEqual(got, []string{"Enter", "Enter"}) {
-		t.Errorf("keys %v, want two Enters", got)
-	}
-	if p := h.fake.Pastes(h.paneID); len(p) != 1 {
-		t.Errorf("%d pastes, want 1: the prompt is never typed twice", len(p))
-	}
-}

@@ -100,15 +100,6 @@ func silentHarness(t *testing.T, fall func(s *silentTmux)) (*harness, *silentTmu
 	return h, s, cfg
 }
 
-func (h *harness) iterationsLog() string {
-	h.t.Helper()
-	data, err := os.ReadFile(h.dir.IterationsLog())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return string(data)
-}
-
 // An agent that ends while the server is silent: its iteration counts as it ended (exit 0),
 // the next one waits for the server, and starts once it answers.
 func TestLoopWaitsForASilentServerToStartTheNextIteration(t *testing.T) {

@@ -80,19 +80,20 @@ func (dv *promptDelivery) deliver(st *ralph.State) error {
 			base = dv.pats.matcher.Count(full)
 		}
 	}
-	dv.submit(st, a, lines, string(prompt), base)
-	dv.delivered(base)
+	moved := dv.submit(st, a, lines, string(prompt), base)
+	dv.delivered(base, moved)
 	return nil
 }
 
-// delivered records that the agent has its prompt and is now watched.
-func (dv *promptDelivery) delivered(base int) {
+// delivered records that the agent has its prompt and is now watched, its screen last moved
+// at moved.
+func (dv *promptDelivery) delivered(base int, moved time.Time) {
 	dv.rec.note(func(s *ralph.State) error {
 		s.Phase = ralph.PhaseWorking
 		s.DoneBaseline = base
 		// Quiet time counts from the prompt, not from the agent's start: a slow start must not
 		// use up the inactivity or hang timeout.
-		s.LastScreenChange = dv.rec.now()
+		s.LastScreenChange = moved.Format(ralph.TimeFormat)
 		return nil
 	})
 }
@@ -161,7 +162,7 @@ func (dv *promptDelivery) resumeDelivery(st *ralph.State) {
 		dv.rec.say("taking over while the prompt was being delivered; pressing Enter")
 		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
 	}
-	dv.delivered(st.DoneBaseline)
+	dv.delivered(st.DoneBaseline, dv.cfg.Clock.Now())
 }
 
 // blocked reports a dialog in the way of the prompt; the prompt is never typed into one.
@@ -204,74 +205,4 @@ func (dv *promptDelivery) keepUnknownScreen(st *ralph.State, a agent) string {
 	now := dv.cfg.Clock.Now()
 	dv.rec.update(func(x *ralph.State) error { x.ShowsUnknownScreen(path, now); return nil })
 	return path
-}
-
-// submit pastes the prompt and presses Enter; when the agent shows no reaction at all, Enter
-// is pressed once more (a paste can swallow the first one).
-func (dv *promptDelivery) submit(st *ralph.State, a agent, lines []string, prompt string, base int) {
-	unlock := lockInput(dv.cfg)
-	before := screen.ActivityHashOf(lines)
-	// Enter submits: newlines after the last line would reach the agent as empty lines.
-	prompt = strings.TrimRight(prompt, " \t\r\n")
-	if err := dv.paste(a, prompt, base); err != nil {
-		dv.rec.say("could not type the prompt: %v", err)
-	}
-	// From here on the prompt is in the agent's input: a monitor taking over must only submit it.
-	dv.rec.note(func(s *ralph.State) error { s.Phase, s.PasteBuffer = ralph.PhaseSubmitting, ""; return nil })
-	// Enter goes in once the agent has finished drawing the paste: one pressed while a busy
-	// agent still takes in a long paste is lost, and the paste's own drawing would then pass
-	// for the agent taking the prompt.
-	dv.untilQuiet(a, dv.cfg.InputSettle, inputQuietMax)
-	pasted := before
-	if cur, err := dv.view.capture(a, 0); err == nil {
-		pasted = screen.ActivityHashOf(cur)
-	}
-	_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
-	unlock()
-	if !dv.confirmStarted(st, pasted) {
-		dv.rec.say("agent did not react to the prompt; pressing Enter again")
-		dv.rec.logEvent("RETRY", fmt.Sprintf("iteration %d prompt not picked up, Enter pressed again", st.CurrentIteration))
-		_ = dv.cfg.Tmux.SendKeys(a.paneID, "Enter")
-	}
-}
-
-// lockInput takes the worker's input lock while the loop types into its pane, so that a send or
-// a heartbeat does not land between a paste and its Enter, and returns its release. A typist
-// that holds it too long does not stop the loop: it types all the same.
-func lockInput(cfg *Config) (unlock func()) {
-	if cfg.Workers == nil {
-		return func() {}
-	}
-	lock, ok, err := cfg.Workers.LockInput(cfg.Name)
-	if err != nil || !ok {
-		return func() {}
-	}
-	return lock.Unlock
-}
-
-// confirmStarted waits for a sign that the agent took the prompt: its own signal, it became
-// busy, its screen changed from what the paste left, or it ended.
-func (dv *promptDelivery) confirmStarted(st *ralph.State, pasted string) bool {
-	hooks := dv.signals.agentSaid(st, ralph.EventSessionStart)
-	deadline := dv.cfg.Clock.Now().Add(dv.cfg.ConfirmAfter)
-	for {
-		cur := dv.view.now()
-		if cur.dead || dv.signals.agentSaid(st, ralph.EventUserPromptSubmit) {
-			// The agent's own word that it took the prompt comes before any sign on screen.
-			return true
-		}
-		if lines, err := dv.view.capture(cur, 0); err == nil {
-			text := strings.Join(lines, "\n")
-			// An agent whose hooks report to swarm would have said it took the prompt: a
-			// screen that merely changed is no sign then (it may be the agent's start-up).
-			changed := screen.ActivityHashOf(lines) != pasted && !hooks
-			if changed || screen.Classify(text, dv.pats.readyRE).Kind == screen.Busy {
-				return true
-			}
-		}
-		if dv.cfg.Clock.Now().After(deadline) {
-			return false
-		}
-		dv.untilPrinted(cur, dv.cfg.ReadyPoll)
-	}
 }

@@ -6,8 +6,11 @@
 // busy one); whether it printed the done marker outside the echo of the prompt that names it
 // (DoneMatcher); and whether it gave up on its API (APIError), spent its usage limit and when
 // that resets (UsageLimit, LimitReset), or how full its context is (ContextUsed,
-// CompactionPattern); and what the agent said last, above its input area and the footer
-// drawn under it (AboveInput), made safe to show anywhere (Printable).
+// CompactionPattern); whether its input area still holds the prompt pasted into it after
+// Enter, which then did not submit it (HoldsPrompt), or the prompt shows above it, the agent's
+// echo of a prompt it took (EchoesPrompt); and what the agent said last, above its
+// input area and the footer drawn under it (AboveInput), made safe to show anywhere
+// (Printable).
 //
 // It works on captured text alone: no tmux, no processes, no clock but the one a caller passes
 // in. That keeps every rule checkable against recorded screens of the real agents, kept per

@@ -167,6 +167,9 @@ var captureWant = map[string]State{
 	"gemini-0.61.0/09_idle_yolo.txt": ready("gemini"),
 	// A 429: it retries quietly under its spinner.
 	"gemini-0.61.0/10_429_retrying_t25.txt": busy("gemini"),
+	// The Enter pressed right after a paste, taken for a newline in it on a loaded machine:
+	// the prompt sits in the input, not submitted (only an empty input line reads as ready).
+	"gemini-0.61.0/11_prompt_left_after_enter.txt": unknown("gemini"),
 
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.

@@ -24,7 +24,7 @@ const (
 type options struct {
 	prompt, banner, dialog, record, stamp string
 	startDelay                            time.Duration
-	ignoreTerm, noEcho                    bool
+	ignoreTerm, noEcho, showMissed        bool
 	exitCode                              int
 	ignoreEnters                          int
 }
@@ -42,6 +42,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.stamp, "stamp", "", "append the time it started to this file")
 	fs.BoolVar(&o.noEcho, "no-echo", false, "show nothing of a submitted message")
 	fs.IntVar(&o.ignoreEnters, "ignore-enters", 0, "miss the Enter of the first N messages (the text stays in the input line until the next Enter)")
+	fs.BoolVar(&o.showMissed, "show-missed", false, "draw a message whose Enter was missed on the input line, instead of showing nothing")
 	return o, fs.Parse(args)
 }
 
@@ -95,7 +96,7 @@ func interactive(o options) int {
 	}
 	played.fire("SessionStart", map[string]any{"source": "startup"})
 	defer played.fire("SessionEnd", map[string]any{"reason": "other"})
-	held, missed := "", 0
+	held, missed, drawn := "", 0, 0
 	for {
 		if held == "" {
 			fmt.Print("\n" + o.prompt)
@@ -109,12 +110,18 @@ func interactive(o options) int {
 		case held != "" && msg == "":
 			// The Enter that was missed before comes again: the message goes through.
 			msg, held = held, ""
+			clearInput(drawn)
+			drawn = 0
 		case missed < o.ignoreEnters:
 			// Like an agent still busy drawing: the Enter is lost, nothing on screen changes
-			// (the record says so, for tests that must act right after it).
+			// or (--show-missed) the message shows up on the input line only now (the record
+			// says so, for tests that must act right after it).
 			missed++
 			held = msg
 			recordMessage(o.record, "[missed Enter]")
+			if o.showMissed {
+				drawn = drawInput(o.prompt, msg)
+			}
 			continue
 		}
 		recordMessage(o.record, msg)
@@ -167,6 +174,25 @@ func recordMessage(path, msg string) {
 		msg += "\n"
 	}
 	_, _ = f.WriteString(msg)
+}
+
+// drawInput shows a message not submitted yet on the input line after the prompt, its further
+// lines indented under it, and returns how many lines it took.
+func drawInput(prompt, msg string) int {
+	lines := strings.Split(msg, "\n")
+	fmt.Print("\r\x1b[K" + prompt + strings.Join(lines, "\r\n  "))
+	return len(lines)
+}
+
+// clearInput takes the n lines an input drawn by drawInput took off the screen, leaving the
+// cursor at the start of its first line.
+func clearInput(n int) {
+	if n > 1 {
+		fmt.Printf("\x1b[%dA", n-1)
+	}
+	if n > 0 {
+		fmt.Print("\r\x1b[J")
+	}
 }
 
 // echoMessage shows a submitted message the way agents do, above their next prompt.

@@ -23,7 +23,9 @@
 // restarts with it, without a process of their own per stamp).
 //
 // With --ignore-enters N the Enter of the first N messages is missed, as a busy TUI can miss
-// it: nothing changes on screen until Enter comes again.
+// it: nothing changes on screen until Enter comes again; with --show-missed too, the message
+// then shows up on the input line, as on a TUI that drew a paste late and took the Enter
+// after it for a newline in it (the screen changes, yet nothing was submitted).
 //
 // Other flags shape it the way real agents differ: --prompt and --banner what it draws,
 // --start-delay a slow start, --dialog a first-run dialog to answer before the prompt, --exit
