@@ -35,7 +35,25 @@ type WorktreeInfo struct {
 	Path     string `json:"path"`
 	Branch   string `json:"branch"`
 	BaseRepo string `json:"base_repo"`
+	// Clone says the worktree is a clone of BaseRepo that borrows its objects (git clone
+	// --shared) rather than a git worktree: a sandboxed agent commits there without reach into
+	// the repository's own refs, and its branch is fetched back into BaseRepo to be landed.
+	Clone bool `json:"clone,omitempty"`
 }
+
+// SandboxInfo is how a worker's agent is confined (see ralph/sandbox).
+type SandboxInfo struct {
+	// Kind is "bwrap" for an agent that runs inside bubblewrap, "none" for one that runs
+	// unconfined although the sandbox was wanted (Why says why).
+	Kind string `json:"kind"`
+	// Net is "open", "none" or "allow"; Allow lists HOST[:PORT] for "allow".
+	Net   string   `json:"net,omitempty"`
+	Allow []string `json:"allow,omitempty"`
+	Why   string   `json:"why,omitempty"`
+}
+
+// Sandboxed reports whether the agent runs confined.
+func (s *SandboxInfo) Sandboxed() bool { return s != nil && s.Kind != "" && s.Kind != "none" }
 
 // Worker is one named agent process, in a tmux pane or as a detached process group.
 type Worker struct {
@@ -53,6 +71,7 @@ type Worker struct {
 	PID      int               `json:"pid"`
 	ExitCode *int              `json:"exit_code,omitempty"`
 	Metadata map[string]any    `json:"metadata"`
+	Sandbox  *SandboxInfo      `json:"sandbox,omitempty"`
 }
 
 // IDVar is the environment variable that carries a worker's ID into every process it starts.
