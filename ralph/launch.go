@@ -36,6 +36,16 @@ type Launch struct {
 	Events       string
 	Settings     string
 	SettingsJSON []byte
+	// Box is the loop's box, the one place of swarm's state a confined agent may write ("":
+	// the worker is no loop); Sandbox, when set, is the launcher that runs the agent confined
+	// (sandbox.Launch.Prefix), put in front of Argv.
+	Box     string
+	Sandbox []string
+}
+
+// agentArgv is what runs the agent: Argv, behind the sandbox's launcher when it has one.
+func (l Launch) agentArgv() []string {
+	return append(append([]string{}, l.Sandbox...), l.Argv...)
 }
 
 // Command writes the script and returns what the pane runs: the shell, on an empty
@@ -70,6 +80,11 @@ func (l Launch) Start() (argv []string, scripted bool, err error) {
 // prepareSignals writes the agent's settings file and empties its events file: what an
 // earlier agent reported is not this one's.
 func (l Launch) prepareSignals() error {
+	if l.Box != "" {
+		if err := os.MkdirAll(l.Box, 0o700); err != nil {
+			return err
+		}
+	}
 	if l.Events != "" {
 		if err := os.Remove(l.Events); err != nil && !os.IsNotExist(err) {
 			return err
@@ -91,7 +106,7 @@ func (l Launch) wrapped() []string {
 	if l.Stdin != "" {
 		mode = config.PromptStdin
 	}
-	return AgentArgv(l.Argv, mode, argv, l.ExitFile, l.Stdin)
+	return AgentArgv(l.agentArgv(), mode, argv, l.ExitFile, l.Stdin)
 }
 
 // script is the shell script; ok is false when a variable's name cannot be exported by sh.
@@ -126,8 +141,9 @@ func (l Launch) script(env []string) (string, bool) {
 		fmt.Fprintf(&b, "if ! command -v %s >/dev/null 2>&1; then echo %s >&2; record 127 %s; exit 127; fi\n", prog,
 			words.ShellQuote("swarm: error: executable not found: "+l.Argv[0]), words.ShellQuote("executable not found: "+l.Argv[0]))
 	}
-	quoted := make([]string, len(l.Argv))
-	for i, a := range l.Argv {
+	agent := l.agentArgv()
+	quoted := make([]string, len(agent))
+	for i, a := range agent {
 		quoted[i] = words.ShellQuote(a)
 	}
 	run := strings.Join(quoted, " ")
@@ -247,7 +263,7 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify)
 	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
-		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON}
+		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON, Box: d.AgentBox()}
 }
 
 // WrapperArgv is swarm's wrapper given the worker's environment: from its private file, plus

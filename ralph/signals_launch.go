@@ -18,12 +18,17 @@ import (
 // on its command line (-c). Both call `swarm agent-event`, which appends the event to the
 // loop's events file. Other agents are left as they are.
 
+// AgentBox is the loop's box: what its agent writes for swarm (its events, its DONE file) and
+// reads of swarm's (its settings), kept apart from the loop's own state so that a confined
+// agent is given this directory alone, never the state that says which commands swarm runs.
+func (d Dir) AgentBox() string { return filepath.Join(d.Path, "box") }
+
 // AgentEvents is the file the iteration's agent reports its events to (made afresh for each
 // iteration).
-func (d Dir) AgentEvents() string { return filepath.Join(d.Path, "agent-events.jsonl") }
+func (d Dir) AgentEvents() string { return filepath.Join(d.AgentBox(), "agent-events.jsonl") }
 
 // ClaudeSettings is the settings file Claude Code is given for its hooks.
-func (d Dir) ClaudeSettings() string { return filepath.Join(d.Path, "claude-settings.json") }
+func (d Dir) ClaudeSettings() string { return filepath.Join(d.AgentBox(), "claude-settings.json") }
 
 // IsCodex reports whether cmd runs Codex.
 func IsCodex(cmd []string) bool {

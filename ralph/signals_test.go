@@ -103,8 +103,8 @@ func TestAgentSignals(t *testing.T) {
 	rec := []string{"/bin/swarm", "agent-event"}
 	t.Run("claude gets a settings file", func(t *testing.T) {
 		s := AgentSignals([]string{"claude", "--dangerously-skip-permissions"}, d, rec, "k1", false)
-		want := []string{"claude", "--dangerously-skip-permissions", "--settings", "/s/ralph/w/claude-settings.json"}
-		if !slices.Equal(s.Argv, want) || s.Events != "/s/ralph/w/agent-events.jsonl" || s.Settings != want[3] {
+		want := []string{"claude", "--dangerously-skip-permissions", "--settings", "/s/ralph/w/box/claude-settings.json"}
+		if !slices.Equal(s.Argv, want) || s.Events != "/s/ralph/w/box/agent-events.jsonl" || s.Settings != want[3] {
 			t.Fatalf("got %+v", s)
 		}
 		var doc struct {
@@ -117,21 +117,21 @@ func TestAgentSignals(t *testing.T) {
 		}
 		for _, ev := range ClaudeHookEvents {
 			h := doc.Hooks[ev]
-			if len(h) != 1 || h[0].Hooks[0].Command != "/bin/swarm agent-event --agent claude --file /s/ralph/w/agent-events.jsonl --token k1" {
+			if len(h) != 1 || h[0].Hooks[0].Command != "/bin/swarm agent-event --agent claude --file /s/ralph/w/box/agent-events.jsonl --token k1" {
 				t.Errorf("%s: %+v", ev, h)
 			}
 		}
 	})
 	t.Run("codex gets its notify program", func(t *testing.T) {
 		s := AgentSignals([]string{"/usr/bin/codex", "--yolo"}, d, rec, "k1", false)
-		want := []string{"/usr/bin/codex", "-c", `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl","--token","k1"]`, "--yolo"}
+		want := []string{"/usr/bin/codex", "-c", `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/box/agent-events.jsonl","--token","k1"]`, "--yolo"}
 		if !slices.Equal(s.Argv, want) || s.Settings != "" || s.Events == "" {
 			t.Fatalf("got %q", s.Argv)
 		}
 	})
 	t.Run("the user's own notify program runs after", func(t *testing.T) {
 		s := agentSignals([]string{"codex"}, d, rec, "", false, []string{"notify-send", "-a"})
-		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
+		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/box/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
 		if len(s.Argv) != 3 || s.Argv[2] != want {
 			t.Fatalf("got %q, want %s", s.Argv, want)
 		}

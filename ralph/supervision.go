@@ -80,19 +80,42 @@ func (d Dir) UpdateSupervision(fn func(*SupervisionState)) error {
 // ExitWaitWithoutRestart is the exit code by which an agent stops the loop without failing.
 const ExitWaitWithoutRestart = 42
 
-// doneMarker reports whether the DONE file is present; a DONE directory is an error.
+// BoxDoneFile is where a confined agent's SWARM_DONE_FILE points: in its box, the one
+// place of the loop's it may write.
+func (d Dir) BoxDoneFile() string { return filepath.Join(d.AgentBox(), "DONE") }
+
+// DoneMarker reports whether a DONE file is present (the loop's, or its agent's in the box);
+// a DONE directory is an error.
 func (d Dir) DoneMarker() (bool, error) {
-	fi, err := os.Stat(d.DoneFile())
-	if err == nil {
-		if fi.IsDir() {
-			return false, fmt.Errorf("DONE is a directory: %s", d.DoneFile())
+	_, present, err := d.FoundDone()
+	return present, err
+}
+
+// FoundDone is DoneMarker, and the DONE file found.
+func (d Dir) FoundDone() (string, bool, error) {
+	for _, path := range []string{d.DoneFile(), d.BoxDoneFile()} {
+		fi, err := os.Stat(path)
+		switch {
+		case err == nil && fi.IsDir():
+			return path, false, fmt.Errorf("DONE is a directory: %s", path)
+		case err == nil:
+			return path, true, nil
+		case !errors.Is(err, os.ErrNotExist):
+			return path, false, fmt.Errorf("cannot check %s: %w", path, err)
 		}
-		return true, nil
 	}
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+	return d.DoneFile(), false, nil
+}
+
+// RemoveDone takes the DONE files away and returns the ones it removed.
+func (d Dir) RemoveDone() []string {
+	var removed []string
+	for _, path := range []string{d.DoneFile(), d.BoxDoneFile()} {
+		if os.Remove(path) == nil {
+			removed = append(removed, path)
+		}
 	}
-	return false, fmt.Errorf("cannot check %s: %w", d.DoneFile(), err)
+	return removed
 }
 
 func (d Dir) WaitMarker() bool {

@@ -180,6 +180,11 @@ func (d *Dir) EnvPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".env.json")
 }
 
+// EgressPath is where a sandboxed worker's egress proxy writes the connections it refused.
+func (d *Dir) EgressPath(name string) string {
+	return filepath.Join(d.Root, "logs", name+".egress.jsonl")
+}
+
 // RalphDir is the per-worker directory of loop state, logs and locks.
 func (d *Dir) RalphDir(name string) string {
 	return filepath.Join(d.Root, "ralph", name)

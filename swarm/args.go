@@ -183,6 +183,12 @@ func takesValue(flags []cli.Flag, arg string) bool {
 	if f == nil {
 		return false
 	}
+	if g, ok := f.(*cli.GenericFlag); ok {
+		// A value that may stand alone (--sandbox) takes none unless given with "=".
+		if b, ok := g.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return false
+		}
+	}
 	_, isBool := f.(*cli.BoolFlag)
 	return !isBool
 }

@@ -164,5 +164,6 @@ func commands() []*cli.Command {
 		completeCommand(),
 		runWrapperCommand(),
 		agentEventCommand(),
+		sandboxLaunchCommand(),
 	}
 }

@@ -234,6 +234,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	}
 	st := o.loopState()
 	warnIgnored(e, st.ConfigFiles)
+	warnSandbox(e, o.worker.SandboxNotes)
 	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}

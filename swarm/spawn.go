@@ -19,7 +19,7 @@ import (
 )
 
 func spawnFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "worker name (letters, digits, '-', '_'; at most 48) (required)"},
 		&cli.BoolFlag{Name: "tmux", Usage: "run in a window of swarm's private tmux server (default: detached process)"},
 		&cli.StringFlag{Name: "session", Usage: "tmux session for the window", Value: worker.DefaultSession},
@@ -37,7 +37,7 @@ func spawnFlags() []cli.Flag {
 		&cli.StringFlag{Name: "heartbeat", Usage: "send the worker a message at this interval (4h, 30m; see swarm heartbeat)"},
 		&cli.StringFlag{Name: "heartbeat-expire", Usage: "stop the heartbeat after this long (default: never)"},
 		&cli.StringFlag{Name: "heartbeat-message", Usage: "what each heartbeat sends", Value: heartbeat.DefaultMessage},
-	}
+	}, sandboxFlags()...)
 }
 
 func spawnCommand() *cli.Command {
@@ -133,6 +133,15 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if o.Heartbeat, err = heartbeatFromFlags(c); err != nil {
 		return spawnOptions{}, nil, err
 	}
+	dir := o.Cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	sb, err := sandboxFromFlags(c, argv, dir, envMap)
+	if err != nil {
+		return spawnOptions{}, nil, err
+	}
+	o.Sandbox, o.SandboxNotes = sb.Info, sb.Notes
 	return o, readyRE, nil
 }
 
@@ -187,6 +196,7 @@ func plainSpawnFromFlags(c *cli.Context) (plainSpawn, error) {
 // for it, and a worker half-spawned is not what the user asked for.
 func runSpawn(e *env, p plainSpawn) error {
 	warnIgnored(e, p.Config)
+	warnSandbox(e, p.SandboxNotes)
 	var sigs chan os.Signal
 	if p.ReadyWait {
 		// Caught before anything is made, so that nothing is left when one comes early.

@@ -16,6 +16,8 @@ type spawnOptions struct {
 	// Config is the configuration files the agent command was taken from, when it was
 	// (none was given after --), applied or ignored.
 	Config []config.Source
+	// SandboxNotes are what spawn says of the agent's sandbox (see sandboxFromFlags).
+	SandboxNotes []string
 }
 
 // parseEnvFlags turns repeated --env K=V into a map, refusing anything without a key.

@@ -39,7 +39,7 @@ func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt
 	e.writeWork("PROMPT.md", prompt)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("iterations log:\n%s\nthe agent's events:\n%s", e.loopFile(name, "iterations.log"), e.loopFile(name, "agent-events.jsonl"))
+			t.Logf("iterations log:\n%s\nthe agent's events:\n%s", e.loopFile(name, "iterations.log"), e.loopFile(name, "box/agent-events.jsonl"))
 		}
 	})
 	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
@@ -79,7 +79,7 @@ func TestE2EClaudeSignalTurnEnd(t *testing.T) {
 	if strings.Contains(iterations, "[RETRY]") || strings.Contains(iterations, "inactivity") {
 		t.Errorf("the loop did not go by the agent's signals:\n%s", iterations)
 	}
-	events := e.loopFile("sig", "agent-events.jsonl")
+	events := e.loopFile("sig", "box/agent-events.jsonl")
 	for _, ev := range []string{`"event":"SessionStart"`, `"event":"UserPromptSubmit"`} {
 		if !strings.Contains(events, ev) {
 			t.Errorf("iteration 2's agent did not report %s:\n%s", ev, events)
@@ -187,7 +187,7 @@ func TestE2ECodexSignalTurnEnd(t *testing.T) {
 	e.waitDone("cxs", 90*time.Second, 2)
 	expectLog(t, "iterations log", e.loopFile("cxs", "iterations.log"),
 		"[TURN] iteration 1 turn ended without the done marker (the agent's Stop signal)", "[START] iteration 2/3")
-	if events := e.loopFile("cxs", "agent-events.jsonl"); !strings.Contains(events, `"agent":"codex","event":"Stop"`) {
+	if events := e.loopFile("cxs", "box/agent-events.jsonl"); !strings.Contains(events, `"agent":"codex","event":"Stop"`) {
 		t.Errorf("events: %s", events)
 	}
 }

@@ -86,7 +86,7 @@ func watchEvent(e *e2eEnv, name, event string, timeout time.Duration) time.Time 
 // firstEvent is when the agent first reported event, from the loop's agent-events.jsonl
 // (zero when it never did, or the file is gone).
 func firstEvent(e *e2eEnv, name, event string) time.Time {
-	f, err := os.Open(filepath.Join(e.root, "ralph", name, "agent-events.jsonl"))
+	f, err := os.Open(filepath.Join(e.root, "ralph", name, "box/agent-events.jsonl"))
 	if err != nil {
 		return time.Time{}
 	}

@@ -346,8 +346,8 @@ func (l *Loop) step(st *ralph.State) error {
 
 // markers looks for the stop files.
 func (l *Loop) markers() ralph.Markers {
-	m := ralph.Markers{DonePath: l.cfg.Dir.DoneFile(), WaitFile: l.cfg.Dir.WaitMarker()}
-	present, err := l.cfg.Dir.DoneMarker()
+	path, present, err := l.cfg.Dir.FoundDone()
+	m := ralph.Markers{DonePath: path, WaitFile: l.cfg.Dir.WaitMarker()}
 	if err != nil {
 		m.DoneFileErr = err.Error()
 	}

@@ -1,8 +1,6 @@
 package driver
 
 import (
-	"os"
-
 	"github.com/swarm-dev/swarm/ralph"
 )
 
@@ -13,8 +11,8 @@ import (
 // prompt may differ, so they are compiled afresh, and a DONE file was the last loop's word.
 func (l *Loop) freshLoop() {
 	l.forget()
-	if err := os.Remove(l.cfg.Dir.DoneFile()); err == nil {
-		l.rec.say("removed %s: it ended the previous loop", l.cfg.Dir.DoneFile())
+	for _, path := range l.cfg.Dir.RemoveDone() {
+		l.rec.say("removed %s: it ended the previous loop", path)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/ralph/sandbox"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -122,6 +123,14 @@ func (l *Loop) launchLocked(w *state.Worker, lc ralph.Launch, n int, begin func(
 // launch starts iteration n's agent (lc) in the worker's pane and notes it in the worker's record.
 func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 	_ = os.Remove(l.cfg.Workers.ExitPath(l.cfg.Name))
+	if w.Sandbox.Sandboxed() {
+		// Never unconfined for want of the wrapper's name: this very executable then.
+		self, _ := os.Executable()
+		if len(l.cfg.RunWrapper) > 0 {
+			self = l.cfg.RunWrapper[0]
+		}
+		lc.Sandbox = sandbox.ForWorker(w, l.cfg.Workers.Root, lc.Box, l.cfg.Workers.EgressPath(w.Name)).Prefix(self)
+	}
 	argv, scripted, err := lc.Start()
 	if err != nil {
 		return err

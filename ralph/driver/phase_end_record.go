@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"os"
 	"path/filepath"
 	"time"
 
@@ -67,8 +66,8 @@ func (en *endOfIteration) commitsOf(st *ralph.State) []string {
 
 // removeDoneFile takes away a DONE file whose claim did not hold, for the reason why.
 func (en *endOfIteration) removeDoneFile(why string) {
-	if err := os.Remove(en.cfg.Dir.DoneFile()); err == nil {
-		en.rec.say("removed %s: %s", en.cfg.Dir.DoneFile(), why)
+	for _, path := range en.cfg.Dir.RemoveDone() {
+		en.rec.say("removed %s: %s", path, why)
 	}
 }
 

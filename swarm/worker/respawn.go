@@ -19,7 +19,7 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 	}
 	o := SpawnOptions{
 		Name: w.Name, Tmux: w.Tmux != nil, Tags: w.Tags, Env: w.Env, Cwd: w.Cwd, Argv: w.Cmd,
-		BaseEnv: baseEnv, Metadata: w.Metadata, ID: w.ID,
+		BaseEnv: baseEnv, Metadata: w.Metadata, ID: w.ID, Sandbox: w.Sandbox,
 	}
 	if w.Tmux != nil {
 		o.Session = w.Tmux.Session

@@ -12,6 +12,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/proc"
+	"github.com/swarm-dev/swarm/ralph/sandbox"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -42,6 +43,9 @@ type SpawnOptions struct {
 	ExistingWorktree *state.WorktreeInfo
 	// ID keeps the worker's identity across a respawn; empty gives a new worker a new one.
 	ID string
+	// Sandbox, when set, is how the worker's agent is confined (see ralph/sandbox); with
+	// Worktree, a confined worker's worktree is a clone of its own (CloneWorktree).
+	Sandbox *state.SandboxInfo
 	// BeforeStart, when set, runs in the worker's directory (its worktree made) just before
 	// its program starts: a loop's pre-iteration hooks.
 	BeforeStart func(dir string)
@@ -221,7 +225,7 @@ func (h *Host) prepareWorktree(o SpawnOptions, cwd string) (*CreatedWorktree, *s
 
 func newRecord(o SpawnOptions, runDir string, wt *state.WorktreeInfo) *state.Worker {
 	w := &state.Worker{ID: o.ID, Name: o.Name, Status: state.StatusRunning, Cmd: o.Argv, Started: time.Now().UTC(),
-		Cwd: runDir, Env: o.Env, Tags: o.Tags, Worktree: wt, Metadata: o.Metadata}
+		Cwd: runDir, Env: o.Env, Tags: o.Tags, Worktree: wt, Metadata: o.Metadata, Sandbox: o.Sandbox}
 	if w.Tags == nil {
 		w.Tags = []string{}
 	}
@@ -242,9 +246,10 @@ func (h *Host) startProgram(o SpawnOptions, w *state.Worker, envList []string) e
 	if o.Start != nil {
 		launch = *o.Start
 	}
+	launch.Sandbox = h.SandboxPrefix(w, launch.Box)
 	_ = os.Remove(h.dir.ExitPath(o.Name))
 	if !o.Tmux {
-		pid, err := h.startProcess(o.Name, w.Cwd, envList, o.Argv)
+		pid, err := h.startProcess(o.Name, w.Cwd, envList, append(append([]string{}, launch.Sandbox...), o.Argv...))
 		if err == nil {
 			w.PID = pid
 			w.Metadata["pid_start"] = proc.Start(pid)
@@ -262,6 +267,15 @@ func (h *Host) startProgram(o SpawnOptions, w *state.Worker, envList []string) e
 	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: h.tm.Socket(), PaneID: p.ID}
 	w.PID = p.PID
 	return nil
+}
+
+// SandboxPrefix is the launcher that runs w's agent confined, box being its loop's box ("" for
+// a worker that is no loop); nil for an agent that runs unconfined.
+func (h *Host) SandboxPrefix(w *state.Worker, box string) []string {
+	if !w.Sandbox.Sandboxed() {
+		return nil
+	}
+	return sandbox.ForWorker(w, h.dir.Root, box, h.dir.EgressPath(w.Name)).Prefix(RunWrapper()[0])
 }
 
 func isExitError(err error, substr string) bool {
