@@ -45,8 +45,9 @@ func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Reg
 	defer master.Close()
 	var mu sync.Mutex
 	var out bytes.Buffer
-	matched := make(chan struct{})
+	matched, drained := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(drained)
 		buf := make([]byte, 4096)
 		once := sync.Once{}
 		for {
@@ -96,6 +97,12 @@ wait:
 			<-done
 			ts.Fatalf("%s did not end after %q", args[0], keys)
 		}
+	}
+	// What it wrote last (tmux's "[detached ...]") may still be in the pty when it has ended:
+	// read to the end, which comes once nothing holds the pty's other side.
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
 	}
 	mu.Lock()
 	defer mu.Unlock()
