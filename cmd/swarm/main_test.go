@@ -24,6 +24,8 @@ func TestMain(m *testing.M) {
 		"fakeagent": func() { os.Exit(demoagent.Main(os.Args[1:])) },
 		// squatsocket USER: as USER, hold the name the Regent's socket could be predicted to have.
 		"squatsocket": func() { os.Exit(squatMain()) },
+		// netprobe URL: a GET through the environment's proxy, as an agent's HTTP client makes it.
+		"netprobe": func() { os.Exit(netprobeMain()) },
 		// The fake agent playing Claude Code's and Codex's own signals, under their names.
 		"claude": func() { os.Exit(demoagent.Main(append([]string{"--like", "claude"}, os.Args[1:]...))) },
 		"codex":  func() { os.Exit(demoagent.Main(append([]string{"--like", "codex"}, os.Args[1:]...))) },
