@@ -80,6 +80,8 @@ func TestStatusLine(t *testing.T) {
 	zero := 0
 	proc := &state.Worker{Name: "w", Status: state.StatusStopped, PID: 99999, Started: started, ExitCode: &zero}
 	win := &state.Worker{Name: "l", Status: state.StatusRunning, PID: 5, Started: started, Tmux: &state.TmuxInfo{Session: "swarm", Window: "l"}}
+	cloned := &state.Worker{Name: "c", Status: state.StatusRunning, PID: 6, Started: started,
+		Worktree: &state.WorktreeInfo{Path: "/r-worktrees/c", Branch: "c", BaseRepo: "/r", Clone: true}}
 	for _, c := range []struct {
 		w     *state.Worker
 		sw    stateWord
@@ -90,6 +92,7 @@ func TestStatusLine(t *testing.T) {
 		{proc, stateOf(proc.Status, proc.ExitCode, nil), time.Time{}, "w: stopped (exit 0, pid 99999)"},
 		{win, stateWord{word: wordRunning}, time.Time{}, "l: running (tmux window swarm:l, uptime 7m)"},
 		{win, stateWord{word: wordPaused, detail: "finishing iteration"}, time.Time{}, "l: paused (finishing iteration, tmux window swarm:l, uptime 7m)"},
+		{cloned, stateWord{word: wordRunning}, time.Time{}, "c: running (pid 6, cloned worktree /r-worktrees/c, uptime 7m)"},
 	} {
 		if got := statusLine(c.w, c.sw, c.ended, now); got != c.want {
 			t.Errorf("statusLine = %q, want %q", got, c.want)

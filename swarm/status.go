@@ -104,7 +104,10 @@ func statusLine(w *state.Worker, sw stateWord, ended, now time.Time) string {
 	case w.PID != 0:
 		parts = append(parts, fmt.Sprintf("pid %d", w.PID))
 	}
-	if w.Worktree != nil {
+	switch {
+	case w.Worktree != nil && w.Worktree.Clone:
+		parts = append(parts, "cloned worktree "+w.Worktree.Path)
+	case w.Worktree != nil:
 		parts = append(parts, "worktree "+w.Worktree.Path)
 	}
 	switch {

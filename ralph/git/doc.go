@@ -9,7 +9,8 @@
 // aside, and with a shared inbox (ralph/sharedinbox) fetches the shared remote, reads files of
 // its branch without a checkout, writes claim commits, moves refs there by compare-and-swap
 // pushes (--force-with-lease) and replays a finished spec on the remote's branch. The CLI
-// (package swarm) gives workers worktrees of their own and removes them, and records where a
+// (package swarm) gives workers worktrees of their own (git worktrees, or clones that borrow
+// the repository's objects, their branches fetched back) and removes them, and records where a
 // new loop starts; `swarm land` merges in a scratch worktree and moves a target by
 // compare-and-swap, those of its commands that run the repository's hooks or reach a remote
 // bounded by a context (bounded.go). The Regent has every git it runs start in a process

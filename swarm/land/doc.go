@@ -13,6 +13,10 @@
 // gone, or its repository is) is a candidate with its Problem, so that it never stops the
 // others.
 //
+// A worker whose worktree is a clone of the repository (a sandboxed agent's) has its branch
+// brought back into the repository (worker.FetchBack) each time it is made a candidate, so
+// every run, a dry run too, sees and lands the branch as the clone has it.
+//
 // The test command runs by the one runner the loop's test gate uses too (ralph/testrun): a
 // time limit, a process group ended whole, a command that cannot run kept apart from a red
 // suite (queued, never sent back), the output bounded. What goes wrong around one branch (a

@@ -68,7 +68,7 @@ func Land(d *state.Dir, c Candidate, o Options) (*Record, error) {
 	}
 	defer lock.Unlock()
 	r := &Record{Worker: c.Worker, Branch: c.Branch, Target: c.Target, Repo: c.Repo, BranchCommit: c.Tip,
-		TestCommand: o.TestCommand, State: Queued}
+		TestCommand: o.TestCommand, State: Queued, Clone: c.Clone != ""}
 	if c.Record != nil {
 		r.Queued = c.Record.Queued
 	}
@@ -246,6 +246,12 @@ func (l *landing) branchMoved() string {
 	now, err := git.ResolveCommit(c.Repo, "refs/heads/"+c.Branch)
 	if err != nil || !git.BranchExists(c.Repo, c.Branch) {
 		return fmt.Sprintf("%s's branch %s was deleted while it was tested; not landed", c.Worker, c.Branch)
+	}
+	if now == c.Tip && c.Clone != "" {
+		// A clone's worker moves its branch in the clone; one gone since leaves the tip as it was.
+		if inClone, err := git.ResolveCommit(c.Clone, "refs/heads/"+c.Branch); err == nil {
+			now = inClone
+		}
 	}
 	if now != c.Tip {
 		return fmt.Sprintf("%s's branch moved while it was tested (%s → %s); not landed: run swarm land again",

@@ -2,6 +2,7 @@ package land
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
@@ -13,7 +14,8 @@ import (
 // branch as it is now (or the branch is gone since), "branch w1 is on main" when the target
 // holds it without a landing of swarm's (merged by hand) and the branch has commits of its
 // own. "" when it has not landed, or w has no branch, or it cannot be told: a branch still
-// where it was made holds no work to have landed.
+// where it was made holds no work to have landed. A clone's branch is read in the clone, as
+// its worker left it, without bringing it back.
 func BranchLanded(d *state.Dir, w *state.Worker) string {
 	if w.Worktree == nil || w.Worktree.Branch == "" {
 		return ""
@@ -27,7 +29,8 @@ func BranchLanded(d *state.Dir, w *state.Worker) string {
 	if rec != nil && rec.State == Landed {
 		landed = fmt.Sprintf("branch %s landed on %s at %s", branch, rec.Target, ralph.ShortCommit(rec.Commit))
 	}
-	tip, err := git.ResolveCommit(repo, "refs/heads/"+branch)
+	home := branchHome(w.Worktree)
+	tip, err := git.ResolveCommit(home, "refs/heads/"+branch)
 	if err != nil {
 		return landed
 	}
@@ -38,7 +41,7 @@ func BranchLanded(d *state.Dir, w *state.Worker) string {
 		return ""
 	}
 	onto, err := git.ResolveCommit(repo, "refs/heads/"+target)
-	if err != nil || !git.IsAncestor(repo, tip, onto) {
+	if err != nil || !git.IsAncestor(home, tip, onto) {
 		return ""
 	}
 	if landed != "" {
@@ -48,4 +51,15 @@ func BranchLanded(d *state.Dir, w *state.Worker) string {
 		return ""
 	}
 	return fmt.Sprintf("branch %s is on %s", branch, target)
+}
+
+// branchHome is the repository a worker's branch moves in: its clone while there is one (it
+// sees the repository's objects too, the target's among them), else the repository.
+func branchHome(wt *state.WorktreeInfo) string {
+	if wt.Clone {
+		if _, err := os.Stat(wt.Path); err == nil {
+			return wt.Path
+		}
+	}
+	return wt.BaseRepo
 }

@@ -13,7 +13,10 @@ type Candidate struct {
 	Worker string
 	Branch string
 	// Repo is the repository the worker's worktree was made from; the target is its branch.
-	Repo   string
+	Repo string
+	// Clone is the worker's worktree when it is a clone of Repo: its branch was brought back
+	// into Repo (worker.FetchBack) to be offered, and its worker moves it in the clone.
+	Clone  string
 	Target string
 	// Tip is the branch's commit now; Landed that the target already holds it.
 	Tip    string

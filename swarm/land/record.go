@@ -31,6 +31,9 @@ type Record struct {
 	// Repo is the repository the branch lands in: whoever reads the record can look at the
 	// target there.
 	Repo string `json:"repo,omitempty"`
+	// Clone says the branch is a clone's (Candidate.Clone): its agent sees the target as
+	// origin's, after a fetch.
+	Clone bool `json:"clone,omitempty"`
 	// BranchCommit is the branch's commit the last attempt took: a branch sent back re-enters
 	// the queue of --all only once it moved on from it.
 	BranchCommit string `json:"branch_commit,omitempty"`

@@ -12,7 +12,8 @@ import (
 )
 
 // Query says which workers a run of the queue considers: those named, in that order, from any
-// repository; or with All those of one repository, Repo (as RepoOf gives it), oldest first.
+// repository; or with All those of one repository, Repo (as RepoOf gives it; a worker's clone
+// stands for the repository it was made from), oldest first.
 // Into names the target branch; empty: the branch checked out in each worker's repository.
 type Query struct {
 	Names []string
@@ -80,6 +81,10 @@ func Candidates(h *worker.Host, q Query) (Selection, error) {
 	if err != nil {
 		return sel, err
 	}
+	if q.All {
+		q.Repo = cloneBase(ws, q.Repo)
+		sel.Repo = q.Repo
+	}
 	targets := map[string]target{}
 	for _, w := range ws {
 		if w.Worktree == nil || w.Worktree.Branch == "" {
@@ -98,6 +103,17 @@ func Candidates(h *worker.Host, q Query) (Selection, error) {
 		sel.Candidates = append(sel.Candidates, candidate(h, w, loop, q.Into, targets))
 	}
 	return sel, nil
+}
+
+// cloneBase is the repository a worker's clone at repo was made from, as a linked worktree
+// stands for its repository; repo itself when it is no worker's clone.
+func cloneBase(ws []*state.Worker, repo string) string {
+	for _, w := range ws {
+		if wt := w.Worktree; wt != nil && wt.Clone && realPath(wt.Path) == repo {
+			return realPath(wt.BaseRepo)
+		}
+	}
+	return repo
 }
 
 // loopOf is the state of w's loop, nil for a worker that is no loop's (or whose loop state
@@ -128,6 +144,13 @@ func candidate(h *worker.Host, w *state.Worker, loop *ralph.State, into string, 
 	if _, err := os.Stat(c.Repo); err != nil {
 		c.Problem, c.Gone = fmt.Sprintf("its repository %s is gone", c.Repo), true
 		return c
+	}
+	if w.Worktree.Clone {
+		c.Clone = w.Worktree.Path
+		if err := worker.FetchBack(w.Worktree); err != nil {
+			c.Problem = err.Error()
+			return c
+		}
 	}
 	noTarget := ""
 	if into == "" {

@@ -24,16 +24,21 @@ const outputTailLines = 30
 func SendBackNote(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Your branch %s did not land on %s: %s.\n", r.Branch, r.Target, r.Reason)
+	merge := "git merge " + r.Target
+	if r.Clone {
+		// A clone has the repository's branches as origin's, as they were when last fetched.
+		merge = "git fetch origin, then git merge origin/" + r.Target
+	}
 	switch r.State {
 	case NeedsRebase:
 		fmt.Fprintf(&b, "Conflicting files: %s.\n", strings.Join(r.Conflicts, ", "))
-		fmt.Fprintf(&b, "Merge %s into your branch (git merge %s), resolve the conflicts in those files, make the tests pass and commit.\n", r.Target, r.Target)
+		fmt.Fprintf(&b, "Merge %s into your branch (%s), resolve the conflicts in those files, make the tests pass and commit.\n", r.Target, merge)
 	case BreaksTests:
 		fmt.Fprintf(&b, "The test command `%s` failed on your branch merged onto %s. The end of its output:\n\n", r.TestCommand, r.Target)
 		for _, line := range Tail(r.OutputFile, outputTailLines) {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
-		fmt.Fprintf(&b, "\nMerge %s into your branch (git merge %s), fix what fails, run `%s` until it passes and commit.\n", r.Target, r.Target, r.TestCommand)
+		fmt.Fprintf(&b, "\nMerge %s into your branch (%s), fix what fails, run `%s` until it passes and commit.\n", r.Target, merge, r.TestCommand)
 	}
 	b.WriteString("Then finish as before: your branch is offered for landing again once you are done.\n")
 	return b.String()

@@ -37,6 +37,10 @@ func TestSendBackNoteSaysWhatFailedAndWhatToDo(t *testing.T) {
 	if n := strings.Count(red, "    line "); n != outputTailLines-1 {
 		t.Errorf("%d output lines in the note, want the last %d", n, outputTailLines)
 	}
+	cloned := SendBackNote(&Record{Branch: "w5", Target: "main", State: NeedsRebase, Clone: true, Conflicts: []string{"a.go"}})
+	if want := "(git fetch origin, then git merge origin/main)"; !strings.Contains(cloned, want) {
+		t.Errorf("a clone's note lacks %q:\n%s", want, cloned)
+	}
 	ld := ralph.Dir{Path: t.TempDir()}
 	if err := WriteSendBackNote(ld, &Record{State: NeedsRebase}); err != nil {
 		t.Fatal(err)

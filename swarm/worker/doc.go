@@ -16,6 +16,11 @@
 // the record, in its pane's @swarm_id and its processes' environment, so a stop ends what
 // escaped its window and a corrupt record file is rebuilt from what still runs (Rebuild).
 //
+// A worker's worktree is a git worktree, or for a sandboxed agent a clone of the repository
+// that borrows its objects (CreateClone): the same path, branch and rules, but refs of its
+// own, its branch brought back into the repository (FetchBack) when landing needs it and
+// before the clone is removed.
+//
 // Errors are plain Go errors, wrapped with %w; those a caller needs to tell apart have a type
 // or a sentinel (ErrNoWorker, *InterruptedError, *NotReadyError). The package stands on
 // state, tmux, ralph (a worker may be a loop's, whose state decides whether it is still

@@ -10,8 +10,9 @@ import (
 
 // Respawn starts a stopped worker again as it was spawned: the same command, environment,
 // directory, tags, tmux session and worktree (with cleanFirst a worktree made afresh from its
-// branch, removed even when dirty with forceDirty). Its identity stays; its new window goes
-// on the tmux server it lived on. When the new start fails, the old record is put back.
+// branch, removed even when dirty with forceDirty; a clone made again as a clone). Its
+// identity stays; its new window goes on the tmux server it lived on. When the new start
+// fails, the old record is put back.
 func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
 	var baseEnv []string
 	if err := state.ReadJSON(h.dir.EnvPath(w.Name), &baseEnv); err != nil {
@@ -30,12 +31,12 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 				return nil, fmt.Errorf("cannot remove worktree %s for --clean-first", w.Worktree.Path)
 			}
 			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
-			o.Cwd = w.Worktree.BaseRepo
+			o.CloneWorktree, o.Cwd = w.Worktree.Clone, w.Worktree.BaseRepo
 		} else if _, err := os.Stat(w.Worktree.Path); err == nil {
 			o.ExistingWorktree = w.Worktree
 		} else {
 			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
-			o.Cwd = w.Worktree.BaseRepo
+			o.CloneWorktree, o.Cwd = w.Worktree.Clone, w.Worktree.BaseRepo
 		}
 	}
 	if _, ok := h.OwnPane(w); ok {

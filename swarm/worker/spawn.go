@@ -39,6 +39,10 @@ type SpawnOptions struct {
 	Start *ralph.Launch
 	// BaseEnv, when set, replaces the caller's environment (respawn reuses the original one).
 	BaseEnv []string
+	// CloneWorktree makes --worktree's worktree a clone of the repository that borrows its
+	// objects instead of a git worktree: a sandboxed agent commits there without reach into
+	// the repository's refs (see CreateClone).
+	CloneWorktree bool
 	// ExistingWorktree reuses a worktree instead of creating one (respawn).
 	ExistingWorktree *state.WorktreeInfo
 	// ID keeps the worker's identity across a respawn; empty gives a new worker a new one.
@@ -128,7 +132,7 @@ func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
 			return fmt.Errorf("worker '%s' already exists", o.Name)
 		}
 		var err error
-		if w, err = h.startRecorded(o, cwd); err != nil {
+		if w, err = h.startRecorded(o, cwd, ws); err != nil {
 			return err
 		}
 		ws.Put(w)
@@ -171,9 +175,9 @@ func spawnDir(o SpawnOptions) (string, error) {
 }
 
 // startRecorded prepares the worktree, saves the environment and starts the program; on
-// failure it undoes what it did.
-func (h *Host) startRecorded(o SpawnOptions, cwd string) (*state.Worker, error) {
-	wt, wtInfo, runDir, err := h.prepareWorktree(o, cwd)
+// failure it undoes what it did. ws are the workers recorded.
+func (h *Host) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*state.Worker, error) {
+	wt, wtInfo, runDir, err := h.prepareWorktree(o, cwd, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -208,12 +212,24 @@ func (h *Host) startRecorded(o SpawnOptions, cwd string) (*state.Worker, error) 
 
 // prepareWorktree reuses or creates the worker's worktree, if it has one, and says where the
 // worker runs.
-func (h *Host) prepareWorktree(o SpawnOptions, cwd string) (*CreatedWorktree, *state.WorktreeInfo, string, error) {
+func (h *Host) prepareWorktree(o SpawnOptions, cwd string, ws *state.Workers) (*CreatedWorktree, *state.WorktreeInfo, string, error) {
 	switch {
 	case o.ExistingWorktree != nil:
 		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
 	case o.Worktree:
-		wt, err := h.CreateWorktree(cwd, o.Name, o.Branch, o.WorktreeDir)
+		p, err := placeWorktree(cwd, o.Name, o.Branch, o.WorktreeDir)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if other := cloneHolding(ws, o.Name, p.top, p.branch); other != nil {
+			return nil, nil, "", fmt.Errorf("cannot create worktree on existing branch '%s': it is the branch of worker '%s' (its clone %s)",
+				p.branch, other.Name, other.Worktree.Path)
+		}
+		create := p.add
+		if o.CloneWorktree {
+			create = p.clone
+		}
+		wt, err := create()
 		if err != nil {
 			return nil, nil, "", err
 		}
