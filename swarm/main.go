@@ -165,5 +165,6 @@ func commands() []*cli.Command {
 		runWrapperCommand(),
 		agentEventCommand(),
 		sandboxLaunchCommand(),
+		sandboxInsideCommand(),
 	}
 }

@@ -85,12 +85,11 @@ func runSandboxed(o sandbox.Launch, say io.Writer) int {
 	started := make(chan bool, 1)
 	go func() { started <- childStarted(infoR) }()
 	go passSignals(sigs, cmd.Process)
-	go egress.watch(cmd.Process, say)
 	code := waitCode(cmd.Wait())
 	if !<-started {
 		return fail("bubblewrap could not make the sandbox (its message is above)")
 	}
-	return egress.code(code)
+	return code
 }
 
 // childStarted reports whether the command inside said the sandbox is made (see

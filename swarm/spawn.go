@@ -142,6 +142,9 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 		return spawnOptions{}, nil, err
 	}
 	o.Sandbox, o.SandboxNotes = sb.Info, sb.Notes
+	// A confined agent's worktree is a clone of its own: nothing it runs in git reaches the
+	// repository's branches.
+	o.CloneWorktree = o.Worktree && sb.Info.Sandboxed()
 	return o, readyRE, nil
 }
 

@@ -34,8 +34,14 @@ func CloneWorktree(repo, path, branch, commit string) error {
 	return nil
 }
 
-// setUpClone gives a fresh clone the repository's identity and checks its branch out.
+// setUpClone gives a fresh clone the repository's identity and checks its branch out. Its
+// commondir names the clone's own git directory: a file git reads in every git directory,
+// made here so that a sandbox can hold it read-only, and an agent cannot point the git that
+// swarm runs outside the sandbox at a configuration of its own making.
 func setUpClone(repo, path, branch, commit string) error {
+	if err := os.WriteFile(filepath.Join(path, ".git", "commondir"), []byte(".\n"), 0o644); err != nil {
+		return err
+	}
 	for _, key := range identityKeys {
 		v, err := Run(repo, "config", "--local", "--get", key)
 		if err != nil || v == "" {

@@ -79,8 +79,12 @@ func Build(f Facts) Plan {
 		p.add("--bind", f.Box, f.Box)
 	}
 	p.add("--bind", f.WorkDir, f.WorkDir)
-	if gitDir := filepath.Join(f.WorkDir, ".git"); f.InPlace && p.exists(gitDir) {
+	gitDir := filepath.Join(f.WorkDir, ".git")
+	switch {
+	case f.InPlace && p.exists(gitDir):
 		p.add("--ro-bind", gitDir, gitDir)
+	case f.Repo != "" && p.exists(gitDir):
+		p.guardClone(gitDir)
 	}
 	p.rehide(f.WorkDir)
 	p.network()
@@ -157,6 +161,20 @@ func (p *planner) home() {
 			fd := f.FirstFD + len(p.copies)
 			p.copies = append(p.copies, Copy{Src: path, FD: fd})
 			p.add("--perms", "0600", "--file", strconv.Itoa(fd), path)
+		}
+	}
+}
+
+// guardClone keeps what of a clone's git directory says which commands git runs out of the
+// agent's reach: swarm runs git in the clone outside the sandbox (its checks, the test gate,
+// fetching its branch back), and must not run a hook or a filter the agent wrote there. The
+// directory is a mount point of its own, so it cannot be moved away and replaced; its
+// configuration, hooks and commondir (which could name another configuration) are read-only.
+func (p *planner) guardClone(gitDir string) {
+	p.add("--bind", gitDir, gitDir)
+	for _, name := range []string{"config", "hooks", "commondir", "info"} {
+		if path := filepath.Join(gitDir, name); p.exists(path) {
+			p.add("--ro-bind", path, path)
 		}
 	}
 }
