@@ -158,12 +158,13 @@ func launchFacts(o sandbox.Launch) (sandbox.Facts, error) {
 	if err != nil {
 		real = exe
 	}
+	self, _ := os.Executable()
 	tmuxDir := os.Getenv("TMUX_TMPDIR")
 	if tmuxDir == "" {
 		tmuxDir = "/tmp"
 	}
 	return sandbox.Facts{Home: home, WorkDir: o.WorkDir, InPlace: o.InPlace, Repo: o.Repo, StateDir: o.StateDir,
-		Box: o.Box, TmuxDir: filepath.Join(tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())), Argv0: exe, Real: real,
+		Box: o.Box, TmuxDir: filepath.Join(tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())), Argv0: exe, Real: real, Self: self,
 		Path: filepath.SplitList(os.Getenv("PATH")), Getenv: os.Getenv, Stat: statPath, HomeEntries: names,
 		Net: o.Net, FirstFD: 3}, nil
 }

@@ -33,7 +33,9 @@ type Launch struct {
 // worker that is no loop), egressLog where refused connections are written.
 func ForWorker(w *state.Worker, stateDir, box, egressLog string) Launch {
 	l := Launch{WorkDir: w.Cwd, InPlace: w.Worktree == nil, StateDir: stateDir, Box: box, EgressLog: egressLog}
-	if w.Worktree != nil && w.Worktree.Clone {
+	if w.Worktree != nil {
+		// A clone borrows the repository's objects; a git worktree keeps its git directory
+		// there: either way the repository is read, never written.
 		l.Repo = w.Worktree.BaseRepo
 	}
 	if w.Sandbox != nil {

@@ -21,6 +21,8 @@ type Facts struct {
 	TmuxDir  string // the directory of the user's tmux sockets: hidden
 	// Argv0 is the agent's executable as found on PATH, and Real the file it resolves to.
 	Argv0, Real string
+	// Self is swarm's own executable: the agent's hooks run it to report their events.
+	Self string
 	Path        []string // the PATH entries
 	Getenv      func(string) string
 	// Stat says whether a path exists and whether it is a directory.
@@ -70,6 +72,9 @@ func Build(f Facts) Plan {
 		p.add("--ro-bind", dir, dir)
 	}
 	p.home()
+	if f.Self != "" && p.exists(f.Self) {
+		p.add("--ro-bind", f.Self, f.Self)
+	}
 	p.hide(f.StateDir)
 	p.hide(f.TmuxDir)
 	if f.Repo != "" {
@@ -80,10 +85,10 @@ func Build(f Facts) Plan {
 	}
 	p.add("--bind", f.WorkDir, f.WorkDir)
 	gitDir := filepath.Join(f.WorkDir, ".git")
-	switch {
-	case f.InPlace && p.exists(gitDir):
+	switch found, dir := f.Stat(gitDir); {
+	case f.InPlace && found:
 		p.add("--ro-bind", gitDir, gitDir)
-	case f.Repo != "" && p.exists(gitDir):
+	case f.Repo != "" && found && dir:
 		p.guardClone(gitDir)
 	}
 	p.rehide(f.WorkDir)
