@@ -20,25 +20,29 @@ import (
 // not the prompt being typed: waiting for the agent's input prompt is the agent's start-up, not
 // the loop's.
 func BenchmarkIterationRestart(b *testing.B) {
-	const iterations = 9 // eight restarts
 	s := newBenchSwarm(b)
-	starts := filepath.Join(s.work, "starts.txt")
-	ends := filepath.Join(s.work, "ends.txt")
-	prompt := filepath.Join(s.work, "PROMPT.md")
+	var gaps []time.Duration
+	benchOnce(b, func() { gaps = restartGaps(b, s, "restart") })
+	reportMedian(b, gaps)
+	b.ReportMetric(float64(slices.Max(gaps))/float64(time.Millisecond), "max-ms")
+}
+
+// restartGaps runs a loop of nine iterations whose agent ends at once, started with the given
+// spawn flags, and returns the eight gaps from an agent's end to the next agent's start.
+func restartGaps(b *testing.B, s *benchSwarm, name string, flags ...string) []time.Duration {
+	const iterations = 9 // eight restarts
+	starts := filepath.Join(s.work, name+"-starts.txt")
+	ends := filepath.Join(s.work, name+"-ends.txt")
+	prompt := filepath.Join(s.work, name+"-PROMPT.md")
 	text := fmt.Sprintf("@sh date +%%s.%%N >> '%s'\n@exit 0\n", ends)
 	if err := os.WriteFile(prompt, []byte(text), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	var st benchLoopState
-	benchOnce(b, func() {
-		// The paths go in as arguments, so no quoting depends on where the temporary directory is.
-		s.run("spawn", "--name", "restart", "--ralph", "--prompt-file", prompt,
-			"--max-iterations", strconv.Itoa(iterations), "--",
-			"sh", "-c", `date +%s.%N >> "$0"; exec "$1" demo-agent`, starts, s.bin)
-		st = s.waitLoop("restart", 120*time.Second, func(st benchLoopState) bool {
-			return st.Status != "running"
-		})
-	})
+	// The paths go in as arguments, so no quoting depends on where the temporary directory is.
+	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", prompt,
+		"--max-iterations", strconv.Itoa(iterations)}, flags...)
+	s.run(append(args, "--", "sh", "-c", `date +%s.%N >> "$0"; exec "$1" demo-agent`, starts, s.bin)...)
+	st := s.waitLoop(name, 120*time.Second, func(st benchLoopState) bool { return st.Status != "running" })
 	if st.Status != "stopped" || st.ExitReason != "max_iterations" || st.CurrentIteration != iterations {
 		b.Fatalf("loop ended as %+v; want stopped after %d iterations", st, iterations)
 	}
@@ -55,9 +59,8 @@ func BenchmarkIterationRestart(b *testing.B) {
 			gaps = append(gaps, begun[i+1].Sub(ended[i]))
 		}
 	}
-	reportMedian(b, gaps)
-	b.ReportMetric(float64(slices.Max(gaps))/float64(time.Millisecond), "max-ms")
-	s.run("kill", "--all", "--grace", "1")
+	s.run("kill", name, "--grace", "1")
+	return gaps
 }
 
 // benchReadStamps reads one `date +%s.%N` time per line, kept exact to the nanosecond (a

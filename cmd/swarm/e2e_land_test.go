@@ -25,7 +25,7 @@ var nightTasks = map[string]string{
 }
 
 // nightModel plays the model of that night. First a loop sent back is answered: the
-// conflicting one merges main and keeps both sides, the breaking one fixes its file; then
+// conflicting one merges main (origin's, from the sandbox's clone) and keeps both sides, the breaking one fixes its file; then
 // each task's first turn does its work; every tool result is answered with the marker.
 func nightModel(t *testing.T) *fakeapi.Server {
 	commit := func(cmd, msg string) *fakeapi.ToolUse {
@@ -35,7 +35,7 @@ func nightModel(t *testing.T) *fakeapi.Server {
 		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
 		fakeapi.Rule{When: lastBlockHas("Task beta", "did not land", "Conflicting files: shared.txt"),
 			Reply: fakeapi.Reply{Text: "Merging main.", ToolUse: commit(
-				"(git merge main >/dev/null 2>&1 || true) && printf 'base\\nalpha\\nbeta\\n' > shared.txt", "merge main")}},
+				"({ git fetch -q origin && git merge origin/main; } >/dev/null 2>&1 || git merge main >/dev/null 2>&1 || true) && printf 'base\\nalpha\\nbeta\\n' > shared.txt", "merge main")}},
 		fakeapi.Rule{When: lastBlockHas("Task gamma", "did not land", "make test"),
 			Reply: fakeapi.Reply{Text: "Fixing it.", ToolUse: commit("echo fixed > gamma.txt", "fix gamma")}},
 		fakeapi.Rule{When: lastBlockHas("Task alpha"),

@@ -15,14 +15,15 @@ import (
 // fallback.
 
 // claudeSignalLoop starts a loop of the real Claude Code like claudeLoop, with the user's own
-// settings.json holding a Stop hook of theirs (it appends to $HOME/user-hooks.log) and the
-// given extra environment; bypass runs it with --dangerously-skip-permissions. It returns the
+// settings.json holding a Stop hook of theirs (it appends to ~/.claude/user-hooks.log: with
+// bypass the agent runs sandboxed, where its own directory is what it may write of the home)
+// and the given extra environment; bypass runs it with --dangerously-skip-permissions. It returns the
 // user's settings as written.
 func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt string, env []string, bypass bool, flags ...string) []byte {
 	t.Helper()
 	bins := requireAgents(t)
 	seedClaudeHome(t, e.home, fullySetUp(e.work))
-	userHook := map[string]any{"type": "command", "command": `sleep 2; echo "$(date +%s) Stop" >> "$HOME/user-hooks.log"`}
+	userHook := map[string]any{"type": "command", "command": `sleep 2; echo "$(date +%s) Stop" >> "$HOME/.claude/user-hooks.log"`}
 	user := map[string]any{
 		"skipDangerousModePermissionPrompt": true,
 		"hooks":                             map[string]any{"Stop": []any{map[string]any{"hooks": []any{userHook}}}},
@@ -85,7 +86,7 @@ func TestE2EClaudeSignalTurnEnd(t *testing.T) {
 			t.Errorf("iteration 2's agent did not report %s:\n%s", ev, events)
 		}
 	}
-	hooks, _ := os.ReadFile(filepath.Join(e.home, "user-hooks.log"))
+	hooks, _ := os.ReadFile(filepath.Join(e.home, ".claude", "user-hooks.log"))
 	if n := strings.Count(string(hooks), " Stop\n"); n < 2 {
 		t.Errorf("the user's own Stop hook ran %d times, want one per turn (2 at least):\n%s", n, hooks)
 	}
