@@ -22,9 +22,9 @@ type Facts struct {
 	// Argv0 is the agent's executable as found on PATH, and Real the file it resolves to.
 	Argv0, Real string
 	// Self is swarm's own executable: the agent's hooks run it to report their events.
-	Self string
-	Path        []string // the PATH entries
-	Getenv      func(string) string
+	Self   string
+	Path   []string // the PATH entries
+	Getenv func(string) string
 	// Stat says whether a path exists and whether it is a directory.
 	Stat func(path string) (exists, dir bool)
 	// HomeEntries are the names in Home.
