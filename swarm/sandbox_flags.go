@@ -103,7 +103,7 @@ func sandboxFromFlags(c *cli.Context, argv []string, dir string, env map[string]
 // offNote says once per user what running an agent that skips permissions unconfined means;
 // "" once said.
 func offNote() string {
-	const note = "--no-sandbox: this agent skips its permission prompts and runs unconfined: it can read, change and delete whatever you can (this is said once)"
+	const note = "the sandbox is off (--no-sandbox, or mode = \"off\" in [sandbox]): this agent skips its permission prompts and can read, change and delete whatever you can (said once)"
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return note
