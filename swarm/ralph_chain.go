@@ -11,6 +11,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/ralph/sandbox"
 )
 
 // chainSpawnFromFlags is `swarm spawn --ralph --chain DEF`: the first step's loop starts now;
@@ -48,6 +49,9 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		return ralphSpawnOptions{}, err
 	}
 	w.Argv = append([]string{}, first.Profile.Cmd...)
+	if err := chainSandbox(c, &w, cs, dir); err != nil {
+		return ralphSpawnOptions{}, err
+	}
 	rc, err := regentConfig(c, cfg)
 	if err != nil {
 		return ralphSpawnOptions{}, err
@@ -60,6 +64,25 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		cs.Steps[i].Checks = append(append([]string{}, global...), cs.Steps[i].Checks...)
 	}
 	return ralphSpawnOptions{worker: w, loop: lo, settings: ls, regent: rc, chain: cs}, nil
+}
+
+// chainSandbox decides the sandbox of a chain's worker, whose steps share it: confined when
+// any step's command skips its permission prompts (or as the flags and configuration say).
+func chainSandbox(c *cli.Context, w *spawnOptions, cs *ralph.ChainState, dir string) error {
+	argv := w.Argv
+	for _, st := range cs.Steps {
+		if sandbox.SkipsPermissions(st.Profile.Cmd) {
+			argv = st.Profile.Cmd
+			break
+		}
+	}
+	sb, err := sandboxFromFlags(c, argv, dir, w.Env)
+	if err != nil {
+		return err
+	}
+	w.Sandbox, w.SandboxNotes = sb.Info, sb.Notes
+	w.CloneWorktree = w.Worktree && sb.Info.Sandboxed()
+	return nil
 }
 
 // chainState resolves the steps' profiles and splits the --check values into the steps' own

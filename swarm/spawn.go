@@ -133,6 +133,9 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if o.Heartbeat, err = heartbeatFromFlags(c); err != nil {
 		return spawnOptions{}, nil, err
 	}
+	if c.IsSet("chain") {
+		return o, readyRE, nil // the steps' commands decide its sandbox (chainSandbox)
+	}
 	dir := o.Cwd
 	if dir == "" {
 		dir, _ = os.Getwd()
