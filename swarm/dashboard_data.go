@@ -54,6 +54,7 @@ func (d swarmData) localSnapshot() dashboard.Snapshot {
 		st, lf := d.loop(w)
 		r := rowFor(w, st, lf, activity, now)
 		withLanding(&r, workerLanding(d.e, w))
+		withSandbox(&r, w.Sandbox)
 		r.Ref = w
 		rows = append(rows, r)
 	}

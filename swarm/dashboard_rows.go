@@ -127,3 +127,11 @@ func withLanding(r *dashboard.Row, l *landingJSON) {
 		r.Tone = dashboard.ToneWarn
 	}
 }
+
+// withSandbox marks the row of a worker whose agent runs unsandboxed although it was to be
+// confined ("working · unsandboxed"), as ls marks it.
+func withSandbox(r *dashboard.Row, sb *state.SandboxInfo) {
+	if unsandboxed(sb) {
+		r.State += " · " + wordUnsandboxed
+	}
+}

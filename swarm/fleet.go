@@ -250,8 +250,8 @@ func jsonRow(j workerJSON, now time.Time) []string {
 		if t, err := time.Parse(time.RFC3339, j.LastSeen); err == nil {
 			status += " (seen " + words.Short(now.Sub(t)) + " ago)"
 		}
-	case j.StateDetail != "":
-		status += " (" + j.StateDetail + ")"
+	default:
+		status = statusCell(stateWord{word: j.State, detail: j.StateDetail}, j.Sandbox)
 	}
 	up := "-"
 	if t, err := time.Parse(time.RFC3339, j.Started); err == nil && j.Status == "running" && j.State != "unreachable" {

@@ -25,7 +25,9 @@ func hostAddCommand() *cli.Command {
 ~/.ssh/config), and checks that it runs the same swarm as this one. --install copies this
 swarm binary there (to ~/.local/bin/swarm) when the host's OS and architecture are this
 one's; swarm never installs anything unasked. A host where git has no identity (so its
-agents' commits would fail) is added with a warning that gives the command to fix it.
+agents' commits would fail) is added with a warning that gives the command to fix it; so is
+a host whose agents cannot be confined (no bubblewrap there, or user namespaces off), with
+why and the fix (see swarm sandbox check).
 
 Examples:
    swarm host add box me@box.example.com
@@ -89,7 +91,12 @@ func runHostAdd(ctx context.Context, e *env, h remote.Host, swarmCmd string, ins
 	if err := reg.Put(h); err != nil {
 		return fail("cannot record host %s: %w", name, err)
 	}
-	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s\n", name, addr, hostText(h.Version), hostText(h.OS), hostText(h.Arch), countWorkers(conn.Hello))
+	fmt.Fprintf(e.stdout, "Added host %s (%s): swarm %s, %s/%s, %s%s\n", name, addr, hostText(h.Version), hostText(h.OS), hostText(h.Arch),
+		countWorkers(conn.Hello), sandboxOfHost(conn.Hello))
+	if conn.Hello.Sandbox == "none" {
+		e.warnf("host %s cannot confine its agents: %s; agents there whose command skips permissions run unsandboxed, and --sandbox=required refuses them",
+			name, hostText(conn.Hello.SandboxProblem))
+	}
 	if problem := conn.Hello.CommitProblem; problem != "" {
 		// Added all the same: a host runs workers that never commit too, and one command
 		// there gives it an identity.
@@ -126,6 +133,18 @@ func addHost(ctx context.Context, conn *remote.Conn, swarmCmd string, install bo
 	conn.Host.OS, conn.Host.Arch, conn.Host.Version = hello.OS, hello.Arch, hello.Version
 	conn.Hello = hello
 	return nil
+}
+
+// sandboxOfHost says whether the host's agents can be confined, to follow the count of its
+// workers: ", sandbox: bwrap", ", no sandbox"; nothing from a swarm that does not say.
+func sandboxOfHost(h remote.Hello) string {
+	switch h.Sandbox {
+	case "":
+		return ""
+	case "none":
+		return ", no sandbox"
+	}
+	return ", sandbox: " + hostText(h.Sandbox)
 }
 
 // countWorkers is what a host runs, in words: "no workers", "3 workers (2 running), 1 loop".

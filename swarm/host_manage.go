@@ -15,9 +15,10 @@ import (
 func hostLsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ls",
-		Usage: "list the hosts: reachable or not, swarm version, workers, loops, load, free memory",
+		Usage: "list the hosts: reachable or not, swarm version, workers, loops, load, free memory, sandbox",
 		Description: `Asks every host at once, each within --timeout; a host that does not answer is shown
-as unreachable, with why and when it last answered.
+as unreachable, with why and when it last answered. SANDBOX says whether the host's agents
+can be confined (bwrap) or not (none: why, and the fix, follow the table).
 
 Examples:
    swarm host ls
@@ -93,10 +94,10 @@ func askHost(e *env, reg remote.Registry, h remote.Host, limit time.Duration) ho
 
 func printHostTable(e *env, rows []hostRow) {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tADDRESS\tSTATE\tVERSION\tWORKERS\tLOOPS\tLOAD\tFREE MEM")
+	fmt.Fprintln(tw, "NAME\tADDRESS\tSTATE\tVERSION\tWORKERS\tLOOPS\tLOAD\tFREE MEM\tSANDBOX")
 	for _, r := range rows {
 		if !r.Reachable {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", r.Name, r.Address, unreachableWord(r.Kind, r.LastSeen, time.Now()))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\n", r.Name, r.Address, unreachableWord(r.Kind, r.LastSeen, time.Now()))
 			continue
 		}
 		st := "ok"
@@ -110,15 +111,27 @@ func printHostTable(e *env, rows []hostRow) {
 		if r.Parked > 0 {
 			loops += fmt.Sprintf(" (%d parked)", r.Parked)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d (%d running)\t%s\t%.2f/%d\t%s\n", r.Name, r.Address, st, hostText(r.Version),
-			r.Workers, r.Running, loops, r.Load, r.CPUs, bytesWord(r.MemAvailable))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d (%d running)\t%s\t%.2f/%d\t%s\t%s\n", r.Name, r.Address, st, hostText(r.Version),
+			r.Workers, r.Running, loops, r.Load, r.CPUs, bytesWord(r.MemAvailable), sandboxCellOfHost(r.Hello))
 	}
 	_ = tw.Flush()
 	for _, r := range rows {
-		if r.Problem != "" && !r.Reachable {
+		switch {
+		case r.Problem != "" && !r.Reachable:
 			fmt.Fprintf(e.stderr, "swarm: %s: %s\n", r.Name, r.Problem)
+		case r.Reachable && r.Sandbox == "none":
+			fmt.Fprintf(e.stderr, "swarm: %s: cannot confine its agents: %s\n", r.Name, hostText(r.SandboxProblem))
 		}
 	}
+}
+
+// sandboxCellOfHost is a host's SANDBOX cell: "bwrap" where its agents can be confined,
+// "none" where they cannot, "-" from a swarm that does not say.
+func sandboxCellOfHost(h remote.Hello) string {
+	if h.Sandbox == "" {
+		return "-"
+	}
+	return hostText(h.Sandbox)
 }
 
 // unreachableWord is how a host that did not answer is shown: "unreachable (last seen 5m

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/sandbox"
 	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/remote"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -56,6 +57,10 @@ func gatherHello(e *env) remote.Hello {
 		h.CommitProblem = oneLineOf(err)
 	} else {
 		h.Committer = who
+	}
+	h.Sandbox, h.SandboxProblem = sandbox.KindBwrap, sandbox.Probe()
+	if h.SandboxProblem != "" {
+		h.Sandbox = "none"
 	}
 	h.Regent = "not running"
 	if pid := regent.NewClient(e.Dir()).PID(); pid > 0 {

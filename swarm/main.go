@@ -159,6 +159,7 @@ func commands() []*cli.Command {
 		demoAgentCommand(),
 		regentCommand(),
 		allowCommand(),
+		sandboxCommand(),
 		completionCommand(),
 		guideCommand(),
 		completeCommand(),

@@ -61,6 +61,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 	if w != nil {
 		v.Landing = workerLanding(e, w)
 	}
+	v.RefusedConnections = readEgress(e.Dir().EgressPath(o.Args[0]))
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}
@@ -119,20 +120,28 @@ type loopView struct {
 	Agent       *agentView              `json:"agent,omitempty"`
 	// Landing is where the loop's branch stands in `swarm land`'s queue, if it was offered.
 	Landing *landingJSON `json:"landing,omitempty"`
+	// Sandbox is how the worker's agent is confined, as spawn recorded it; absent when it is
+	// not (or the worker has no record any more). RefusedConnections is what its egress
+	// proxy refused, when it refused any.
+	Sandbox            *state.SandboxInfo `json:"sandbox,omitempty"`
+	RefusedConnections *egressView        `json:"refused_connections,omitempty"`
+	// recorded says the worker has a record, which tells its sandbox.
+	recorded bool
 }
 
 // viewLoop gathers what is shown of a loop; regent is the pid of the state directory's
 // Regent (0: none runs).
 func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopView {
 	ws, status := wordGone, ""
+	var sb *state.SandboxInfo
 	if w != nil {
-		ws, status = w.Status, w.Status
+		ws, status, sb = w.Status, w.Status, w.Sandbox
 	}
 	rs := ld.LoadSupervision()
 	cs, _ := ld.LoadChain()
 	sw := stateOf(status, nil, st)
 	v := loopView{State: st, WorkerStatus: ws, Word: sw.word, Detail: sw.detail, NeedsPerson: needOf(status, st),
-		MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld)}
+		MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld), Sandbox: sb, recorded: w != nil}
 	switch {
 	case v.MonitorAlive && regent != 0 && st.MonitorPID == regent:
 		v.Monitor = "regent"
@@ -188,6 +197,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))
 	}
 	fmt.Fprintf(out, "Worker: %s\n", v.WorkerStatus)
+	printSandboxStatus(out, v)
 	printConfigFiles(out, st.ConfigFiles)
 	printRegentStatus(out, ralph.EffectiveSupervision(st.Supervision), v.RegentState)
 	if st.Notify != nil && st.Notify.Any() {

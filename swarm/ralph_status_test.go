@@ -39,7 +39,7 @@ func TestRalphStatusText(t *testing.T) {
 		"Built-in markers: <promise>COMPLETE</promise>, RALPH_STATUS: COMPLETE\nStagnation: off\n",
 		"Exit reason: x\nLast exit code: 3\nBlocked by: ",
 		"Last screen change: " + local(3*time.Hour) + " (",
-		"Worker: running\nRegent: on (max failures 5, hang timeout 300s)\nResurrections: 1\nRollbacks: 2\n",
+		"Worker: running\nSandbox: off\nRegent: on (max failures 5, hang timeout 300s)\nResurrections: 1\nRollbacks: 2\n",
 		"Last output: " + local(3*time.Hour) + "\nLast commit: abc123\nMonitor: not running\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -176,9 +176,14 @@ func hostArgs(c *cli.Context, name string) (args []string, files []remote.Bundle
 
 // flagWords are the words that give flag f as it was given to c.
 func flagWords(c *cli.Context, f cli.Flag, n string, s *sender) ([]string, error) {
-	switch f.(type) {
+	switch f := f.(type) {
 	case *cli.BoolFlag:
 		return []string{"--" + n + "=" + strconv.FormatBool(c.Bool(n))}, nil
+	case *cli.GenericFlag:
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			// A value that may stand alone (--sandbox) is taken only with "=".
+			return []string{"--" + n + "=" + c.Generic(n).(fmt.Stringer).String()}, nil
+		}
 	case *cli.IntFlag:
 		return []string{"--" + n, strconv.Itoa(c.Int(n))}, nil
 	case *cli.Float64Flag:

@@ -19,8 +19,9 @@ func statusCommand() *cli.Command {
 		Usage:     "show one worker's status (exit 0 while its process runs, 1 when it does not, 2 no such worker)",
 		ArgsUsage: "NAME",
 		Description: `Prints one line about the worker: its state (running, paused, waiting, done, killed,
-stopped, failed, orphaned), then what qualifies it (the exit code, the loop's reason), where
-it runs or ran, and for how long:
+stopped, failed, orphaned), then what qualifies it (the exit code, the loop's reason;
+unsandboxed for an agent that was to be confined and runs without its sandbox), where it
+runs or ran, and for how long:
    w1: running (tmux window swarm:w1, uptime 5m)
    w1: stopped (exit 0, pid 4242, ran 5m)
    agent: done (tmux window swarm:agent, ran 42m)
@@ -97,6 +98,9 @@ func statusLine(w *state.Worker, sw stateWord, ended, now time.Time) string {
 	var parts []string
 	if sw.detail != "" {
 		parts = append(parts, sw.detail)
+	}
+	if unsandboxed(w.Sandbox) {
+		parts = append(parts, wordUnsandboxed)
 	}
 	switch {
 	case w.Tmux != nil:

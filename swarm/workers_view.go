@@ -46,6 +46,9 @@ type workerJSON struct {
 	// Landing is where the worker's branch stands in `swarm land`'s queue; absent when it was
 	// never offered.
 	Landing *landingJSON `json:"landing,omitempty"`
+	// Sandbox is how its agent is confined, as spawn recorded it; absent for a worker spawned
+	// with no sandbox asked for (or by a swarm before sandboxes).
+	Sandbox *state.SandboxInfo `json:"sandbox,omitempty"`
 }
 
 // landingJSON is a worker's landing record as ls shows it.
@@ -136,7 +139,7 @@ func toJSON(w *state.Worker) workerJSON {
 	return workerJSON{
 		Name: w.Name, Status: w.Status, Cmd: w.Cmd, Started: w.Started.Format(time.RFC3339),
 		Cwd: w.Cwd, Env: env, Tags: tags, Tmux: w.Tmux, Worktree: w.Worktree, PID: w.PID,
-		ExitCode: w.ExitCode, Metadata: md,
+		ExitCode: w.ExitCode, Metadata: md, Sandbox: w.Sandbox,
 	}
 }
 
@@ -229,13 +232,13 @@ func mapLandings(landings []*landingJSON) []string {
 }
 
 // tableRow is one worker in `swarm ls`: NAME STATUS WHERE UPTIME WORKTREE TAGS; sw is its
-// state.
+// state, marked when its agent runs unsandboxed.
 func tableRow(w *state.Worker, sw stateWord) []string {
 	up := "-"
 	if w.Status == state.StatusRunning {
 		up = words.Short(time.Since(w.Started))
 	}
-	return append([]string{w.Name, sw.String()}, placeCells(w.Tmux, w.PID, up, w.Worktree, w.Tags)...)
+	return append([]string{w.Name, statusCell(sw, w.Sandbox)}, placeCells(w.Tmux, w.PID, up, w.Worktree, w.Tags)...)
 }
 
 // placeCells are a worker's WHERE, UPTIME, WORKTREE and TAGS cells, up its uptime in words.

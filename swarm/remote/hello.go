@@ -23,4 +23,8 @@ type Hello struct {
 	// CommitProblem is git's word when it has no identity to commit with.
 	Committer     string `json:"committer,omitempty"`
 	CommitProblem string `json:"commit_problem,omitempty"`
+	// Sandbox is "bwrap" where the host's agents can be confined, "none" where they cannot
+	// (SandboxProblem says why, and the fix); "" from a swarm that does not say.
+	Sandbox        string `json:"sandbox,omitempty"`
+	SandboxProblem string `json:"sandbox_problem,omitempty"`
 }
