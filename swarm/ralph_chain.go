@@ -49,7 +49,7 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 		return ralphSpawnOptions{}, err
 	}
 	w.Argv = append([]string{}, first.Profile.Cmd...)
-	if err := chainSandbox(c, &w, cs, dir); err != nil {
+	if err := chainSandbox(c, &w, cs); err != nil {
 		return ralphSpawnOptions{}, err
 	}
 	rc, err := regentConfig(c, cfg)
@@ -68,7 +68,7 @@ func chainSpawnFromFlags(e *env, c *cli.Context) (ralphSpawnOptions, error) {
 
 // chainSandbox decides the sandbox of a chain's worker, whose steps share it: confined when
 // any step's command skips its permission prompts (or as the flags and configuration say).
-func chainSandbox(c *cli.Context, w *spawnOptions, cs *ralph.ChainState, dir string) error {
+func chainSandbox(c *cli.Context, w *spawnOptions, cs *ralph.ChainState) error {
 	argv := w.Argv
 	for _, st := range cs.Steps {
 		if sandbox.SkipsPermissions(st.Profile.Cmd) {
@@ -76,13 +76,7 @@ func chainSandbox(c *cli.Context, w *spawnOptions, cs *ralph.ChainState, dir str
 			break
 		}
 	}
-	sb, err := sandboxFromFlags(c, argv, dir, w.Env)
-	if err != nil {
-		return err
-	}
-	w.Sandbox, w.SandboxNotes = sb.Info, sb.Notes
-	w.CloneWorktree = w.Worktree && sb.Info.Sandboxed()
-	return nil
+	return w.decideSandbox(c, argv)
 }
 
 // chainState resolves the steps' profiles and splits the --check values into the steps' own

@@ -100,6 +100,22 @@ func sandboxFromFlags(c *cli.Context, argv []string, dir string, env map[string]
 	return ch, nil
 }
 
+// decideSandbox decides how o's agent, started with argv, is confined. A confined agent's
+// worktree is a clone of its own: nothing it runs in git reaches the repository's branches.
+func (o *spawnOptions) decideSandbox(c *cli.Context, argv []string) error {
+	dir := o.Cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	sb, err := sandboxFromFlags(c, argv, dir, o.Env)
+	if err != nil {
+		return err
+	}
+	o.Sandbox, o.SandboxNotes = sb.Info, sb.Notes
+	o.CloneWorktree = o.Worktree && sb.Info.Sandboxed()
+	return nil
+}
+
 // offNote says once per user what running an agent that skips permissions unconfined means;
 // "" once said.
 func offNote() string {

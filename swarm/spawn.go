@@ -136,18 +136,9 @@ func spawnOptionsFromFlags(c *cli.Context) (spawnOptions, *regexp.Regexp, error)
 	if c.IsSet("chain") {
 		return o, readyRE, nil // the steps' commands decide its sandbox (chainSandbox)
 	}
-	dir := o.Cwd
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	sb, err := sandboxFromFlags(c, argv, dir, envMap)
-	if err != nil {
+	if err := o.decideSandbox(c, argv); err != nil {
 		return spawnOptions{}, nil, err
 	}
-	o.Sandbox, o.SandboxNotes = sb.Info, sb.Notes
-	// A confined agent's worktree is a clone of its own: nothing it runs in git reaches the
-	// repository's branches.
-	o.CloneWorktree = o.Worktree && sb.Info.Sandboxed()
 	return o, readyRE, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -46,23 +47,7 @@ func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Reg
 	var mu sync.Mutex
 	var out bytes.Buffer
 	matched, drained := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(drained)
-		buf := make([]byte, 4096)
-		once := sync.Once{}
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			if re.Match(out.Bytes()) {
-				once.Do(func() { close(matched) })
-			}
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go readPty(master, &mu, &out, re, matched, drained)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	deadline := time.After(within)
@@ -98,13 +83,38 @@ wait:
 			ts.Fatalf("%s did not end after %q", args[0], keys)
 		}
 	}
-	// What it wrote last (tmux's "[detached ...]") may still be in the pty when it has ended:
-	// read to the end, which comes once nothing holds the pty's other side.
+	waitDrained(drained)
+	mu.Lock()
+	defer mu.Unlock()
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), err
+}
+
+// waitDrained waits for the pty's reader: what the program wrote last (tmux's "[detached
+// ...]") may still be in the pty when it has ended, and its end comes once nothing holds the
+// pty's other side.
+func waitDrained(drained <-chan struct{}) {
 	select {
 	case <-drained:
 	case <-time.After(5 * time.Second):
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return strings.ReplaceAll(out.String(), "\r\n", "\n"), err
+}
+
+// readPty copies what the program draws into out until the pty ends, closing matched once out
+// matches re, and drained at its end.
+func readPty(master io.Reader, mu *sync.Mutex, out *bytes.Buffer, re *regexp.Regexp, matched, drained chan struct{}) {
+	defer close(drained)
+	buf := make([]byte, 4096)
+	once := sync.Once{}
+	for {
+		n, err := master.Read(buf)
+		mu.Lock()
+		out.Write(buf[:n])
+		if re.Match(out.Bytes()) {
+			once.Do(func() { close(matched) })
+		}
+		mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
 }
