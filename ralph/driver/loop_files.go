@@ -102,10 +102,12 @@ func (fw *fileWatch) close() {
 // fallbackStatusPoll is how often a loop whose files are not watched reads them at least.
 const fallbackStatusPoll = 5 * time.Second
 
-// watchOwnFiles starts the loop's file watch; the limits directory is made for it.
+// watchOwnFiles starts the loop's file watch: its directory, its box (where the agent's
+// signals and DONE file come) and the limits directory, made for it.
 func (l *Loop) watchOwnFiles() *fileWatch {
 	_ = os.MkdirAll(limitsDir(l.cfg.Workers.Root), 0o700)
-	return watchFiles(l.cfg.Dir.Path, limitsDir(l.cfg.Workers.Root))
+	_ = os.MkdirAll(l.cfg.Dir.AgentBox(), 0o700)
+	return watchFiles(l.cfg.Dir.Path, l.cfg.Dir.AgentBox(), limitsDir(l.cfg.Workers.Root))
 }
 
 // statusPoll is how often the loop reads its files when nothing told it they changed.

@@ -161,3 +161,30 @@ func TestNoRoom(t *testing.T) {
 		}
 	}
 }
+
+// The agent's signals and its DONE file come into the loop's box: they wake the loop as a
+// change of its own directory does (a Stop signal starts the next iteration at once).
+func TestOwnFileWatchHearsTheBox(t *testing.T) {
+	root := t.TempDir()
+	workers := &state.Dir{Root: root}
+	d := ralph.DirFor(workers, "w")
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{d.AgentEvents(), d.BoxDoneFile()} {
+		l := New(Config{Dir: d, Workers: workers})
+		fw := l.watchOwnFiles()
+		if fw == nil {
+			t.Fatal("no file watch on Linux")
+		}
+		if err := state.AppendLine(path, `{"event":"Stop"}`); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-fw.changed():
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s written: the loop was not told", filepath.Base(path))
+		}
+		fw.close()
+	}
+}
