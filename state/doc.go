@@ -16,7 +16,8 @@
 // Where to start: Dir and Worker; LoadWorkers, UpdateWorkers and NoteWorkerStart for the
 // records (SharedWorker in a process that drives many loops: the file is decoded once per
 // change, not once per look of every loop); WriteJSON, ReadJSON and AcquireLock for everybody
-// else's files. ParseTime and Worker's UnmarshalJSON also read what the Python
+// else's files; WatchFiles for a command that waits for files to change (the kernel tells it,
+// or they are polled where it cannot). ParseTime and Worker's UnmarshalJSON also read what the Python
 // swarm wrote, so an existing state directory carries over.
 //
 // state is the bottom layer: it stands on no other package of the module (the layering test

@@ -30,7 +30,7 @@ Examples:
 		Subcommands: []*cli.Command{
 			hostAddCommand(), hostLsCommand(), hostRmCommand(), hostSyncCommand(), hostDisconnectCommand(),
 			hostHelloCommand(), hostRunCommand(), hostSpawnCommand(), hostPutCommand(), hostRowsCommand(),
-			hostLsReplyCommand(), hostSpawnedCommand(),
+			hostLsReplyCommand(), hostSpawnedCommand(), hostEventsCommand(),
 		},
 	}
 }

@@ -144,6 +144,7 @@ func commands() []*cli.Command {
 		logsCommand(),
 		killCommand(),
 		waitCommand(),
+		eventsCommand(),
 		cleanCommand(),
 		landCommand(),
 		reportCommand(),

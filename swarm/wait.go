@@ -3,6 +3,8 @@ package swarm
 import (
 	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -20,11 +22,19 @@ type waitOptions struct {
 	Format  string
 	// ExitCode: exit with the code of the first worker that ended with one other than 0.
 	ExitCode bool
+	// Until: wait until each worker reaches this state instead (wait_until.go).
+	Until string
 }
 
 func (o waitOptions) check() error {
 	if _, err := checkFormat(cmp.Or(o.Format, "text"), "text", "json"); err != nil {
 		return err
+	}
+	if o.Until != "" && !slices.Contains(untilGoals, o.Until) {
+		return fail("invalid --until '%s' (one of %s)", o.Until, strings.Join(untilGoals, ", "))
+	}
+	if o.Until != "" && o.ExitCode {
+		return fail("--until and --exit-code cannot go together (--until ended waits for the end; --exit-code gives its code)")
 	}
 	return notNegative(o.Timeout, "--timeout")
 }
@@ -99,7 +109,7 @@ func (o waitOptions) report(e *env, name string, w *state.Worker, timedOut bool)
 func waitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "wait",
-		Usage:     "wait until workers exit",
+		Usage:     "wait until workers exit, or are done, need a person or sit idle (--until)",
 		ArgsUsage: "NAME...",
 		Description: `Blocks until each worker has exited (a loop's worker: until its loop has ended or
 is paused; one parked on a usage limit is still waited for), printing how as each one does: "NAME: exited 4"
@@ -112,26 +122,43 @@ the code of the first worker (in the order they ended) that ended with one other
 loop worker's is its loop's (0 done, 1 failed, 3 stagnated, 130 paused, as --foreground), a
 worker whose code is not known counts as 1.
 
+--until waits for a state instead, printing each worker's as it comes to it: done (its loop
+ended done), needs-person (its loop's agent waits for a person: a permission prompt, a
+dialog; "NAME: needs a person (dialog: trust-folder)"), idle (the agent sits at its prompt,
+as the dashboard says), ended (the loop ended, any way, or the worker exited; a paused loop
+has not ended). With --all, done and needs-person wait for the loops, idle for the workers
+in tmux. It exits 0 once every worker is there, 1 when one ended without getting there
+("NAME: exited (loop failed: ...), not done") or --timeout passed ("NAME: running, not done
+(timeout)"), 2 for no such worker. It wakes within a second of the change, and costs
+nothing while it waits (swarm guide loops).
+
 Examples:
    swarm wait build
    swarm wait build --exit-code && echo "build passed"
    swarm wait --all --timeout 600
-   swarm wait build --format json     {"worker":"build","status":"exited","exit_code":0,...}`,
+   swarm wait build --format json     {"worker":"build","status":"exited","exit_code":0,...}
+   swarm wait w1 w2 --until done --timeout 3600
+   swarm wait w1 --until needs-person && swarm attach w1
+   swarm wait w1 --until idle --format json   {"worker":"w1","until":"idle","reached":true,...}`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "every running worker"},
 			&cli.Float64Flag{Name: "timeout", Usage: "give up after this many seconds (0: wait forever)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json: one object per worker as it ends, {worker, status, exit_code, state, timeout, time}"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit with the code of the first worker that ended with one other than 0"},
+			&cli.StringFlag{Name: "until", Usage: "wait until each worker is: done, needs-person, idle or ended"},
 		},
 		Action: func(c *cli.Context) error {
 			o := waitOptions{Names: c.Args().Slice(), All: c.Bool("all"), Timeout: c.Float64("timeout"), Poll: 100 * time.Millisecond,
-				Format: c.String("format"), ExitCode: c.Bool("exit-code")}
+				Format: c.String("format"), ExitCode: c.Bool("exit-code"), Until: c.String("until")}
 			return withEnv(c, o.check, func(e *env) error { return runWait(e, o) })
 		},
 	}
 }
 
 func runWait(e *env, o waitOptions) error {
+	if o.Until != "" {
+		return runWaitUntil(e, o)
+	}
 	ws, _, err := e.Targets(o.Names, o.All, running)
 	if err != nil {
 		return err

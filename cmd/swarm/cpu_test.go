@@ -57,6 +57,38 @@ func cmdRegentCPU(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdProcCPU is `proccpu -max DURATION WINDOW PIDFILE`: the CPU time the process whose pid is
+// in PIDFILE uses over WINDOW, logged, which must stay under DURATION: a command that waits
+// (events --follow, wait --until) costs next to nothing while nothing happens.
+func cmdProcCPU(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 || args[0] != "-max" {
+		ts.Fatalf("usage: proccpu -max DURATION WINDOW PIDFILE")
+	}
+	max, err1 := time.ParseDuration(args[1])
+	window, err2 := time.ParseDuration(args[2])
+	if err1 != nil || err2 != nil {
+		ts.Fatalf("proccpu: bad durations %q %q", args[1], args[2])
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[3])))
+	if err != nil {
+		ts.Fatalf("proccpu: no pid in %s", args[3])
+	}
+	before, ok := readCPU(pid)
+	if !ok {
+		ts.Fatalf("cannot read the CPU of pid %d", pid)
+	}
+	time.Sleep(window)
+	after, ok := readCPU(pid)
+	if !ok || after.start != before.start {
+		ts.Fatalf("pid %d ended during the window", pid)
+	}
+	used := after.used() - before.used()
+	ts.Logf("pid %d used %v of CPU over %v", pid, used, window)
+	if used > max {
+		ts.Fatalf("pid %d used %v of CPU over %v; want under %v", pid, used, window, max)
+	}
+}
+
 // cpuReading is a process's CPU so far: its threads' time on a CPU to the nanosecond
 // (/proc/PID/task/*/schedstat), and in clock ticks that of the children it waited for.
 type cpuReading struct {

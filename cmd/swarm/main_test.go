@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 		"squatsocket": func() { os.Exit(squatMain()) },
 		// netprobe URL: a GET through the environment's proxy, as an agent's HTTP client makes it.
 		"netprobe": func() { os.Exit(netprobeMain()) },
+		// eventlog KIND [FIELD=VALUE]...: events appended as swarm appends them (eventlog_test.go).
+		"eventlog": func() { os.Exit(eventlogMain()) },
 		// The fake agent playing Claude Code's and Codex's own signals, under their names.
 		"claude": func() { os.Exit(demoagent.Main(append([]string{"--like", "claude"}, os.Args[1:]...))) },
 		"codex":  func() { os.Exit(demoagent.Main(append([]string{"--like", "codex"}, os.Args[1:]...))) },
@@ -170,8 +172,8 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// pty [-within SEC] PROGRAM [ARGS...]: run PROGRAM on a terminal that never answers; it must
 		// end within SEC (1) and ask the terminal nothing.
 		"pty": cmdPty,
-		// ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty, answered with
-		// KEYS once its screen matches (attach, then detach).
+		// ptyexpect [-within SEC] [-cols N] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty,
+		// answered with KEYS once its screen matches (attach, then detach).
 		"ptyexpect": cmdPtyExpect,
 		// regentcpu -max DURATION WINDOW: the Regent's CPU over WINDOW, from /proc, logged; it
 		// must stay under DURATION (cpu_test.go).
@@ -191,5 +193,11 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// maxrss MB PROGRAM [ARGS...]: PROGRAM must succeed (with !, fail) and peak within MB
 		// of resident memory (maxrss_test.go).
 		"maxrss": cmdMaxRSS,
+		// eventids FILE FIRST LAST: FILE (swarm events --format json) holds exactly the events
+		// FIRST to LAST, in order (eventlog_test.go).
+		"eventids": cmdEventIDs,
+		// proccpu -max DURATION WINDOW PIDFILE: the CPU of a process over WINDOW stays under
+		// DURATION (cpu_test.go).
+		"proccpu": cmdProcCPU,
 	}
 }

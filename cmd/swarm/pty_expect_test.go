@@ -17,13 +17,21 @@ import (
 // cmdPtyExpect runs an interactive program on a pseudo-terminal as a person would: it waits
 // until what the program drew matches REGEXP, types KEYS (a Go string literal: "\x02d" is
 // tmux's detach; again each second until it takes), and waits for the program to end; all of
-// it within the bound. What the program drew goes to stdout.
+// it within the bound. What the program drew goes to stdout. -cols gives the terminal a width.
 //
-//	ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]
+//	ptyexpect [-within SEC] [-cols N] REGEXP KEYS PROGRAM [ARGS...]
 func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
 	within, args := parseWithin(ts, args, 10*time.Second)
+	cols := 0
+	if len(args) > 1 && args[0] == "-cols" {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			ts.Fatalf("bad -cols %q", args[1])
+		}
+		cols, args = n, args[2:]
+	}
 	if len(args) < 3 {
-		ts.Fatalf("usage: ptyexpect [-within SEC] REGEXP KEYS PROGRAM [ARGS...]")
+		ts.Fatalf("usage: ptyexpect [-within SEC] [-cols N] REGEXP KEYS PROGRAM [ARGS...]")
 	}
 	re, err := regexp.Compile(args[0])
 	if err != nil {
@@ -33,7 +41,7 @@ func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("ptyexpect: keys %q: %v", args[1], err)
 	}
-	out, err := expectOnPty(ts, within, re, keys, args[2:])
+	out, err := expectOnPty(ts, within, cols, re, keys, args[2:])
 	fmt.Fprint(ts.Stdout(), out)
 	if neg != (err != nil) {
 		ts.Fatalf("%s: unexpected result %v; it drew %q", args[2], err, out)
@@ -41,8 +49,8 @@ func cmdPtyExpect(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // expectOnPty is the program on a new pty, answered once with keys when its screen matches re.
-func expectOnPty(ts *testscript.TestScript, within time.Duration, re *regexp.Regexp, keys string, args []string) (string, error) {
-	master, cmd := startOnPty(ts, 0, args)
+func expectOnPty(ts *testscript.TestScript, within time.Duration, cols int, re *regexp.Regexp, keys string, args []string) (string, error) {
+	master, cmd := startOnPty(ts, cols, args)
 	defer master.Close()
 	var mu sync.Mutex
 	var out bytes.Buffer

@@ -20,11 +20,23 @@ import (
 const MaxSize = 8 << 20
 
 // Log is the event log of one state directory.
-type Log struct{ Root string }
+type Log struct {
+	Root string
+	// Max is the size past which the file moves aside; 0 is MaxSize. Every writer of a log
+	// uses the same; a smaller one lets a test see the log rotate.
+	Max int64
+}
+
+func (l Log) max() int64 {
+	if l.Max > 0 {
+		return l.Max
+	}
+	return MaxSize
+}
 
 // Path is the log's file; Rotated the one its older events moved to.
-func (l Log) Path() string    { return filepath.Join(l.Root, "events.jsonl") }
-func (l Log) Rotated() string { return l.Path() + ".1" }
+func (l Log) Path() string     { return filepath.Join(l.Root, "events.jsonl") }
+func (l Log) Rotated() string  { return l.Path() + ".1" }
 func (l Log) lockPath() string { return filepath.Join(l.Root, "events.lock") }
 
 // Append writes e as the next event, with the next id and now as its time (unless set), and
@@ -71,7 +83,7 @@ func (l Log) Append(e Event) (Event, error) {
 // rotateFor moves the log aside when n more bytes would take it past MaxSize.
 func (l Log) rotateFor(n int64) error {
 	fi, err := os.Stat(l.Path())
-	if err != nil || fi.Size()+n <= MaxSize {
+	if err != nil || fi.Size()+n <= l.max() {
 		return nil
 	}
 	return os.Rename(l.Path(), l.Rotated())
