@@ -6,6 +6,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // Completion checkers (--check): an agent's claim to be done (a marker, the DONE file, a clean
@@ -104,11 +105,13 @@ func Verified(n int, signals []string, checks int) Decision {
 	d.event("COMPLETE", "iteration %d %s passed (signals: %s)", n, words.Plural(checks, "check"), strings.Join(signals, ", "))
 	d.Stop(StatusStopped, "complete", "")
 	d.EndAgent = true
+	d.tell(eventlog.Event{Kind: eventlog.ChecksPassed, Iteration: n, Detail: words.Plural(checks, "check") + " passed"})
 	return d
 }
 
 // rejected notes the checkers that disproved an iteration's claim; the loop goes on.
 func rejected(d *Decision, n int, v Verdict) {
+	d.tell(checksFailed(n, v.Results))
 	for _, r := range v.Results {
 		if !r.Passed {
 			d.event("CHECK", "iteration %d %s failed: %s", n, r.Name, words.OneLine(r.Message))

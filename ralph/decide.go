@@ -163,6 +163,7 @@ func AfterRun(f RunFacts, lim Limits) Decision {
 	d := afterRun(f, lim)
 	d.Lines = append(checks.Lines, d.Lines...)
 	d.Events = append(checks.Events, d.Events...)
+	d.Tell = append(checks.Tell, d.Tell...)
 	d.RemoveDoneFile, d.Verdict = removeDone, f.Verdict.Results
 	return d
 }

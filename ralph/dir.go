@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/swarm-dev/swarm/state"
 )
@@ -14,10 +15,13 @@ import (
 // Dir holds the files of one loop.
 type Dir struct {
 	Path string
+	// Root is the state directory the loop belongs to, whose event log hears of its changes
+	// (Tell); "" for a loop directory on its own, which tells nothing.
+	Root string
 }
 
 // DirFor returns the loop directory of worker name under the swarm state root.
-func DirFor(d *state.Dir, name string) Dir { return Dir{Path: d.RalphDir(name)} }
+func DirFor(d *state.Dir, name string) Dir { return Dir{Path: d.RalphDir(name), Root: d.Root} }
 
 func (d Dir) StatePath() string { return filepath.Join(d.Path, "state.json") }
 func (d Dir) lockPath() string  { return filepath.Join(d.Path, "lock") }
@@ -27,6 +31,18 @@ func (d Dir) MonitorLockPath() string { return filepath.Join(d.Path, "monitor.lo
 
 // IterationsLog is the append-only log of iteration events.
 func (d Dir) IterationsLog() string { return filepath.Join(d.Path, "iterations.log") }
+
+// LogEvent appends `<time> [KIND] text` to iterations.log. A line a writer left torn is
+// closed with state.TornMark first.
+func (d Dir) LogEvent(now time.Time, kind, text string) error {
+	line := fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text)
+	return state.Log{Path: d.IterationsLog(), Max: EventLogMax, Mark: state.TornMark}.Append(line)
+}
+
+// EventLogMax bounds iterations.log: past it the log moves to iterations.log.1 and starts
+// afresh (see state.Log), so a loop keeps its last 2 MiB of events at least (about 20,000
+// iterations), 4 MiB at most.
+const EventLogMax = 2 << 20
 
 // MonitorLog is where a detached monitor writes what it says.
 func (d Dir) MonitorLog() string { return filepath.Join(d.Path, "monitor.log") }

@@ -46,10 +46,12 @@ func (d Dir) settleKill(st *State, now time.Time) {
 	if !d.KillMarked() {
 		return
 	}
+	was := *st
 	dec := d.honourKill(st, now)
 	if err := state.WriteJSON(d.StatePath(), st); err != nil {
 		return
 	}
+	d.tellChange(&was, st, dec)
 	for _, e := range dec.Events {
 		if err := d.LogEvent(now, e.Kind, e.Text); err != nil {
 			return

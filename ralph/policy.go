@@ -3,6 +3,8 @@ package ralph
 import (
 	"fmt"
 	"time"
+
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // The loop's policy: every decision about what happens next is a function of facts the driver
@@ -130,6 +132,11 @@ type Decision struct {
 
 	Context    *ContextReading    // what was last seen of the agent's context use
 	Stagnation *StagnationReading // the stagnation breaker's count after this iteration
+
+	// Tell are the decision's own events for the state directory's event log (an iteration's
+	// verdict, the test gate's, the checkers'), told when it is recorded; what it changes of
+	// the loop's state (its status, a person needed) is told besides (see ChangeEvents).
+	Tell []eventlog.Event
 }
 
 func (d *Decision) Say(format string, args ...any) {
@@ -139,6 +146,9 @@ func (d *Decision) Say(format string, args ...any) {
 func (d *Decision) supervisionSay(format string, args ...any) {
 	d.Lines = append(d.Lines, Line{Supervision: true, Text: fmt.Sprintf(format, args...)})
 }
+
+// tell adds e to the decision's events for the state directory's event log.
+func (d *Decision) tell(e eventlog.Event) { d.Tell = append(d.Tell, e) }
 
 func (d *Decision) event(kind, format string, args ...any) {
 	d.Events = append(d.Events, Event{Kind: kind, Text: fmt.Sprintf(format, args...)})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"time"
 
@@ -208,11 +207,16 @@ func (d Dir) Note(fn func(*State) error) (*State, error) {
 // change applies fn to the state under the loop lock and saves the result with write.
 func (d Dir) change(fn func(*State) error, write func(string, any) error) (*State, error) {
 	return d.Locked(func(st *State) error {
+		was := *st
 		before, _ := json.Marshal(st)
 		if err := fn(st); err != nil {
 			return err
 		}
-		return writeChanged(d.StatePath(), before, st, write)
+		if err := writeChanged(d.StatePath(), before, st, write); err != nil {
+			return err
+		}
+		d.tellChange(&was, st, Decision{})
+		return nil
 	})
 }
 
@@ -298,6 +302,7 @@ func (d Dir) transition(now time.Time, decide func(*State) (Decision, error), th
 		if dec, err = decide(st); err != nil {
 			return err
 		}
+		was := *st
 		before, _ := json.Marshal(st)
 		dec.applyTo(st, now)
 		if err := writeChanged(d.StatePath(), before, st, state.WriteJSON); err != nil {
@@ -305,6 +310,7 @@ func (d Dir) transition(now time.Time, decide func(*State) (Decision, error), th
 			// state can be written (a full disk), and its events are not told twice.
 			return err
 		}
+		d.tellChange(&was, st, dec)
 		for i, e := range dec.Events {
 			if err := d.LogEvent(now, e.Kind, e.Text); err != nil {
 				// The state holds the decision now, so it is not taken again: the events it
@@ -383,15 +389,3 @@ func (dec Decision) applyTo(st *State, now time.Time) {
 
 // MonitorAlive reports whether a monitor holds this loop's monitor lock.
 func (d Dir) MonitorAlive() bool { return state.IsLocked(d.MonitorLockPath()) }
-
-// LogEvent appends `<time> [KIND] text` to iterations.log. A line a writer left torn is
-// closed with state.TornMark first.
-func (d Dir) LogEvent(now time.Time, kind, text string) error {
-	line := fmt.Sprintf("%s [%s] %s", now.Format("2006-01-02T15:04:05"), kind, text)
-	return state.Log{Path: d.IterationsLog(), Max: EventLogMax, Mark: state.TornMark}.Append(line)
-}
-
-// EventLogMax bounds iterations.log: past it the log moves to iterations.log.1 and starts
-// afresh (see state.Log), so a loop keeps its last 2 MiB of events at least (about 20,000
-// iterations), 4 MiB at most.
-const EventLogMax = 2 << 20

@@ -95,6 +95,11 @@ func (st *State) PersonNeed() (n Need, ok bool) {
 	if st.Status != StatusRunning {
 		return Need{}, false
 	}
+	return st.need()
+}
+
+// need is what the agent waits for a person for, whatever the loop's status.
+func (st *State) need() (n Need, ok bool) {
 	switch {
 	case st.NeedsPermission != "":
 		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.

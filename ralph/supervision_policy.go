@@ -2,9 +2,11 @@ package ralph
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // Supervision's rules as policy: when a working agent counts as ended (quiet, hung, out of
@@ -106,9 +108,11 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	case f.TestsPassed:
 		d.supervisionSay("Tests passed ✅ — commit %s kept", f.Commits[0])
 		d.event("TESTS", "passed at %s", f.Commits[0])
+		d.tell(eventlog.Event{Kind: eventlog.GatePassed, Commit: f.Commits[0]})
 		return GateDone, d
 	case f.ConfigError != "":
 		d.supervisionSay("test command cannot run: %s — configuration error, stopping loop", f.ConfigError)
+		d.tell(eventlog.Event{Kind: eventlog.GateFailed, Commit: f.Commits[0], Reason: "the test command cannot run: " + f.ConfigError})
 		d.Stop(StatusFailed, "test_command_error", f.ConfigError)
 		d.Escalate = "test command cannot run: " + f.ConfigError
 		return GateStop, d
@@ -117,11 +121,15 @@ func Gate(f GateFacts) (GateStep, Decision) {
 	case f.BaselineFailed:
 		d.supervisionSay("Tests failed, but they were already failing before this iteration (at %s) — commits kept", f.StartCommit)
 		d.event("TESTS", "failed at %s and already at %s; nothing reverted", f.Commits[0], f.StartCommit)
+		d.tell(eventlog.Event{Kind: eventlog.GateFailed, Commit: f.Commits[0],
+			Reason: fmt.Sprintf("already failing before the iteration, at %s: nothing reverted", f.StartCommit)})
 		return GateDone, d
 	}
 	for _, c := range f.Commits {
 		d.supervisionSay("Tests failed ❌ — reverting commit %s", c)
 	}
+	d.tell(eventlog.Event{Kind: eventlog.GateFailed, Commit: f.Commits[0],
+		Reason: "the tests failed: reverting " + words.Plural(len(f.Commits), "commit")})
 	return GateRevert, d
 }
 
@@ -134,6 +142,9 @@ func Reverted(reverted []string, err error) (Decision, bool) {
 		d.event("ROLLBACK", "reverted %s", c)
 	}
 	if err == nil {
+		if len(reverted) > 0 {
+			d.tell(eventlog.Event{Kind: eventlog.GateRolledBack, Commit: reverted[0], Detail: "reverted " + strings.Join(reverted, ", ")})
+		}
 		return d, false
 	}
 	why := words.OneLine(err.Error())

@@ -52,7 +52,7 @@ func eventsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "events",
 		Usage: "what happened to the workers and their loops, from the event log: list it or follow it",
-		Description: `Every state directory keeps a log of typed events (swarm guide loops): workers spawned
+		Description: `Every state directory keeps a log of typed events (swarm guide events): workers spawned
 and ended, iterations and how they ended, loops done, failed, paused or parked on a usage
 limit, the test gate, checks, a person needed and answered, a budget passed, landings,
 hosts lost and back. events prints them oldest first, a line each: #ID TIME HOST WORKER KIND

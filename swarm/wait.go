@@ -130,7 +130,7 @@ has not ended). With --all, done and needs-person wait for the loops, idle for t
 in tmux. It exits 0 once every worker is there, 1 when one ended without getting there
 ("NAME: exited (loop failed: ...), not done") or --timeout passed ("NAME: running, not done
 (timeout)"), 2 for no such worker. It wakes within a second of the change, and costs
-nothing while it waits (swarm guide loops).
+nothing while it waits (swarm guide events).
 
 Examples:
    swarm wait build

@@ -14,6 +14,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // Every iteration of a loop starts through Starter.Start: the first in the spawn that creates
@@ -123,6 +124,8 @@ func (s Starter) Start(st *ralph.State, n int) (bool, error) {
 		s.Say("starting iteration %d/%d", n, st.MaxIterations)
 	}
 	s.Recorded(s.Dir.LogEvent(s.Now(), "START", fmt.Sprintf("iteration %d/%d", n, st.MaxIterations)))
+	// An event never holds a start up: one that cannot be written is left out.
+	_ = s.Dir.Tell(eventlog.Event{Kind: eventlog.IterationStarted, Iteration: n})
 	return true, nil
 }
 

@@ -77,6 +77,9 @@ func (en *endOfIteration) end(st *ralph.State, a agent, kind ralph.Ending) {
 		Commits: len(rec.Commits) > 0, Checks: lim.Checks}
 	verdict, stop := en.endSteps(st, &e, rec.ExitCode)
 	if stop {
+		// A step stopped the loop (a test command that cannot run, a revert that failed): the
+		// iteration ended as it did, and no verdict was given on it.
+		en.rec.tell(ralph.IterationEnded(rec, ralph.Decision{}))
 		return
 	}
 	rec.Checks, rec.RolledBack = verdict.Results, e.Reverted
@@ -93,6 +96,8 @@ func (en *endOfIteration) end(st *ralph.State, a agent, kind ralph.Ending) {
 	if n >= lim.MaxIterations && !doneReason(dec.ExitReason) && !slices.Contains(rec.Signals, ralph.SignalMaxIterations) {
 		rec.Signals = append(rec.Signals, ralph.SignalMaxIterations)
 	}
+	// Told with the verdict, so that it comes before what the verdict does to the loop.
+	dec.Tell = append(dec.Tell, ralph.IterationEnded(rec, dec))
 	if dec.RemoveDoneFile && f.Reverted {
 		en.removeDoneFile("its iteration's commits were reverted")
 	} else if dec.RemoveDoneFile {

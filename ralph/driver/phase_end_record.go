@@ -82,6 +82,11 @@ func (en *endOfIteration) stoppedWhileWorking(st *ralph.State, a agent) {
 	rec.Commits = en.commitsOf(st)
 	rec.Waited = en.takeWaits()
 	en.rec.appendOrKeep(func() error { return en.cfg.Dir.AppendIteration(rec) })
+	stop := ralph.Decision{}
+	if cur, err := en.cfg.Dir.Load(); err == nil {
+		stop.ExitReason = cur.ExitReason
+	}
+	en.rec.tell(ralph.IterationEnded(rec, stop))
 }
 
 // takeWaits is what the loop waited since the last iteration's record, for the record of the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // What a loop says (its output) and records (its state, its event log), and how it copes
@@ -24,6 +25,7 @@ type recorder struct {
 	clock Clock
 	drv   recorderNeeds
 	writeFailures
+	tellFailed bool // that the event log cannot be written was said
 }
 
 // recorderNeeds are what the recording asks of the rest of the loop: a pause between retries
@@ -101,6 +103,15 @@ func (r *recorder) updateSupervision(fn func(*ralph.SupervisionState)) {
 
 func (r *recorder) logEvent(kind, text string) {
 	r.recorded(r.dir.LogEvent(r.clock.Now(), kind, text))
+}
+
+// tell writes events to the state directory's event log. One that cannot be written holds
+// nothing up and is not tried again; that the log cannot be written is said once.
+func (r *recorder) tell(events ...eventlog.Event) {
+	if err := r.dir.Tell(events...); err != nil && !r.tellFailed {
+		r.tellFailed = true
+		r.say("cannot write the event log: %v", err)
+	}
 }
 
 // recorded reports a failed write (a full disk, a read-only state directory) once, not at

@@ -13,33 +13,34 @@ const (
 
 	IterationStarted = "iteration.started"
 	// IterationEnded says how in How: done, failed, timeout, hang, api_error, limit, killed,
-	// stopped; Reason says more.
+	// stopped, or ended (its turn over, quiet, its context full, a claim the checkers refuted);
+	// Reason says more, and Detail a failed agent's last line.
 	IterationEnded = "iteration.ended"
 
 	LoopDone     = "loop.done"     // Reason: its exit reason (done_file, marker, complete, ...)
 	LoopFailed   = "loop.failed"   // Reason: why
 	LoopStopped  = "loop.stopped"  // ended otherwise (max_iterations, killed, stagnated, ...)
-	LoopPaused   = "loop.paused"   //
-	LoopResumed  = "loop.resumed"  //
-	LoopParked   = "loop.parked"   // waiting on a usage limit (Detail: until when)
-	LoopUnparked = "loop.unparked" //
+	LoopPaused   = "loop.paused"   // Reason: paused (by a person), signal
+	LoopResumed  = "loop.resumed"  // Reason: what it was (paused, waiting, stopped, failed)
+	LoopParked   = "loop.parked"   // waiting on a usage limit (Detail: until when; Reason: what the agent said)
+	LoopUnparked = "loop.unparked" // the limit's wait is over
 
 	GatePassed     = "gate.passed"      // the test gate after an iteration
 	GateFailed     = "gate.failed"      //
-	GateRolledBack = "gate.rolled_back" // Commit: where the branch went back to
+	GateRolledBack = "gate.rolled_back" // Commit: the newest commit reverted (Detail: all of them)
 	ChecksPassed   = "checks.passed"    // the checkers of a claim of done
 	ChecksFailed   = "checks.failed"    //
 
-	PersonNeeded   = "person.needed"   // What: permission, dialog, question; Detail: which
-	PersonAnswered = "person.answered" // By: who; Detail: the answer
+	PersonNeeded   = "person.needed"   // What: permission, dialog, unknown screen; Detail: which
+	PersonAnswered = "person.answered" // By: agent (it went on, or its iteration ended), swarm (the loop paused or ended); What, Detail: the need
 
 	CostBudget = "cost.budget" // the loop's cost crossed its budget (CostUSD)
 
-	Landed   = "land.landed"    // Branch onto its target at Commit
-	SentBack = "land.sent_back" // Reason: why it did not land
+	Landed   = "land.landed"    // Branch onto its target (Detail) at Commit
+	SentBack = "land.sent_back" // How: needs_rebase, breaks_tests; Reason: why it did not land
 
-	HostUnreachable = "host.unreachable"
-	HostBack        = "host.back"
+	HostUnreachable = "host.unreachable" // Detail: the host tried; Reason: why it did not answer
+	HostBack        = "host.back"        // Detail: the host that answers again
 )
 
 // Event is one thing that happened. ID and Time are given by Append; Host is set by whoever

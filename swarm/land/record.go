@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph/git"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // The states of a worker's landing, as recorded and shown.
@@ -90,7 +91,8 @@ func LoadRecord(d *state.Dir, worker string) (*Record, error) {
 	return &r, nil
 }
 
-// save writes r atomically, stamped with the time.
+// save writes r atomically, stamped with the time, and tells the state directory's event log
+// when it lands the branch or sends it back.
 func save(d *state.Dir, r *Record) error {
 	if err := os.MkdirAll(Root(d), 0o700); err != nil {
 		return err
@@ -99,7 +101,32 @@ func save(d *state.Dir, r *Record) error {
 	if r.Queued == "" {
 		r.Queued = r.Updated
 	}
-	return state.WriteJSON(recordPath(d, r.Worker), r)
+	was, _ := LoadRecord(d, r.Worker)
+	if err := state.WriteJSON(recordPath(d, r.Worker), r); err != nil {
+		return err
+	}
+	if e, ok := landingEvent(was, r); ok {
+		// An event that cannot be written is left out: the record says how the landing went.
+		_, _ = eventlog.Log{Root: d.Root}.Append(e)
+	}
+	return nil
+}
+
+// landingEvent is the event of a landing record going from was (nil: none) to r: the branch
+// landed, or was sent back to its worker; once per such change, whatever else is recorded.
+func landingEvent(was, r *Record) (eventlog.Event, bool) {
+	if was != nil && was.State == r.State {
+		return eventlog.Event{}, false
+	}
+	switch {
+	case r.State == Landed:
+		return eventlog.Event{Kind: eventlog.Landed, Worker: r.Worker, Branch: r.Branch, Commit: r.Commit,
+			Detail: r.Target, Reason: r.Reason}, true
+	case r.SentBack():
+		return eventlog.Event{Kind: eventlog.SentBack, Worker: r.Worker, Branch: r.Branch, Commit: r.BranchCommit,
+			Detail: r.Target, How: r.State, Reason: r.Reason}, true
+	}
+	return eventlog.Event{}, false
 }
 
 // Settle is r as it stands when the run that wrote it ended before it could say how the

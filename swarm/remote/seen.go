@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/state/eventlog"
 )
 
 // Seen is what was last seen of a host: when it last answered, what it said of its workers
@@ -121,9 +122,29 @@ func (r Registry) changeSeen(name string, change func(*Seen)) error {
 	}
 	defer lock.Unlock()
 	s := r.Seen(name)
+	was := s.Error
 	change(&s)
 	// What was seen is redrawn at the next look: it need not wait for the disk.
-	return state.ReplaceJSON(r.path(name, ".seen.json"), s)
+	if err := state.ReplaceJSON(r.path(name, ".seen.json"), s); err != nil {
+		return err
+	}
+	if e, ok := reachEvent(name, was, s.Error); ok {
+		// An event that cannot be written is left out: what was seen is recorded.
+		_, _ = eventlog.Log{Root: filepath.Dir(r.dir)}.Append(e)
+	}
+	return nil
+}
+
+// reachEvent is the event of the host name becoming unreachable, or answering again, as the
+// error of the last try went from was to now: once per change, however many tries fail.
+func reachEvent(name, was, now string) (eventlog.Event, bool) {
+	switch {
+	case was == "" && now != "":
+		return eventlog.Event{Kind: eventlog.HostUnreachable, Detail: name, Reason: now}, true
+	case was != "" && now == "":
+		return eventlog.Event{Kind: eventlog.HostBack, Detail: name}, true
+	}
+	return eventlog.Event{}, false
 }
 
 // Sent is what a spawn on a host sent with the worker, to send again on `swarm ralph resume`

@@ -24,7 +24,11 @@ func (h *Host) Load(name string) (*state.Worker, *LiveView, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	was := w.Status
 	h.Reconcile(lv, w)
+	if endedBySelf(lv, w, was) {
+		h.recordEnds([]*state.Worker{w})
+	}
 	h.warnSilent(lv)
 	return w, lv, nil
 }
@@ -40,9 +44,15 @@ func (h *Host) LoadAll() ([]*state.Worker, *LiveView, error) {
 		return nil, nil, err
 	}
 	list := ws.List()
+	var ended []*state.Worker
 	for _, w := range list {
+		was := w.Status
 		h.Reconcile(lv, w)
+		if endedBySelf(lv, w, was) {
+			ended = append(ended, w)
+		}
 	}
+	h.recordEnds(ended)
 	if !h.quietTmux {
 		h.warnSilent(lv)
 	}

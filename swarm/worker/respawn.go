@@ -42,11 +42,17 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 	if _, ok := h.OwnPane(w); ok {
 		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
+	endsNow := false // its record still says it runs (a loop's worker, whose end no look records)
 	if err := h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+		cur := all.Get(w.Name)
+		endsNow = cur != nil && cur.Status == state.StatusRunning
 		all.Delete(w.Name)
 		return nil
 	}); err != nil {
 		return nil, err
+	}
+	if endsNow {
+		h.ended(w, EndedExited, "")
 	}
 	// The new pane goes on the server the worker lives on, not the one this command names.
 	w2, err := h.onServer(w).Spawn(o)

@@ -145,6 +145,7 @@ func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
 		}
 		return nil, err
 	}
+	h.spawned(w)
 	return w, nil
 }
 

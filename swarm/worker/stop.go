@@ -47,6 +47,7 @@ type stopping struct {
 	w      *state.Worker
 	pane   tmux.Pane // its own pane, when inPane
 	inPane bool
+	alive  bool // it ran when the stop came (else the stop only records that it ended)
 	forced bool // its process group (a process worker's) had to be SIGKILLed
 	exit   *int
 }
@@ -60,11 +61,13 @@ func (h *Host) signalAll(stops []stopping, grace time.Duration) {
 	for i, s := range stops {
 		switch {
 		case s.inPane && !s.pane.Dead:
+			stops[i].alive = true
 			if agent := h.paneAgent(s.w, s.pane); agent != s.pane.PID {
 				agents = append(agents, agent)
 			}
 			groups = append(groups, s.pane.PID)
 		case !s.inPane && s.w.Tmux == nil && h.procs.Alive(s.w.PID, pidStart(s.w)):
+			stops[i].alive = true
 			processes = append(processes, i)
 		}
 	}
@@ -102,9 +105,14 @@ func (h *Host) collect(s *stopping) {
 // recordStopped records the workers as stopped, with their exit codes where known, in one
 // write of the records.
 func (h *Host) recordStopped(stops []stopping) []error {
+	var ended []stopping // the records this stop turned stopped: their ends are its to tell
 	err := h.dir.UpdateWorkers(h.warnErr, func(ws *state.Workers) error {
+		ended = ended[:0]
 		for _, s := range stops {
 			if cur := ws.Get(s.w.Name); cur != nil {
+				if cur.Status != state.StatusStopped {
+					ended = append(ended, s)
+				}
 				cur.Status = state.StatusStopped
 				if s.exit != nil {
 					cur.ExitCode = s.exit
@@ -121,6 +129,15 @@ func (h *Host) recordStopped(stops []stopping) []error {
 		}
 		if err != nil {
 			errs[i] = fmt.Errorf("stopped '%s', but cannot record it: %w", s.w.Name, err)
+		}
+	}
+	if err == nil {
+		for _, s := range ended {
+			how := EndedKilled
+			if !s.alive {
+				how = EndedExited
+			}
+			h.ended(s.w, how, "")
 		}
 	}
 	return errs
@@ -173,7 +190,11 @@ func (h *Host) endTaggedAll(stops []stopping, grace time.Duration) {
 		return
 	}
 	for j, n := range h.procs.KillTaggedEach(tags, 0, grace) {
-		if i := of[j]; n > 0 && !silent[i] {
+		i := of[j]
+		if n > 0 {
+			stops[i].alive = true
+		}
+		if n > 0 && !silent[i] {
 			h.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, stops[i].w.Name)
 		}
 	}
