@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -64,7 +66,16 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 	}
 	ctx := context.Background()
 	if err := greetForSpawn(ctx, c, root, conn); err != nil {
-		return fail("%w (%s was not started there)", err, name)
+		// Nothing went yet: a connection that failed (a master connection that was just
+		// ending, a busy sshd) is tried once more before the spawn is given up.
+		var re *remote.RemoteError
+		if errors.As(err, &re) {
+			return fail("%w (%s was not started there)", err, name)
+		}
+		time.Sleep(greetRetryPause)
+		if err := greetForSpawn(ctx, c, root, conn); err != nil {
+			return fail("%w (%s was not started there)", err, name)
+		}
 	}
 	out, errs := escapeTo(c.App.Writer), escapeTo(c.App.ErrWriter)
 	code, err := conn.Run(ctx, []string{"host", "__spawn"}, remote.Streams{Stdin: bytes.NewReader(data), Stdout: out, Stderr: errs})
@@ -81,6 +92,10 @@ func spawnOnHost(c *cli.Context, host, name string) error {
 	}
 	return exitCode(code)
 }
+
+// greetRetryPause is how long a spawn waits before it greets a host again whose connection
+// failed at the first greeting.
+const greetRetryPause = 500 * time.Millisecond
 
 // greetForSpawn asks the host's swarm its version before a spawn there (`swarm --version`,
 // which every swarm answers, and cheaply): the host must answer, and a version other than
