@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
 # of the time: swarm is started for every command, and a loop's demo agent once per iteration.
 BUILD   := CGO_ENABLED=0 $(GO) build -tags urfave_cli_no_docs -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install test test-race test-short bench lint e2e e2e-latest demo clean
+.PHONY: all build install cross test test-race test-short bench lint e2e e2e-latest demo clean
 
 all: build
 
@@ -19,11 +19,19 @@ build:
 install:
 	$(BUILD) -o $(PREFIX)/bin/swarm ./cmd/swarm
 
-# The full suite: vet, the unit tests under the race detector, and the CLI scenarios against
-# real tmux. The scenarios start the swarm binary thousands of times; race-instrumented, that
-# takes four times as long, so they run under the detector only in test-race.
-test:
-	$(GO) vet ./...
+# go vet for every platform swarm is built for (vet compiles the tests too, and links
+# nothing), so a call one system has and another lacks is caught on whichever the suite runs.
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "go vet ./... ($$p)"; GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
+	done
+
+# The full suite: vet on every platform, the unit tests under the race detector, and the CLI
+# scenarios against real tmux. The scenarios start the swarm binary thousands of times;
+# race-instrumented, that takes four times as long, so they run under the detector only in
+# test-race.
+test: cross
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/swarm$$')
 	$(GO) test -count=1 -timeout 20m ./cmd/swarm/
 

@@ -79,8 +79,10 @@ func (t *Exec) Control(session string) (*Control, error) {
 	// output itself, and output written once its reader is gone is never delivered: the server
 	// then waits for it forever, so neither the client nor the server would ever end, not even
 	// on kill-server. A killed Regent must not leave that behind. (Pdeathsig follows the thread
-	// that started the client: Go ends a thread only when a goroutine locked to it ends.)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// that started the client: Go ends a thread only when a goroutine locked to it ends. macOS
+	// has no such signal: there a killed Regent's client, and so its server, can be left.)
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	endWithParent(cmd.SysProcAttr, syscall.SIGKILL)
 	return startControl(cmd)
 }
 

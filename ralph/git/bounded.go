@@ -67,7 +67,8 @@ func (b bounded) run(dir string, args ...string) (string, error) {
 	out, errb := &tailBuffer{max: outputBound}, &tailBuffer{max: outputBound}
 	cmd.Stdout, cmd.Stderr = out, errb
 	group := b.ownGroup || tracking()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
+	endWithParent(cmd.SysProcAttr, syscall.SIGKILL)
 	cmd.WaitDelay = killWait
 	if err := cmd.Start(); err != nil {
 		return "", gitError(args[0], "", err)

@@ -5,7 +5,8 @@
 // waited for within the one grace), and the processes that carry a worker's identity in their
 // environment after leaving its group (Tagged, KillTagged, KillTaggedEach), since an agent that
 // runs setsid or double-forks is still that worker's to end. Exited watches a process
-// end through a pidfd, with no polling, where the kernel has them.
+// end with no polling: through a pidfd where Linux has them, a kqueue on macOS. /proc itself
+// macOS lacks: there its readers find nothing (no state, members, tags or open files).
 //
 // Its readers are hot: a Regent driving fifty loops looks for every agent's leftovers at each
 // iteration's end. So /proc files are read with bare system calls (read.go), a

@@ -133,7 +133,8 @@ func execute(ctx context.Context, s Spec, out io.Writer) (why stopped, err error
 	cmd.Dir, cmd.Env = s.Dir, append(os.Environ(), s.Env...)
 	// An *os.File is handed to the command as it is: no copying goroutine for Wait to wait on.
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	endWithParent(cmd.SysProcAttr, syscall.SIGKILL)
 	copied := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)

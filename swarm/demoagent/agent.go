@@ -12,7 +12,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 const (
@@ -329,33 +331,22 @@ func spin() {
 	}
 }
 
-func isTTY(f *os.File) bool {
-	_, err := getTermios(f)
-	return err == nil
-}
-
-func getTermios(f *os.File) (*syscall.Termios, error) {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	if errno != 0 {
-		return nil, errno
-	}
-	return &t, nil
-}
+func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // noEcho turns off terminal echo (the agent draws its own input), keeping line editing
-// (C-u, backspace) and Ctrl-C/Ctrl-D working as in any line-based program.
+// (C-u, backspace) and Ctrl-C/Ctrl-D working as in any line-based program. golang.org/x/term
+// offers raw mode only, which would lose that editing; so the one flag is cleared by hand,
+// with each system's own requests (termios_*.go).
 func noEcho(f *os.File) func() {
-	t, err := getTermios(f)
+	fd := int(f.Fd())
+	t, err := unix.IoctlGetTermios(fd, getTermios)
 	if err != nil {
 		return func() {}
 	}
 	old := *t
-	t.Lflag &^= syscall.ECHO
-	syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(t)))
-	return func() {
-		syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(&old)))
-	}
+	t.Lflag &^= unix.ECHO
+	_ = unix.IoctlSetTermios(fd, setTermios, t)
+	return func() { _ = unix.IoctlSetTermios(fd, setTermios, &old) }
 }
 
 // appendStamp appends the time now to path as date +%s.%N prints it.

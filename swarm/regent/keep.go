@@ -67,13 +67,14 @@ func Keep(h *worker.Host) error {
 
 // runKeptChild runs a kept process until it ends, and reports whether it ended on purpose
 // (exit 0); err is only that it could not start. deathSig, when not 0, is sent to it should its
-// keeper die first (the caller's thread must stay locked to its goroutine).
+// keeper die first (on Linux; the caller's thread must stay locked to its goroutine).
 func runKeptChild(argv []string, deathSig syscall.Signal) (clean bool, err error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	// Signals reach the kept process directly (its pid is on record); a new process group
 	// keeps the terminal's signals for the keeper's window from reaching it twice.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	endWithParent(cmd.SysProcAttr, deathSig)
 	if err := cmd.Start(); err != nil {
 		return false, err
 	}

@@ -4,7 +4,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"syscall"
 )
 
 // The wire protocol: a connection carries one request line and one answer line. The answer
@@ -65,9 +64,7 @@ func SamePeer(conn net.Conn) bool {
 	if err != nil {
 		return false
 	}
-	var cred *syscall.Ucred
-	_ = raw.Control(func(fd uintptr) {
-		cred, err = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	})
-	return err == nil && cred != nil && int(cred.Uid) == os.Getuid()
+	uid := -1
+	_ = raw.Control(func(fd uintptr) { uid, err = peerUID(int(fd)) })
+	return err == nil && uid == os.Getuid()
 }

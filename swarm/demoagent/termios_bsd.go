@@ -1,0 +1,8 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package demoagent
+
+import "golang.org/x/sys/unix"
+
+// The requests that read and set a terminal's modes.
+const getTermios, setTermios = unix.TIOCGETA, unix.TIOCSETA
