@@ -180,6 +180,12 @@ func (d *Dir) EnvPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".env.json")
 }
 
+// SandboxCachePath is a sandboxed worker's own caches (its agent's ~/.cache, ~/.npm, Go's
+// and Cargo's downloads): written by the agent, shared with no one, kept across its starts.
+func (d *Dir) SandboxCachePath(name string) string {
+	return filepath.Join(d.Root, "cache", name)
+}
+
 // EgressPath is where a sandboxed worker's egress proxy writes the connections it refused.
 func (d *Dir) EgressPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".egress.jsonl")

@@ -59,6 +59,9 @@ func runSandboxed(o sandbox.Launch, say io.Writer) int {
 		return fail("%v", err)
 	}
 	defer egress.close()
+	if err := makeCaches(o.Cache); err != nil {
+		return fail("%v", err)
+	}
 	plan := sandbox.Build(facts)
 	files, err := openCopies(plan.Copies)
 	if err != nil {
@@ -166,7 +169,20 @@ func launchFacts(o sandbox.Launch) (sandbox.Facts, error) {
 	return sandbox.Facts{Home: home, WorkDir: o.WorkDir, InPlace: o.InPlace, Repo: o.Repo, StateDir: o.StateDir,
 		Box: o.Box, TmuxDir: filepath.Join(tmuxDir, fmt.Sprintf("tmux-%d", os.Getuid())), Argv0: exe, Real: real, Self: self,
 		Path: filepath.SplitList(os.Getenv("PATH")), Getenv: os.Getenv, Stat: statPath, HomeEntries: names,
-		Net: o.Net, FirstFD: 3}, nil
+		Net: o.Net, Cache: o.Cache, FirstFD: 3}, nil
+}
+
+// makeCaches makes the worker's own cache directories the sandbox binds over the home's.
+func makeCaches(cache string) error {
+	if cache == "" {
+		return nil
+	}
+	for _, rel := range sandbox.Caches {
+		if err := os.MkdirAll(sandbox.CacheDir(cache, rel), 0o700); err != nil {
+			return fmt.Errorf("cannot make the agent's cache: %v", err)
+		}
+	}
+	return nil
 }
 
 // statPath says whether path exists, and whether it is a directory (links followed).

@@ -25,14 +25,17 @@ type Launch struct {
 	StateDir  string
 	Box       string
 	EgressLog string
-	Net       Net
-	Argv      []string
+	// Cache is the worker's own directory of caches (see Facts.Cache).
+	Cache string
+	Net   Net
+	Argv  []string
 }
 
 // ForWorker is the launch of w's agent; stateDir is swarm's, box the loop's box ("" for a
 // worker that is no loop), egressLog where refused connections are written.
 func ForWorker(w *state.Worker, stateDir, box, egressLog string) Launch {
-	l := Launch{WorkDir: w.Cwd, InPlace: w.Worktree == nil, StateDir: stateDir, Box: box, EgressLog: egressLog}
+	l := Launch{WorkDir: w.Cwd, InPlace: w.Worktree == nil, StateDir: stateDir, Box: box, EgressLog: egressLog,
+		Cache: (&state.Dir{Root: stateDir}).SandboxCachePath(w.Name)}
 	if w.Worktree != nil {
 		// A clone borrows the repository's objects; a git worktree keeps its git directory
 		// there: either way the repository is read, never written.
@@ -54,7 +57,7 @@ func (l Launch) Prefix(self string) []string {
 	if l.InPlace {
 		args = append(args, "--in-place")
 	}
-	for _, kv := range [][2]string{{"--repo", l.Repo}, {"--state", l.StateDir}, {"--box", l.Box}, {"--egress-log", l.EgressLog}} {
+	for _, kv := range [][2]string{{"--repo", l.Repo}, {"--state", l.StateDir}, {"--box", l.Box}, {"--egress-log", l.EgressLog}, {"--cache", l.Cache}} {
 		if kv[1] != "" {
 			args = append(args, kv[0], kv[1])
 		}
@@ -67,7 +70,7 @@ func ParseLaunch(args []string) (Launch, error) {
 	var l Launch
 	l.Net.Kind = NetOpen
 	value := map[string]*string{"--workdir": &l.WorkDir, "--repo": &l.Repo, "--state": &l.StateDir, "--box": &l.Box,
-		"--egress-log": &l.EgressLog}
+		"--egress-log": &l.EgressLog, "--cache": &l.Cache}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {

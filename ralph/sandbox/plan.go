@@ -32,6 +32,11 @@ type Facts struct {
 	Net         Net
 	// ProxySocket is the egress proxy's socket outside, for Net allow.
 	ProxySocket string
+	// Cache is the worker's own directory of caches: the caches of the home directory
+	// (Caches) are its subdirectories inside, read-write, so that builds and installs work
+	// and are kept across starts, while the user's own caches, which builds outside read,
+	// stay out of the agent's reach. "": the caches are read-only.
+	Cache string
 	// FirstFD is the descriptor the first copy (see AgentFiles.Copies) is passed on.
 	FirstFD int
 }
@@ -148,6 +153,7 @@ func (p *planner) home() {
 			p.hide(filepath.Join(f.Home, rel))
 		}
 	}
+	p.caches()
 	for _, dir := range p.needed(f.Home) {
 		p.add("--ro-bind", dir, dir)
 	}
@@ -202,6 +208,32 @@ func (p *planner) rehide(dir string) {
 	}
 	if f.Box != "" && within(dir, f.StateDir) {
 		p.add("--bind", f.Box, f.Box)
+	}
+}
+
+// Caches are the places in the home directory where toolchains keep what they download and
+// build; each is bound from the worker's own Cache/<name> (see CacheDir).
+var Caches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", "go/pkg/mod", ".gradle/caches", ".m2/repository", ".bun/install/cache"}
+
+// CacheDir is where in cache the home's cache rel is kept.
+func CacheDir(cache, rel string) string {
+	return filepath.Join(cache, strings.ReplaceAll(strings.TrimPrefix(rel, "."), "/", "-"))
+}
+
+// caches binds the worker's own caches over the home's (made by the launcher beforehand): a
+// cache the home has, or one whose place is in the private home; never one that would need a
+// directory made inside a dot-directory bound read-only (bubblewrap could not make it).
+func (p *planner) caches() {
+	if p.f.Cache == "" {
+		return
+	}
+	for _, rel := range Caches {
+		home := filepath.Join(p.f.Home, rel)
+		top, _, nested := strings.Cut(rel, "/")
+		if nested && strings.HasPrefix(top, ".") && p.exists(filepath.Join(p.f.Home, top)) && !p.exists(home) {
+			continue
+		}
+		p.add("--bind", CacheDir(p.f.Cache, rel), home)
 	}
 }
 

@@ -158,3 +158,26 @@ func TestCommandSaysUpFirst(t *testing.T) {
 		t.Errorf("Command = %q", got)
 	}
 }
+
+func TestPlanGivesTheWorkerItsOwnCaches(t *testing.T) {
+	f := baseFacts()
+	f.Cache = "/home/u/.swarm/cache/w1"
+	f.Stat = machine("/home/u/", "/home/u/.cache/", "/home/u/.cargo/", "/home/u/.npm/", "/home/u/.local/")
+	f.HomeEntries = []string{".cache", ".cargo", ".npm", ".local"}
+	p := Build(f)
+	ro := mount(p.Args, "--ro-bind", "/home/u/.cache", "/home/u/.cache")
+	own := mount(p.Args, "--bind", "/home/u/.swarm/cache/w1/cache", "/home/u/.cache")
+	if ro < 0 || own < ro {
+		t.Errorf("~/.cache is not the worker's own over the user's: %q", p.Args)
+	}
+	if mount(p.Args, "--bind", "/home/u/.swarm/cache/w1/go-pkg-mod", "/home/u/go/pkg/mod") < 0 {
+		t.Errorf("Go's module cache (in the private home) is not the worker's own: %q", p.Args)
+	}
+	if strings.Contains(strings.Join(p.Args, " "), "/home/u/.cargo/registry") {
+		t.Errorf("a cache inside a read-only dot-directory that lacks it would need a directory made there: %q", p.Args)
+	}
+	f.Cache = ""
+	if p := Build(f); strings.Contains(strings.Join(p.Args, " "), "/cache/w1") {
+		t.Errorf("no cache given, yet one bound: %q", p.Args)
+	}
+}

@@ -36,6 +36,7 @@ func (h *Host) Clean(w *state.Worker, what CleanWhat) error {
 		d.HostPath(w.Name), d.HostModesPath(w.Name), d.AgentPIDPath(w.Name), d.InputLockPath(w.Name)} {
 		_ = os.Remove(p)
 	}
+	_ = os.RemoveAll(d.SandboxCachePath(w.Name))
 	return h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
 		all.Delete(w.Name)
 		return nil
