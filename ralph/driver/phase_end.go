@@ -86,16 +86,7 @@ func (en *endOfIteration) end(st *ralph.State, a agent, kind ralph.Ending) {
 	f := en.runFacts(st, a, kind, marker)
 	f.Spent, f.Verdict, f.Reverted, f.Limit, f.Untested = ended.spent, verdict, e.Reverted, ended.limit, e.Untested
 	dec := ralph.AfterRun(f, lim)
-	rec.Signals = f.Signals
-	if dec.Failed != nil {
-		rec.LastLines = dec.Failed.Lines
-	}
-	if dec.Signals != nil {
-		rec.Signals = dec.Signals
-	}
-	if n >= lim.MaxIterations && !doneReason(dec.ExitReason) && !slices.Contains(rec.Signals, ralph.SignalMaxIterations) {
-		rec.Signals = append(rec.Signals, ralph.SignalMaxIterations)
-	}
+	recordVerdict(&rec, f, dec, n >= lim.MaxIterations)
 	// Told with the verdict, so that it comes before what the verdict does to the loop.
 	dec.Tell = append(dec.Tell, ralph.IterationEnded(rec, dec))
 	if dec.RemoveDoneFile && f.Reverted {
@@ -250,4 +241,19 @@ func fatalReason(exitFile string, code int) string {
 		return "executable not found (exit 127)"
 	}
 	return "permission denied (exit 126)"
+}
+
+// recordVerdict notes in the iteration's record what the verdict on it said: the signals it
+// went by (and the last iteration's max_iterations, unless it was done), a failure's lines.
+func recordVerdict(rec *ralph.IterationRecord, f ralph.RunFacts, dec ralph.Decision, last bool) {
+	rec.Signals = f.Signals
+	if dec.Failed != nil {
+		rec.LastLines = dec.Failed.Lines
+	}
+	if dec.Signals != nil {
+		rec.Signals = dec.Signals
+	}
+	if last && !doneReason(dec.ExitReason) && !slices.Contains(rec.Signals, ralph.SignalMaxIterations) {
+		rec.Signals = append(rec.Signals, ralph.SignalMaxIterations)
+	}
 }
