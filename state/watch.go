@@ -38,6 +38,18 @@ func WatchFiles(dirs []string, wants func(name string) bool) *Watch {
 	return w
 }
 
+// WatchKernel is WatchFiles where the kernel tells of changes, nil elsewhere: for a reader
+// that has a slower look of its own to fall back on.
+func WatchKernel(dirs []string, wants func(name string) bool) *Watch {
+	w := &Watch{wake: make(chan struct{}, 1), kernel: true}
+	stop, ok := watchKernel(dirs, wants, w.notify)
+	if !ok {
+		return nil
+	}
+	w.stop = stop
+	return w
+}
+
 // Changed yields once something changed since it last yielded.
 func (w *Watch) Changed() <-chan struct{} { return w.wake }
 

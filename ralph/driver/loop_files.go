@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/swarm-dev/swarm/state"
 )
 
 // Watching a loop's files: the kernel (inotify) tells the loop when a file in its directory or
@@ -12,11 +14,19 @@ import (
 // its files then instead of polling them often; StatusPoll remains as the safety net. Where the
 // kernel cannot tell, the files are read every fallbackStatusPoll at least.
 
-// fileWatch is the kernel's watch of a loop's directories (loop_files_linux.go; elsewhere there
-// is none yet, and the loop reads its files every fallbackStatusPoll: loop_files_other.go).
-type fileWatch struct {
-	file *os.File
-	wake chan struct{} // one pending wake-up: something changed since the loop last waited
+// fileWatch is the kernel's watch of a loop's directories (state.WatchKernel; where the
+// kernel cannot tell, there is none and the loop reads its files every fallbackStatusPoll).
+type fileWatch struct{ w *state.Watch }
+
+// watchFiles starts watching dirs for what is not the loop's own writing; nil when the
+// system cannot. On a full disk every write the loop tries (and fails) makes events; were
+// they to wake it, its pause between retries would end at once, and it would spin.
+func watchFiles(dirs ...string) *fileWatch {
+	w := state.WatchKernel(dirs, func(name string) bool { return !ownWrite(name) })
+	if w == nil {
+		return nil
+	}
+	return &fileWatch{w: w}
 }
 
 // ownWrite reports whether a file of that name in the loop's directory changes only by the
@@ -35,12 +45,12 @@ func (fw *fileWatch) changed() <-chan struct{} {
 	if fw == nil {
 		return nil
 	}
-	return fw.wake
+	return fw.w.Changed()
 }
 
 func (fw *fileWatch) close() {
 	if fw != nil {
-		_ = fw.file.Close()
+		fw.w.Close()
 	}
 }
 
