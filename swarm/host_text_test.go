@@ -3,6 +3,8 @@ package swarm
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +99,11 @@ func TestLastSeenWorkersAddsTheSpawnedOnes(t *testing.T) {
 // the next one, and one that does not answer is shown from what was last seen of it.
 func TestFleetWatchFindsAHostAddedWhileItRuns(t *testing.T) {
 	root := t.TempDir()
+	// Asking the host makes its connection's directory, under /tmp for a root this long.
+	t.Cleanup(func() {
+		_ = os.RemoveAll(remote.ControlDir(root))
+		_ = os.Remove(filepath.Dir(remote.ControlDir(root))) // only when no one else uses it
+	})
 	t.Setenv(remote.SSHCommandVar, "false")
 	f := &fleetWatch{root: root, seen: map[string]hostRows{}}
 	if rows, _, hosts := f.rows(time.Now()); hosts != 0 || len(rows) != 0 {
