@@ -9,12 +9,19 @@ LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
 # of the time: swarm is started for every command, and a loop's demo agent once per iteration.
 BUILD   := CGO_ENABLED=0 $(GO) build -tags urfave_cli_no_docs -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install cross test test-race test-short bench lint e2e e2e-latest demo clean
+.PHONY: all build dist install cross test test-race test-short bench lint e2e e2e-latest demo clean
 
 all: build
 
 build:
 	$(BUILD) -o $(BIN) ./cmd/swarm
+
+# A binary per platform beside bin/swarm (bin/swarm-linux-arm64, ...): `swarm host add --install`
+# copies the one a host of another system needs.
+dist:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "bin/swarm-$${p%/*}-$${p#*/}"; GOOS=$${p%/*} GOARCH=$${p#*/} $(BUILD) -o bin/swarm-$${p%/*}-$${p#*/} ./cmd/swarm; \
+	done
 
 install:
 	$(BUILD) -o $(PREFIX)/bin/swarm ./cmd/swarm

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -22,9 +23,10 @@ func hostAddCommand() *cli.Command {
 		Usage:     "add a host: check the connection and the swarm there",
 		ArgsUsage: "NAME [user@]address[:port]",
 		Description: `Connects to the host with your own ssh (in batch mode: keys from your agent or
-~/.ssh/config), and checks that it runs the same swarm as this one. --install copies this
-swarm binary there (to ~/.local/bin/swarm) when the host's OS and architecture are this
-one's; swarm never installs anything unasked. A host where git has no identity (so its
+~/.ssh/config), and checks that it runs the same swarm as this one. --install copies
+swarm there (to ~/.local/bin/swarm): this binary when the host's OS and architecture are this
+one's, else bin/swarm-GOOS-GOARCH beside it (make dist builds them); swarm never installs
+anything unasked. A host where git has no identity (so its
 agents' commits would fail) is added with a warning that gives the command to fix it; so is
 a host whose agents cannot be confined (no bubblewrap there, or user namespaces off), with
 why and the fix (see swarm sandbox check).
@@ -34,7 +36,7 @@ Examples:
    swarm host add gpu 10.0.0.7:2222 --install
    swarm host add old me@old --swarm /opt/swarm/bin/swarm`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "install", Usage: "copy this swarm binary to the host (~/.local/bin/swarm) when it has none or another version"},
+			&cli.BoolFlag{Name: "install", Usage: "copy swarm to the host (~/.local/bin/swarm) when it has none or another version"},
 			&cli.StringFlag{Name: "swarm", Usage: "the swarm command on the host (default: swarm on its PATH, else ~/.local/bin/swarm)"},
 			&cli.Float64Flag{Name: "timeout", Usage: "seconds to wait for the host", Value: 15},
 			&cli.DurationFlag{Name: "persist", Usage: "how long the connection stays open after its last use (at least 1s)", Value: remote.DefaultPersist},
@@ -219,21 +221,23 @@ func readHello(host string, out []byte) (remote.Hello, error) {
 // installPath is where --install puts swarm on a host.
 const installPath = "~/.local/bin/swarm"
 
-// installSwarm copies the running binary to the host when its OS and architecture are this
-// machine's.
+// installSwarm copies swarm to the host: the running binary when the host's OS and
+// architecture are this machine's, else swarm-GOOS-GOARCH beside it (`make dist` builds them).
 func installSwarm(ctx context.Context, conn *remote.Conn) (remote.Hello, error) {
 	out, err := conn.Shell(ctx, false, "uname -sm").Output()
 	if err != nil {
 		return remote.Hello{}, fail("cannot tell the OS of host %s: %v", conn.Host.Name, err)
 	}
 	goos, goarch := unameToGo(string(out))
-	if goos != runtime.GOOS || goarch != runtime.GOARCH {
-		return remote.Hello{}, fail("host %s is %s/%s and this swarm is built for %s/%s: build swarm for the host (GOOS=%s GOARCH=%s make build) and install it there",
-			conn.Host.Name, goos, goarch, runtime.GOOS, runtime.GOARCH, goos, goarch)
-	}
 	self, err := os.Executable()
 	if err != nil {
 		return remote.Hello{}, fail("cannot find this swarm's binary: %v", err)
+	}
+	if goos != runtime.GOOS || goarch != runtime.GOARCH {
+		if self, err = binaryFor(self, goos, goarch); err != nil {
+			return remote.Hello{}, fail("host %s is %s/%s and this swarm is built for %s/%s: %v",
+				conn.Host.Name, goos, goarch, runtime.GOOS, runtime.GOARCH, err)
+		}
 	}
 	bin, err := os.Open(self)
 	if err != nil {
@@ -248,6 +252,25 @@ func installSwarm(ctx context.Context, conn *remote.Conn) (remote.Hello, error) 
 	}
 	conn.Host.Swarm = installPath
 	return hello(ctx, conn)
+}
+
+// binaryFor is swarm built for another system: swarm-GOOS-GOARCH in the running binary's
+// folder, or an error that says how to make it.
+func binaryFor(self, goos, goarch string) (string, error) {
+	if !supportedPlatform(goos, goarch) {
+		return "", fmt.Errorf("swarm is built for linux and darwin on amd64 and arm64 only")
+	}
+	name := filepath.Join(filepath.Dir(self), "swarm-"+goos+"-"+goarch)
+	if _, err := os.Stat(name); err != nil {
+		return "", fmt.Errorf("no %s: build it in swarm's checkout with `make dist` (or `GOOS=%s GOARCH=%s go build -o %s ./cmd/swarm`) and run this again",
+			name, goos, goarch, name)
+	}
+	return name, nil
+}
+
+// supportedPlatform says whether swarm is built for goos/goarch.
+func supportedPlatform(goos, goarch string) bool {
+	return (goos == "linux" || goos == "darwin") && (goarch == "amd64" || goarch == "arm64")
 }
 
 // unameToGo reads `uname -sm` as Go's GOOS and GOARCH.

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph/git"
+	"github.com/swarm-dev/swarm/ralph/proc"
 	"github.com/swarm-dev/swarm/ralph/sandbox"
 	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/remote"
@@ -34,7 +35,7 @@ func hostHelloCommand() *cli.Command {
 // gatherHello is what this machine's swarm says of itself to another's.
 func gatherHello(e *env) remote.Hello {
 	h := remote.Hello{Version: Version, OS: runtime.GOOS, Arch: runtime.GOARCH, StateDir: e.Dir().Root, CPUs: runtime.NumCPU()}
-	h.Load, h.MemAvailable = machineLoad()
+	h.Load, h.MemAvailable = proc.Machine()
 	if list, _, err := e.LoadAll(); err == nil {
 		for _, w := range list {
 			h.Workers++
@@ -67,24 +68,6 @@ func gatherHello(e *env) remote.Hello {
 		h.Regent = fmt.Sprintf("running (pid %d)", pid)
 	}
 	return h
-}
-
-// machineLoad is the 1-minute load average and the memory available, from /proc (zero where
-// there is none).
-func machineLoad() (load float64, avail int64) {
-	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
-		fmt.Sscanf(string(data), "%f", &load)
-	}
-	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			if rest, ok := strings.CutPrefix(l, "MemAvailable:"); ok {
-				var kb int64
-				fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
-				avail = kb * 1024
-			}
-		}
-	}
-	return load, avail
 }
 
 func hostRunCommand() *cli.Command {

@@ -1,22 +1,10 @@
 package proc
 
-import (
-	"os"
-	"strconv"
-	"syscall"
-)
+import "syscall"
 
 // StdoutTo lists the processes whose standard output is the file at path (as opened: a file
 // removed since is not matched). Only the user's own processes can be read.
-func StdoutTo(path string) []int {
-	var out []int
-	for _, pid := range pids() {
-		if target, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/1"); err == nil && target == path {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
+func StdoutTo(path string) []int { return stdoutTo(path) }
 
 // EndStdoutTo sends SIGTERM to the processes whose standard output is path.
 func EndStdoutTo(path string) {

@@ -1,47 +1,14 @@
 package proc
 
-import (
-	"bytes"
-	"strconv"
-	"sync"
-)
-
 // Marks: the kernel hands out process ids in turn, each above the last until it comes round
 // past the largest (pid_max). So the id it handed out last is a mark in time, and a process
 // whose id lies after it, in that round, started later. A loop looks for what its agent left
 // outside its group among the processes started since that agent, not among all of them (a
 // few hundred on a busy machine, fifty loops' worth of looks a second).
 
-// Mark returns the id the kernel handed out last, in this process's pid namespace (as
-// /proc/loadavg shows it); 0 when it cannot be read, which stands for "every process".
-func Mark() int {
-	data, ok := readProcFile("/proc/loadavg", make([]byte, 128))
-	if !ok {
-		return 0
-	}
-	fields := bytes.Fields(data)
-	if len(fields) < 5 {
-		return 0
-	}
-	n, err := strconv.Atoi(string(fields[4]))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
-}
-
-// pidMax is the largest process id plus one, read once; 0 when unknown.
-var pidMax = sync.OnceValue(func() int {
-	data, ok := readProcFile("/proc/sys/kernel/pid_max", make([]byte, 32))
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(string(bytes.TrimSpace(data)))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
-})
+// Mark returns the id the kernel handed out last, in this process's pid namespace; 0 when it
+// cannot be read (macOS does not tell it), which stands for "every process".
+func Mark() int { return lastPID() }
 
 // startedAfter returns whether a process now listed started after mark was taken. Read after
 // the listing, the last id handed out bounds it: ids between mark and it (round past pid_max

@@ -2,54 +2,18 @@ package proc
 
 import (
 	"errors"
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
 
-// Stat returns a process's state letter, process group and start time (clock ticks since
-// boot). ok is false when the process does not exist or /proc is unavailable.
-func Stat(pid int) (stateLetter byte, pgrp int, start uint64, ok bool) {
-	f := statFields(pid)
-	if len(f) < 20 {
-		return 0, 0, 0, false
-	}
-	pg, _ := strconv.Atoi(f[2])
-	st, _ := strconv.ParseUint(f[19], 10, 64)
-	return f[0][0], pg, st, true
-}
+// Stat returns a process's state letter (R, S, Z, ...: a zombie is Z on every system), its
+// process group and its start time (an opaque number that tells a process from a later one
+// with its PID). ok is false when the process does not exist or cannot be read.
+func Stat(pid int) (stateLetter byte, pgrp int, start uint64, ok bool) { return stat(pid) }
 
-// Usage is a process's CPU time so far (user and system) and its resident memory in bytes.
-func Usage(pid int) (cpu time.Duration, rss int64) {
-	f := statFields(pid)
-	if len(f) < 22 {
-		return 0, 0
-	}
-	// Clock ticks: USER_HZ is 100 on Linux.
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond, pages * int64(os.Getpagesize())
-}
-
-// statFields are the fields of /proc/PID/stat after the command name (the state first); nil
-// when the process does not exist or /proc is unavailable.
-func statFields(pid int) []string {
-	var buf [512]byte
-	data, ok := readProcFile(procPath(pid, "stat"), buf[:])
-	if !ok {
-		return nil
-	}
-	// The command name is in parentheses and may itself contain spaces or ')'.
-	s := string(data)
-	end := strings.LastIndexByte(s, ')')
-	if end < 0 || end+2 >= len(s) {
-		return nil
-	}
-	return strings.Fields(s[end+2:])
-}
+// Usage is a process's CPU time so far (user and system) and its resident memory in bytes;
+// zero where the system does not tell (see usage).
+func Usage(pid int) (cpu time.Duration, rss int64) { return usage(pid) }
 
 // Start is the start time that tells a live process from a later one that reused its PID.
 func Start(pid int) uint64 {
@@ -79,26 +43,12 @@ var listPIDs = pids
 // PIDs lists the processes running now (this one among them).
 func PIDs() []int { return pids() }
 
-// pids lists the processes in /proc.
-func pids() []int {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	// Names only: no sorting, no look at each entry.
-	names, _ := d.Readdirnames(-1)
-	out := make([]int, 0, len(names))
-	for _, name := range names {
-		if pid, err := strconv.Atoi(name); err == nil {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // running reports a process that still runs something (not a zombie).
 func running(pid int) bool {
 	letter, _, _, ok := Stat(pid)
 	return ok && letter != 'Z' && letter != 'X'
 }
+
+// Machine is the machine's 1-minute load average and the memory available to start programs
+// in, in bytes; zero where it cannot be read.
+func Machine() (load float64, avail int64) { return machine() }

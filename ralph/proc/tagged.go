@@ -90,13 +90,9 @@ func taggedEach(tags []string, mark int) [][]int {
 	return out
 }
 
-var readEnviron = func(pid int) ([]byte, error) {
-	data, ok := readProcFile(procPath(pid, "environ"), make([]byte, 4096))
-	if !ok {
-		return nil, os.ErrNotExist
-	}
-	return data, nil
-}
+// readEnviron reads a process's environment as the kernel keeps it: KEY=VALUE entries, each
+// ended by a NUL (a test replaces it).
+var readEnviron = environOf
 
 // Environ is a process's environment, empty when it cannot be read.
 func Environ(pid int) map[string]string {
