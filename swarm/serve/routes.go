@@ -78,7 +78,9 @@ func orNotFound(h http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) stream(w http.ResponseWriter, r *http.Request) { orNotFound(s.cfg.Stream).ServeHTTP(w, r) }
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	orNotFound(s.cfg.Stream).ServeHTTP(w, r)
+}
 
 func openapi(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")

@@ -145,14 +145,14 @@ func TestTheBackendsErrorsKeepTheirStatus(t *testing.T) {
 func TestQueryParameters(t *testing.T) {
 	ts := newTestServer(false)
 	for target, want := range map[string]int{
-		"/api/v1/workers/w1/screen":                    http.StatusOK,
+		"/api/v1/workers/w1/screen":                     http.StatusOK,
 		"/api/v1/workers/w1/screen?lines=5&colour=html": http.StatusOK,
-		"/api/v1/workers/w1/screen?lines=0":            http.StatusBadRequest,
-		"/api/v1/workers/w1/screen?lines=99999":        http.StatusBadRequest,
-		"/api/v1/workers/w1/screen?colour=ansi":        http.StatusBadRequest,
-		"/api/v1/events?after=3,box:4&kind=loop":       http.StatusOK,
-		"/api/v1/events?worker=a%0Ab":                  http.StatusBadRequest,
-		"/api/v1/report?since=12h":                     http.StatusOK,
+		"/api/v1/workers/w1/screen?lines=0":             http.StatusBadRequest,
+		"/api/v1/workers/w1/screen?lines=99999":         http.StatusBadRequest,
+		"/api/v1/workers/w1/screen?colour=ansi":         http.StatusBadRequest,
+		"/api/v1/events?after=3,box:4&kind=loop":        http.StatusOK,
+		"/api/v1/events?worker=a%0Ab":                   http.StatusBadRequest,
+		"/api/v1/report?since=12h":                      http.StatusOK,
 	} {
 		if w := ts.do("GET", target, "", bearer(testToken)); w.Code != want {
 			t.Errorf("%s: %d %q, want %d", target, w.Code, w.Body, want)
@@ -191,4 +191,3 @@ func TestLimiterForgetsTheStalest(t *testing.T) {
 		t.Errorf("%d addresses remembered, at most %d", len(l.failed), maxAddrs)
 	}
 }
-

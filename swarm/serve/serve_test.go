@@ -30,16 +30,18 @@ func (f *fakeBackend) Iterations(_ context.Context, n string) (any, error) { ret
 func (f *fakeBackend) Screen(_ context.Context, n string, lines int, html bool) (any, error) {
 	return map[string]any{"lines": lines, "html": html}, nil
 }
-func (f *fakeBackend) Report(_ context.Context, since string) (any, error) { return since, nil }
+func (f *fakeBackend) Report(_ context.Context, since string) (any, error)  { return since, nil }
 func (f *fakeBackend) Events(_ context.Context, q EventsQuery) (any, error) { return q, nil }
 func (f *fakeBackend) act(what string) (string, error) {
 	f.did = append(f.did, what)
 	return "did " + what, nil
 }
-func (f *fakeBackend) Pause(_ context.Context, n string) (string, error)  { return f.act("pause " + n) }
-func (f *fakeBackend) Resume(_ context.Context, n string) (string, error) { return f.act("resume " + n) }
-func (f *fakeBackend) Kill(_ context.Context, n string) (string, error)   { return f.act("kill " + n) }
-func (f *fakeBackend) Land(_ context.Context, n string) (string, error)   { return f.act("land " + n) }
+func (f *fakeBackend) Pause(_ context.Context, n string) (string, error) { return f.act("pause " + n) }
+func (f *fakeBackend) Resume(_ context.Context, n string) (string, error) {
+	return f.act("resume " + n)
+}
+func (f *fakeBackend) Kill(_ context.Context, n string) (string, error) { return f.act("kill " + n) }
+func (f *fakeBackend) Land(_ context.Context, n string) (string, error) { return f.act("land " + n) }
 func (f *fakeBackend) Send(_ context.Context, n, line string) (string, error) {
 	return f.act("send " + n + " " + line)
 }
