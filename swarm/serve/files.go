@@ -90,9 +90,15 @@ func (e *ErrRunning) Error() string {
 	return fmt.Sprintf("swarm serve runs already for this state directory (pid %d, %s)", e.PID, e.Addr)
 }
 
-// Claim makes this process the state directory's one server, listening at addr; release
-// lets go. Another's claim is an *ErrRunning naming it.
-func Claim(root, addr string) (release func(), err error) {
+// Claim is this process's hold on the state directory as its one server.
+type Claim struct {
+	lock    *state.Lock
+	running string
+}
+
+// ClaimDir makes this process the state directory's one server, listening at addr (see
+// Announce); another's claim is an *ErrRunning naming it.
+func ClaimDir(root, addr string) (*Claim, error) {
 	if err := ensureDir(root); err != nil {
 		return nil, err
 	}
@@ -100,18 +106,26 @@ func Claim(root, addr string) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	running := filepath.Join(Dir(root), "running")
+	c := &Claim{lock: lock, running: filepath.Join(Dir(root), "running")}
 	if !ok {
-		return nil, &ErrRunning{readRunning(running)}
+		return nil, &ErrRunning{readRunning(c.running)}
 	}
-	if err := state.WriteFileAtomic(running, fmt.Appendf(nil, "%d %s\n", os.Getpid(), addr), 0o600); err != nil {
+	if err := c.Announce(addr); err != nil {
 		lock.Unlock()
 		return nil, err
 	}
-	return func() {
-		_ = os.Remove(running)
-		lock.Unlock()
-	}, nil
+	return c, nil
+}
+
+// Announce says where the server listens, for another that is refused.
+func (c *Claim) Announce(addr string) error {
+	return state.WriteFileAtomic(c.running, fmt.Appendf(nil, "%d %s\n", os.Getpid(), addr), 0o600)
+}
+
+// Release lets go of the state directory.
+func (c *Claim) Release() {
+	_ = os.Remove(c.running)
+	c.lock.Unlock()
 }
 
 // readRunning reads who holds the lock; nothing known when the file is gone or damaged.

@@ -61,24 +61,27 @@ func TestADamagedTokenIsRefused(t *testing.T) {
 
 func TestOneServerPerStateDirectory(t *testing.T) {
 	root := t.TempDir()
-	release, err := Claim(root, "127.0.0.1:8717")
+	claim, err := ClaimDir(root, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Claim(root, "127.0.0.1:9999")
+	if err := claim.Announce("127.0.0.1:8717"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ClaimDir(root, "127.0.0.1:9999")
 	var running *ErrRunning
 	if !errors.As(err, &running) || running.PID != os.Getpid() || running.Addr != "127.0.0.1:8717" {
 		t.Fatalf("second claim: %v", err)
 	}
-	release()
+	claim.Release()
 	if _, err := os.Stat(filepath.Join(Dir(root), "running")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("running file left: %v", err)
 	}
-	release2, err := Claim(root, "127.0.0.1:9999")
+	again, err := ClaimDir(root, "127.0.0.1:9999")
 	if err != nil {
 		t.Fatalf("claim after release: %v", err)
 	}
-	release2()
+	again.Release()
 }
 
 func TestListenWords(t *testing.T) {
