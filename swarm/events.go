@@ -183,26 +183,34 @@ func isEventsFile(name string) bool { return strings.HasPrefix(name, "events.jso
 // first prints what is there: this machine's events and every host's, merged by time; it
 // returns how many. Once ctx is done it waits for the hosts no longer, and prints nothing.
 func (run *eventsRun) first(ctx context.Context, r *eventlog.Reader) (int, error) {
+	all, err := run.collect(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	return len(all), run.print.print(all)
+}
+
+// collect is what is there: this machine's events and every host's, merged by time.
+func (run *eventsRun) collect(ctx context.Context, r *eventlog.Reader) ([]eventlog.Event, error) {
 	asked := make(chan []hostEvents, 1)
 	go func() { asked <- run.askHosts() }()
 	var parts [][]eventlog.Event
 	if r != nil {
 		es, err := r.Next()
 		if err != nil {
-			return 0, fail("cannot read the event log: %w", err)
+			return nil, fail("cannot read the event log: %w", err)
 		}
 		parts = append(parts, run.q.kept(remote.LocalName, es))
 	}
 	select {
 	case <-ctx.Done():
-		return 0, nil
+		return nil, nil
 	case answers := <-asked:
 		for _, got := range answers {
 			parts = append(parts, run.took(got))
 		}
 	}
-	all := mergeByTime(parts)
-	return len(all), run.print.print(all)
+	return mergeByTime(parts), nil
 }
 
 // askHosts asks every host at once for its events after the id it last gave.

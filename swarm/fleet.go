@@ -152,27 +152,10 @@ func askWithin(root string, h remote.Host, limit time.Duration, args ...string) 
 // printFleet shows the fleet's workers: JSON, names (NAME@HOST for a host's), or a table with
 // a HOST column; a host that did not answer is told on stderr too.
 func printFleet(e *env, parts []fleetPart, format string) error {
-	var all []workerJSON
-	for _, p := range parts {
-		all = append(all, p.workers...)
-	}
-	reg := remote.RegistryOf(e.Dir().Root)
-	for _, p := range parts {
-		if p.problem != nil {
-			e.warnf("%s", unreachableLine(p, time.Now()))
-		}
-		if p.left != "" {
-			e.warnf("%s", p.left)
-		}
-		if news := versionNews(reg, p.host, p.version); news != "" {
-			e.warnf("%s", news)
-		}
-	}
+	warnFleet(e, parts)
+	all := fleetWorkers(parts)
 	switch format {
 	case "json":
-		if all == nil {
-			all = []workerJSON{}
-		}
 		return printJSON(e, all)
 	case "names":
 		for _, j := range all {
@@ -186,6 +169,32 @@ func printFleet(e *env, parts []fleetPart, format string) error {
 	}
 	printFleetTable(e, all)
 	return nil
+}
+
+// fleetWorkers are every machine's workers, in the machines' order.
+func fleetWorkers(parts []fleetPart) []workerJSON {
+	all := []workerJSON{}
+	for _, p := range parts {
+		all = append(all, p.workers...)
+	}
+	return all
+}
+
+// warnFleet tells on stderr of the hosts that did not answer, left workers out, or run
+// another version.
+func warnFleet(e *env, parts []fleetPart) {
+	reg := remote.RegistryOf(e.Dir().Root)
+	for _, p := range parts {
+		if p.problem != nil {
+			e.warnf("%s", unreachableLine(p, time.Now()))
+		}
+		if p.left != "" {
+			e.warnf("%s", p.left)
+		}
+		if news := versionNews(reg, p.host, p.version); news != "" {
+			e.warnf("%s", news)
+		}
+	}
 }
 
 // fleetName is how a worker of the fleet is named in a command: NAME, or NAME@HOST.

@@ -65,21 +65,41 @@ its last known workers as unreachable, and when it was last seen.`,
 }
 
 func runLs(e *env, o lsOptions) error {
+	list, parts, err := lsParts(e, o)
+	if err != nil {
+		return err
+	}
+	if parts == nil {
+		return printWorkers(e, list, o.Format)
+	}
+	return printFleet(e, parts, o.Format)
+}
+
+// lsValue is what `ls --format json` prints (a host that did not answer is warned of).
+func lsValue(e *env, o lsOptions) ([]workerJSON, error) {
+	list, parts, err := lsParts(e, o)
+	if err != nil || parts == nil {
+		return workersJSON(e, list), err
+	}
+	warnFleet(e, parts)
+	return fleetWorkers(parts), nil
+}
+
+// lsParts are the workers ls shows: this machine's alone (parts nil) when no host is asked,
+// else every machine's asked.
+func lsParts(e *env, o lsOptions) ([]*state.Worker, []fleetPart, error) {
 	reg := remote.RegistryOf(e.Dir().Root)
 	if o.Host == remote.LocalName || (o.Host == "" && !reg.Any()) {
 		list, err := localWorkers(e, o)
-		if err != nil {
-			return err
-		}
-		return printWorkers(e, list, o.Format)
+		return list, nil, err
 	}
 	hosts := reg.All(e.warnErr)
 	if o.Host != "" {
 		h, err := reg.Get(o.Host)
 		if err != nil {
-			return wrapped(ExitNotFound, "%w", err)
+			return nil, nil, wrapped(ExitNotFound, "%w", err)
 		}
-		return printFleet(e, askFleet(e, []remote.Host{h}, o.remoteArgs(), o.Timeout), o.Format)
+		return nil, askFleet(e, []remote.Host{h}, o.remoteArgs(), o.Timeout), nil
 	}
 	// The hosts are asked first, and this machine's workers read while they answer.
 	asked := make(chan []fleetPart, 1)
@@ -87,14 +107,13 @@ func runLs(e *env, o lsOptions) error {
 	list, err := localWorkers(e, o)
 	if err != nil {
 		<-asked
-		return err
+		return nil, nil, err
 	}
 	local := fleetPart{host: remote.LocalName, workers: workersJSON(e, list)}
 	for i := range local.workers {
 		local.workers[i].Host = remote.LocalName
 	}
-	parts := append([]fleetPart{local}, <-asked...)
-	return printFleet(e, parts, o.Format)
+	return nil, append([]fleetPart{local}, <-asked...), nil
 }
 
 // remoteArgs are the filters a host applies to its own workers.

@@ -148,6 +148,7 @@ func commands() []*cli.Command {
 		cleanCommand(),
 		landCommand(),
 		reportCommand(),
+		serveCommand(),
 		respawnCommand(),
 		hostCommand(),
 		initCommand(),

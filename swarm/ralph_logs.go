@@ -75,19 +75,10 @@ func (o ralphLogsOptions) check() error {
 // runRalphLogs prints a loop's log. It reads no loop state unless following, so the logs
 // of a loop whose state is damaged can still be read: they tell what happened to it.
 func runRalphLogs(e *env, o ralphLogsOptions) error {
-	name := o.Args[0]
-	if err := worker.ValidateName(name); err != nil {
+	ld, err := settledLoopDir(e, o.Args[0])
+	if err != nil {
 		return err
 	}
-	ld := ralph.DirFor(e.Dir(), name)
-	if !hasLoop(ld) {
-		if _, _, err := e.Load(name); err != nil {
-			return err
-		}
-		return fail("worker '%s' is not a ralph worker", name)
-	}
-	// A decision being recorded is read whole: its state, its events and its lines together.
-	ld.Settled(settleWait)
 	t := tail{path: ld.IterationsLog(), lines: o.Lines, follow: o.Follow, whole: isEventLine, torn: isTornEntry}
 	if o.Monitor {
 		t.path, t.whole = ld.MonitorLog(), nil
@@ -104,6 +95,43 @@ func runRalphLogs(e *env, o ralphLogsOptions) error {
 		return err == nil && (st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.MonitorAlive())
 	}
 	return t.run(e)
+}
+
+// settledLoopDir is the directory of the loop name, once a decision being recorded in it is
+// (its state, its events and its lines are then read together).
+func settledLoopDir(e *env, name string) (ralph.Dir, error) {
+	if err := worker.ValidateName(name); err != nil {
+		return ralph.Dir{}, err
+	}
+	ld := ralph.DirFor(e.Dir(), name)
+	if !hasLoop(ld) {
+		if _, _, err := e.Load(name); err != nil {
+			return ld, err
+		}
+		return ld, fail("worker '%s' is not a ralph worker", name)
+	}
+	ld.Settled(settleWait)
+	return ld, nil
+}
+
+// iterationRecords are what `ralph logs NAME --format json` prints: the loop's whole
+// iteration records, oldest first.
+func iterationRecords(e *env, name string) ([]json.RawMessage, error) {
+	ld, err := settledLoopDir(e, name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(ld.IterationsJSONL())
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fail("%w", err)
+	}
+	records := []json.RawMessage{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if isRecordLine(line) {
+			records = append(records, json.RawMessage(line))
+		}
+	}
+	return records, nil
 }
 
 // settleWait bounds how long ralph logs waits for a decision being recorded: the loop lock is

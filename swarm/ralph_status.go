@@ -48,20 +48,10 @@ func (o ralphStatusOptions) check() error {
 }
 
 func runRalphStatus(e *env, o ralphStatusOptions) error {
-	regent.Revive(e.Host)
-	w, ld, st, err := loadLoop(e, o.Args[0])
-	if isNotFound(err) {
-		// A cleaned worker's loop history is kept: its status is still worth reading.
-		w, ld, st, err = loadLoopHistory(e, o.Args[0], err)
-	}
+	v, ld, err := loopValue(e, o.Args[0])
 	if err != nil {
 		return err
 	}
-	v := viewLoop(ld, st, w, regent.NewClient(e.Dir()).PID())
-	if w != nil {
-		v.Landing = workerLanding(e, w)
-	}
-	v.RefusedConnections = readEgress(e.Dir().EgressPath(o.Args[0]))
 	if o.Format == "json" {
 		return printJSON(e, v)
 	}
@@ -74,6 +64,25 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 		fmt.Fprintf(e.stdout, "Warning: no space left where the loop keeps its files (%s, %d bytes free): it cannot record its progress\n", ld.Path, free)
 	}
 	return nil
+}
+
+// loopValue is what `ralph status NAME --format json` prints, and the loop's directory.
+func loopValue(e *env, name string) (loopView, ralph.Dir, error) {
+	regent.Revive(e.Host)
+	w, ld, st, err := loadLoop(e, name)
+	if isNotFound(err) {
+		// A cleaned worker's loop history is kept: its status is still worth reading.
+		w, ld, st, err = loadLoopHistory(e, name, err)
+	}
+	if err != nil {
+		return loopView{}, ld, err
+	}
+	v := viewLoop(ld, st, w, regent.NewClient(e.Dir()).PID())
+	if w != nil {
+		v.Landing = workerLanding(e, w)
+	}
+	v.RefusedConnections = readEgress(e.Dir().EgressPath(name))
+	return v, ld, nil
 }
 
 // loadLoopHistory reads the loop state of a worker that has no record any more; notFound is

@@ -74,11 +74,24 @@ func (o reportOptions) check() error {
 }
 
 func runReport(e *env, o reportOptions) error {
+	r, err := reportValue(e, o)
+	if err != nil {
+		return err
+	}
+	if o.Format == "json" {
+		return printJSON(e, r)
+	}
+	return report.Text(e.stdout, r, reportWidth(e), time.Local)
+}
+
+// reportValue is the report `report --format json` prints (the records it could not read
+// warned of).
+func reportValue(e *env, o reportOptions) (report.Report, error) {
 	since, _ := report.ParseSince(o.Since, o.Now, time.Local)
 	win := report.Window{Since: since, Now: o.Now}
 	hosts, err := reportHosts(e, o.Host)
 	if err != nil {
-		return err
+		return report.Report{}, err
 	}
 	// The hosts are asked first, and this machine's records read while they answer.
 	asked := make(chan []hostReport, 1)
@@ -88,7 +101,7 @@ func runReport(e *env, o reportOptions) error {
 		facts, damaged, err := localFacts(e)
 		if err != nil {
 			<-asked
-			return err
+			return report.Report{}, err
 		}
 		r.Workers, r.Damaged = report.Build(facts, win), damaged
 	}
@@ -99,10 +112,7 @@ func runReport(e *env, o reportOptions) error {
 	}
 	r.Totals = report.Sum(r.Workers, r.Hosts)
 	warnDamaged(e, r.Damaged)
-	if o.Format == "json" {
-		return printJSON(e, r)
-	}
-	return report.Text(e.stdout, r, reportWidth(e), time.Local)
+	return r, nil
 }
 
 // reportHosts are the hosts a report asks: none with --host local, the one named, or all.

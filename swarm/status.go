@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
@@ -63,7 +64,7 @@ func runStatus(e *env, o statusOptions) error {
 	}
 	loop := workerLoop(e, w)
 	if o.Format == "json" {
-		if err := printJSON(e, stateJSON(w, loop)); err != nil {
+		if err := printJSON(e, statusValue(w, loop)); err != nil {
 			return err
 		}
 	} else {
@@ -74,6 +75,9 @@ func runStatus(e *env, o statusOptions) error {
 	}
 	return nil
 }
+
+// statusValue is what `status --format json` prints of the worker w, with its loop state.
+func statusValue(w *state.Worker, loop *ralph.State) workerJSON { return stateJSON(w, loop) }
 
 // endedAt is when a worker that no longer runs ended, as far as swarm saw it (its exit code's
 // record); zero when not known.

@@ -93,3 +93,13 @@ func (t *Exec) SendKeys(paneID string, keys ...string) error {
 	}
 	return nil
 }
+
+// CaptureEscaped is Capture with the text's colours and attributes kept as escape
+// sequences (capture-pane -e), for a screen shown in colour.
+func (t *Exec) CaptureEscaped(paneID string, historyLines int) (string, error) {
+	args := []string{"capture-pane", "-p", "-e", "-J", "-t", paneID}
+	if historyLines > 0 {
+		args = append(args, "-S", strconv.Itoa(-historyLines))
+	}
+	return t.run(nil, args...)
+}

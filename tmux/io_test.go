@@ -24,6 +24,18 @@ func TestCapture(t *testing.T) {
 	}
 }
 
+func TestCaptureEscaped(t *testing.T) {
+	e, stub := newExec(t)
+	stub.Expect(tm("capture-pane", "-p", "-e", "-J", "-t", "%3")...).Prints("\x1b[31mred\x1b[0m\n")
+	stub.Expect(tm("capture-pane", "-p", "-e", "-J", "-t", "%3", "-S", "-50")...).Prints("older\n")
+	if got, err := e.CaptureEscaped("%3", 0); err != nil || got != "\x1b[31mred\x1b[0m\n" {
+		t.Errorf("CaptureEscaped(0) = %q, %v", got, err)
+	}
+	if got, err := e.CaptureEscaped("%3", 50); err != nil || got != "older\n" {
+		t.Errorf("CaptureEscaped(50) = %q, %v", got, err)
+	}
+}
+
 // bufferName is the generated name of a paste buffer, as it appears in argv.
 const bufferName = `swarm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
 

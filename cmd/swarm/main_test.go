@@ -199,5 +199,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// proccpu -max DURATION WINDOW PIDFILE: the CPU of a process over WINDOW stays under
 		// DURATION (cpu_test.go).
 		"proccpu": cmdProcCPU,
+		// http [-bearer FILE] [-cookie FILE] [-H NAME:VALUE]... METHOD SERVED PATH [BODY]: a
+		// request to the swarm serve whose first line is in the file SERVED, the token read
+		// from FILE; prints "status N", the response's headers and its body (http_test.go).
+		"http": cmdHTTP,
 	}
 }

@@ -11,7 +11,7 @@ var files embed.FS
 // order is the order the topics are listed in: from running a loop to the reference, then
 // the project's own. A topic file not named here is still shown, after these (Names).
 var order = []string{
-	"loops", "signals", "checks", "cost", "chains", "agent-mode", "landing", "sandbox", "hosts", "schedulers", "regent", "notifications", "events",
+	"loops", "signals", "checks", "cost", "chains", "agent-mode", "landing", "sandbox", "hosts", "schedulers", "regent", "notifications", "events", "serve",
 	"configuration", "commands", "exit-codes", "faults", "python", "performance", "development",
 }
 
