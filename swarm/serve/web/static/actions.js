@@ -5,8 +5,8 @@ import { post, workerPath } from './api.js';
 import { button, el, replace } from './dom.js';
 import { needsAnswer } from './words.js';
 
-export function actionsView(name, w, loop, after) {
-  const out = el('div', { class: 'output', role: 'status', 'aria-live': 'polite' });
+// out is where answers show; it outlives the redraws an action's events cause.
+export function actionsView(name, w, loop, after, out) {
   const act = (what, body) => run(out, name, what, body, after);
   const buttons = el('div', { class: 'actions' });
   if (needsAnswer(w)) {
@@ -55,6 +55,11 @@ async function run(out, name, what, body, after) {
     replace(out, el('p', { class: 'msg error', role: 'alert' }, what + ' failed: ' + e.message));
     return false;
   }
+}
+
+// outputView is where the answers to actions show.
+export function outputView() {
+  return el('div', { class: 'output', role: 'status', 'aria-live': 'polite' });
 }
 
 // confirmThen asks in the page's dialog, and does it only on a yes.

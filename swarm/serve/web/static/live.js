@@ -92,7 +92,7 @@ export class Refresher {
       else await Promise.all(keys.map((k) => this.one(k)));
     } finally {
       this.timer = null;
-      if (!this.stopped && (this.stale.size || this.everything) this.mark(this.everything ? null : [...this.stale][0]));
+      if (!this.stopped && (this.stale.size || this.everything)) this.mark(this.everything ? null : [...this.stale][0]);
     }
   }
 

@@ -46,7 +46,7 @@ function draw(body, report, events) {
     legend(),
     section('Timeline', workers.length ? el('div', { class: 'timelines' }, axis(span),
       workers.map((w) => timeline(w, span, events))) : message('No worker in this window.')),
-    section('Cost over time', costChart(workers, span, totals)));
+    section('Cost over time', costChart(workers, span)));
 }
 
 function summary(t) {
@@ -132,7 +132,7 @@ function landMarks(mine, span) {
   });
 }
 
-function costChart(workers, span, totals) {
+function costChart(workers, span) {
   const points = [];
   for (const w of workers) {
     for (const it of w.iterations || []) {
@@ -152,7 +152,7 @@ function costChart(workers, span, totals) {
   xy.push([1, sum]);
   const d = xy.map(([x, y]) => `${(x * 1000).toFixed(1)},${(100 - (y / sum) * 96).toFixed(1)}`).join(' ');
   const says = `Cost over time: ${money(sum)} in all, from ${clock(span.t0)} to ${clock(span.t1)}`;
-  return el('figure', { class: 'cost' },
+  return el('figure', { class: 'costfig' },
     el('figcaption', {}, `${money(sum)} in all · ${money(sum / ((span.t1 - span.t0) / 3600e3))} an hour`),
     svg('svg', { viewBox: '0 0 1000 100', preserveAspectRatio: 'none', class: 'costline', role: 'img', 'aria-label': says },
       title(says),

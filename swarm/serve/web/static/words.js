@@ -30,7 +30,9 @@ export function ago(time, now = Date.now()) {
   const t = Date.parse(time);
   if (Number.isNaN(t)) return '';
   const s = (now - t) / 1000;
-  return s < 5 ? 'just now' : duration(s) + ' ago';
+  if (s < 5) return 'just now';
+  // Past a minute, seconds are noise.
+  return duration(s < 60 ? s : Math.floor(s / 60) * 60) + ' ago';
 }
 
 export function clock(time) {

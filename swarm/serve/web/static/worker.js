@@ -3,7 +3,7 @@
 
 import { get, serverInfo, workerPath } from './api.js';
 import { el, replace, section, dl, message } from './dom.js';
-import { actionsView } from './actions.js';
+import { actionsView, outputView } from './actions.js';
 import { onEvent, Refresher, workerKey } from './live.js';
 import { screenView } from './screen.js';
 import { ago, duration, money, stateText } from './words.js';
@@ -13,12 +13,13 @@ export function workerPage(main, name) {
   const head = el('div', { class: 'whead' }, el('h1', {}, name));
   const body = el('div', { class: 'wbody', 'aria-busy': 'true' }, message('Loading ' + name + '…'));
   let current = null;
+  const out = outputView();
   const screen = screenView(name, () => current && current.w.status === 'running');
   replace(main, el('p', { class: 'crumb' }, el('a', { href: '#/' }, '← Fleet')), head, body);
   const load = async () => {
     try {
       current = await fetchWorker(name);
-      draw(head, body, name, current, screen, () => refresher.mark(name));
+      draw(head, body, name, current, { screen, out, after: () => refresher.mark(name) });
       screen.wake();
     } catch (e) {
       replace(body, message(name + ' cannot be read: ' + e.message, 'error'));
@@ -40,7 +41,7 @@ async function fetchWorker(name) {
   return { w, loop, iterations: iterations || [], readOnly: !!server.read_only };
 }
 
-function draw(head, body, name, { w, loop, iterations, readOnly }, screen, after) {
+function draw(head, body, name, { w, loop, iterations, readOnly }, { screen, out, after }) {
   replace(head, el('h1', {}, w.name),
     el('p', { class: 'wstate s-' + cls(w.state) }, el('span', { class: 'dot', 'aria-hidden': 'true' }),
       stateText(w), el('span', { class: 'muted' }, ' · ' + (w.host || 'local'))));
@@ -49,7 +50,7 @@ function draw(head, body, name, { w, loop, iterations, readOnly }, screen, after
     parts.push(el('div', { class: 'need', role: 'note' }, el('strong', {}, 'Needs a person: '),
       w.needs_person.what, w.needs_person.since ? ' (since ' + ago(w.needs_person.since) + ')' : ''));
   }
-  if (!readOnly) parts.push(actionsView(name, w, loop, after));
+  if (!readOnly) parts.push(actionsView(name, w, loop, after, out));
   parts.push(section('Screen', screen.node));
   parts.push(section('Loop', facts(w, loop, iterations)));
   if (loop) parts.push(section('Iterations', iterationsTable(iterations)));
