@@ -7,24 +7,16 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/serve"
-)
-
-// The event stream and the page, when this swarm has them: the server answers 404 for what
-// is not given.
-var (
-	serveStream func(root string) http.Handler
-	serveWeb    func() http.Handler
+	"github.com/swarm-dev/swarm/swarm/serve/web"
 )
 
 // serveOptions are the flags of `swarm serve`.
@@ -138,12 +130,8 @@ func serveConfig(e *env, o serveOptions, root, tok string) serve.Config {
 	cfg := serve.Config{Listen: o.Listen, ReadOnly: o.ReadOnly, TLSCert: o.TLSCert, TLSKey: o.TLSKey, Token: tok,
 		Backend: &serveBackend{e: &quiet, cmd: swarmCommand{exe: exe, global: append([]string{"--swarm-dir", root}, o.global...)}},
 		Log:     log.New(io.MultiWriter(e.stderr, serveLog(root)), "swarm serve: ", 0)}
-	if serveStream != nil {
-		cfg.Stream = serveStream(root)
-	}
-	if serveWeb != nil {
-		cfg.Web = serveWeb()
-	}
+	cfg.Stream = eventStream(root, cfg.Log.Printf)
+	cfg.Web = web.Handler()
 	return cfg
 }
 
@@ -158,18 +146,10 @@ func serveToken(root string, renew bool) (string, error) {
 
 // servedText says what the server serves.
 func servedText(o serveOptions) string {
-	parts := []string{"the API at /api/v1"}
-	if serveStream != nil {
-		parts = append(parts, "its events")
-	}
-	if serveWeb != nil {
-		parts = append(parts, "the page")
-	}
-	s := strings.Join(parts, ", ")
 	if o.ReadOnly {
-		s += ", read-only"
+		return "the page and the API at /api/v1, read-only"
 	}
-	return s
+	return "the page and the API at /api/v1"
 }
 
 // serveLogMax bounds the server's log (and the copy it moves to).

@@ -166,7 +166,7 @@ func (f *fakeAPI) setScreen(lines []string, colour bool) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, `<span class="fg-green">%s</span>`, html.EscapeString(l))
+			fmt.Fprintf(&b, `<span class="fg-2">%s</span>`, html.EscapeString(l))
 		}
 		f.screen["html"] = b.String()
 	}

@@ -72,12 +72,17 @@ func load() (map[string]file, error) {
 		if !ok {
 			ctype = mime.TypeByExtension(path.Ext(p))
 		}
-		sum := sha256.Sum256(body)
-		byPath["/"+p] = file{body: body, ctype: ctype,
-			etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+		byPath["/"+p] = fileOf(body, ctype)
 		return nil
 	})
+	byPath["/static/palette.css"] = fileOf(paletteCSS(), types[".css"])
 	return byPath, err
+}
+
+// fileOf is body ready to serve as ctype, its ETag a hash of it.
+func fileOf(body []byte, ctype string) file {
+	sum := sha256.Sum256(body)
+	return file{body: body, ctype: ctype, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 }
 
 // serve writes f, or 304 when the browser has it already.

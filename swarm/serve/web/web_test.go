@@ -74,3 +74,19 @@ func TestPageHasNothingInline(t *testing.T) {
 		}
 	}
 }
+
+func TestPaletteHasEveryClassTheServerGives(t *testing.T) {
+	css := string(paletteCSS())
+	for _, want := range []string{".screen .fg-0{color:#6e7681}", ".screen .bg-15{", ".screen .fg-16{color:#000000}",
+		".screen .fg-231{color:#ffffff}", ".screen .fg-232{color:#080808}", ".screen .bg-255{background:#eeeeee}",
+		".screen .inverse{", ".screen .strike{", ".screen .bold{", ".screen .dim{", ".screen .italic{", ".screen .underline{"} {
+		if !strings.Contains(css, want) {
+			t.Errorf("the palette lacks %q", want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/static/palette.css", nil))
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/css") || rec.Header().Get("ETag") == "" {
+		t.Fatalf("palette.css: %d %v", rec.Code, rec.Header())
+	}
+}
