@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/swarm-dev/swarm/swarm/serve/web/webtest"
+
 	"github.com/swarm-dev/swarm/ralph/sandbox"
 
 	"fmt"
@@ -28,6 +30,10 @@ func scriptCondition(cond string) (bool, error) {
 		return haveSSHD(), nil
 	case "netns":
 		return canNetns(), nil
+	case "browser":
+		// Under CI chromium is installed: a script that needs it fails there without it.
+		_, err := webtest.Find()
+		return os.Getenv("CI") != "" || err == nil, nil
 	case "bwrap":
 		// Under CI bubblewrap is installed: a script that needs it fails there without it.
 		return os.Getenv("CI") != "" || sandbox.Probe() == "", nil

@@ -203,5 +203,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		// request to the swarm serve whose first line is in the file SERVED, the token read
 		// from FILE; prints "status N", the response's headers and its body (http_test.go).
 		"http": cmdHTTP,
+		// browser start | login SERVED | open [-refused] PATH [SERVED] | size W H | text [-within DUR]
+		// SELECTOR REGEXP | click SELECTOR | js EXPR | screenshot NAME | close: a headless
+		// Chromium on swarm serve's page (browser_test.go).
+		"browser": cmdBrowser,
 	}
 }

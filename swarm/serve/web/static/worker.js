@@ -33,9 +33,11 @@ export function workerPage(main, name) {
 
 async function fetchWorker(name) {
   const w = await get(workerPath(name));
+  // Only a loop has a loop and iterations to ask for: a plain worker's would be 404s.
+  const isLoop = !!(w.metadata && w.metadata.ralph);
   const [loop, iterations, server] = await Promise.all([
-    get(workerPath(name, '/loop')).catch((e) => (e.status === 404 ? null : Promise.reject(e))),
-    get(workerPath(name, '/iterations')).catch(() => []),
+    isLoop ? get(workerPath(name, '/loop')).catch((e) => (e.status === 404 ? null : Promise.reject(e))) : null,
+    isLoop ? get(workerPath(name, '/iterations')).catch(() => []) : [],
     serverInfo().catch(() => ({ read_only: true })),
   ]);
   return { w, loop, iterations: iterations || [], readOnly: !!server.read_only };

@@ -31,8 +31,22 @@ type Page struct {
 	t   testing.TB
 
 	mu       sync.Mutex
-	problems []string // console errors, exceptions, dialogs
-	requests []string // every URL the page asked for
+	problems []string        // console errors, exceptions, dialogs
+	requests []string        // every URL the page asked for
+	allowed  map[string]bool // URLs whose failure to load is what the test wants
+}
+
+// Allow lets the page fail to load these URLs without failing the test: a test that opens
+// a page it must be refused (401) wants the error the browser logs for it.
+func (p *Page) Allow(urls ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.allowed == nil {
+		p.allowed = map[string]bool{}
+	}
+	for _, u := range urls {
+		p.allowed[u] = true
+	}
 }
 
 // NewPage opens a tab of width x height CSS pixels. At the test's end the tab is closed and
@@ -75,7 +89,10 @@ func (p *Page) listen(ev any) {
 			problem += " " + e.ExceptionDetails.Exception.Description
 		}
 	case *log.EventEntryAdded:
-		if e.Entry.Level == log.EntryLevelError {
+		p.mu.Lock()
+		allowed := p.allowed[e.Entry.URL]
+		p.mu.Unlock()
+		if e.Entry.Level == log.EntryLevelError && !allowed {
 			problem = "log (" + string(e.Entry.Source) + "): " + e.Entry.Text + " " + e.Entry.URL
 		}
 	case *page.EventJavascriptDialogOpening:
