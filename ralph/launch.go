@@ -260,8 +260,13 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if IsCodex(argv) && !st.NoAgentSignals {
 		userNotify = CodexUserNotify(workers.EnvPath(name))
 	}
-	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify)
-	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
+	var qwen qwenDefaults
+	if IsQwen(argv) && !st.NoAgentSignals {
+		qwen = QwenUserDefaults(workers.EnvPath(name))
+	}
+	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify, qwen)
+	env := append(append(append([]string{}, extra...), d.AgentEnv(name, n)...), sig.Env...)
+	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: env,
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
 		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON, Box: d.AgentBox()}
 }

@@ -35,7 +35,7 @@ var ClaudeHookEvents = []string{EventSessionStart, EventUserPromptSubmit, EventS
 // AgentEvent is one event an agent reported, as the loop's events file holds it.
 type AgentEvent struct {
 	At         string `json:"at"`
-	Agent      string `json:"agent"` // claude or codex
+	Agent      string `json:"agent"` // claude, codex or qwen
 	Event      string `json:"event"`
 	Session    string `json:"session,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
@@ -58,7 +58,11 @@ const inputKept = 200
 // system bounds); ok is false for anything else.
 func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool) {
 	if agent != "codex" {
-		return ReadClaudeEvent(bytes.NewReader(raw), now)
+		e, ok := ReadClaudeEvent(bytes.NewReader(raw), now)
+		if agent == "qwen" {
+			e.Agent = agent // Claude Code's hooks, run by Qwen Code
+		}
+		return e, ok
 	}
 	var in map[string]any
 	if json.Unmarshal(raw, &in) != nil {

@@ -15,8 +15,9 @@ import (
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
 // (--settings): its hooks are merged with the user's and the project's, whose files are never
 // touched, so their own hooks keep running. Codex gets its notify program as a config override
-// on its command line (-c). Both call `swarm agent-event`, which appends the event to the
-// loop's events file. Other agents are left as they are.
+// on its command line (-c); Qwen Code a system defaults file of its own (see qwen.go). All
+// call `swarm agent-event`, which appends the event to the loop's events file. Other agents
+// are left as they are.
 
 // AgentBox is the loop's box: what its agent writes for swarm (its events, its DONE file) and
 // reads of swarm's (its settings), kept apart from the loop's own state so that a confined
@@ -41,6 +42,7 @@ type Signals struct {
 	Events       string   // the events file, removed before the agent starts ("": none)
 	Settings     string   // a settings file to write before it starts ("": none)
 	SettingsJSON []byte
+	Env          []string // KEY=VALUE the agent is started with (Qwen Code: where its hooks are)
 }
 
 // AgentSignals adds the recorder (swarm's executable, the argv prefix of `swarm agent-event`)
@@ -48,12 +50,13 @@ type Signals struct {
 // for none); without a recorder, for other agents, or when the loop was told not to, cmd is
 // left alone.
 func AgentSignals(cmd []string, d Dir, recorder []string, token string, off bool) Signals {
-	return agentSignals(cmd, d, recorder, token, off, nil)
+	return agentSignals(cmd, d, recorder, token, off, nil, qwenDefaults{})
 }
 
 // agentSignals is AgentSignals; userNotify is the notify program of the user's own Codex
-// configuration, which the recorder runs after it (the -c override replaces it).
-func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool, userNotify []string) Signals {
+// configuration, which the recorder runs after it (the -c override replaces it); qwen is the
+// system defaults file Qwen Code would read, which its own holds too.
+func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool, userNotify []string, qwen qwenDefaults) Signals {
 	out := Signals{Argv: cmd}
 	if off || len(recorder) == 0 || len(cmd) == 0 {
 		return out
@@ -79,6 +82,9 @@ func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 		}
 		notify, _ := json.Marshal(rec) // a JSON list of strings is a TOML array
 		out.Argv = append([]string{cmd[0], "-c", "notify=" + string(notify)}, cmd[1:]...)
+	case IsQwen(cmd) && !qwen.bad:
+		out.Settings, out.SettingsJSON = d.QwenDefaults(), qwenHookSettings(recorderFor("qwen"), qwen.settings)
+		out.Env = []string{"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + out.Settings}
 	default:
 		return out
 	}

@@ -35,6 +35,7 @@ func envOr(key, def string) string {
 const (
 	geminiCLIVersion = "0.61.0"
 	opencodeVersion  = "1.18.33"
+	qwenCodeVersion  = "0.24.4"
 	fakeAPIKey       = "sk-ant-fake-0123456789abcdefghijklmnop"
 	fakeOpenAIKey    = "sk-fake-openai-0123456789abcdef"
 )
@@ -48,18 +49,19 @@ var agentPackages = []agentPackage{
 	{"@openai/codex", "codex", codexVersion},
 	{"@google/gemini-cli", "gemini", geminiCLIVersion},
 	{"opencode-ai", "opencode", opencodeVersion},
+	{"@qwen-code/qwen-code", "qwen", qwenCodeVersion},
 }
 
 type agentBins struct {
-	claude, codex, gemini, opencode string
+	claude, codex, gemini, opencode, qwen string
 	// As installed: the pinned releases, or today's latest.
-	claudeVersion, codexVersion, geminiVersion, opencodeVersion string
+	claudeVersion, codexVersion, geminiVersion, opencodeVersion, qwenVersion string
 }
 
 // versions names what the suite runs against, for its log.
 func (b agentBins) versions() string {
-	return fmt.Sprintf("@anthropic-ai/claude-code@%s @openai/codex@%s @google/gemini-cli@%s opencode-ai@%s",
-		b.claudeVersion, b.codexVersion, b.geminiVersion, b.opencodeVersion)
+	return fmt.Sprintf("@anthropic-ai/claude-code@%s @openai/codex@%s @google/gemini-cli@%s opencode-ai@%s @qwen-code/qwen-code@%s",
+		b.claudeVersion, b.codexVersion, b.geminiVersion, b.opencodeVersion, b.qwenVersion)
 }
 
 var (
@@ -144,13 +146,14 @@ func installAgents() (agentBins, string, error) {
 		return agentBins{}, "", err
 	}
 	bin := func(name string) string { return filepath.Join(dir, "node_modules", ".bin", name) }
-	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode")}
+	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode"), qwen: bin("qwen")}
 	have := func() []string { // the packages not installed at the wanted version
 		bins.claudeVersion = installedVersion(dir, agentPackages[0].pkg)
 		bins.codexVersion = installedVersion(dir, agentPackages[1].pkg)
 		bins.geminiVersion = installedVersion(dir, agentPackages[2].pkg)
 		bins.opencodeVersion = installedVersion(dir, agentPackages[3].pkg)
-		got := []string{bins.claudeVersion, bins.codexVersion, bins.geminiVersion, bins.opencodeVersion}
+		bins.qwenVersion = installedVersion(dir, agentPackages[4].pkg)
+		got := []string{bins.claudeVersion, bins.codexVersion, bins.geminiVersion, bins.opencodeVersion, bins.qwenVersion}
 		var wrong []string
 		for i, a := range agentPackages {
 			if latest && got[i] == "" || !latest && got[i] != specs[i] {
@@ -181,7 +184,7 @@ func installAgents() (agentBins, string, error) {
 	if err != nil {
 		return agentBins{}, "", fmt.Errorf("cannot install the agents from the npm registry into %s: %v\n%s", dir, err, out)
 	}
-	for _, b := range []string{bins.claude, bins.codex, bins.gemini, bins.opencode} {
+	for _, b := range []string{bins.claude, bins.codex, bins.gemini, bins.opencode, bins.qwen} {
 		if _, err := os.Stat(b); err != nil {
 			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", b)
 		}

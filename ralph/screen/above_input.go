@@ -45,6 +45,9 @@ func inputTop(lines []string) int {
 	if comp, ok := findCodexComposer(lines, bannerAgent(lines)); ok {
 		return comp
 	}
+	if top, _, ok := findQwenInput(lines); ok {
+		return top
+	}
 	if p, ok := promptLine(lines); ok {
 		return framedFrom(lines, p)
 	}

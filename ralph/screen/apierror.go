@@ -23,6 +23,9 @@ var (
 
 // APIError returns the agent's last message when it is an API error.
 func APIError(lines []string) (string, bool) {
+	if top, _, ok := findQwenInput(lines); ok {
+		return qwenAPIError(lines[:top])
+	}
 	input := -2 // not looked for yet: finding it costs more than the rest, and is rarely needed
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimRightFunc(lines[i], isBlankRune)

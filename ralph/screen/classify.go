@@ -34,7 +34,7 @@ func (k Kind) String() string {
 type State struct {
 	Kind   Kind
 	Dialog string // for Dialog: a stable name such as "trust-folder"
-	Agent  string // "claude", "codex", "gemini", "aider", "opencode", "shell" or "" when unknown
+	Agent  string // "claude", "codex", "gemini", "qwen", "aider", "opencode", "shell" or "" when unknown
 }
 
 const (
@@ -68,7 +68,8 @@ func Classify(text string, readyPattern *regexp.Regexp) State {
 	agent := in.agent
 
 	if name, a := findDialog(lines[in.dialogFrom:]); name != "" {
-		if a == "" {
+		// Qwen Code asks in Gemini CLI's words, its fork's.
+		if a == "" || a == "gemini" && agent == "qwen" {
 			a = agent
 		}
 		return State{Kind: Dialog, Dialog: name, Agent: a}
@@ -127,6 +128,10 @@ func findInput(lines []string) inputArea {
 		return inputArea{agent: "codex", live: true, dialogFrom: comp + 1,
 			busyFrom: tailStart(lines, comp, busyContext)}
 	}
+	if top, bottom, ok := findQwenInput(lines); ok {
+		return inputArea{agent: "qwen", live: true, dialogFrom: bottom + 1,
+			busyFrom: tailStart(lines, top, busyContext)}
+	}
 	return inputArea{agent: agent, busyFrom: tailStart(lines, len(lines), genericBusyWindow)}
 }
 
@@ -138,6 +143,8 @@ var bannerAgents = []struct {
 	// spinner and the retry line stay recognisable.
 	{"claude", compiled(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
 	{"codex", compiled(`OpenAI Codex|Ask Codex to do anything`)},
+	// Before Gemini CLI: its fork keeps its placeholder.
+	{"qwen", compiled(`Qwen Code \(v\d|\(shift \+ tab to cycle\)`)},
 	{"gemini", compiled(`Type your message or @|\bgemini-\d|Gemini CLI v\d`)},
 	{"aider", compiled(`(?m)^Aider v\d`)},
 	{"opencode", compiled(`(?i)\bopencode\b`)},

@@ -83,6 +83,9 @@ func promptArea(lines, ready []string) (int, []string) {
 	if comp, ok := findCodexComposer(lines, bannerAgent(lines)); ok {
 		return comp, typed(untilBlank(lines[comp:]), "›")
 	}
+	if top, bottom, ok := findQwenInput(lines); ok {
+		return top, typed(lines[top+1:bottom], ">*!")
+	}
 	if rule, in, ok := geminiInput(lines); ok {
 		return rule, typed(untilBlank(lines[in:]), ">*!")
 	}

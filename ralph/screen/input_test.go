@@ -18,6 +18,7 @@ var capturedPrompts = []string{
 	"line one of a multi-line prompt\nline two: please make the file\nline three end\n",
 	"sendkeys line1\nsendkeys line2",
 	"/exit",
+	"error429 please",
 }
 
 // holdsWant names, per fixture whose input area holds a prompt, the prompt it holds ("*": a
@@ -34,6 +35,8 @@ var holdsWant = map[string]string{
 	"claude-2.1.197/37_long_paste_placeholder.txt":     "*",
 	"opencode-1.18.33/02_prompt_typed.txt":             "triggerhang now",
 	"gemini-0.61.0/11_prompt_left_after_enter.txt":     "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n",
+	"qwen-0.24.4/03_prompt_typed.txt":                  "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n",
+	"qwen-0.24.4/07_prompt_back_after_esc.txt":         "error429 please", // Esc put it back
 }
 
 func TestHoldsPromptOnEveryRelease(t *testing.T) {
@@ -160,6 +163,8 @@ func TestEchoesPromptOnTheReleases(t *testing.T) {
 		// An echo of an earlier prompt, there before the paste, is not this one's.
 		{"codex-0.171.0/56_429.txt", "codex-0.171.0/57_hang_t4.txt", "please trigger429 now", false},
 		{"opencode-1.18.33/01_idle.txt", "opencode-1.18.33/03_working.txt", "triggerhang now", true},
+		{"qwen-0.24.4/01_idle_yolo.txt", "qwen-0.24.4/05_idle_after_reply_suggestion.txt", makeFile, true},
+		{"qwen-0.24.4/01_idle_yolo.txt", "qwen-0.24.4/03_prompt_typed.txt", makeFile, false},
 		{"opencode-1.18.33/01_idle.txt", "opencode-1.18.33/02_prompt_typed.txt", "triggerhang now", false},
 	} {
 		ready, now := Lines(readScreen(t, c.ready)), Lines(readScreen(t, c.now))

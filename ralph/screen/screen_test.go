@@ -171,6 +171,22 @@ var captureWant = map[string]State{
 	// the prompt sits in the input, not submitted (only an empty input line reads as ready).
 	"gemini-0.61.0/11_prompt_left_after_enter.txt": unknown("gemini"),
 
+	// Qwen Code 0.24.4 (a Gemini CLI fork): no first-run dialog with an API key in its
+	// settings; the input line sits between two rules over a footer that names the approval
+	// mode, and reads as ready whatever it holds: after a turn it shows a suggestion of what
+	// to type next, drawn dim, which a capture cannot tell from typed text. "esc to cancel" on
+	// its spinner line while a turn runs, or while it retries quietly after a 429.
+	"qwen-0.24.4/01_idle_yolo.txt":                        ready("qwen"),
+	"qwen-0.24.4/02_working.txt":                          busy("qwen"),
+	"qwen-0.24.4/03_prompt_typed.txt":                     ready("qwen"),
+	"qwen-0.24.4/04_shell_permission.txt":                 dialog("tool-permission", "qwen"),
+	"qwen-0.24.4/05_idle_after_reply_suggestion.txt":      ready("qwen"),
+	"qwen-0.24.4/06_idle_after_permission_suggestion.txt": ready("qwen"),
+	"qwen-0.24.4/07_prompt_back_after_esc.txt":            ready("qwen"),
+	"qwen-0.24.4/09_idle_auto_mode.txt":                   ready("qwen"),
+	"qwen-0.24.4/10_429_retrying_t20.txt":                 busy("qwen"),
+	"qwen-0.24.4/23_err500_final.txt":                     ready("qwen"),
+
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.
 	"opencode-1.18.33/01_idle.txt":             ready("opencode"),

@@ -14,19 +14,22 @@ import (
 // API names as they appear in Request.API and Match.API.
 const (
 	Anthropic = "anthropic"
-	OpenAI    = "openai"
-	Gemini    = "gemini"
+	OpenAI    = "openai" // the Responses API
+	// OpenAIChat is the Chat Completions API, which the OpenAI-compatible agents speak.
+	OpenAIChat = "openai-chat"
+	Gemini     = "gemini"
 )
 
 // Request is one logged request. Body and Header are shared with the log: treat them as
 // read-only.
 type Request struct {
-	// Call numbers the POSTs to /v1/messages and /v1/responses from 1 (0 for other paths).
+	// Call numbers the model requests (Messages, Responses, Chat Completions, generateContent)
+	// from 1; 0 for other paths.
 	Call int
 	// MainCall numbers, from 1, only the model requests that carry tools: the agent's own
 	// turns, not title or other side requests. 0 when the request has no tools.
 	MainCall int
-	API      string // Anthropic, OpenAI, Gemini, or "" for unknown paths
+	API      string // Anthropic, OpenAI, OpenAIChat, Gemini, or "" for unknown paths
 	Method   string
 	Path     string // without the query string
 	Model    string
@@ -34,13 +37,16 @@ type Request struct {
 	HasTools bool
 	// LastBlock is the newest user input: the last text (or tool_result) block of the last
 	// user message for Anthropic; the last input_text of the last user item (or the output
-	// of a trailing function_call_output) for Responses. Claude Code merges a prompt typed
+	// of a trailing function_call_output) for Responses; the last text of the last user
+	// message (or the content of a trailing tool message) for Chat Completions. Claude Code merges a prompt typed
 	// after a failed turn into the failed user message, so only this block is the new one.
 	LastBlock string
 	// LastIsToolResult: the last user message holds a tool_result (Anthropic), or the newest
-	// user-side input item is a function_call_output (Responses).
+	// user-side input item is a function_call_output (Responses), or a tool message (Chat
+	// Completions).
 	LastIsToolResult bool
-	// System is the system prompt; for Responses, the instructions and developer messages.
+	// System is the system prompt; for Responses, the instructions and developer messages;
+	// for Chat Completions, the system and developer messages.
 	System string
 	Body   []byte
 	Header http.Header
@@ -63,6 +69,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	rules     []*slot
+	modelIDs  []string // listed by GET /v1/models beside the default
 	log       []Request
 	changed   chan struct{} // closed and replaced whenever the log grows
 	calls     int

@@ -23,7 +23,7 @@ type Rule struct {
 // use up its Times before the real turn arrives.
 type Match struct {
 	Side              bool   // match tool-less side requests instead of the agent's turns
-	API               string // Anthropic, OpenAI or Gemini
+	API               string // Anthropic, OpenAI, OpenAIChat or Gemini
 	Contains          string // anywhere in the raw request body (JSON-escaped as sent)
 	LastBlockContains string // in Request.LastBlock
 	ToolResult        bool   // if true: Request.LastIsToolResult
@@ -40,7 +40,8 @@ type Match struct {
 type Reply struct {
 	Text string
 	// ToolUse asks the agent to run a tool: a tool_use block (stop_reason "tool_use") for
-	// Anthropic, a function_call output item for Responses, a functionCall part for Gemini.
+	// Anthropic, a function_call output item for Responses, a tool_calls entry (finish_reason
+	// "tool_calls") for Chat Completions, a functionCall part for Gemini.
 	// It follows Text if both are set.
 	ToolUse *ToolUse
 
@@ -48,14 +49,16 @@ type Reply struct {
 	ChunkDelay time.Duration // between streamed chunks
 	// Hang never answers: the request is held until the client goes away or Close.
 	Hang bool
-	// StallAfterStart sends the stream's first event (message_start / response.created)
+	// StallAfterStart sends the stream's first event (message_start, response.created, the
+	// Chat Completions chunk with the assistant role, Gemini's first empty piece)
 	// and then holds the stream like Hang. A non-streaming request just hangs.
 	StallAfterStart bool
 
 	// Status >= 400 answers with an error body in the API's own shape; lower values are
 	// ignored. ErrorType and ErrorMessage default from the status and the API (Anthropic
 	// 429: rate_limit_error, 529: overloaded_error, 500: api_error; OpenAI 429:
-	// rate_limit_exceeded, which Responses answers also carry as "code").
+	// rate_limit_exceeded, which Responses and Chat Completions answers also carry as
+	// "code").
 	Status       int
 	ErrorType    string
 	ErrorMessage string
@@ -69,14 +72,16 @@ type Reply struct {
 // ToolUse is a tool call. For Claude Code the shell tool is "Bash" with input
 // {"command": ...}; for Codex it is "exec_command" with {"cmd": ...}; for opencode "bash"
 // with {"command": ..., "description": ...}; for Gemini CLI "run_shell_command" with
-// {"command": ...}.
+// {"command": ...}; for the Chat Completions agents, their own shell tool's name (Qwen Code:
+// "run_shell_command" with {"command": ...}).
 type ToolUse struct {
 	Name  string
 	Input map[string]any
 }
 
 // Usage is the token accounting of one answer. Anthropic gets all four; Responses gets
-// Input, Output and CacheRead (as cached_tokens).
+// Input, Output and CacheRead (as cached_tokens), and so do Chat Completions (as
+// prompt_tokens, completion_tokens and prompt_tokens_details.cached_tokens).
 type Usage struct {
 	Input, Output, CacheRead, CacheWrite int
 }
@@ -154,7 +159,8 @@ func (p Reply) resolve(r *Request) Reply {
 		p.Model = r.Model
 	}
 	if p.Model == "" {
-		p.Model = map[string]string{Anthropic: "claude-fake", OpenAI: "gpt-fake", Gemini: "gemini-fake"}[r.API]
+		p.Model = map[string]string{Anthropic: "claude-fake", OpenAI: "gpt-fake", OpenAIChat: "gpt-fake",
+			Gemini: "gemini-fake"}[r.API]
 	}
 	return p
 }
@@ -185,14 +191,15 @@ func (p Reply) errorType(api string) string {
 	if p.ErrorType != "" {
 		return p.ErrorType
 	}
+	openAI := api == OpenAI || api == OpenAIChat
 	types := anthropicErrors
-	if api == OpenAI {
+	if openAI {
 		types = openAIErrors
 	}
 	if t, ok := types[p.Status]; ok {
 		return t
 	}
-	if api == OpenAI {
+	if openAI {
 		return "server_error"
 	}
 	return "api_error"

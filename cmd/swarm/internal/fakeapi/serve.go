@@ -22,7 +22,7 @@ func isModelPath(p string) bool {
 	if _, method, ok := geminiMethod(p); ok {
 		return method != "countTokens"
 	}
-	return p == pathMessages || p == pathResponses
+	return p == pathMessages || p == pathResponses || isChat(p)
 }
 
 // serve routes one request. URL.Path has no query string, so Claude Code's
@@ -44,6 +44,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && req.Path == pathResponses:
 		req.API = OpenAI
 		s.model(w, r, req, parseResponses, s.answerResponses)
+	case r.Method == http.MethodPost && isChat(req.Path):
+		req.API = OpenAIChat
+		s.model(w, r, req, parseChat, s.answerChat)
+	case r.Method == http.MethodGet && isModels(req.Path):
+		s.models(w, req)
 	case r.Method == http.MethodPost && isGemini(req.Path):
 		s.gemini(w, r, req)
 	case r.Method == http.MethodPost && req.Path == pathCountTokens:
@@ -95,7 +100,7 @@ func writeError(w http.ResponseWriter, req *Request, rep Reply) {
 	typ, msg := rep.errorType(req.API), rep.errorMessage(req.API)
 	var body any = anthropicError(typ, msg)
 	switch req.API {
-	case OpenAI:
+	case OpenAI, OpenAIChat:
 		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": typ}}
 	case Gemini:
 		body = geminiError(rep.Status, msg)

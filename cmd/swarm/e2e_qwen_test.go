@@ -1,0 +1,135 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/swarm-dev/swarm/cmd/swarm/internal/fakeapi"
+)
+
+// The real Qwen Code against the fake's Chat Completions API, in a private HOME with its
+// update checks, usage statistics and telemetry off: it reaches nothing but the fake. swarm
+// gives it its hooks (a system defaults file of the loop's own), so its turn end is its Stop
+// hook and an API error its StopFailure.
+
+const (
+	qwenModel   = "qwen3-coder-plus"
+	fakeQwenKey = "sk-fake-qwen-0123456789abcdef"
+)
+
+// seedQwenHome writes Qwen Code's user settings: the OpenAI-compatible auth (no sign-in
+// dialog), a fixed model, no folder trust question, no update checks, no statistics, and one
+// retry of a failed request, so that an API error ends a turn in about a minute.
+func seedQwenHome(t *testing.T, home string) {
+	t.Helper()
+	writeJSON(t, filepath.Join(home, ".qwen", "settings.json"), map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"},
+			"folderTrust": map[string]any{"enabled": false}},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true, "enableAutoUpdate": false},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"telemetry": map[string]any{"enabled": false},
+		"model":     map[string]any{"name": qwenModel, "generationConfig": map[string]any{"maxRetries": 1}},
+	})
+}
+
+func qwenEnv(apiURL, home string) []string {
+	return []string{"HOME=" + home, "OPENAI_API_KEY=" + fakeQwenKey, "OPENAI_BASE_URL=" + apiURL + "/v1",
+		"OPENAI_MODEL=" + qwenModel, "QWEN_CODE_NO_RELAUNCH=1",
+		// Like Gemini CLI, it would run headless where CI says so.
+		"CI=", "GITHUB_ACTIONS="}
+}
+
+var qwenMakeFile = &fakeapi.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": "touch DONE && echo created"}}
+
+// onlyChat fails the test unless every turn went to the Chat Completions API with the model
+// the settings name, from Qwen Code itself.
+func onlyChat(t *testing.T, api *fakeapi.Server) {
+	t.Helper()
+	for _, r := range api.Requests() {
+		if r.Call > 0 && (r.API != fakeapi.OpenAIChat || r.Model != qwenModel ||
+			!strings.HasPrefix(r.Header.Get("User-Agent"), "QwenCode/")) {
+			t.Errorf("a request went to %s %s %q from %q\n%s", r.API, r.Path, r.Model, r.Header.Get("User-Agent"), api.Summary())
+			return
+		}
+	}
+}
+
+// A Qwen Code loop runs the shell through its tool and ends on the done marker, told by its
+// own Stop hook.
+func TestE2EQwenLoop(t *testing.T) {
+	bins := requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t, makeFileRules(qwenMakeFile, false)...)
+	seedQwenHome(t, e.home)
+	moreAgentsLoop(t, e, "qw", true, []string{"--inactivity-timeout", "120"}, qwenEnv(api.URL(), e.home), bins.qwen, "--yolo")
+	promptedOnce(t, api)
+	onlyChat(t, api)
+	if events := e.loopFile("qw", "box/agent-events.jsonl"); !strings.Contains(events, `"agent":"qwen","event":"Stop"`) {
+		t.Errorf("no Stop from Qwen Code's hooks:\n%s", events)
+	}
+}
+
+// An API that fails for good: Qwen Code gives up, says so, and runs its StopFailure hook; the
+// iteration fails as an API error and the next one starts after the backoff.
+func TestE2EQwenAPIError(t *testing.T) {
+	bins := requireAgents(t)
+	e := newE2EEnv(t)
+	api := fakeapi.Start(t, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{Status: 500}})
+	seedQwenHome(t, e.home)
+	e.writeWork("PROMPT.md", "please make the file in this directory.\n")
+	args := []string{"spawn", "--name", "qwerr", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
+		"--max-failures", "2", "--inactivity-timeout", "300"}
+	e.must(append(append(append(args, envFlags(qwenEnv(api.URL(), e.home))...), "--"), bins.qwen, "--yolo")...)
+	st := e.waitLoop("qwerr", 300*time.Second, func(st map[string]any) bool { return st["finalized"] == true })
+	if st["status"] != "failed" || st["exit_reason"] != "consecutive_failures" || st["current_iteration"] != float64(2) {
+		t.Fatalf("loop ended as %v/%v at iteration %v, want failed/consecutive_failures at 2\n%s",
+			st["status"], st["exit_reason"], st["current_iteration"], e.dump("qwerr"))
+	}
+	expectLog(t, "iterations log", e.loopFile("qwerr", "iterations.log"), "[SIGNAL] iteration 1 StopFailure ",
+		"[API_ERROR] iteration 1 API Error: 500", "[FAIL] iteration 1 exit=api_error", "[FAIL] 2 consecutive failures")
+	expectLog(t, "monitor log", e.loopFile("qwerr", "monitor.log"),
+		"iteration 1 failed (exit: api_error), retrying in 1s (attempt 1/2)")
+	onlyChat(t, api)
+}
+
+// How soon the next iteration starts once Qwen Code's turn ended without the done marker:
+// by its Stop hook, and by the screen alone (3 s of inactivity). Iteration 1's model answers
+// without doing the task, iteration 2's does it.
+func TestE2EQwenTurnEndLatency(t *testing.T) {
+	bins := requireAgents(t)
+	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
+		e := newE2EEnv(t)
+		api := fakeapi.Start(t, append([]fakeapi.Rule{{When: fakeapi.Match{MainCall: 1},
+			Reply: fakeapi.Reply{Text: "I looked, and will do it next time."}}}, makeFileRules(qwenMakeFile, false)...)...)
+		seedQwenHome(t, e.home)
+		e.writeWork("PROMPT.md", "please make the file in this directory, then reply with "+doneMarker+".\n")
+		args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
+			"--done-pattern", doneMarker}, flags...)
+		e.must(append(append(append(args, envFlags(qwenEnv(api.URL(), e.home))...), "--"), bins.qwen, "--yolo")...)
+		stop := watchEvent(e, name, "Stop", 90*time.Second)
+		e.waitDone(name, 150*time.Second, 2)
+		second := iterationStart(t, e, name, 2)
+		var reply time.Time
+		for _, r := range api.Requests() {
+			if r.MainCall == 1 {
+				reply = r.Time
+			}
+		}
+		if !stop.IsZero() {
+			sinceStop = second.Sub(stop)
+		}
+		return second.Sub(reply), sinceStop
+	}
+	bySignal, sinceStop := run("qsig", "--inactivity-timeout", "120")
+	byScreen, _ := run("qscr", "--inactivity-timeout", "3", "--no-agent-signals")
+	t.Logf("Qwen Code: turn end to the next iteration's start: by the Stop signal %s (%s after the signal), by the screen (3 s inactivity) %s",
+		bySignal.Round(time.Millisecond), sinceStop.Round(time.Millisecond), byScreen.Round(time.Millisecond))
+	if sinceStop <= 0 || sinceStop > time.Second {
+		t.Errorf("the next iteration started %s after the agent's Stop signal, want within 1 s", sinceStop)
+	}
+	if bySignal >= byScreen {
+		t.Errorf("by the signal (%s) no sooner than by the screen (%s)", bySignal, byScreen)
+	}
+}
