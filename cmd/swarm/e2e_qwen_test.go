@@ -71,12 +71,13 @@ func TestE2EQwenLoop(t *testing.T) {
 	}
 }
 
-// An API that fails for good: Qwen Code gives up, says so, and runs its StopFailure hook; the
-// iteration fails as an API error and the next one starts after the backoff.
+// An API that refuses the request (400): Qwen Code says so and runs its StopFailure hook; the
+// iteration fails as an API error and the next one starts after the backoff. (A 500 ends the
+// same way, after Qwen Code's own seven retries: three minutes of the suite's time.)
 func TestE2EQwenAPIError(t *testing.T) {
 	bins := requireAgents(t)
 	e := newE2EEnv(t)
-	api := fakeapi.Start(t, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{Status: 500}})
+	api := fakeapi.Start(t, fakeapi.Rule{When: fakeapi.Match{LastBlockContains: "make the file"}, Reply: fakeapi.Reply{Status: 400}})
 	seedQwenHome(t, e.home)
 	e.writeWork("PROMPT.md", "please make the file in this directory.\n")
 	args := []string{"spawn", "--name", "qwerr", "--ralph", "--prompt-file", "PROMPT.md", "--max-iterations", "3",
@@ -88,7 +89,7 @@ func TestE2EQwenAPIError(t *testing.T) {
 			st["status"], st["exit_reason"], st["current_iteration"], e.dump("qwerr"))
 	}
 	expectLog(t, "iterations log", e.loopFile("qwerr", "iterations.log"), "[SIGNAL] iteration 1 StopFailure ",
-		"[API_ERROR] iteration 1 API Error: 500", "[FAIL] iteration 1 exit=api_error", "[FAIL] 2 consecutive failures")
+		"[API_ERROR] iteration 1 API Error: 400", "[FAIL] iteration 1 exit=api_error", "[FAIL] 2 consecutive failures")
 	expectLog(t, "monitor log", e.loopFile("qwerr", "monitor.log"),
 		"iteration 1 failed (exit: api_error), retrying in 1s (attempt 1/2)")
 	onlyChat(t, api)
