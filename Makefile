@@ -50,7 +50,9 @@ test-short:
 	$(GO) test -count=1 ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+	$(GO) test -run '^$$' -bench . -skip '^BenchmarkServe$$' -benchtime 20x ./...
+	# swarm serve under a fleet's load, then a minute idle: measured once.
+	$(GO) test -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x ./cmd/swarm/
 	# The fleet over SSH against the same work here (testdata/bench/hosts.txtar; needs sshd).
 	SWARM_BENCH_HOSTS=1 $(GO) test -count=1 -run '^TestHostFigures$$' -v ./cmd/swarm/
 
