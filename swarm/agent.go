@@ -68,11 +68,7 @@ Examples:
 				}
 				return spawnOnHost(c, host, name)
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			return runAgent(e, c)
+			return runAgent(c)
 		},
 	}
 }
@@ -110,8 +106,14 @@ type agentOptions struct {
 	mode  *ralph.AgentMode
 }
 
-func runAgent(e *env, c *cli.Context) error {
-	o, err := agentFromFlags(e, c)
+// runAgent reads the flags before the state directory is opened: a usage error leaves
+// nothing behind.
+func runAgent(c *cli.Context) error {
+	o, err := agentFromFlags(usageEnv(c), c)
+	if err != nil {
+		return err
+	}
+	e, err := openEnv(c)
 	if err != nil {
 		return err
 	}

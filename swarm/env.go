@@ -52,6 +52,12 @@ func openEnv(c *cli.Context) (*env, error) {
 	return &env{Host: h, stdout: c.App.Writer, stderr: c.App.ErrWriter}, nil
 }
 
+// usageEnv is what a command's flags are read with before its state directory is opened:
+// where to write warnings, and no state at all (a reader that reaches for it is a bug).
+func usageEnv(c *cli.Context) *env {
+	return &env{stdout: c.App.Writer, stderr: c.App.ErrWriter}
+}
+
 // withEnv runs a command: its options are checked first (a usage error never creates a state
 // directory), then the environment is opened and handed to run.
 func withEnv(c *cli.Context, check func() error, run func(*env) error) error {

@@ -37,11 +37,7 @@ Examples:
 				}
 				return spawnOnHost(c, host, name)
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
-			return runRalphSpawn(e, c)
+			return runRalphSpawn(c)
 		},
 	}
 }
@@ -172,9 +168,14 @@ type ralphSpawnOptions struct {
 	agentLog func()
 }
 
-// runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`.
-func runRalphSpawn(e *env, c *cli.Context) error {
-	o, err := ralphSpawnFromFlags(e, c)
+// runRalphSpawn is `swarm spawn --ralph` and `swarm ralph spawn`: the flags are read before
+// the state directory is opened, so a usage error leaves nothing behind.
+func runRalphSpawn(c *cli.Context) error {
+	o, err := ralphSpawnFromFlags(usageEnv(c), c)
+	if err != nil {
+		return err
+	}
+	e, err := openEnv(c)
 	if err != nil {
 		return err
 	}

@@ -66,12 +66,8 @@ Examples:
 				}
 				return spawnOnHost(c, host, name)
 			}
-			e, err := openEnv(c)
-			if err != nil {
-				return err
-			}
 			if c.Bool("ralph") {
-				return runRalphSpawn(e, c)
+				return runRalphSpawn(c)
 			}
 			for _, f := range []string{"prompt-file", "max-iterations", "done-pattern", "prompt-mode", "foreground", "notify"} {
 				if c.IsSet(f) {
@@ -79,6 +75,10 @@ Examples:
 				}
 			}
 			p, err := plainSpawnFromFlags(c)
+			if err != nil {
+				return err
+			}
+			e, err := openEnv(c)
 			if err != nil {
 				return err
 			}
