@@ -260,7 +260,7 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if IsCodex(argv) && !st.NoAgentSignals {
 		userNotify = CodexUserNotify(workers.EnvPath(name))
 	}
-	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify)
+	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, userNotify, st.PermissionHold())
 	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: append(append([]string{}, extra...), d.AgentEnv(name, n)...),
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),
 		Wrapper: wrapper, Events: sig.Events, Settings: sig.Settings, SettingsJSON: sig.SettingsJSON, Box: d.AgentBox()}

@@ -183,6 +183,12 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 			return SignalPermission, 0
 		}
 		return SignalIgnore, 0
+	case EventPermissionRequest:
+		// Before the dialog: swarm's hook holds the request for an answer (permission.go).
+		if f.Working && !f.Permission {
+			return SignalPermission, 0
+		}
+		return SignalIgnore, 0
 	case EventPreCompact:
 		if f.MaxContext > 0 && f.Working {
 			return SignalEnd, EndCompaction

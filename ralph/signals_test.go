@@ -130,7 +130,7 @@ func TestAgentSignals(t *testing.T) {
 		}
 	})
 	t.Run("the user's own notify program runs after", func(t *testing.T) {
-		s := agentSignals([]string{"codex"}, d, rec, "", false, []string{"notify-send", "-a"})
+		s := agentSignals([]string{"codex"}, d, rec, "", false, []string{"notify-send", "-a"}, DefaultPermissionHold)
 		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/box/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
 		if len(s.Argv) != 3 || s.Argv[2] != want {
 			t.Fatalf("got %q, want %s", s.Argv, want)

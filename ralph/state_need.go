@@ -37,6 +37,25 @@ func (st *State) PermissionAnswered() {
 	st.personMayGo()
 }
 
+// personAnswer is a person's answer to the need, as its event tells it.
+type personAnswer struct {
+	by     string // where it was given: cli or web
+	answer string // yes or no, and a refusal's message
+}
+
+// PermissionAnsweredBy forgets the permission the agent asked for, answered by a person from
+// by (cli or web) with answer ("yes", "no" or "no: MESSAGE"): the change that records it
+// tells that answer, once, as the need's (see needEvent). ok is false when the agent asks for
+// no permission.
+func (st *State) PermissionAnsweredBy(by, answer string) (ok bool) {
+	if st.NeedsPermission == "" {
+		return false
+	}
+	st.answered = &personAnswer{by: by, answer: answer}
+	st.PermissionAnswered()
+	return true
+}
+
 // AgentReady records that the agent showed its input prompt: no dialog and no unknown screen
 // is in its way any more.
 func (st *State) AgentReady() {
