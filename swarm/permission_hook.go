@@ -80,4 +80,3 @@ func readAnswer(path string) (ralph.Answer, bool) {
 	}
 	return a, true
 }
-

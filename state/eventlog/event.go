@@ -31,7 +31,7 @@ const (
 	ChecksPassed   = "checks.passed"    // the checkers of a claim of done
 	ChecksFailed   = "checks.failed"    //
 
-	PersonNeeded   = "person.needed"   // What: permission, dialog, unknown screen; Detail: which
+	PersonNeeded = "person.needed" // What: permission, dialog, unknown screen; Detail: which
 	// PersonAnswered: By cli or web (a person answered through swarm; Detail: yes or no, then
 	// the need), agent (it went on, or its iteration ended), swarm (the loop paused or ended);
 	// What, Detail: the need.
