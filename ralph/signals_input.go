@@ -52,8 +52,8 @@ func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
 	}
 	e.Message = FirstOf(f["message"].text(), f["error_details"].text(), f["last_assistant_message"].text())
 	if e.Event == EventPermissionRequest {
-		// What is asked, as Claude Code's own notification names it.
-		e.Message = ToolSummary(f["tool_name"].text(), f["tool_input"].text())
+		// What is asked, in the words of Claude Code's own notification of it.
+		e.Message = "Claude needs your permission to use " + ToolSummary(f["tool_name"].text(), f["tool_input"].text())
 	}
 	return e, true
 }

@@ -122,11 +122,7 @@ func (st *State) need() (n Need, ok bool) {
 	switch {
 	case st.NeedsPermission != "":
 		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
-		asked := st.NeedsPermission
-		if _, tool, found := strings.Cut(asked, "permission to use "); found && strings.TrimSpace(tool) != "" {
-			asked = strings.TrimSpace(tool)
-		}
-		n = Need{Kind: NeedPermission, What: asked}
+		n = Need{Kind: NeedPermission, What: PermissionWhat(st.NeedsPermission)}
 	case st.BlockedBy != "":
 		n = Need{Kind: NeedDialog, What: st.BlockedBy}
 	case st.UnknownScreen != "":
@@ -136,4 +132,13 @@ func (st *State) need() (n Need, ok bool) {
 	}
 	n.Since = ParseTime(st.NeedsPersonSince)
 	return n, true
+}
+
+// PermissionWhat is what a permission asked for names: "Claude needs your permission to use
+// Bash(rm -rf build)" is about Bash(rm -rf build), the tool being what matters.
+func PermissionWhat(asked string) string {
+	if _, tool, found := strings.Cut(asked, "permission to use "); found && strings.TrimSpace(tool) != "" {
+		return strings.TrimSpace(tool)
+	}
+	return asked
 }
