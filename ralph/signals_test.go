@@ -40,7 +40,7 @@ func TestOnSignal(t *testing.T) {
 		{"permission asked", SignalFacts{Event: note("permission_prompt"), Working: true}, SignalPermission, 0},
 		{"permission requested of the hook", SignalFacts{Event: ev(EventPermissionRequest), Working: true}, SignalPermission, 0},
 		{"its dialog after the hook's request", SignalFacts{Event: note("permission_prompt"), Working: true, Permission: true}, SignalIgnore, 0},
-		{"permission requested again", SignalFacts{Event: ev(EventPermissionRequest), Working: true, Permission: true}, SignalIgnore, 0},
+		{"the next permission requested", SignalFacts{Event: ev(EventPermissionRequest), Working: true, Permission: true}, SignalPermission, 0},
 		{"permission already named", SignalFacts{Event: note("permission_prompt"), Working: true, Permission: true}, SignalIgnore, 0},
 		{"idle prompt", SignalFacts{Event: note("idle_prompt"), Working: true}, SignalIgnore, 0},
 		{"compaction noted", SignalFacts{Event: ev(EventPreCompact), Working: true}, SignalNote, 0},

@@ -97,10 +97,10 @@ func runAnswer(e *env, o answerOptions) error {
 	if ld != nil {
 		if req, ok := ralph.HeldIn(ld.AgentBox(), time.Now()); ok {
 			res.What, res.Through = ralph.PermissionWhat(req.What), "hook"
-			if err := answerHeld(ld.AgentBox(), req, o.Answer, o.Timeout); err != nil {
+			if err := answerHeld(e, o, *ld, req); err != nil {
 				return fail("cannot answer '%s': %w", o.Name, err)
 			}
-			return answerDone(e, o, ld, res)
+			return answerSaid(e, o, res)
 		}
 	}
 	lines, err := e.PaneLines(w, 0)
@@ -118,16 +118,19 @@ func runAnswer(e *env, o answerOptions) error {
 			res.What = ralph.PermissionWhat(st.NeedsPermission)
 		}
 	}
-	if err := e.TmuxFor(w).SendKeys(w.Tmux.PaneID, keys...); err != nil {
-		return fail("cannot answer '%s': %w", o.Name, err)
-	}
-	if o.Answer.Message != "" {
-		// Refused, the agent waits for what to do instead: the message says it.
-		if err := e.Type(w, o.Answer.Message, true, true); err != nil {
-			return fail("cannot send the message to '%s': %w", o.Name, err)
+	press := func() error {
+		if err := e.TmuxFor(w).SendKeys(w.Tmux.PaneID, keys...); err != nil {
+			return fmt.Errorf("cannot answer '%s': %w", o.Name, err)
 		}
+		if o.Answer.Message != "" {
+			// Refused, the agent waits for what to do instead: the message says it.
+			if err := e.Type(w, o.Answer.Message, true, true); err != nil {
+				return fmt.Errorf("cannot send the message to '%s': %w", o.Name, err)
+			}
+		}
+		return nil
 	}
-	return answerDone(e, o, ld, res)
+	return answerByKeys(e, o, ld, res, press)
 }
 
 // notWaiting is the failure of an answer to a worker that waits for none.
@@ -136,51 +139,99 @@ func notWaiting(name string) error {
 }
 
 // answerHeld leaves the answer to a held request in the box, where its hook reads it, and
-// waits for the hook to take it (the request's file goes with it).
-func answerHeld(box string, req ralph.PermissionRequest, a ralph.Answer, timeout time.Duration) error {
-	data, err := json.Marshal(a)
+// waits for the hook to take it (the request's file goes with it). The answer is left and
+// recorded under the loop lock, so that the loop, which takes it too to record what it sees,
+// never takes the agent going on for an answer of nobody's.
+func answerHeld(e *env, o answerOptions, ld ralph.Dir, req ralph.PermissionRequest) error {
+	data, err := json.Marshal(o.Answer)
 	if err != nil {
 		return err
 	}
-	if err := createExclusive(ralph.PermissionAnswerPath(box, req.ID), data); err != nil {
-		return fmt.Errorf("it was answered already, or its box cannot be written: %w", err)
+	box := ld.AgentBox()
+	told := false
+	_, err = ld.Update(func(st *ralph.State) error {
+		if err := createExclusive(ralph.PermissionAnswerPath(box, req.ID), data); err != nil {
+			return fmt.Errorf("it was answered already, or its box cannot be written: %w", err)
+		}
+		waited := st.WaitsForPerson()
+		told = st.PermissionAnsweredBy(o.Answer.By, answerWords(o.Answer))
+		st.PersonWaitChanged(waited, time.Now())
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	deadline := time.Now().Add(timeout)
+	if !told {
+		// Asked before the loop read the request: the answer is the event all the same.
+		tellAnswer(e, o, &ld, ralph.PermissionWhat(req.What))
+	}
+	deadline := time.Now().Add(o.Timeout)
 	for time.Now().Before(deadline) {
 		if _, held := ralph.HeldIn(box, time.Now()); !held {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Errorf("its agent did not take the answer within %s", timeout)
+	return fmt.Errorf("its agent did not take the answer within %s", o.Timeout)
 }
 
-// answerDone records the answer where it was decided, and says it.
-func answerDone(e *env, o answerOptions, ld *ralph.Dir, res answered) error {
-	said := o.Answer.Answer
-	if o.Answer.Message != "" {
-		said += ", " + fmt.Sprintf("%q", o.Answer.Message)
+// answerWords are the answer as its event says it: yes, no, or no with its message.
+func answerWords(a ralph.Answer) string {
+	if a.Message == "" {
+		return a.Answer
 	}
-	told := false
+	return a.Answer + ", " + fmt.Sprintf("%q", a.Message)
+}
+
+// tellAnswer writes the answer's event for a need the loop (ld; nil for a worker that is no
+// loop) has no record of.
+func tellAnswer(e *env, o answerOptions, ld *ralph.Dir, what string) {
+	ev := eventlog.Event{Kind: eventlog.PersonAnswered, Worker: o.Name, What: ralph.NeedPermission,
+		Detail: answerWords(o.Answer) + ": " + what, By: o.Answer.By}
 	if ld != nil {
+		if st, err := ld.Load(); err == nil {
+			ev.Iteration = st.CurrentIteration
+		}
+	}
+	log := eventlog.Log{Root: e.Dir().Root}
+	if _, err := log.Append(ev); err != nil {
+		e.warnf("the answer to '%s' is not in the event log: %v", o.Name, err)
+	}
+}
+
+// answerByKeys presses the keys that answer the dialog, records the answer where it was
+// decided, and says it. A loop's answer is pressed and recorded under the loop lock, so that
+// the loop, which takes it too to record what it sees, never takes the agent going on for an
+// answer of nobody's.
+func answerByKeys(e *env, o answerOptions, ld *ralph.Dir, res answered, press func() error) error {
+	told := false
+	if ld == nil {
+		if err := press(); err != nil {
+			return fail("%w", err)
+		}
+	} else {
 		// The loop's need ends with the answer: one event, the answer's (see needEvent).
 		_, err := ld.Update(func(st *ralph.State) error {
+			if err := press(); err != nil {
+				return err
+			}
 			waited := st.WaitsForPerson()
-			told = st.PermissionAnsweredBy(o.Answer.By, said)
+			told = st.PermissionAnsweredBy(o.Answer.By, answerWords(o.Answer))
 			st.PersonWaitChanged(waited, time.Now())
 			return nil
 		})
 		if err != nil {
-			e.warnf("the answer to '%s' is not recorded in its loop: %v", o.Name, err)
+			return fail("%w", err)
 		}
 	}
 	if !told {
-		log := eventlog.Log{Root: e.Dir().Root}
-		if _, err := log.Append(eventlog.Event{Kind: eventlog.PersonAnswered, Worker: o.Name, What: ralph.NeedPermission,
-			Detail: said + ": " + res.What, By: o.Answer.By}); err != nil {
-			e.warnf("the answer to '%s' is not in the event log: %v", o.Name, err)
-		}
+		tellAnswer(e, o, ld, res.What)
 	}
+	return answerSaid(e, o, res)
+}
+
+// answerSaid says what was answered, and how.
+func answerSaid(e *env, o answerOptions, res answered) error {
 	if o.Format == "json" {
 		return printJSON(e, res)
 	}
@@ -188,7 +239,7 @@ func answerDone(e *env, o answerOptions, ld *ralph.Dir, res answered) error {
 	if res.Through == "keys" {
 		how = "at its permission dialog"
 	}
-	fmt.Fprintf(e.stdout, "answered %s: %s to %s, %s\n", o.Name, said, screen.Printable(res.What, 200), how)
+	fmt.Fprintf(e.stdout, "answered %s: %s to %s, %s\n", o.Name, answerWords(o.Answer), screen.Printable(res.What, 200), how)
 	return nil
 }
 

@@ -171,12 +171,22 @@ func (sg *signalWatch) permissionAnswered() {
 // be answered (its screen moving on) counts from the hold's end, when Claude Code draws its
 // own dialog in its place.
 func (sg *signalWatch) watchHold(w *screenWatch) {
+	if !sg.events.permissionAt.IsZero() {
+		if cur, err := sg.drv.dir().Load(); err == nil && cur.NeedsPermission == "" {
+			sg.events.permissionAt = time.Time{} // answered through swarm (swarm answer)
+		}
+	}
 	now := sg.drv.clock().Now()
 	_, held := ralph.HeldIn(sg.drv.dir().AgentBox(), now)
-	if w.facts.Held = held; !held {
+	was := w.facts.Held
+	if w.facts.Held = held; !held && !was {
 		return
 	}
+	// Held, or its hold just over: the agent was active until now.
 	w.facts.LastChange, w.facts.LastProgress = now, now
+	if !held {
+		return
+	}
 	if !sg.events.permissionAt.IsZero() {
 		sg.events.permissionAt = now
 	}
