@@ -14,7 +14,7 @@ func TestQwenGetsADefaultsFileWithItsHooks(t *testing.T) {
 	rec := []string{"/bin/swarm", "agent-event"}
 	machine := map[string]any{"model": map[string]any{"name": "qwen3"},
 		"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "mine"}}}}}}
-	s := agentSignals([]string{"/opt/bin/qwen", "--yolo"}, d, rec, "k1", false, nil, qwenDefaults{settings: machine})
+	s := agentSignals([]string{"/opt/bin/qwen", "--yolo"}, d, rec, "k1", false, signalExtras{qwen: qwenDefaults{settings: machine}})
 	if !slices.Equal(s.Argv, []string{"/opt/bin/qwen", "--yolo"}) || s.Settings != "/s/ralph/w/box/qwen-system-defaults.json" ||
 		!slices.Equal(s.Env, []string{"QWEN_CODE_SYSTEM_DEFAULTS_PATH=/s/ralph/w/box/qwen-system-defaults.json"}) ||
 		s.Events != "/s/ralph/w/box/agent-events.jsonl" {
@@ -46,7 +46,7 @@ func TestQwenGetsADefaultsFileWithItsHooks(t *testing.T) {
 	if doc.Model["name"] != "qwen3" {
 		t.Errorf("the machine's settings are lost: %s", s.SettingsJSON)
 	}
-	if bad := agentSignals([]string{"qwen"}, d, rec, "", false, nil, qwenDefaults{bad: true}); bad.Settings != "" ||
+	if bad := agentSignals([]string{"qwen"}, d, rec, "", false, signalExtras{qwen: qwenDefaults{bad: true}}); bad.Settings != "" ||
 		bad.Env != nil || bad.Events != "" {
 		t.Errorf("defaults that cannot be read: %+v", bad)
 	}

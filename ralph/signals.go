@@ -187,6 +187,13 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 			return SignalPermission, 0
 		}
 		return SignalIgnore, 0
+	case EventPermissionRequest:
+		// Before the dialog: swarm's hook holds the request for an answer (permission.go).
+		// Claude Code asks one at a time: a request is a new one, whatever was named before.
+		if f.Working {
+			return SignalPermission, 0
+		}
+		return SignalIgnore, 0
 	case EventPreCompact:
 		if f.MaxContext > 0 && f.Working {
 			return SignalEnd, EndCompaction

@@ -25,6 +25,10 @@ const EventMessageKept = 16 << 10
 // type): a longer one is no value Claude Code sends.
 const eventFieldKept = 4 << 10
 
+// toolInputKept bounds the start of a permission request's tool input that is read: its
+// summary is shorter still (see ToolSummary); a file's whole new text is not kept.
+const toolInputKept = 4 << 10
+
 // ReadClaudeEvent reads Claude Code's hook input from r; ok is false when it is not a JSON
 // object naming its event. An input cut short still gives the fields read before the cut.
 func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
@@ -34,6 +38,7 @@ func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
 		"notification_type": short(), "message": {max: EventMessageKept},
 		"error_details":          {max: EventMessageKept, raw: true},
 		"last_assistant_message": {max: EventMessageKept, tail: true},
+		"tool_name":              short(), "tool_input": {max: toolInputKept, raw: true},
 	}
 	in := jsonIn{r: bufio.NewReader(r)}
 	if in.object(f) != nil && !f["hook_event_name"].whole {
@@ -46,6 +51,10 @@ func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
 		return AgentEvent{}, false
 	}
 	e.Message = FirstOf(f["message"].text(), f["error_details"].text(), f["last_assistant_message"].text())
+	if e.Event == EventPermissionRequest {
+		// What is asked, in the words of Claude Code's own notification of it.
+		e.Message = "Claude needs your permission to use " + ToolSummary(f["tool_name"].text(), f["tool_input"].text())
+	}
 	return e, true
 }
 

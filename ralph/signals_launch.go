@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -50,13 +52,22 @@ type Signals struct {
 // for none); without a recorder, for other agents, or when the loop was told not to, cmd is
 // left alone.
 func AgentSignals(cmd []string, d Dir, recorder []string, token string, off bool) Signals {
-	return agentSignals(cmd, d, recorder, token, off, nil, qwenDefaults{})
+	return agentSignals(cmd, d, recorder, token, off, signalExtras{hold: DefaultPermissionHold})
 }
 
-// agentSignals is AgentSignals; userNotify is the notify program of the user's own Codex
-// configuration, which the recorder runs after it (the -c override replaces it); qwen is the
-// system defaults file Qwen Code would read, which its own holds too.
-func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool, userNotify []string, qwen qwenDefaults) Signals {
+// signalExtras are what an agent's signals need beyond the recorder: userNotify is the notify
+// program of the user's own Codex configuration, which the recorder runs after it (the -c
+// override replaces it); qwen is the system defaults file Qwen Code would read, which its own
+// holds too; hold is how long Claude Code's PermissionRequest hook holds a request for a
+// person's answer.
+type signalExtras struct {
+	userNotify []string
+	qwen       qwenDefaults
+	hold       time.Duration
+}
+
+// agentSignals is AgentSignals with the extras the launch read for this agent.
+func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool, x signalExtras) Signals {
 	out := Signals{Argv: cmd}
 	if off || len(recorder) == 0 || len(cmd) == 0 {
 		return out
@@ -72,18 +83,18 @@ func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 	switch {
 	case IsClaude(cmd) && !hasFlag(cmd, "--settings"):
 		rec := recorderFor("claude")
-		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec)
+		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec, x.hold)
 		out.Argv = append(append([]string{}, cmd...), "--settings", out.Settings)
 	case IsCodex(cmd) && !setsCodexNotify(cmd):
 		rec := recorderFor("codex")
-		if len(userNotify) > 0 {
-			then, _ := json.Marshal(userNotify)
+		if len(x.userNotify) > 0 {
+			then, _ := json.Marshal(x.userNotify)
 			rec = append(rec, "--then", string(then))
 		}
 		notify, _ := json.Marshal(rec) // a JSON list of strings is a TOML array
 		out.Argv = append([]string{cmd[0], "-c", "notify=" + string(notify)}, cmd[1:]...)
-	case IsQwen(cmd) && !qwen.bad:
-		out.Settings, out.SettingsJSON = d.QwenDefaults(), qwenHookSettings(recorderFor("qwen"), qwen.settings)
+	case IsQwen(cmd) && !x.qwen.bad:
+		out.Settings, out.SettingsJSON = d.QwenDefaults(), qwenHookSettings(recorderFor("qwen"), x.qwen.settings)
 		out.Env = []string{"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + out.Settings}
 	default:
 		return out
@@ -117,17 +128,25 @@ func Recorder(wrapper []string) []string {
 // HookTimeout is the time limit of swarm's hooks (seconds), after which Claude Code ends one.
 const HookTimeout = 10
 
-// claudeHookSettings is a settings file that runs rec at every hook swarm reads.
-func claudeHookSettings(rec []string) []byte {
-	quoted := make([]string, len(rec))
-	for i, a := range rec {
-		quoted[i] = words.ShellWord(a)
+// claudeHookSettings is a settings file that runs rec at every hook swarm reads, and at
+// PermissionRequest with the hold, which Claude Code lets run a little longer than that.
+func claudeHookSettings(rec []string, hold time.Duration) []byte {
+	command := func(argv []string) string {
+		quoted := make([]string, len(argv))
+		for i, a := range argv {
+			quoted[i] = words.ShellWord(a)
+		}
+		return strings.Join(quoted, " ")
 	}
-	hook := map[string]any{"type": "command", "command": strings.Join(quoted, " "), "timeout": HookTimeout}
+	hook := map[string]any{"type": "command", "command": command(rec), "timeout": HookTimeout}
 	hooks := map[string]any{}
 	for _, ev := range ClaudeHookEvents {
 		hooks[ev] = []any{map[string]any{"hooks": []any{hook}}}
 	}
+	secs := int(hold / time.Second) // 0: recorded, not held
+	held := append(append([]string{}, rec...), "--hold", strconv.Itoa(secs))
+	hooks[EventPermissionRequest] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+		"command": command(held), "timeout": secs + permissionHookSlack}}}}
 	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
 	return append(data, '\n')
 }

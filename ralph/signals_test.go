@@ -38,6 +38,9 @@ func TestOnSignal(t *testing.T) {
 		{"failure before the prompt", SignalFacts{Event: failure("server_error")}, SignalIgnore, 0},
 		{"prompt taken", SignalFacts{Event: ev(EventUserPromptSubmit)}, SignalDelivered, 0},
 		{"permission asked", SignalFacts{Event: note("permission_prompt"), Working: true}, SignalPermission, 0},
+		{"permission requested of the hook", SignalFacts{Event: ev(EventPermissionRequest), Working: true}, SignalPermission, 0},
+		{"its dialog after the hook's request", SignalFacts{Event: note("permission_prompt"), Working: true, Permission: true}, SignalIgnore, 0},
+		{"the next permission requested", SignalFacts{Event: ev(EventPermissionRequest), Working: true, Permission: true}, SignalPermission, 0},
 		{"permission already named", SignalFacts{Event: note("permission_prompt"), Working: true, Permission: true}, SignalIgnore, 0},
 		{"idle prompt", SignalFacts{Event: note("idle_prompt"), Working: true}, SignalIgnore, 0},
 		{"compaction noted", SignalFacts{Event: ev(EventPreCompact), Working: true}, SignalNote, 0},
@@ -130,7 +133,7 @@ func TestAgentSignals(t *testing.T) {
 		}
 	})
 	t.Run("the user's own notify program runs after", func(t *testing.T) {
-		s := agentSignals([]string{"codex"}, d, rec, "", false, []string{"notify-send", "-a"}, qwenDefaults{})
+		s := agentSignals([]string{"codex"}, d, rec, "", false, signalExtras{userNotify: []string{"notify-send", "-a"}, hold: DefaultPermissionHold})
 		want := `notify=["/bin/swarm","agent-event","--agent","codex","--file","/s/ralph/w/box/agent-events.jsonl","--then","[\"notify-send\",\"-a\"]"]`
 		if len(s.Argv) != 3 || s.Argv[2] != want {
 			t.Fatalf("got %q, want %s", s.Argv, want)

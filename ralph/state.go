@@ -67,6 +67,13 @@ type State struct {
 	// NoAgentSignals: the agent is not asked for its own signals (--no-agent-signals); the
 	// screen alone tells what it does.
 	NoAgentSignals bool `json:"no_agent_signals,omitempty"`
+	// PermissionHoldSeconds is how long swarm's permission hook holds a request for an
+	// answer (--permission-hold; 0: not at all, the dialog shows at once); nil:
+	// DefaultPermissionHold.
+	PermissionHoldSeconds *int `json:"permission_hold,omitempty"`
+	// answered is the answer a person gave to what the agent waited for, in the change that
+	// records it (never saved): the change tells it as the need's answer.
+	answered *personAnswer
 
 	// Time spent paused, so the loop's running time leaves it out: the seconds of pauses that
 	// ended, and when the current one began.

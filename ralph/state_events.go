@@ -111,9 +111,10 @@ func statusEvent(was, now *State, dec Decision) (eventlog.Event, bool) {
 func freshLoop(was, now *State) bool { return now.RunID != was.RunID }
 
 // needEvent is the event of the loop coming to need a person, or no longer needing one: once
-// per need, however often its agent is seen waiting. By says what ended the need: the agent
-// ("agent": it went on, someone having answered it on its screen, or its iteration ended), or
-// the loop ("swarm": it paused, ended or moved on to its next loop).
+// per need, however often its agent is seen waiting. By says what ended the need: a person's
+// answer through swarm (where it was given: "cli" or "web"; Detail then starts with the
+// answer), the agent ("agent": it went on, someone having answered it on its screen, or its
+// iteration ended), or the loop ("swarm": it paused, ended or moved on to its next loop).
 func needEvent(was, now *State, dec Decision) (eventlog.Event, bool) {
 	switch {
 	case was.NeedsPersonSince == "" && now.NeedsPersonSince != "":
@@ -122,7 +123,11 @@ func needEvent(was, now *State, dec Decision) (eventlog.Event, bool) {
 	case was.NeedsPersonSince != "" && now.NeedsPersonSince == "":
 		n, _ := was.need()
 		by := "agent"
-		if dec.Ended || dec.PausedNow || freshLoop(was, now) {
+		switch {
+		case now.answered != nil:
+			return eventlog.Event{Kind: eventlog.PersonAnswered, What: n.Kind, Detail: now.answered.answer + ": " + n.What,
+				By: now.answered.by}, true
+		case dec.Ended || dec.PausedNow || freshLoop(was, now):
 			by = "swarm"
 		}
 		return eventlog.Event{Kind: eventlog.PersonAnswered, What: n.Kind, Detail: n.What, By: by}, true

@@ -192,3 +192,32 @@ func TestALoopDirectoryOnItsOwnTellsNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestAPersonsAnswerIsToldOnceAsTheirs(t *testing.T) {
+	d, log := loopDir(t)
+	now := time.Now()
+	if _, err := d.Update(func(s *State) error {
+		s.WaitsForPermission("Claude needs your permission to use Bash(make)", now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	answered := false
+	if _, err := d.Update(func(s *State) error { answered = s.PermissionAnsweredBy("web", "no"); return nil }); err != nil || !answered {
+		t.Fatalf("answered %v: %v", answered, err)
+	}
+	if _, err := d.Update(func(s *State) error { answered = s.PermissionAnsweredBy("cli", "yes"); return nil }); err != nil || answered {
+		t.Fatalf("answered twice: %v", err)
+	}
+	all, err := log.Since(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[1].Kind != "person.answered" || all[1].By != "web" || all[1].What != "permission" ||
+		all[1].Detail != "no: Bash(make)" {
+		t.Fatalf("events %+v", all)
+	}
+	if st, _ := d.Load(); st.NeedsPermission != "" || st.NeedsPersonSince != "" {
+		t.Fatalf("still needs a person: %+v", st)
+	}
+}

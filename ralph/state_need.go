@@ -37,6 +37,25 @@ func (st *State) PermissionAnswered() {
 	st.personMayGo()
 }
 
+// personAnswer is a person's answer to the need, as its event tells it.
+type personAnswer struct {
+	by     string // where it was given: cli or web
+	answer string // yes or no, and a refusal's message
+}
+
+// PermissionAnsweredBy forgets the permission the agent asked for, answered by a person from
+// by (cli or web) with answer ("yes", "no" or "no: MESSAGE"): the change that records it
+// tells that answer, once, as the need's (see needEvent). ok is false when the agent asks for
+// no permission.
+func (st *State) PermissionAnsweredBy(by, answer string) (ok bool) {
+	if st.NeedsPermission == "" {
+		return false
+	}
+	st.answered = &personAnswer{by: by, answer: answer}
+	st.PermissionAnswered()
+	return true
+}
+
 // AgentReady records that the agent showed its input prompt: no dialog and no unknown screen
 // is in its way any more.
 func (st *State) AgentReady() {
@@ -103,11 +122,7 @@ func (st *State) need() (n Need, ok bool) {
 	switch {
 	case st.NeedsPermission != "":
 		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
-		asked := st.NeedsPermission
-		if _, tool, found := strings.Cut(asked, "permission to use "); found && strings.TrimSpace(tool) != "" {
-			asked = strings.TrimSpace(tool)
-		}
-		n = Need{Kind: NeedPermission, What: asked}
+		n = Need{Kind: NeedPermission, What: PermissionWhat(st.NeedsPermission)}
 	case st.BlockedBy != "":
 		n = Need{Kind: NeedDialog, What: st.BlockedBy}
 	case st.UnknownScreen != "":
@@ -117,4 +132,13 @@ func (st *State) need() (n Need, ok bool) {
 	}
 	n.Since = ParseTime(st.NeedsPersonSince)
 	return n, true
+}
+
+// PermissionWhat is what a permission asked for names: "Claude needs your permission to use
+// Bash(rm -rf build)" is about Bash(rm -rf build), the tool being what matters.
+func PermissionWhat(asked string) string {
+	if _, tool, found := strings.Cut(asked, "permission to use "); found && strings.TrimSpace(tool) != "" {
+		return strings.TrimSpace(tool)
+	}
+	return asked
 }

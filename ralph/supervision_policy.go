@@ -22,6 +22,9 @@ type WatchFacts struct {
 	Inactivity   time.Duration
 	Hang         time.Duration // 0: hang detection off
 	Limit        time.Duration // 0: no limit on an iteration's wall time
+	// Held: the agent waits in swarm's permission hook for a person's answer (permission.go):
+	// neither quiet nor hung, however still its screen; the wait counts as activity.
+	Held bool
 }
 
 // WatchLimits turns the loop's settings into the durations a watch applies. Without
@@ -55,6 +58,9 @@ func QuietAt(f WatchFacts) time.Time {
 // Quiet decides, after a look at the screen, whether the agent has gone quiet for too long
 // (inactive) or stopped making progress (hung).
 func Quiet(f WatchFacts) (Ending, bool) {
+	if f.Held {
+		return 0, false
+	}
 	if f.Now.Sub(f.LastChange) >= f.Inactivity {
 		return EndInactive, true
 	}

@@ -210,3 +210,15 @@ func TestRestarting(t *testing.T) {
 		t.Errorf("without supervision: %v", lineTexts(d))
 	}
 }
+
+func TestAnAgentHeldForAnAnswerIsNeitherQuietNorHung(t *testing.T) {
+	f := WatchFacts{Started: t0, Inactivity: time.Minute, Hang: 5 * time.Minute, Now: t0.Add(time.Hour),
+		LastChange: t0, LastProgress: t0, Held: true}
+	if ending, ended := Quiet(f); ended {
+		t.Fatalf("a held agent ended: %v", ending)
+	}
+	f.Held = false
+	if _, ended := Quiet(f); !ended {
+		t.Fatal("the same agent, not held, goes on")
+	}
+}

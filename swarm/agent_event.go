@@ -19,7 +19,8 @@ import (
 // The recorder of an agent's own signals: Claude Code runs it from the hooks of the settings
 // file a loop gives it (the event as JSON on stdin), Codex as its notify program (the event as
 // JSON, its last argument). It appends one line to the loop's events file and says nothing:
-// whatever a hook prints may reach the model, and a hook that fails may stop the agent.
+// whatever a hook prints may reach the model, and a hook that fails may stop the agent. The
+// one thing it prints is a person's decision on a permission request it held (--hold).
 
 func agentEventCommand() *cli.Command {
 	return &cli.Command{
@@ -30,6 +31,7 @@ func agentEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
+			&cli.IntFlag{Name: "hold", Usage: "claude, PermissionRequest: seconds to hold the request for a person's answer"},
 		},
 		Action: func(c *cli.Context) error {
 			// The user's program first: the event ends the iteration, and its agent's process
@@ -37,7 +39,10 @@ func agentEventCommand() *cli.Command {
 			if then := c.String("then"); then != "" && c.NArg() > 0 {
 				runUserNotify(then, c.Args().Get(c.NArg()-1))
 			}
-			recordAgentEvent(c.String("agent"), c.String("file"), c.String("token"), c.Args().Slice(), os.Stdin)
+			e, ok := recordAgentEvent(c.String("agent"), c.String("file"), c.String("token"), c.Args().Slice(), os.Stdin)
+			if hold := c.Int("hold"); ok && hold > 0 && e.Event == ralph.EventPermissionRequest {
+				holdForAnswer(c.String("file"), e, time.Duration(hold)*time.Second, c.App.Writer)
+			}
 			return nil
 		},
 	}
@@ -46,12 +51,10 @@ func agentEventCommand() *cli.Command {
 // recordAgentEvent appends the event to file, with the token the agent's hooks gave; an event
 // it cannot read is dropped. Claude Code's input, which holds the agent's whole last answer,
 // is read as a stream: whatever its length, the event is recorded, with the end of that answer.
-func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader) {
-	var e ralph.AgentEvent
-	var ok bool
+func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader) (e ralph.AgentEvent, ok bool) {
 	if agent == "codex" {
 		if len(args) == 0 {
-			return
+			return e, false
 		}
 		e, ok = ralph.ParseAgentEvent(agent, []byte(args[len(args)-1]), time.Now())
 	} else {
@@ -61,7 +64,7 @@ func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader)
 		}
 	}
 	if !ok {
-		return
+		return e, false
 	}
 	e.Token = token
 	if e.Message = words.OneLine(e.Message); len(e.Message) > ralph.EventMessageKept {
@@ -70,11 +73,11 @@ func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader)
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
-		return
+		return e, false
 	}
 	// No directory is made: a loop that is gone has nobody to read it. Appends take turns, so
 	// lines of hooks that run at once never interleave.
-	_ = state.AppendLine(file, string(line))
+	return e, state.AppendLine(file, string(line)) == nil
 }
 
 // runUserNotify runs the notify program of the user's Codex configuration with the event, as

@@ -138,6 +138,7 @@ func commands() []*cli.Command {
 		statusCommand(),
 		peekCommand(),
 		sendCommand(),
+		answerCommand(),
 		interruptCommand(),
 		eofCommand(),
 		attachCommand(),

@@ -63,6 +63,7 @@ type loopOptions struct {
 	cleanState   bool
 	maxContext   int
 	noSignals    bool
+	permHold     int
 	// requiredBy is what makes --prompt-file and --max-iterations required, as typed: --ralph
 	// on spawn, or the command itself (swarm ralph spawn).
 	requiredBy string
@@ -88,9 +89,13 @@ func loopOptionsFromFlags(c *cli.Context) loopOptions {
 		cleanState:   c.Bool("clean-state"),
 		maxContext:   c.Int("max-context"),
 		noSignals:    c.Bool("no-agent-signals"),
+		permHold:     c.Int("permission-hold"),
 		requiredBy:   requiredBy(c),
 	}
 }
+
+// maxPermissionHold bounds --permission-hold: a day, a night's wait and more.
+const maxPermissionHold = 24 * 60 * 60
 
 // check validates the ralph flags in the order and with the messages of the loop spec.
 func (o *loopOptions) check(e *env) error {
@@ -122,6 +127,9 @@ func (o *loopOptions) checkSettings(e *env) error {
 	warnManyIterations(e, o.max)
 	if o.inactivity < 1 {
 		return fail("--inactivity-timeout must be at least 1 second")
+	}
+	if o.permHold < 0 || o.permHold > maxPermissionHold {
+		return fail("--permission-hold must be between 0 and %d seconds", maxPermissionHold)
 	}
 	for _, p := range o.donePatterns {
 		if p == "" {
@@ -286,26 +294,27 @@ func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 // loopState is the new loop's settings; beginLoop fills in the rest.
 func (o ralphSpawnOptions) loopState() *ralph.State {
 	st := &ralph.State{
-		PromptFile:        o.loop.promptFile,
-		MaxIterations:     o.loop.max,
-		InactivityTimeout: o.loop.inactivity,
-		PromptMode:        o.loop.promptMode,
-		ReadyPattern:      o.loop.readyPattern,
-		ReadyTimeout:      o.loop.readyTimeout,
-		MaxContext:        o.loop.maxContext,
-		StagnationLimit:   o.settings.StagnationLimit,
-		Checks:            o.settings.Checks,
-		CheckTimeout:      o.settings.CheckTimeout,
-		Hooks:             o.settings.Hooks,
-		HookTimeout:       o.settings.HookTimeout,
-		MaxCost:           o.settings.MaxCost,
-		LimitWait:         o.loop.limitWait,
-		LimitMargin:       o.loop.limitMargin,
-		Pricing:           o.settings.Pricing,
-		RunID:             uuid.NewString(),
-		Supervision:       o.regent,
-		NoAgentSignals:    o.loop.noSignals,
-		ConfigFiles:       o.settings.Sources,
+		PromptFile:            o.loop.promptFile,
+		MaxIterations:         o.loop.max,
+		InactivityTimeout:     o.loop.inactivity,
+		PromptMode:            o.loop.promptMode,
+		ReadyPattern:          o.loop.readyPattern,
+		ReadyTimeout:          o.loop.readyTimeout,
+		MaxContext:            o.loop.maxContext,
+		PermissionHoldSeconds: &o.loop.permHold,
+		StagnationLimit:       o.settings.StagnationLimit,
+		Checks:                o.settings.Checks,
+		CheckTimeout:          o.settings.CheckTimeout,
+		Hooks:                 o.settings.Hooks,
+		HookTimeout:           o.settings.HookTimeout,
+		MaxCost:               o.settings.MaxCost,
+		LimitWait:             o.loop.limitWait,
+		LimitMargin:           o.loop.limitMargin,
+		Pricing:               o.settings.Pricing,
+		RunID:                 uuid.NewString(),
+		Supervision:           o.regent,
+		NoAgentSignals:        o.loop.noSignals,
+		ConfigFiles:           o.settings.Sources,
 	}
 	if o.settings.Notify.Any() {
 		n := o.settings.Notify

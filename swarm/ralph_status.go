@@ -200,7 +200,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Unknown screen: no input prompt and no dialog swarm knows; kept in %s (please report it with the agent's version)\n", st.UnknownScreen)
 	}
 	if st.NeedsPermission != "" {
-		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm attach %s')\n", st.NeedsPermission, st.WorkerName)
+		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm answer %s yes' or no)\n", st.NeedsPermission, st.WorkerName)
 	}
 	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
 		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))

@@ -24,7 +24,7 @@ const (
 // routed are the commands a host runs for a remote worker.
 var routed = map[string]routeMode{
 	"status": routeFirst, "attach": routeFirst, "eof": routeFirst, "logs": routeFirst,
-	"respawn": routeFirst, "send": routeFirst,
+	"respawn": routeFirst, "send": routeFirst, "answer": routeFirst,
 	"heartbeat": routeFirst, "heartbeat stop": routeFirst, "heartbeat ls": routeNone,
 	"ralph logs": routeFirst, "ralph pause": routeFirst, "ralph resume": routeFirst,
 	"ralph run": routeFirst, "ralph status": routeFirst, "ralph stop": routeFirst,

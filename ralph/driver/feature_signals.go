@@ -100,6 +100,7 @@ func (sg *signalWatch) agentSaid(st *ralph.State, event string) bool {
 // watchSignals acts on the events the agent recorded since the last look, and reports
 // whether one of them ended the iteration.
 func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bool {
+	sg.watchHold(w)
 	if !sg.events.permissionAt.IsZero() && w.facts.LastProgress.After(sg.events.permissionAt.Add(permissionSettle)) {
 		sg.permissionAnswered() // the agent moved on: the permission was given (or refused)
 	}
@@ -162,6 +163,32 @@ func (sg *signalWatch) permissionAnswered() {
 	sg.events.permissionAt = time.Time{}
 	if cur, err := sg.drv.dir().Load(); err == nil && cur.NeedsPermission != "" {
 		sg.drv.update(func(s *ralph.State) error { s.PermissionAnswered(); return nil })
+	}
+}
+
+// watchHold notes whether the agent waits in swarm's permission hook for an answer: while
+// it does, its still screen is neither quiet nor hung, and the time a permission is taken to
+// be answered (its screen moving on) counts from the hold's end, when Claude Code draws its
+// own dialog in its place.
+func (sg *signalWatch) watchHold(w *screenWatch) {
+	if !sg.events.permissionAt.IsZero() {
+		if cur, err := sg.drv.dir().Load(); err == nil && cur.NeedsPermission == "" {
+			sg.events.permissionAt = time.Time{} // answered through swarm (swarm answer)
+		}
+	}
+	now := sg.drv.clock().Now()
+	_, held := ralph.HeldIn(sg.drv.dir().AgentBox(), now)
+	was := w.facts.Held
+	if w.facts.Held = held; !held && !was {
+		return
+	}
+	// Held, or its hold just over: the agent was active until now.
+	w.facts.LastChange, w.facts.LastProgress = now, now
+	if !held {
+		return
+	}
+	if !sg.events.permissionAt.IsZero() {
+		sg.events.permissionAt = now
 	}
 }
 
@@ -250,7 +277,7 @@ func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEv
 	sg.events.permissionAt = sg.drv.clock().Now()
 	now := sg.drv.clock().Now()
 	sg.drv.update(func(s *ralph.State) error { s.WaitsForPermission(what, now); return nil })
-	sg.drv.say("agent needs permission: %s; answer it with 'swarm attach %s'", what, sg.drv.name())
+	sg.drv.say("agent needs permission: %s; answer it with 'swarm answer %s yes' (or no)", what, sg.drv.name())
 	sg.drv.logEvent("PERMISSION", fmt.Sprintf("iteration %d %s", st.CurrentIteration, what))
 	var last []string
 	if lines, err := sg.drv.capture(a, 0); err == nil {

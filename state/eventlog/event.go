@@ -31,8 +31,11 @@ const (
 	ChecksPassed   = "checks.passed"    // the checkers of a claim of done
 	ChecksFailed   = "checks.failed"    //
 
-	PersonNeeded   = "person.needed"   // What: permission, dialog, unknown screen; Detail: which
-	PersonAnswered = "person.answered" // By: agent (it went on, or its iteration ended), swarm (the loop paused or ended); What, Detail: the need
+	PersonNeeded = "person.needed" // What: permission, dialog, unknown screen; Detail: which
+	// PersonAnswered: By cli or web (a person answered through swarm; Detail: yes or no, then
+	// the need), agent (it went on, or its iteration ended), swarm (the loop paused or ended);
+	// What, Detail: the need.
+	PersonAnswered = "person.answered"
 
 	CostBudget = "cost.budget" // the loop's cost crossed its budget (CostUSD)
 

@@ -26,8 +26,9 @@ import (
 // Directives for the signals:
 //
 //	@fail TYPE TEXT      print TEXT and end the turn with StopFailure of that error type
-//	@permission TOOL     ask for permission to use TOOL (Notification permission_prompt) and
-//	                     wait for an answer line
+//	@permission TOOL     ask for permission to use TOOL, as Tool(input): the PermissionRequest
+//	                     hooks first (a decision answers it), else a dialog (Notification
+//	                     permission_prompt) answered by keys (see permission.go)
 //	@compact             report a compaction (PreCompact)
 //	@quiet SECONDS       wait that long with nothing on screen
 //	@long BYTES TEXT     say TEXT as the end of a last answer BYTES long (the rest of it, a
@@ -174,17 +175,7 @@ func signalDirective(verb, arg string) {
 		played.lastSaid, played.failed = text, true
 		played.fire("StopFailure", map[string]any{"error": kind, "error_details": text, "last_assistant_message": text})
 	case "permission":
-		fmt.Println("● " + arg + " wants to run")
-		fmt.Println(" Do you want to proceed?")
-		fmt.Println(" ❯ 1. Yes")
-		fmt.Println("   2. No")
-		played.fire("Notification", map[string]any{"notification_type": "permission_prompt",
-			"message": "Claude needs your permission to use " + arg})
-		if input != nil {
-			if _, err := readMessage(input); err == nil {
-				fmt.Println("● permission given")
-			}
-		}
+		askPermission(arg)
 	case "compact":
 		played.fire("PreCompact", map[string]any{"trigger": "auto"})
 		fmt.Println("● Compacting conversation…")
