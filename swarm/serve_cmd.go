@@ -106,6 +106,10 @@ func runServe(e *env, o serveOptions) error {
 	addr := ln.Addr().String()
 	_ = claim.Announce(addr)
 	srv := serve.New(serveConfig(e, o, root, tok))
+	if err := srv.LoadTLS(); err != nil {
+		ln.Close()
+		return fail("%w", err)
+	}
 	if w := serve.ExposedWarning(addr, srv.TLS()); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}

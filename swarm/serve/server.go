@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -38,6 +39,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *limiter
 	routes  []route
+	tls     *tls.Config // loaded by LoadTLS
 }
 
 // New makes the server of cfg; it listens once Serve is called.
@@ -56,6 +58,20 @@ func New(cfg Config) *Server {
 // TLS says whether the server speaks HTTPS.
 func (s *Server) TLS() bool { return s.cfg.TLSCert != "" }
 
+// LoadTLS reads the certificate and key, when the server speaks HTTPS: a command calls it
+// before it says where it serves, so that a bad pair is its one error and no link is shown.
+func (s *Server) LoadTLS() error {
+	if !s.TLS() || s.tls != nil {
+		return nil
+	}
+	cert, err := tls.LoadX509KeyPair(s.cfg.TLSCert, s.cfg.TLSKey)
+	if err != nil {
+		return fmt.Errorf("--tls-cert %s, --tls-key %s: %w", s.cfg.TLSCert, s.cfg.TLSKey, err)
+	}
+	s.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	return nil
+}
+
 // Handler is the whole server as one handler: the headers, the checks, the routes.
 func (s *Server) Handler() http.Handler { return withHeaders(s.guard(s.mux)) }
 
@@ -73,11 +89,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	if s.TLS() {
-		cert, err := tls.LoadX509KeyPair(s.cfg.TLSCert, s.cfg.TLSKey)
-		if err != nil {
+		if err := s.LoadTLS(); err != nil {
 			return err
 		}
-		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		srv.TLSConfig = s.tls
 		ln = tls.NewListener(ln, srv.TLSConfig)
 	}
 	done := make(chan error, 1)
