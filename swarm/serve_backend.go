@@ -3,6 +3,7 @@ package swarm
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/user"
@@ -25,10 +26,38 @@ import (
 
 // serveBackend is serve.Backend on a state directory.
 type serveBackend struct {
-	// mu keeps the environment to one request at a time: its host's caches are not shared.
-	mu  sync.Mutex
-	e   *env
-	cmd swarmCommand
+	e *env // the command's own: its state directory
+	// open makes an environment for one request: a Host keeps caches that are not shared
+	// between goroutines, so each request reads through its own, and a read that waits on a
+	// slow host holds up no other. Without it (a test's backend) requests take turns on e.
+	open func() (*env, error)
+	mu   sync.Mutex
+	cmd  swarmCommand
+}
+
+// requestEnv opens the state directory root for one request, its warnings dropped (what a
+// read warns of, a host that did not answer, is in its answer).
+func requestEnv(root, socket string) func() (*env, error) {
+	return func() (*env, error) {
+		h, err := worker.OpenLocal(root, socket, io.Discard)
+		if err != nil {
+			return nil, err
+		}
+		return &env{Host: h, stdout: io.Discard, stderr: io.Discard}, nil
+	}
+}
+
+// env is an environment for one request, and what lets go of it once the request is done.
+func (b *serveBackend) env() (*env, func(), error) {
+	if b.open == nil {
+		b.mu.Lock()
+		return b.e, b.mu.Unlock, nil
+	}
+	e, err := b.open()
+	if err != nil {
+		return nil, nil, httpError(err)
+	}
+	return e, func() {}, nil
 }
 
 var _ serve.Backend = (*serveBackend)(nil)
@@ -49,9 +78,12 @@ func (b *serveBackend) Info(context.Context) (serve.Info, error) {
 }
 
 func (b *serveBackend) Workers(context.Context) (any, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	list, err := lsValue(b.e, lsOptions{Status: "all", Timeout: hostsTimeout})
+	e, done, err := b.env()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	list, err := lsValue(e, lsOptions{Status: "all", Timeout: hostsTimeout})
 	return list, httpError(err)
 }
 
@@ -60,11 +92,16 @@ func (b *serveBackend) Worker(ctx context.Context, name string) (any, error) {
 		// status exits 1 for a worker that does not run; what it printed is the answer.
 		return b.cmd.json(ctx, true, "status", name, "--format", "json")
 	}
-	w, err := b.load(name)
+	e, done, err := b.env()
 	if err != nil {
 		return nil, err
 	}
-	return statusValue(w, workerLoop(b.e, w)), nil
+	defer done()
+	w, err := load(e, name)
+	if err != nil {
+		return nil, err
+	}
+	return statusValue(w, workerLoop(e, w)), nil
 }
 
 func (b *serveBackend) Loop(ctx context.Context, name string) (any, error) {
@@ -78,9 +115,12 @@ func (b *serveBackend) Loop(ctx context.Context, name string) (any, error) {
 	if err := checkWorkerName(name); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	v, _, err := loopValue(b.e, name)
-	b.mu.Unlock()
+	e, done, err := b.env()
+	if err != nil {
+		return nil, err
+	}
+	v, _, err := loopValue(e, name)
+	done()
 	if err != nil {
 		return nil, httpError(err)
 	}
@@ -94,9 +134,12 @@ func (b *serveBackend) Iterations(ctx context.Context, name string) (any, error)
 	if err := checkWorkerName(name); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	records, err := iterationRecords(b.e, name)
+	e, done, err := b.env()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	records, err := iterationRecords(e, name)
 	return records, httpError(err)
 }
 
@@ -108,9 +151,12 @@ func (b *serveBackend) Report(_ context.Context, since string) (any, error) {
 	if _, err := report.ParseSince(o.Since, o.Now, time.Local); err != nil {
 		return nil, serve.Errorf(http.StatusBadRequest, "%v", err)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := reportValue(b.e, o)
+	e, done, err := b.env()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	r, err := reportValue(e, o)
 	return r, httpError(err)
 }
 
@@ -123,20 +169,21 @@ func (b *serveBackend) Events(ctx context.Context, q serve.EventsQuery) (any, er
 		_, msg, _ := codeOf(err)
 		return nil, serve.Errorf(http.StatusBadRequest, "%s", strings.ReplaceAll(msg, "--since", "after/since"))
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, err := eventsValue(ctx, b.e, o)
+	e, done, err := b.env()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	v, err := eventsValue(ctx, e, o)
 	return v, httpError(err)
 }
 
 // load is this machine's worker name.
-func (b *serveBackend) load(name string) (*state.Worker, error) {
+func load(e *env, name string) (*state.Worker, error) {
 	if err := checkWorkerName(name); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	w, _, err := b.e.Load(name)
+	w, _, err := e.Load(name)
 	return w, httpError(err)
 }
 

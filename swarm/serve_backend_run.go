@@ -155,13 +155,16 @@ func (b *serveBackend) Screen(ctx context.Context, name string, lines int, html 
 	if onAHost(name) {
 		return b.hostScreen(ctx, name, lines, html)
 	}
-	w, err := b.load(name)
+	e, done, err := b.env()
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, err := screenValue(b.e, w, lines, html)
+	defer done()
+	w, err := load(e, name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := screenValue(e, w, lines, html)
 	return v, httpError(err)
 }
 

@@ -27,6 +27,8 @@ type serveOptions struct {
 	NewToken        bool
 	// global are swarm's own flags for the commands the server runs.
 	global []string
+	socket string // --tmux-socket, for the server's own reads
+
 }
 
 func (o serveOptions) check() error {
@@ -74,7 +76,7 @@ Examples:
 			o := serveOptions{Listen: c.String("listen"), ReadOnly: c.Bool("read-only"), TLSCert: c.String("tls-cert"),
 				TLSKey: c.String("tls-key"), NewToken: c.Bool("new-token")}
 			if s := c.String("tmux-socket"); s != "" {
-				o.global = append(o.global, "--tmux-socket", s)
+				o.global, o.socket = append(o.global, "--tmux-socket", s), s
 			}
 			return withEnv(c, o.check, func(e *env) error { return runServe(e, o) })
 		},
@@ -132,8 +134,9 @@ func serveConfig(e *env, o serveOptions, root, tok string) serve.Config {
 	// What a read warns of (a host that did not answer) is the answer's; not the terminal's.
 	quiet.stderr = io.Discard
 	cfg := serve.Config{Listen: o.Listen, ReadOnly: o.ReadOnly, TLSCert: o.TLSCert, TLSKey: o.TLSKey, Token: tok,
-		Backend: &serveBackend{e: &quiet, cmd: swarmCommand{exe: exe, global: append([]string{"--swarm-dir", root}, o.global...)}},
-		Log:     log.New(io.MultiWriter(e.stderr, serveLog(root)), "swarm serve: ", 0)}
+		Backend: &serveBackend{e: &quiet, open: requestEnv(root, o.socket),
+			cmd: swarmCommand{exe: exe, global: append([]string{"--swarm-dir", root}, o.global...)}},
+		Log: log.New(io.MultiWriter(e.stderr, serveLog(root)), "swarm serve: ", 0)}
 	cfg.Stream = eventStream(root, cfg.Log.Printf)
 	cfg.Web = web.Handler()
 	return cfg
