@@ -29,7 +29,7 @@ Examples:
        --done-pattern 'ALL TASKS COMPLETE' --test-command 'go test ./...' --rollback-on-test-failure -- claude
    swarm ralph spawn --name batch --prompt-mode stdin --prompt-file PROMPT.md --max-iterations 5 -- claude -p
    swarm ralph spawn --name w --chain "planner:10 -> builder:20"    (profiles: [agents.NAME] in swarm.toml)`,
-		Flags: append(spawnFlags(), ralphFlags()...),
+		Flags: loopSpawnFlags(),
 		Action: func(c *cli.Context) error {
 			if host, name, err := spawnHost(c); err != nil || host != "" {
 				if err != nil {
@@ -40,6 +40,18 @@ Examples:
 			return runRalphSpawn(c)
 		},
 	}
+}
+
+// loopSpawnFlags are spawn's flags and the loop's, as `ralph spawn` says them: a loop runs in
+// tmux whatever --tmux says, so its help does not offer a detached process.
+func loopSpawnFlags() []cli.Flag {
+	flags := append(spawnFlags(), ralphFlags()...)
+	for i, f := range flags {
+		if f.Names()[0] == "tmux" {
+			flags[i] = &cli.BoolFlag{Name: "tmux", Usage: "accepted for scripts: a loop always runs in a window of swarm's private tmux server"}
+		}
+	}
+	return flags
 }
 
 // loopOptions are the ralph flags: as given until check has passed them.
