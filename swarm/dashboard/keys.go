@@ -6,7 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// The dashboard's keys: see helpLines in view.go.
+// The dashboard's keys as they are typed: a command (bindings, keytable.go), a line being
+// typed (a filter, a line to send) or the answer to a question (kill?).
 
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if k.Keystroke() == "ctrl+c" {
@@ -39,68 +40,87 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return m.command(k.String())
 }
 
-// command carries out a key typed as a command.
+// command carries out a key typed as a command (bindings, keytable.go).
 func (m *model) command(key string) tea.Cmd {
+	b, ok := bindingFor(key)
+	if !ok {
+		return nil
+	}
+	if b.worker {
+		if _, ok := m.current(); !ok {
+			return nil
+		}
+	}
+	return b.do(m, key)
+}
+
+func (m *model) move(key string) tea.Cmd {
 	switch key {
-	case "q":
-		return tea.Quit
 	case "up", "k":
 		return m.choose(m.view.Selected - 1)
 	case "down", "j":
 		return m.choose(m.view.Selected + 1)
 	case "home":
 		return m.choose(0)
-	case "end":
-		return m.choose(len(m.view.Rows) - 1)
-	case "?":
-		m.view.Help = !m.view.Help
-		return nil
-	case "/":
-		m.mode, m.input = modeFilter, m.view.Filter
-		return nil
-	case "esc":
-		return m.escape()
-	case "o":
-		m.view.Sort = m.view.Sort.next()
-		m.view.Message = "sorted by " + m.view.Sort.String()
-		return m.applyFilter()
-	case "l":
-		m.view.Logs = !m.view.Logs
-		m.view.Screen = nil
-		return m.refresh()
 	}
-	r, ok := m.current()
-	if !ok {
-		return nil
-	}
-	return m.workerCommand(key, r)
+	return m.choose(len(m.view.Rows) - 1)
 }
 
-// workerCommand carries out a key that acts on the selected worker.
-func (m *model) workerCommand(key string, r Row) tea.Cmd {
-	switch key {
-	case "enter":
-		if !r.Tmux {
-			m.view.Message = r.Name + " has no tmux window; l shows its output"
-			return nil
-		}
-		return m.exec(m.data.Attach(r.Name), func(err error) tea.Msg {
-			return actionMsg{text: "back from " + r.Name, failed: "could not attach to " + r.Name, err: err}
-		})
-	case "p", "r":
-		if !r.Loop {
-			m.view.Message = r.Name + " is not a loop: nothing to pause or resume"
-			return nil
-		}
-		if key == "p" {
-			return m.act("pause "+r.Name, "pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
-		}
-		return m.act("resume "+r.Name, "resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
-	case "x":
-		m.mode, m.target = modeConfirm, r.Name
-	case "s":
-		m.mode, m.target, m.input = modeSend, r.Name, ""
+func (m *model) toggleHelp(string) tea.Cmd {
+	m.view.Help = !m.view.Help
+	return nil
+}
+
+func (m *model) startFilter(string) tea.Cmd {
+	m.mode, m.input = modeFilter, m.view.Filter
+	return nil
+}
+
+func (m *model) nextSort(string) tea.Cmd {
+	m.view.Sort = m.view.Sort.next()
+	m.view.Message = "sorted by " + m.view.Sort.String()
+	return m.applyFilter()
+}
+
+func (m *model) toggleLogs(string) tea.Cmd {
+	m.view.Logs = !m.view.Logs
+	m.view.Screen = nil
+	return m.refresh()
+}
+
+// attach runs swarm attach on the selected worker, the dashboard's terminal handed over.
+func (m *model) attach(string) tea.Cmd {
+	r, _ := m.current()
+	if !r.Tmux {
+		m.view.Message = r.Name + " has no tmux window; l shows its output"
+		return nil
 	}
+	return m.exec(m.data.Attach(r.Name), func(err error) tea.Msg {
+		return actionMsg{text: "back from " + r.Name, failed: "could not attach to " + r.Name, err: err}
+	})
+}
+
+func (m *model) pauseResume(key string) tea.Cmd {
+	r, _ := m.current()
+	if !r.Loop {
+		m.view.Message = r.Name + " is not a loop: nothing to pause or resume"
+		return nil
+	}
+	if key == "p" {
+		return m.act("pause "+r.Name, "pausing "+r.Name, "paused "+r.Name, "ralph", "pause", r.Name)
+	}
+	return m.act("resume "+r.Name, "resuming "+r.Name, "resumed "+r.Name, "ralph", "resume", r.Name)
+}
+
+func (m *model) askKill(string) tea.Cmd {
+	r, _ := m.current()
+	m.mode, m.target = modeConfirm, r.Name
+	return nil
+}
+
+func (m *model) startSend(string) tea.Cmd {
+	r, _ := m.current()
+	m.mode, m.target, m.input = modeSend, r.Name, ""
 	return nil
 }
 

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,5 +158,28 @@ func TestDashboardErrorLineInRed(t *testing.T) {
 	v.Error = "could not kill builder: worker 'builder' is not running"
 	if got := render(v, newStyles(true)); !strings.Contains(got, "\x1b[38;5;196m"+v.Error) {
 		t.Errorf("the error line is not red:\n%q", got[strings.LastIndex(got, "\n")+1:])
+	}
+}
+
+func TestEveryKeyIsInTheHelpAndItsHintNamesIt(t *testing.T) {
+	help := strings.Join(helpLines(sortAttention), "\n")
+	seen := map[string]bool{}
+	for _, b := range bindings {
+		if !strings.Contains(help, " "+b.shown+" ") || !strings.Contains(help, b.help) {
+			t.Errorf("the help lacks %q %q", b.shown, b.help)
+		}
+		for _, k := range b.keys {
+			if seen[k] {
+				t.Errorf("key %q is bound twice", k)
+			}
+			seen[k] = true
+		}
+		if b.hint != "" && !slices.ContainsFunc(b.keys, func(k string) bool { return strings.HasPrefix(b.hint, k) }) &&
+			!strings.HasPrefix(b.hint, strings.Join(b.keys, "/")) {
+			t.Errorf("hint %q names none of %q", b.hint, b.keys)
+		}
+	}
+	if hint := hintLine(); !strings.HasPrefix(hint, "? help · q quit · enter attach") {
+		t.Errorf("the footer's hint does not start with the keys most needed: %q", hint)
 	}
 }

@@ -305,24 +305,6 @@ func lowerPanel(v frame, s styles, height int) []string {
 	return fill(out, height)
 }
 
-// helpLines are the keys, with the order in force.
-func helpLines(order Sort) []string {
-	return []string{
-		" ↑/↓ j/k  select a worker",
-		" enter    attach to its tmux window (detach to come back)",
-		" p / r    pause / resume its loop",
-		" x        kill it (asks first)",
-		" s        send it a line of text",
-		" l        its log instead of its screen",
-		" o        order: attention (failed, then blocked or waiting, first) → name → started",
-		"          (now: " + order.String() + ")",
-		" /        filter by name, kind, state or tag",
-		" esc      clear the filter (while typing it too), close this help",
-		" ?        this help",
-		" q        quit",
-	}
-}
-
 // footer is the line being typed, why the last action failed, what it did, or the keys.
 func footer(v frame, s styles) string {
 	switch {
@@ -338,7 +320,7 @@ func footer(v frame, s styles) string {
 		keys += "filter: " + v.Filter + " (esc clears) · "
 	}
 	// The keys most needed first: a narrow terminal cuts the line's end.
-	keys += "? help · q quit · enter attach · p/r pause/resume · x kill · s send · o sort · / filter · l logs"
+	keys += hintLine()
 	return s.dim.Render(cut(keys, v.Width))
 }
 
