@@ -59,6 +59,8 @@ bench:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	# Doc comments that begin with, or name, something the code no longer has.
+	$(GO) test -count=1 -run '^(TestDocCommentsNameTheirDeclaration|TestCommentsNameWhatExists)$$' ./cmd/swarm/
 
 # End-to-end runs of the real Claude Code and Codex TUIs against a fake model API on loopback.
 # The agents are installed from npm at pinned versions into a cache (SWARM_E2E_CACHE, default

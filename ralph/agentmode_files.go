@@ -175,7 +175,7 @@ func AgentLog(path string, now time.Time, format string, args ...any) error {
 	return state.AppendLine(path, fmt.Sprintf("[%s] %s", inbox.Now(now), fmt.Sprintf(format, args...)))
 }
 
-// noteAgentIteration logs a CONSTRUCT iteration's start in the agent log.
+// NoteAgentIteration logs a CONSTRUCT iteration's start in the agent log.
 func (d Dir) NoteAgentIteration(now time.Time, n int) error {
 	am, err := d.LoadAgentMode()
 	if err != nil || am == nil || am.Stage != StageConstruct || am.Log == "" {

@@ -105,7 +105,7 @@ func (st *State) ApplyAgentStage(am *AgentMode, promptFile string) {
 	st.ResetForNextLoop()
 }
 
-// resetForNextLoop clears what belonged to the loop before: its counters, its verdicts and
+// ResetForNextLoop clears what belonged to the loop before: its counters, its verdicts and
 // its waits. Settings and cost totals stay.
 func (st *State) ResetForNextLoop() {
 	st.CurrentIteration, st.ConsecutiveFailures, st.TotalFailures, st.LastExitCode = 0, 0, 0, nil

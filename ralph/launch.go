@@ -212,7 +212,7 @@ func AgentCommand(cmd []string, session string) []string {
 	return append(append([]string{}, cmd...), "--session-id", session)
 }
 
-// envFileGetenv reads a worker's saved environment (its env file, a JSON list of K=V) as a
+// EnvFileGetenv reads a worker's saved environment (its env file, a JSON list of K=V) as a
 // getenv: a variable it does not set is this process's.
 func EnvFileGetenv(envFile string) func(string) string {
 	env := map[string]string{}

@@ -39,7 +39,7 @@ func (st *State) SetDonePatterns(patterns []string, builtins bool) {
 	st.NoBuiltinMarkers = !builtins
 }
 
-// doneExpression is one regular expression for everything that ends the loop as done; "" when
+// DoneExpression is one regular expression for everything that ends the loop as done; "" when
 // nothing does.
 func (st *State) DoneExpression() string {
 	pats := st.UserDonePatterns()

@@ -150,7 +150,7 @@ type State struct {
 	ConfigFiles []config.Source `json:"config_files"`
 }
 
-// checkTimeout is how long one checker may run.
+// EffectiveCheckTimeout is how long one checker may run.
 func (st *State) EffectiveCheckTimeout() time.Duration {
 	if st.CheckTimeout > 0 {
 		return time.Duration(st.CheckTimeout) * time.Second
@@ -158,7 +158,7 @@ func (st *State) EffectiveCheckTimeout() time.Duration {
 	return DefaultCheckTimeout
 }
 
-// hookTimeout is how long one hook may run.
+// EffectiveHookTimeout is how long one hook may run.
 func (st *State) EffectiveHookTimeout() time.Duration {
 	if st.HookTimeout > 0 {
 		return time.Duration(st.HookTimeout) * time.Second

@@ -223,7 +223,7 @@ func MonitorCrashed(iteration int, fault string) Decision {
 	return d
 }
 
-// gateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
+// GateOn reports whether the test gate looks at the loop's iterations: supervision is on, with
 // a test command and rollback, and the iteration's start commit is known.
 func GateOn(st *State, rc SupervisionConfig) bool {
 	return rc.Enabled && rc.TestCommand != "" && rc.RollbackOnTestFailure && st.IterationStartCommit != ""

@@ -69,7 +69,7 @@ func (w *lineWriter) flush() error {
 	return w.emit(line)
 }
 
-// jsonLines turns the text written to it into outputLines on out, one per line.
+// jsonLines turns the text written to it into outputLine records on out, one per line.
 func jsonLines(out io.Writer, worker, stream string) *lineWriter {
 	return &lineWriter{emit: func(line string) error {
 		return writeJSONLine(out, outputLine{Worker: worker, Stream: stream, Time: stamp(time.Now()), Line: line})

@@ -303,7 +303,7 @@ func makeRoomForLoop(e *env, lo loopOptions, name string) error {
 	return err
 }
 
-// loopState is the new loop's settings; beginLoop fills in the rest.
+// loopState is the new loop's settings; the loop's start fills in the rest.
 func (o ralphSpawnOptions) loopState() *ralph.State {
 	st := &ralph.State{
 		PromptFile:            o.loop.promptFile,
