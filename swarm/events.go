@@ -164,11 +164,11 @@ func eventsMachines(e *env, host string, q eventsQuery) ([]remote.Host, bool, er
 	case "":
 		var hosts []remote.Host
 		for _, h := range reg.All(e.warnErr) {
-			if q.asks(h.Name) {
+			if q.filter.Asks(h.Name) {
 				hosts = append(hosts, h)
 			}
 		}
-		return hosts, q.asks(remote.LocalName), nil
+		return hosts, q.filter.Asks(remote.LocalName), nil
 	}
 	h, err := reg.Get(host)
 	if err != nil {

@@ -103,10 +103,10 @@ func askHostEvents(root string, h remote.Host, q eventsQuery, after int64, limit
 		if _, byID := q.after[h.Name]; !byID && !q.since.IsZero() {
 			args = append(args, "--since", q.since.UTC().Format(time.RFC3339Nano))
 		}
-		for _, w := range q.workersOn(h.Name) {
+		for _, w := range q.filter.WorkersOn(h.Name) {
 			args = append(args, "--worker", w)
 		}
-		for _, k := range q.kinds {
+		for _, k := range q.filter.Kinds() {
 			args = append(args, "--kind", k)
 		}
 		out, err := askWithin(root, h, time.Until(deadline), args...)

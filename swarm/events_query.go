@@ -1,7 +1,7 @@
 package swarm
 
 import (
-	"regexp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +10,7 @@ import (
 	"github.com/swarm-dev/swarm/state/eventlog"
 	"github.com/swarm-dev/swarm/swarm/remote"
 	"github.com/swarm-dev/swarm/swarm/report"
-	"github.com/swarm-dev/swarm/swarm/worker"
+	"github.com/swarm-dev/swarm/swarm/serve/stream"
 )
 
 // Which events `swarm events` shows, decided from its flags alone: where each machine's
@@ -21,43 +21,30 @@ import (
 
 // eventsQuery is what --since, --worker and --kind ask for.
 type eventsQuery struct {
-	after   map[string]int64 // machine (remote.LocalName for this one) -> the id its events start after
-	since   time.Time        // for a machine without an id: its events from then on (zero: all)
-	workers []workerPick
-	kinds   []string
+	after  map[string]int64 // machine (remote.LocalName for this one) -> the id its events start after
+	since  time.Time        // for a machine without an id: its events from then on (zero: all)
+	filter stream.Filter    // --worker and --kind, as the event stream reads them
 }
-
-// workerPick is a --worker: a worker's name, and the host it is on ("" for any).
-type workerPick struct{ name, host string }
-
-// kindRE is the form of a --kind: an event's kind (loop.done) or the word before its dot (loop).
-var kindRE = regexp.MustCompile(`^[a-z][a-z_]*(\.[a-z][a-z_]*)?$`)
 
 // parseEventsQuery reads the flags; read is the machine a bare ID belongs to.
 func parseEventsQuery(since, workers, kinds []string, read string, now time.Time) (eventsQuery, error) {
-	q := eventsQuery{after: map[string]int64{}, kinds: kinds}
+	q := eventsQuery{after: map[string]int64{}}
 	for _, s := range since {
 		if err := q.addSince(strings.TrimSpace(s), read, now); err != nil {
 			return q, err
 		}
 	}
-	for _, w := range workers {
-		name, host, onHost := strings.Cut(w, "@")
-		if err := worker.ValidateName(name); err != nil {
-			return q, fail("--worker: %w", err)
-		}
-		if onHost && host != remote.LocalName {
-			if err := remote.CheckName(host); err != nil {
-				return q, fail("--worker %s: %w", w, err)
-			}
-		}
-		q.workers = append(q.workers, workerPick{name: name, host: host})
+	f, err := stream.ParseFilter(workers, kinds)
+	var fe *stream.FilterError
+	switch {
+	case errors.As(err, &fe) && fe.Field == "kind":
+		return q, fail("invalid --kind '%s' (a kind like loop.done, or its first word: loop)", fe.Value)
+	case errors.As(err, &fe):
+		return q, fail("--worker %s: %w", fe.Value, fe.Err)
+	case err != nil:
+		return q, fail("%w", err)
 	}
-	for _, k := range kinds {
-		if !kindRE.MatchString(k) {
-			return q, fail("invalid --kind '%s' (a kind like loop.done, or its first word: loop)", k)
-		}
-	}
+	q.filter = f
 	return q, nil
 }
 
@@ -102,65 +89,19 @@ func (q eventsQuery) keeps(host string, e eventlog.Event) bool {
 	if _, byID := q.after[host]; !byID && !q.since.IsZero() && e.Time.Before(q.since) {
 		return false
 	}
-	if len(q.kinds) > 0 && !anyKind(q.kinds, e.Kind) {
-		return false
-	}
-	if len(q.workers) == 0 {
-		return true
-	}
-	for _, w := range q.workers {
-		if w.name == e.Worker && (w.host == "" || w.host == host) {
-			return true
-		}
-	}
-	return false
-}
-
-// asks reports whether any event of the machine host can be kept: a --worker of another host
-// alone leaves nothing to ask it for.
-func (q eventsQuery) asks(host string) bool {
-	if len(q.workers) == 0 {
-		return true
-	}
-	for _, w := range q.workers {
-		if w.host == "" || w.host == host {
-			return true
-		}
-	}
-	return false
+	e.Host = host
+	return q.filter.Keeps(e)
 }
 
 // hostsNamed are the hosts --since and --worker name, this machine aside.
 func (q eventsQuery) hostsNamed() []string {
-	var hosts []string
+	hosts := q.filter.Hosts()
 	for h := range q.after {
 		hosts = append(hosts, h)
 	}
-	for _, w := range q.workers {
-		hosts = append(hosts, w.host)
-	}
 	slices.Sort(hosts)
+	hosts = slices.Compact(hosts)
 	return slices.DeleteFunc(hosts, func(h string) bool { return h == "" || h == remote.LocalName })
-}
-
-// workersOn are the --worker names that can match on host, for that host to filter by.
-func (q eventsQuery) workersOn(host string) []string {
-	var names []string
-	for _, w := range q.workers {
-		if w.host == "" || w.host == host {
-			names = append(names, w.name)
-		}
-	}
-	return names
-}
-
-func anyKind(kinds []string, kind string) bool {
-	for _, k := range kinds {
-		if k == kind || strings.HasPrefix(kind, k+".") {
-			return true
-		}
-	}
-	return false
 }
 
 // kept are the events of the machine host the query keeps, each marked with its host.

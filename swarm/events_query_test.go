@@ -86,11 +86,11 @@ func TestFiltersKeepWhatTheyName(t *testing.T) {
 			t.Errorf("keeps(%s, %s %s) = %v", c.host, c.e.Kind, c.e.Worker, got)
 		}
 	}
-	if !q.asks("box") || !q.asks("local") {
+	if !q.filter.Asks("box") || !q.filter.Asks("local") {
 		t.Error("both machines have a worker asked for")
 	}
 	only, _ := parseEventsQuery(nil, []string{"w2@box"}, nil, "local", queryNow)
-	if only.asks("local") || only.asks("gpu") || !slices.Equal(only.workersOn("box"), []string{"w2"}) {
+	if only.filter.Asks("local") || only.filter.Asks("gpu") || !slices.Equal(only.filter.WorkersOn("box"), []string{"w2"}) {
 		t.Error("a worker of box alone asks box only")
 	}
 }
