@@ -1,7 +1,13 @@
 package testrun
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
-// endWithParent has the kernel send sig to the child a should its parent die first (Linux's
+// endWithParent has the kernel send sig to the child should its parent die first (Linux's
 // Pdeathsig; it follows the thread that started the child, so that thread must outlive it).
-func endWithParent(a *syscall.SysProcAttr, sig syscall.Signal) { a.Pdeathsig = sig }
+func endWithParent(cmd *exec.Cmd, sig syscall.Signal) (started, release func(), err error) {
+	cmd.SysProcAttr.Pdeathsig = sig
+	return func() {}, func() {}, nil
+}

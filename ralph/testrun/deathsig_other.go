@@ -2,9 +2,13 @@
 
 package testrun
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
-// endWithParent does nothing here: macOS and the BSDs have no parent-death signal, so a child
-// outlives a parent that dies without ending it. What else ends it stays: its process group
-// (ended as a whole by the parent's cleanup, or by whoever ends what a dead parent left).
-func endWithParent(*syscall.SysProcAttr, syscall.Signal) {}
+// endWithParent puts the command behind a parent-death pipe (parentwatch.go): no signal is
+// sent by the kernel here, so the group is killed outright, whatever sig asks.
+func endWithParent(cmd *exec.Cmd, _ syscall.Signal) (started, release func(), err error) {
+	return parentWatch(cmd)
+}

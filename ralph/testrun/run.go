@@ -134,7 +134,13 @@ func execute(ctx context.Context, s Spec, out io.Writer) (why stopped, err error
 	// An *os.File is handed to the command as it is: no copying goroutine for Wait to wait on.
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	endWithParent(cmd.SysProcAttr, syscall.SIGKILL)
+	started, release, err := endWithParent(cmd, syscall.SIGKILL)
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return notStopped, err
+	}
+	defer release()
 	copied := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)
@@ -142,6 +148,7 @@ func execute(ctx context.Context, s Spec, out io.Writer) (why stopped, err error
 	}()
 	err = cmd.Start()
 	pw.Close()
+	started()
 	if err != nil {
 		<-copied
 		pr.Close()
