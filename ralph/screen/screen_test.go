@@ -204,6 +204,7 @@ var captureWant = map[string]State{
 	"copilot-1.0.102/11_shell_permission.txt":     dialog("tool-permission", "copilot"),
 	"copilot-1.0.102/12_idle_manual_approval.txt": ready("copilot"),
 	"copilot-1.0.102/13_working_slow.txt":         busy("copilot"),
+	"copilot-1.0.102/14_429_final.txt":            ready("copilot"),
 
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.
