@@ -114,26 +114,45 @@ func copilotError(raw string) (kind, message string) {
 // the turn's last events are small beside the system prompt at its start.
 const copilotTranscriptRead = 1 << 20
 
+// copilotTranscriptWait bounds the wait for the transcript to hold the turn's end: Copilot
+// writes it behind the session, and on a busy machine its Stop hook can run first.
+const copilotTranscriptWait = 3 * time.Second
+
 // CopilotLastAnswer is the text of the agent's last answer in its transcript (a session's
 // events.jsonl; "" when there is none since the last prompt, or the file cannot be read),
-// its end kept as Claude Code's last_assistant_message is.
+// its end kept as Claude Code's last_assistant_message is. It waits, a few seconds at most,
+// for the transcript to record the Stop hook's start: then the answer before it is there.
 func CopilotLastAnswer(transcript string) string {
+	deadline := time.Now().Add(copilotTranscriptWait)
+	for {
+		answer, written := readCopilotTurn(transcript)
+		if written || time.Now().After(deadline) {
+			return answer
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// readCopilotTurn reads the last answer since the last prompt from the end of a transcript,
+// and whether the transcript holds the turn's end (its Stop hook started; false when it
+// cannot be read at all, which no wait mends either).
+func readCopilotTurn(transcript string) (answer string, written bool) {
 	if !filepath.IsAbs(transcript) || filepath.Base(transcript) != "events.jsonl" {
-		return ""
+		return "", true
 	}
 	f, err := os.Open(transcript)
 	if err != nil {
-		return ""
+		return "", true
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() {
-		return ""
+		return "", true
 	}
 	from := max(info.Size()-copilotTranscriptRead, 0)
 	data, err := io.ReadAll(io.NewSectionReader(f, from, info.Size()-from))
 	if err != nil {
-		return ""
+		return "", true
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	if from > 0 {
@@ -142,20 +161,22 @@ func CopilotLastAnswer(transcript string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
 		var ev struct {
 			Type string
-			Data struct{ Content string }
+			Data struct{ Content, HookType string }
 		}
 		if json.Unmarshal(lines[i], &ev) != nil {
 			continue
 		}
 		switch {
 		case ev.Type == "user.message":
-			return "" // the prompt's turn said nothing yet
+			return "", written // the prompt's turn said nothing yet
+		case ev.Type == "hook.start" && ev.Data.HookType == "agentStop":
+			written = true
 		case ev.Type == "assistant.message" && strings.TrimSpace(ev.Data.Content) != "":
 			if s := ev.Data.Content; len(s) > EventMessageKept {
-				return strings.ToValidUTF8(s[len(s)-EventMessageKept:], "")
+				return strings.ToValidUTF8(s[len(s)-EventMessageKept:], ""), written
 			}
-			return ev.Data.Content
+			return ev.Data.Content, written
 		}
 	}
-	return ""
+	return "", written
 }

@@ -110,23 +110,35 @@ func TestCopilotStopTakesTheLastAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	stopHook := `{"type":"hook.start","data":{"hookType":"agentStop","input":{}}}` + "\n"
 	write(line("user.message", "make the file"), line("assistant.message", "I will. <promise>COMPLETE</promise>"),
 		line("user.message", "again"), line("assistant.message", "Done. <promise>COMPLETE</promise>"),
-		line("assistant.message", ""), line("assistant.turn_end", ""))
+		line("assistant.message", ""), line("assistant.turn_end", ""), stopHook)
 	if e := readCopilot(t, fmt.Sprintf(copilotStop, path)); e.Event != EventStop ||
 		e.Message != "Done. <promise>COMPLETE</promise>" || e.Transcript != path {
 		t.Errorf("got %+v", e)
 	}
 	// The prompt's turn answered nothing yet: an earlier turn's answer is not its.
-	write(line("assistant.message", "Done. <promise>COMPLETE</promise>"), line("user.message", "again"))
+	write(line("assistant.message", "Done. <promise>COMPLETE</promise>"), line("user.message", "again"), stopHook)
 	if got := CopilotLastAnswer(path); got != "" {
 		t.Errorf("an earlier turn's answer: %q", got)
 	}
 	// A long transcript is read from its end only.
 	long := strings.Repeat(line("tool.execution_complete", strings.Repeat("x", 4000)), copilotTranscriptRead/4000+10)
-	write(line("user.message", "go"), long, line("assistant.message", "the end"))
+	write(line("user.message", "go"), long, line("assistant.message", "the end"), stopHook)
 	if got := CopilotLastAnswer(path); got != "the end" {
 		t.Errorf("a long transcript: %q", got)
+	}
+	// Written behind the session: the answer is waited for until the Stop hook's start shows.
+	write(line("user.message", "go"))
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		_, _ = f.WriteString(line("assistant.message", "late") + stopHook)
+		f.Close()
+	}()
+	if got := CopilotLastAnswer(path); got != "late" {
+		t.Errorf("a transcript written late: %q", got)
 	}
 	for _, bad := range []string{"events.jsonl", filepath.Join(dir, "other.json"), filepath.Join(dir, "none", "events.jsonl")} {
 		if got := CopilotLastAnswer(bad); got != "" {

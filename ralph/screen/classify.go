@@ -250,7 +250,7 @@ var (
 	retryingRe = compiled(`Retrying in \d+(?:\.\d+)?\s*s\b`)
 	// "Working (12s", "Working...": the bare word would also match a reply such as
 	// "● Working through the list, …" left above an idle prompt.
-	workingRe = compiled(`^[^\w]{0,3}Working(?: \(|\.\.\.|…| esc\b)`)
+	workingRe = compiled(`^[^\w]{0,3}Working(?: \(|\.\.\.|…| esc\b| · )`)
 )
 
 // busyIn looks for the markers every supported agent shows while a turn runs. The
