@@ -134,25 +134,26 @@ func CopilotLastAnswer(transcript string) string {
 }
 
 // readCopilotTurn reads the last answer since the last prompt from the end of a transcript,
-// and whether the transcript holds the turn's end (its Stop hook started; false when it
-// cannot be read at all, which no wait mends either).
+// and whether the transcript holds the turn's end (its Stop hook started). A path that is no
+// transcript's is given up at once; a transcript not there yet (on a loaded machine Copilot
+// makes the file after the hook started) is waited for.
 func readCopilotTurn(transcript string) (answer string, written bool) {
 	if !filepath.IsAbs(transcript) || filepath.Base(transcript) != "events.jsonl" {
 		return "", true
 	}
 	f, err := os.Open(transcript)
 	if err != nil {
-		return "", true
+		return "", false
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() {
-		return "", true
+		return "", err != nil
 	}
 	from := max(info.Size()-copilotTranscriptRead, 0)
 	data, err := io.ReadAll(io.NewSectionReader(f, from, info.Size()-from))
 	if err != nil {
-		return "", true
+		return "", false
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	if from > 0 {

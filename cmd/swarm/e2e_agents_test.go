@@ -153,19 +153,15 @@ func installAgents() (agentBins, string, error) {
 	bin := func(name string) string { return filepath.Join(dir, "node_modules", ".bin", name) }
 	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode"), qwen: bin("qwen"),
 		copilot: bin("copilot"), copilotPkg: filepath.Join(dir, "copilot-pkg")}
+	versions := []*string{&bins.claudeVersion, &bins.codexVersion, &bins.geminiVersion, &bins.opencodeVersion,
+		&bins.qwenVersion, &bins.copilotVersion} // agentPackages' order
 	have := func() []string { // the packages not installed at the wanted version
-		bins.claudeVersion = installedVersion(dir, agentPackages[0].pkg)
-		bins.codexVersion = installedVersion(dir, agentPackages[1].pkg)
-		bins.geminiVersion = installedVersion(dir, agentPackages[2].pkg)
-		bins.opencodeVersion = installedVersion(dir, agentPackages[3].pkg)
-		bins.qwenVersion = installedVersion(dir, agentPackages[4].pkg)
-		bins.copilotVersion = installedVersion(dir, agentPackages[5].pkg)
-		got := []string{bins.claudeVersion, bins.codexVersion, bins.geminiVersion, bins.opencodeVersion, bins.qwenVersion,
-			bins.copilotVersion}
 		var wrong []string
 		for i, a := range agentPackages {
-			if latest && got[i] == "" || !latest && got[i] != specs[i] {
-				wrong = append(wrong, fmt.Sprintf("%s@%s (have %q)", a.pkg, specs[i], got[i]))
+			got := installedVersion(dir, a.pkg)
+			*versions[i] = got
+			if latest && got == "" || !latest && got != specs[i] {
+				wrong = append(wrong, fmt.Sprintf("%s@%s (have %q)", a.pkg, specs[i], got))
 			}
 		}
 		return wrong

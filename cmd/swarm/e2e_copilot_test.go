@@ -66,6 +66,7 @@ func TestE2ECopilotLoop(t *testing.T) {
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("agent events:\n%s", e.loopFile("cp", "box/agent-events.jsonl"))
+			t.Logf("iterations:\n%s", e.loopFile("cp", "iterations.log"))
 		}
 	})
 	moreAgentsLoop(t, e, "cp", true, []string{"--inactivity-timeout", "120"}, copilotEnv(bins, api.URL(), e.home), bins.copilot, "--yolo")
