@@ -90,10 +90,14 @@ func (l Launch) prepareSignals() error {
 			return err
 		}
 	}
-	if l.Settings != "" {
-		return state.ReplaceFile(l.Settings, l.SettingsJSON, 0o600)
+	if l.Settings == "" {
+		return nil
 	}
-	return nil
+	// Copilot's is a plugin's manifest, in a directory of its own.
+	if err := os.MkdirAll(filepath.Dir(l.Settings), 0o700); err != nil {
+		return err
+	}
+	return state.ReplaceFile(l.Settings, l.SettingsJSON, 0o600)
 }
 
 // wrapped is the agent under swarm's own wrapper (or bare, when there is none).

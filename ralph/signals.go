@@ -35,7 +35,7 @@ var ClaudeHookEvents = []string{EventSessionStart, EventUserPromptSubmit, EventS
 // AgentEvent is one event an agent reported, as the loop's events file holds it.
 type AgentEvent struct {
 	At         string `json:"at"`
-	Agent      string `json:"agent"` // claude, codex or qwen
+	Agent      string `json:"agent"` // claude, codex, qwen or copilot
 	Event      string `json:"event"`
 	Session    string `json:"session,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
@@ -131,7 +131,7 @@ type SignalFacts struct {
 	Recorded   string // the session the loop reads the iteration's cost from
 	Working    bool   // the prompt was delivered
 	Marker     bool   // the done marker shows (on screen or in the agent's last answer)
-	Busy       bool   // the screen shows the agent busy (running its Stop hooks, the user's among them)
+	Busy       bool   // the screen shows the agent busy (running its Stop hooks, the user's among them, or retrying)
 	MaxContext int    // --max-context (a compaction ends the iteration)
 	Permission bool   // "needs permission" is already named
 }
@@ -178,10 +178,15 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 		if !f.Working {
 			return SignalIgnore, 0
 		}
+		ending := EndAPIError
 		if e.Error == "rate_limit" {
-			return SignalEnd, EndUsageLimit
+			ending = EndUsageLimit
 		}
-		return SignalEnd, EndAPIError
+		if f.Busy {
+			// A failed attempt the agent retries (Copilot names each): the last ends the turn.
+			return SignalTurnPending, ending
+		}
+		return SignalEnd, ending
 	case EventNotification:
 		if e.Kind == "permission_prompt" && f.Working && !f.Permission {
 			return SignalPermission, 0

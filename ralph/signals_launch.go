@@ -17,9 +17,9 @@ import (
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
 // (--settings): its hooks are merged with the user's and the project's, whose files are never
 // touched, so their own hooks keep running. Codex gets its notify program as a config override
-// on its command line (-c); Qwen Code a system defaults file of its own (see qwen.go). All
-// call `swarm agent-event`, which appends the event to the loop's events file. Other agents
-// are left as they are.
+// on its command line (-c); Qwen Code a system defaults file of its own (see qwen.go);
+// Copilot a plugin of its own (--plugin-dir, see copilot.go). All call `swarm agent-event`,
+// which appends the event to the loop's events file. Other agents are left as they are.
 
 // AgentBox is the loop's box: what its agent writes for swarm (its events, its DONE file) and
 // reads of swarm's (its settings), kept apart from the loop's own state so that a confined
@@ -96,6 +96,9 @@ func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 	case IsQwen(cmd) && !x.qwen.bad:
 		out.Settings, out.SettingsJSON = d.QwenDefaults(), qwenHookSettings(recorderFor("qwen"), x.qwen.settings)
 		out.Env = []string{"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + out.Settings}
+	case IsCopilot(cmd):
+		out.Settings, out.SettingsJSON = filepath.Join(d.CopilotPlugin(), "plugin.json"), copilotPlugin(recorderFor("copilot"))
+		out.Argv = append(append([]string{}, cmd...), "--plugin-dir", d.CopilotPlugin())
 	default:
 		return out
 	}

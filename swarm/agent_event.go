@@ -27,7 +27,7 @@ func agentEventCommand() *cli.Command {
 		Name:   "agent-event",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude or qwen (the event on stdin), or codex (the event as the last argument)"},
+			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude, qwen or copilot (the event on stdin), or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
@@ -57,6 +57,8 @@ func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader)
 			return e, false
 		}
 		e, ok = ralph.ParseAgentEvent(agent, []byte(args[len(args)-1]), time.Now())
+	} else if agent == "copilot" {
+		e, ok = ralph.ReadCopilotEvent(stdin, time.Now())
 	} else {
 		e, ok = ralph.ReadClaudeEvent(stdin, time.Now())
 		if agent == "qwen" {

@@ -36,6 +36,7 @@ const (
 	geminiCLIVersion = "0.61.0"
 	opencodeVersion  = "1.18.33"
 	qwenCodeVersion  = "0.24.4"
+	copilotVersion   = "1.0.102"
 	fakeAPIKey       = "sk-ant-fake-0123456789abcdefghijklmnop"
 	fakeOpenAIKey    = "sk-fake-openai-0123456789abcdef"
 )
@@ -50,18 +51,22 @@ var agentPackages = []agentPackage{
 	{"@google/gemini-cli", "gemini", geminiCLIVersion},
 	{"opencode-ai", "opencode", opencodeVersion},
 	{"@qwen-code/qwen-code", "qwen", qwenCodeVersion},
+	{"@github/copilot", "copilot", copilotVersion},
 }
 
 type agentBins struct {
-	claude, codex, gemini, opencode, qwen string
+	claude, codex, gemini, opencode, qwen, copilot string
 	// As installed: the pinned releases, or today's latest.
-	claudeVersion, codexVersion, geminiVersion, opencodeVersion, qwenVersion string
+	claudeVersion, codexVersion, geminiVersion, opencodeVersion, qwenVersion, copilotVersion string
+	// copilotPkg is where Copilot unpacks its package on first start (COPILOT_PKG_CACHE_HOME):
+	// beside the install, once, rather than a quarter of a gigabyte in every test's HOME.
+	copilotPkg string
 }
 
 // versions names what the suite runs against, for its log.
 func (b agentBins) versions() string {
-	return fmt.Sprintf("@anthropic-ai/claude-code@%s @openai/codex@%s @google/gemini-cli@%s opencode-ai@%s @qwen-code/qwen-code@%s",
-		b.claudeVersion, b.codexVersion, b.geminiVersion, b.opencodeVersion, b.qwenVersion)
+	return fmt.Sprintf("@anthropic-ai/claude-code@%s @openai/codex@%s @google/gemini-cli@%s opencode-ai@%s @qwen-code/qwen-code@%s @github/copilot@%s",
+		b.claudeVersion, b.codexVersion, b.geminiVersion, b.opencodeVersion, b.qwenVersion, b.copilotVersion)
 }
 
 var (
@@ -146,24 +151,23 @@ func installAgents() (agentBins, string, error) {
 		return agentBins{}, "", err
 	}
 	bin := func(name string) string { return filepath.Join(dir, "node_modules", ".bin", name) }
-	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode"), qwen: bin("qwen")}
+	bins := agentBins{claude: bin("claude"), codex: bin("codex"), gemini: bin("gemini"), opencode: bin("opencode"), qwen: bin("qwen"),
+		copilot: bin("copilot"), copilotPkg: filepath.Join(dir, "copilot-pkg")}
+	versions := []*string{&bins.claudeVersion, &bins.codexVersion, &bins.geminiVersion, &bins.opencodeVersion,
+		&bins.qwenVersion, &bins.copilotVersion} // agentPackages' order
 	have := func() []string { // the packages not installed at the wanted version
-		bins.claudeVersion = installedVersion(dir, agentPackages[0].pkg)
-		bins.codexVersion = installedVersion(dir, agentPackages[1].pkg)
-		bins.geminiVersion = installedVersion(dir, agentPackages[2].pkg)
-		bins.opencodeVersion = installedVersion(dir, agentPackages[3].pkg)
-		bins.qwenVersion = installedVersion(dir, agentPackages[4].pkg)
-		got := []string{bins.claudeVersion, bins.codexVersion, bins.geminiVersion, bins.opencodeVersion, bins.qwenVersion}
 		var wrong []string
 		for i, a := range agentPackages {
-			if latest && got[i] == "" || !latest && got[i] != specs[i] {
-				wrong = append(wrong, fmt.Sprintf("%s@%s (have %q)", a.pkg, specs[i], got[i]))
+			got := installedVersion(dir, a.pkg)
+			*versions[i] = got
+			if latest && got == "" || !latest && got != specs[i] {
+				wrong = append(wrong, fmt.Sprintf("%s@%s (have %q)", a.pkg, specs[i], got))
 			}
 		}
 		return wrong
 	}
 	if !latest && len(have()) == 0 {
-		return bins, "", nil
+		return bins, "", unpackCopilot(bins)
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
@@ -184,7 +188,7 @@ func installAgents() (agentBins, string, error) {
 	if err != nil {
 		return agentBins{}, "", fmt.Errorf("cannot install the agents from the npm registry into %s: %v\n%s", dir, err, out)
 	}
-	for _, b := range []string{bins.claude, bins.codex, bins.gemini, bins.opencode, bins.qwen} {
+	for _, b := range []string{bins.claude, bins.codex, bins.gemini, bins.opencode, bins.qwen, bins.copilot} {
 		if _, err := os.Stat(b); err != nil {
 			return agentBins{}, "", fmt.Errorf("npm install finished but %s is missing", b)
 		}
@@ -192,7 +196,26 @@ func installAgents() (agentBins, string, error) {
 	if wrong := have(); len(wrong) > 0 {
 		return agentBins{}, "", fmt.Errorf("npm did not install %s into %s", strings.Join(wrong, ", "), dir)
 	}
-	return bins, "", nil
+	return bins, "", unpackCopilot(bins)
+}
+
+// unpackCopilot has Copilot unpack the package its executable carries into bins.copilotPkg
+// once, where every test's agent finds it (a test's agent may see the cache read-only).
+func unpackCopilot(bins agentBins) error {
+	home, err := os.MkdirTemp("", "copilot-unpack-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(home)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bins.copilot, "--version")
+	cmd.Env = append(os.Environ(), "HOME="+home, "COPILOT_HOME="+filepath.Join(home, ".copilot"),
+		"COPILOT_PKG_CACHE_HOME="+bins.copilotPkg, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("copilot --version: %v\n%s", err, out)
+	}
+	return nil
 }
 
 func installedVersion(dir, pkg string) string {

@@ -76,6 +76,7 @@ type eventReader struct {
 	// iteration ends once its screen shows it idle, as ending says.
 	turnEnded bool
 	ending    ralph.Ending
+	pending   ralph.AgentEvent // the event that ended it
 	// skipping: the read stopped inside a line longer than any event, passed over to its end.
 	skipping bool
 	// permissionAt: when "needs permission" was named; zero when it is not.
@@ -110,7 +111,7 @@ func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bo
 		}
 		f := ralph.SignalFacts{Event: e, Session: sg.signalSession(st), TokenSum: st.AgentTokenSum, Recorded: st.AgentSession,
 			Working: true, MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
-		if e.Event == ralph.EventStop {
+		if e.Event == ralph.EventStop || e.Event == ralph.EventStopFailure {
 			f.Marker, f.Busy = sg.turnScreen(st, a, e)
 		}
 		act, ending := ralph.OnSignal(f)
@@ -118,7 +119,7 @@ func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bo
 		case ralph.SignalUntied:
 			sg.untied(st, f)
 		case ralph.SignalTurnPending:
-			sg.events.turnEnded, sg.events.ending = true, ending
+			sg.events.turnEnded, sg.events.ending, sg.events.pending = true, ending, e
 		case ralph.SignalNote:
 			sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
 		case ralph.SignalPermission:
@@ -241,8 +242,13 @@ func (sg *signalWatch) turnOver(st *ralph.State, a agent) bool {
 	if err != nil || sg.drv.screenKind(lines) == screen.Busy {
 		return false
 	}
-	sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d Stop", st.CurrentIteration))
-	sg.drv.endIteration(st, a, sg.events.ending)
+	e := sg.events.pending
+	sg.drv.logEvent("SIGNAL", fmt.Sprintf("iteration %d %s", st.CurrentIteration, signalText(e)))
+	if e.Event == ralph.EventStopFailure {
+		sg.endBySignal(st, a, e, sg.events.ending)
+	} else {
+		sg.drv.endIteration(st, a, sg.events.ending)
+	}
 	return true
 }
 

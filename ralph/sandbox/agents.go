@@ -15,11 +15,13 @@ type AgentFiles struct {
 
 // agentFiles by the agent's executable name.
 var agentFiles = map[string]AgentFiles{
-	"claude":   {Dirs: []string{".claude"}, Env: "CLAUDE_CONFIG_DIR", Copies: []string{".claude.json"}},
-	"codex":    {Dirs: []string{".codex"}, Env: "CODEX_HOME"},
-	"gemini":   {Dirs: []string{".gemini"}},
-	"qwen":     {Dirs: []string{".qwen"}},
-	"copilot":  {Dirs: []string{".copilot", ".config/github-copilot"}},
+	"claude": {Dirs: []string{".claude"}, Env: "CLAUDE_CONFIG_DIR", Copies: []string{".claude.json"}},
+	"codex":  {Dirs: []string{".codex"}, Env: "CODEX_HOME"},
+	"gemini": {Dirs: []string{".gemini"}},
+	"qwen":   {Dirs: []string{".qwen"}},
+	// Copilot unpacks the code its executable carries into ~/.cache/copilot/pkg at its first
+	// start, and each update's.
+	"copilot":  {Dirs: []string{".copilot", ".config/github-copilot", ".cache/copilot"}},
 	"opencode": {Dirs: []string{".local/share/opencode", ".config/opencode", ".local/state/opencode", ".cache/opencode"}},
 	"crush":    {Dirs: []string{".local/share/crush", ".config/crush"}},
 }

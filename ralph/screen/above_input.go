@@ -36,6 +36,9 @@ func AboveInput(lines []string) []string {
 
 // inputTop is the first line of the agent's input area, len(lines) when there is none.
 func inputTop(lines []string) int {
+	if box, ok := findCopilotInput(lines); ok {
+		return copilotTop(lines, box)
+	}
 	if box, ok := findClaudeBox(lines); ok {
 		return box.top
 	}

@@ -31,6 +31,7 @@ func TestAboveInputOnTheReleases(t *testing.T) {
 		"gemini-0.61.0/07_hang_after_esc.txt":             "ℹ Request cancelled.",
 		"opencode-1.18.33/05_idle_after_reply.txt":        "▣  Build · Claude Sonnet 4.5 (latest) · 1.9s",
 		"qwen-0.24.4/05_idle_after_reply_suggestion.txt":  "◆︎ Done. <promise>COMPLETE</promise>",
+		"copilot-1.0.102/05_idle_after_reply.txt":         "● Done. COMPLETE",
 		// No input area: a dialog, an agent that exited.
 		"claude-2.1.332/dialog_trust-folder.txt":       "Enter to confirm · Esc to cancel",
 		"claude-2.1.197/14_after_two_ctrl_d.txt":       "EXITED rc=0",

@@ -34,7 +34,7 @@ func (k Kind) String() string {
 type State struct {
 	Kind   Kind
 	Dialog string // for Dialog: a stable name such as "trust-folder"
-	Agent  string // "claude", "codex", "gemini", "qwen", "aider", "opencode", "shell" or "" when unknown
+	Agent  string // "claude", "codex", "gemini", "qwen", "copilot", "aider", "opencode", "shell" or "" when unknown
 }
 
 const (
@@ -68,8 +68,8 @@ func Classify(text string, readyPattern *regexp.Regexp) State {
 	agent := in.agent
 
 	if name, a := findDialog(lines[in.dialogFrom:]); name != "" {
-		// Qwen Code asks in Gemini CLI's words, its fork's.
-		if a == "" || a == "gemini" && agent == "qwen" {
+		// Qwen Code asks in Gemini CLI's words, its fork's; Copilot its trust in Claude Code's.
+		if a == "" || a == "gemini" && agent == "qwen" || a == "claude" && agent == "copilot" {
 			a = agent
 		}
 		return State{Kind: Dialog, Dialog: name, Agent: a}
@@ -115,6 +115,10 @@ type inputArea struct {
 
 func findInput(lines []string) inputArea {
 	agent := bannerAgent(lines)
+	if box, ok := findCopilotInput(lines); ok {
+		return inputArea{agent: "copilot", live: true, dialogFrom: box.bottom + 1,
+			busyFrom: tailStart(lines, box.top, busyContext)}
+	}
 	if box, ok := findClaudeBox(lines); ok {
 		// Dialogs replace the input area, so text above a live input area is old transcript.
 		return inputArea{agent: "claude", live: true, dialogFrom: box.bottom + 1,
@@ -143,6 +147,7 @@ var bannerAgents = []struct {
 	// spinner and the retry line stay recognisable.
 	{"claude", compiled(`(?m)Claude Code|^✻ \S+ for \d|^[·✢✳✶✻✽*] \S+…|Retrying in \d+s · attempt \d+/\d+`)},
 	{"codex", compiled(`OpenAI Codex|Ask Codex to do anything`)},
+	{"copilot", compiled(`Copilot v\d+\.\d+\.\d+ uses AI`)},
 	// Before Gemini CLI: its fork keeps its placeholder.
 	{"qwen", compiled(`Qwen Code \(v\d|\(shift \+ tab to cycle\)`)},
 	{"gemini", compiled(`Type your message or @|\bgemini-\d|Gemini CLI v\d`)},
@@ -245,7 +250,7 @@ var (
 	retryingRe = compiled(`Retrying in \d+(?:\.\d+)?\s*s\b`)
 	// "Working (12s", "Working...": the bare word would also match a reply such as
 	// "● Working through the list, …" left above an idle prompt.
-	workingRe = compiled(`^[^\w]{0,3}Working(?: \(|\.\.\.|…)`)
+	workingRe = compiled(`^[^\w]{0,3}Working(?: \(|\.\.\.|…| esc\b| · )`)
 )
 
 // busyIn looks for the markers every supported agent shows while a turn runs. The

@@ -20,6 +20,16 @@ var dialogRules = []dialogRule{
 	// Gemini CLI's menus sit in a box, the cursor a ● on the chosen option; its trust
 	// question is Claude Code 2.1.197's, its options are not.
 	{name: "trust-folder", agent: "gemini", all: []string{"Do you trust the files in this folder?", "Trust folder"}, choice: true},
+	// Copilot boxes its menus too, the cursor a ❯ on the chosen option.
+	{name: "trust-folder", agent: "copilot", all: []string{"Confirm folder trust", "Do you trust the files in this folder?"}, choice: true},
+	{name: "tool-permission", agent: "copilot", all: []string{"enter to select · esc to cancel"}, any: []string{
+		"Do you want to run this command",
+		"Do you want to use this tool",
+		"Do you want to allow this",
+		"Do you want to modify ",
+		"Do you want to approve this request",
+		"Do you want to read this path",
+	}, choice: true},
 	{name: "trust-folder", agent: "claude", any: []string{
 		"Yes, I trust this folder",
 		"Accessing workspace:",
@@ -45,8 +55,9 @@ var dialogRules = []dialogRule{
 // A selection menu always shows its cursor on one option: numbered ("❯ 1. Yes") in Claude
 // Code 2.1.197; unnumbered and indented in 2.1.332 (" ❯ No, exit", " ❯ ✔ Auto (match
 // terminal)"), which tells it from a submitted message: that starts flush left.
-// Gemini CLI boxes its menus and marks the option with a ● ("│ ● 1. Allow once").
-var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}]|[ \x{a0}]*│[ \x{a0}]*●[ \x{a0}]+\d+\.[ \x{a0}]+\S)`)
+// Gemini CLI boxes its menus and marks the option with a ● ("│ ● 1. Allow once"), Copilot
+// with a ❯ ("│ ❯ 1. Yes").
+var menuCursorRe = compiled(`(?m)^(?:[ \x{a0}]*[❯›>][ \x{a0}]*\d+\.[ \x{a0}]+\S|[ \x{a0}]{1,8}❯ [^ \x{a0}]|[ \x{a0}]*│[ \x{a0}]*[●❯][ \x{a0}]+\d+\.[ \x{a0}]+\S)`)
 
 func findDialog(lines []string) (name, agent string) {
 	text := strings.Join(lines, "\n")

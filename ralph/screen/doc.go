@@ -14,10 +14,10 @@
 //
 // It works on captured text alone: no tmux, no processes, no clock but the one a caller passes
 // in. That keeps every rule checkable against recorded screens of the real agents, kept per
-// release in testdata/screens (Claude Code, Codex, Gemini CLI, Qwen Code, opencode), since users run old
-// releases too and a new one can draw its frames differently. Every detector runs on every
-// fixture of every release, and a fixture not listed for a detector must give nothing, so a
-// rule made for one screen cannot quietly fire on another. Lines is how a capture (or a pane's
+// release in testdata/screens (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI,
+// opencode), since users run old releases too and a new one can draw its frames differently.
+// Every detector runs on every fixture of every release, and a fixture not listed for a
+// detector must give nothing, so a rule made for one screen cannot quietly fire on another. Lines is how a capture (or a pane's
 // raw output, escape codes and all) becomes the lines every rule reads.
 //
 // The rules read the agents' own marks, which the echo of a prompt or a tool's output never

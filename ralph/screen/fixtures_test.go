@@ -29,8 +29,11 @@ var apiErrorWant = map[string]string{
 	"claude-2.1.197/25_hang_after_esc.txt": "API Error: 500 fakeapi simulated api_error." + gateway529 + " (127.0.0.1:34983).",
 	"codex-0.171.0/56_429.txt":             "exceeded retry limit, last status: 429 Too Many Requests",
 	"qwen-0.24.4/23_err500_final.txt":      "API Error: 500 fake API: simulated server_error",
+	"copilot-1.0.102/07_err400_final.txt":  "400 fake API: simulated invalid_request_error",
 	"codex-0.169.0/56_codex_429.txt":       "exceeded retry limit, last status: 429 Too Many Requests",
 	// The message wraps; the first line is what the loop reports.
+	"copilot-1.0.102/09_err500_final.txt":             "Failed to get response from the AI model; retried 5 times (total retry wait time: 14.72 seconds) Last error: 500 fa",
+	"copilot-1.0.102/14_429_final.txt":                "Failed to get response from the AI model; retried 5 times (total retry wait time: 55.21 seconds) Last error: 429 fa",
 	"claude-2.1.332/23_err529_final.txt":              "API Error: 529 fakeapi simulated overloaded_error." + serverSide,
 	"claude-2.1.332/23_err529_final_macos-bullet.txt": "API Error: 529 fakeapi simulated overloaded_error." + serverSide,
 	"claude-2.1.332/23_err429_final.txt":              "API Error: Request rejected (429) · fakeapi simulated rate_limit_error",

@@ -35,6 +35,7 @@ var holdsWant = map[string]string{
 	"claude-2.1.197/37_long_paste_placeholder.txt":     "*",
 	"opencode-1.18.33/02_prompt_typed.txt":             "triggerhang now",
 	"gemini-0.61.0/11_prompt_left_after_enter.txt":     "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n",
+	"copilot-1.0.102/03_prompt_typed.txt":              "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n",
 	"qwen-0.24.4/03_prompt_typed.txt":                  "please make the file in this directory, then reply with <promise>COMPLETE</promise>.\n",
 	"qwen-0.24.4/07_prompt_back_after_esc.txt":         "error429 please", // Esc put it back
 }

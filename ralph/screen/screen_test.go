@@ -187,6 +187,25 @@ var captureWant = map[string]State{
 	"qwen-0.24.4/10_429_retrying_t20.txt":                 busy("qwen"),
 	"qwen-0.24.4/23_err500_final.txt":                     ready("qwen"),
 
+	// GitHub Copilot CLI 1.0.102: Claude Code's input box over a footer of its own, which
+	// names the mode while idle and shows a spinner and "Working" while a turn runs (and while
+	// it retries a failed request, quietly for a 429). A folder it was not told to trust asks
+	// first; without --yolo a shell command asks for permission in a boxed menu.
+	"copilot-1.0.102/01_trust_folder.txt":         dialog("trust-folder", "copilot"),
+	"copilot-1.0.102/02_idle_yolo.txt":            ready("copilot"),
+	"copilot-1.0.102/03_prompt_typed.txt":         ready("copilot"),
+	"copilot-1.0.102/04_working.txt":              busy("copilot"),
+	"copilot-1.0.102/05_idle_after_reply.txt":     ready("copilot"),
+	"copilot-1.0.102/06_err400_ending.txt":        busy("copilot"),
+	"copilot-1.0.102/07_err400_final.txt":         ready("copilot"),
+	"copilot-1.0.102/08_err500_retrying.txt":      busy("copilot"),
+	"copilot-1.0.102/09_err500_final.txt":         ready("copilot"),
+	"copilot-1.0.102/10_429_retrying.txt":         busy("copilot"),
+	"copilot-1.0.102/11_shell_permission.txt":     dialog("tool-permission", "copilot"),
+	"copilot-1.0.102/12_idle_manual_approval.txt": ready("copilot"),
+	"copilot-1.0.102/13_working_slow.txt":         busy("copilot"),
+	"copilot-1.0.102/14_429_final.txt":            ready("copilot"),
+
 	// opencode 1.18.33: no first-run dialog; its input box is a ┃ bar closed by ╹▀▀▀, and
 	// "esc interrupt" sits under it while a turn runs.
 	"opencode-1.18.33/01_idle.txt":             ready("opencode"),
