@@ -27,7 +27,7 @@ func agentEventCommand() *cli.Command {
 		Name:   "agent-event",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude or qwen (the event on stdin), or codex (the event as the last argument)"},
+			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude, qwen, gemini or opencode (the event on stdin), or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
@@ -58,10 +58,7 @@ func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader)
 		}
 		e, ok = ralph.ParseAgentEvent(agent, []byte(args[len(args)-1]), time.Now())
 	} else {
-		e, ok = ralph.ReadClaudeEvent(stdin, time.Now())
-		if agent == "qwen" {
-			e.Agent = agent // Claude Code's hooks, run by Qwen Code
-		}
+		e, ok = ralph.ReadAgentEvent(agent, stdin, time.Now())
 	}
 	if !ok {
 		return e, false

@@ -29,6 +29,7 @@ var apiErrorWant = map[string]string{
 	"claude-2.1.197/25_hang_after_esc.txt": "API Error: 500 fakeapi simulated api_error." + gateway529 + " (127.0.0.1:34983).",
 	"codex-0.171.0/56_429.txt":             "exceeded retry limit, last status: 429 Too Many Requests",
 	"qwen-0.24.4/23_err500_final.txt":      "API Error: 500 fake API: simulated server_error",
+	"gemini-0.61.0/12_err400_final.txt":    `API Error: {"error":{"code":400,"message":"fake API: simulated invalid_request_error","status":"INVALID_ARGUMENT"}}`,
 	"codex-0.169.0/56_codex_429.txt":       "exceeded retry limit, last status: 429 Too Many Requests",
 	// The message wraps; the first line is what the loop reports.
 	"claude-2.1.332/23_err529_final.txt":              "API Error: 529 fakeapi simulated overloaded_error." + serverSide,
