@@ -268,8 +268,12 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if IsQwen(argv) && !st.NoAgentSignals {
 		qwen = QwenUserDefaults(workers.EnvPath(name))
 	}
-	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals,
-		signalExtras{userNotify: userNotify, qwen: qwen, hold: st.PermissionHold()})
+	x := signalExtras{userNotify: userNotify, qwen: qwen, hold: st.PermissionHold()}
+	if IsGemini(argv) && !st.NoAgentSignals {
+		x.gemini = GeminiUserDefaults(workers.EnvPath(name))
+	}
+	x.opencode = IsOpencode(argv) && OpencodeOwnConfig(workers.EnvPath(name))
+	sig := agentSignals(argv, d, Recorder(wrapper), token, st.NoAgentSignals, x)
 	env := append(append(append([]string{}, extra...), d.AgentEnv(name, n)...), sig.Env...)
 	return Launch{Argv: sig.Argv, EnvFile: workers.EnvPath(name), Extra: env,
 		ExitFile: workers.ExitPath(name), Stdin: stdin, Script: workers.ScriptPath(name), PIDFile: workers.AgentPIDPath(name),

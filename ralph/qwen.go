@@ -2,10 +2,6 @@ package ralph
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -24,16 +20,9 @@ func IsQwen(cmd []string) bool {
 // QwenDefaults is the system defaults file Qwen Code is given for its hooks.
 func (d Dir) QwenDefaults() string { return filepath.Join(d.AgentBox(), "qwen-system-defaults.json") }
 
-// qwenDefaultsMax bounds the machine's defaults file read: settings are a few kilobytes.
-const qwenDefaultsMax = 1 << 20
-
-// qwenDefaults is the system defaults file a worker's Qwen Code would read, read whole; ok is
-// false when it is there but cannot be read as a JSON object (Qwen Code takes comments too):
-// then the agent keeps it and gets no hooks, rather than lose its settings.
-type qwenDefaults struct {
-	settings map[string]any
-	bad      bool
-}
+// qwenDefaults is the system defaults file a worker's Qwen Code would read (see
+// agent_defaults.go).
+type qwenDefaults = agentDefaults
 
 // QwenUserDefaults reads the system defaults file the worker's environment points Qwen Code
 // at: QWEN_CODE_SYSTEM_DEFAULTS_PATH, or system-defaults.json beside its system settings
@@ -45,20 +34,7 @@ func QwenUserDefaults(envFile string) qwenDefaults {
 		sys := FirstOf(getenv("QWEN_CODE_SYSTEM_SETTINGS_PATH"), "/etc/qwen-code/settings.json")
 		path = filepath.Join(filepath.Dir(sys), "system-defaults.json")
 	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return qwenDefaults{}
-	}
-	if err != nil {
-		return qwenDefaults{bad: true}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, qwenDefaultsMax+1))
-	var settings map[string]any
-	if err != nil || len(data) > qwenDefaultsMax || json.Unmarshal(data, &settings) != nil {
-		return qwenDefaults{bad: true}
-	}
-	return qwenDefaults{settings: settings}
+	return readAgentDefaults(path)
 }
 
 // qwenHookSettings is the defaults file: the machine's, with a hook that runs rec at every
@@ -70,20 +46,5 @@ func qwenHookSettings(rec []string, base map[string]any) []byte {
 	// Its permission requests are recorded, never held: whether Qwen Code takes a hook's
 	// decision on one is not known, and a hold it ignored would stall it for nothing.
 	_ = json.Unmarshal(claudeHookSettings(rec, 0), &ours)
-	out := map[string]any{}
-	for k, v := range base {
-		out[k] = v
-	}
-	hooks, _ := out["hooks"].(map[string]any)
-	merged := map[string]any{}
-	for k, v := range hooks {
-		merged[k] = v
-	}
-	for ev, groups := range ours.Hooks {
-		have, _ := merged[ev].([]any)
-		merged[ev] = append(append([]any{}, have...), groups...)
-	}
-	out["hooks"] = merged
-	data, _ := json.MarshalIndent(out, "", "  ")
-	return append(data, '\n')
+	return withHooks(base, ours.Hooks)
 }

@@ -35,7 +35,7 @@ var ClaudeHookEvents = []string{EventSessionStart, EventUserPromptSubmit, EventS
 // AgentEvent is one event an agent reported, as the loop's events file holds it.
 type AgentEvent struct {
 	At         string `json:"at"`
-	Agent      string `json:"agent"` // claude, codex, qwen or copilot
+	Agent      string `json:"agent"` // claude, codex, qwen, copilot, gemini or opencode
 	Event      string `json:"event"`
 	Session    string `json:"session,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
@@ -58,11 +58,7 @@ const inputKept = 200
 // system bounds); ok is false for anything else.
 func ParseAgentEvent(agent string, raw []byte, now time.Time) (AgentEvent, bool) {
 	if agent != "codex" {
-		e, ok := ReadClaudeEvent(bytes.NewReader(raw), now)
-		if agent == "qwen" {
-			e.Agent = agent // Claude Code's hooks, run by Qwen Code
-		}
-		return e, ok
+		return ReadAgentEvent(agent, bytes.NewReader(raw), now)
 	}
 	var in map[string]any
 	if json.Unmarshal(raw, &in) != nil {
@@ -134,6 +130,9 @@ type SignalFacts struct {
 	Busy       bool   // the screen shows the agent busy (running its Stop hooks, the user's among them, or retrying)
 	MaxContext int    // --max-context (a compaction ends the iteration)
 	Permission bool   // "needs permission" is already named
+	// ErrorShown: the screen shows an API error as the agent's last word, at the end of a
+	// turn of an agent that ends its turn so on an error (see EndsTurnOnError).
+	ErrorShown bool
 }
 
 // OnSignal decides what one event means: a turn that ended without the done marker ends the
@@ -164,6 +163,9 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 	case EventStop:
 		if !f.Working {
 			return SignalIgnore, 0
+		}
+		if f.ErrorShown {
+			return SignalEnd, EndAPIError
 		}
 		ending := EndTurnEnded
 		if f.Marker {

@@ -17,9 +17,11 @@ import (
 // Asking an agent for its signals. Claude Code gets a settings file of its own for the run
 // (--settings): its hooks are merged with the user's and the project's, whose files are never
 // touched, so their own hooks keep running. Codex gets its notify program as a config override
-// on its command line (-c); Qwen Code a system defaults file of its own (see qwen.go);
-// Copilot a plugin of its own (--plugin-dir, see copilot.go). All call `swarm agent-event`,
-// which appends the event to the loop's events file. Other agents are left as they are.
+// on its command line (-c); Qwen Code and Gemini CLI a system defaults file of their own
+// (see qwen.go, gemini.go); Copilot a plugin of its own (--plugin-dir, see copilot.go);
+// opencode a plugin named in its inline configuration (see opencode.go). All call `swarm
+// agent-event`, which appends the event to the loop's events file. Other agents are left as
+// they are.
 
 // AgentBox is the loop's box: what its agent writes for swarm (its events, its DONE file) and
 // reads of swarm's (its settings), kept apart from the loop's own state so that a confined
@@ -64,6 +66,8 @@ type signalExtras struct {
 	userNotify []string
 	qwen       qwenDefaults
 	hold       time.Duration
+	gemini     agentDefaults // the system defaults file Gemini CLI would read
+	opencode   bool          // the worker gives opencode an inline configuration of its own
 }
 
 // agentSignals is AgentSignals with the extras the launch read for this agent.
@@ -99,6 +103,12 @@ func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 	case IsCopilot(cmd):
 		out.Settings, out.SettingsJSON = filepath.Join(d.CopilotPlugin(), "plugin.json"), copilotPlugin(recorderFor("copilot"))
 		out.Argv = append(append([]string{}, cmd...), "--plugin-dir", d.CopilotPlugin())
+	case IsGemini(cmd) && !x.gemini.bad:
+		out.Settings, out.SettingsJSON = d.GeminiDefaults(), geminiHookSettings(recorderFor("gemini"), x.gemini.settings)
+		out.Env = []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + out.Settings}
+	case IsOpencode(cmd) && !x.opencode:
+		out.Settings, out.SettingsJSON = d.OpencodePlugin(), opencodePlugin(recorderFor("opencode"))
+		out.Env = []string{"OPENCODE_CONFIG_CONTENT=" + opencodeConfig(out.Settings)}
 	default:
 		return out
 	}

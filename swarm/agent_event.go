@@ -27,7 +27,7 @@ func agentEventCommand() *cli.Command {
 		Name:   "agent-event",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude, qwen or copilot (the event on stdin), or codex (the event as the last argument)"},
+			&cli.StringFlag{Name: "agent", Value: "claude", Usage: "claude, qwen, copilot, gemini or opencode (the event on stdin), or codex (the event as the last argument)"},
 			&cli.StringFlag{Name: "file", Required: true, Usage: "the loop's events file"},
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
@@ -60,10 +60,7 @@ func recordAgentEvent(agent, file, token string, args []string, stdin io.Reader)
 	} else if agent == "copilot" {
 		e, ok = ralph.ReadCopilotEvent(stdin, time.Now())
 	} else {
-		e, ok = ralph.ReadClaudeEvent(stdin, time.Now())
-		if agent == "qwen" {
-			e.Agent = agent // Claude Code's hooks, run by Qwen Code
-		}
+		e, ok = ralph.ReadAgentEvent(agent, stdin, time.Now())
 	}
 	if !ok {
 		return e, false

@@ -35,7 +35,7 @@ func ralphFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor (exit 0 done, 1 failed, 3 stagnated, 130 paused)"},
 		&cli.IntFlag{Name: "max-context", Usage: "ralph: at this % of the agent's context window ask it to wrap up; at +15 end the iteration (also on compaction)"},
 		&cli.IntFlag{Name: "permission-hold", Usage: "ralph: seconds Claude Code's permission request waits for 'swarm answer' before its own dialog shows", Value: int(ralph.DefaultPermissionHold.Seconds())},
-		&cli.BoolFlag{Name: "no-agent-signals", Usage: "ralph: do not ask Claude Code, Qwen Code and Copilot CLI (hooks) or Codex (notify) for their own signals; read only their screen"},
+		&cli.BoolFlag{Name: "no-agent-signals", Usage: "ralph: do not ask Claude Code, Qwen Code, Copilot CLI, Gemini CLI (hooks), Codex (notify) or opencode (a plugin) for their own signals; read only their screen"},
 		&cli.BoolFlag{Name: "no-run", Usage: "ralph: create the worker and its loop but start no monitor; run it later with 'swarm ralph run NAME'"},
 		&cli.BoolFlag{Name: "replace", Usage: "ralph: first kill a worker of this name and remove its worktree and loop state"},
 		&cli.BoolFlag{Name: "clean-state", Usage: "ralph: remove the earlier loop history of this name (iterations.log) and count afresh"},

@@ -49,9 +49,10 @@ func spawnCommand() *cli.Command {
 server (see it with 'swarm attach NAME'); otherwise it runs detached in its own process group
 with output in $SWARM_DIR/logs/NAME.stdout.log and NAME.stderr.log.
 
-With --ralph, Claude Code, Qwen Code and Copilot CLI (their hooks) and Codex (its notify
-program) tell the loop when a turn ends, fails on an API error or waits for a permission; every
-other agent (Gemini CLI, opencode, aider, ...) is read from its screen: its input prompt, its
+With --ralph, Claude Code, Qwen Code, Copilot CLI and Gemini CLI (their hooks), Codex (its
+notify program) and opencode (a plugin of swarm's) tell the loop when a turn ends, fails on an
+API error or waits for a permission (Gemini CLI ends its turn on an API error too, which its
+screen names); every other agent (aider, ...) is read from its screen: its input prompt, its
 working line, its dialogs, its API errors, inactivity. See 'swarm guide signals'.
 
 Examples:

@@ -61,7 +61,7 @@ func opencodeEnv(home string) []string {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_SHARE=1", "OPENCODE_PURE=1",
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_SHARE=1",
 		"npm_config_offline=true", "npm_config_registry=http://127.0.0.1:9/"}
 }
 
@@ -132,6 +132,15 @@ func TestE2EGeminiLoop(t *testing.T) {
 			t.Errorf("a turn went to %s %s %q", r.API, r.Path, r.Model)
 		}
 	}
+	endedBySignal(t, e, "gm", "gemini")
+}
+
+// endedBySignal fails the test unless the agent told its turn's end by its own Stop signal.
+func endedBySignal(t *testing.T, e *e2eEnv, name, agent string) {
+	t.Helper()
+	if events := e.loopFile(name, "box/agent-events.jsonl"); !strings.Contains(events, `"agent":"`+agent+`","event":"Stop"`) {
+		t.Errorf("no Stop from the agent's own signals:\n%s", events)
+	}
 }
 
 func TestE2EOpencodeLoop(t *testing.T) {
@@ -144,6 +153,7 @@ func TestE2EOpencodeLoop(t *testing.T) {
 	if reqs := api.Requests(); len(reqs) == 0 || !strings.HasPrefix(reqs[0].Header.Get("User-Agent"), "opencode/") {
 		t.Errorf("the requests did not come from opencode:\n%s", api.Summary())
 	}
+	endedBySignal(t, e, "oc", "opencode")
 }
 
 // hangFlags let the Regent end an agent whose screen shows no progress for 15 s.

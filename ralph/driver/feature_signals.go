@@ -113,6 +113,7 @@ func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bo
 			Working: true, MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
 		if e.Event == ralph.EventStop || e.Event == ralph.EventStopFailure {
 			f.Marker, f.Busy = sg.turnScreen(st, a, e)
+			f.ErrorShown = ralph.EndsTurnOnError(e.Agent) && sg.errorShown(a, e.Message == "")
 		}
 		act, ending := ralph.OnSignal(f)
 		switch act {
@@ -232,6 +233,26 @@ func (sg *signalWatch) turnScreen(st *ralph.State, a agent, e ralph.AgentEvent) 
 	busy = sg.drv.screenKind(lines) == screen.Busy
 	return sg.drv.doneShown(st, e.Message, lines), busy
 }
+
+// errorShown reports whether the agent's screen shows an API error as its last word; after a
+// turn with no answer it is given ralph.ErrorDrawWait to show one.
+func (sg *signalWatch) errorShown(a agent, noAnswer bool) bool {
+	deadline := sg.drv.clock().Now().Add(ralph.ErrorDrawWait)
+	for {
+		if lines, err := sg.drv.capture(a, 0); err == nil {
+			if _, ok := screen.APIError(lines); ok {
+				return true
+			}
+		}
+		if !noAnswer || !sg.drv.clock().Now().Before(deadline) || !sg.drv.alive(a.pid) {
+			return false
+		}
+		sg.drv.clock().Sleep(errorDrawPoll)
+	}
+}
+
+// errorDrawPoll is how often a screen is looked at while an API error may be being drawn.
+const errorDrawPoll = 50 * time.Millisecond
 
 // turnOver ends the iteration whose agent's turn ended while it was busy, once it is idle.
 func (sg *signalWatch) turnOver(st *ralph.State, a agent) bool {

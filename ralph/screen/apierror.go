@@ -29,6 +29,9 @@ func APIError(lines []string) (string, bool) {
 	if box, ok := findCopilotInput(lines); ok {
 		return copilotAPIError(lines[:box.top])
 	}
+	if text, ok := geminiAPIError(lines); ok {
+		return text, true
+	}
 	input := -2 // not looked for yet: finding it costs more than the rest, and is rarely needed
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimRightFunc(lines[i], isBlankRune)

@@ -30,6 +30,7 @@ var apiErrorWant = map[string]string{
 	"codex-0.171.0/56_429.txt":             "exceeded retry limit, last status: 429 Too Many Requests",
 	"qwen-0.24.4/23_err500_final.txt":      "API Error: 500 fake API: simulated server_error",
 	"copilot-1.0.102/07_err400_final.txt":  "400 fake API: simulated invalid_request_error",
+	"gemini-0.61.0/12_err400_final.txt":    `API Error: {"error":{"code":400,"message":"fake API: simulated invalid_request_error","status":"INVALID_ARGUMENT"}}`,
 	"codex-0.169.0/56_codex_429.txt":       "exceeded retry limit, last status: 429 Too Many Requests",
 	// The message wraps; the first line is what the loop reports.
 	"copilot-1.0.102/09_err500_final.txt":             "Failed to get response from the AI model; retried 5 times (total retry wait time: 14.72 seconds) Last error: 500 fa",

@@ -170,6 +170,9 @@ var captureWant = map[string]State{
 	// The Enter pressed right after a paste, taken for a newline in it on a loaded machine:
 	// the prompt sits in the input, not submitted (only an empty input line reads as ready).
 	"gemini-0.61.0/11_prompt_left_after_enter.txt": unknown("gemini"),
+	// A refused request (400), not retried: the error is its last word, its AfterAgent hook
+	// still running (its own hooks' line), at its prompt.
+	"gemini-0.61.0/12_err400_final.txt": ready("gemini"),
 
 	// Qwen Code 0.24.4 (a Gemini CLI fork): no first-run dialog with an API key in its
 	// settings; the input line sits between two rules over a footer that names the approval
