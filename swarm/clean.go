@@ -83,7 +83,7 @@ func runClean(e *env, o cleanOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := regent.CleanWorker(e.Host, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
+		if err := regent.CleanWorker(e.Machine, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "cleaned %s\n", w.Name)

@@ -4,7 +4,7 @@
 // command line runs in a test as a function.
 //
 // The worker lifecycle the commands share is swarm/worker's: every command's env (env.go)
-// holds a worker.Host, the opened state directory, swarm's private tmux server and the process
+// holds a worker.Machine, the opened state directory, swarm's private tmux server and the process
 // table, and calls it to spawn, stop, clean, respawn and reconcile workers. What stays here is
 // what only a command has: flags, the words a status is said in (state_words.go), what a
 // command prints, and the exit codes, which are a contract (errors.go maps the lifecycle's

@@ -32,7 +32,7 @@ func newTestEnv(t *testing.T) *testEnv {
 	}
 	fake := tmuxtest.New()
 	te := &testEnv{t: t, fake: fake, procs: workertest.New(fake), out: &bytes.Buffer{}, errb: &bytes.Buffer{}}
-	te.env = &env{Host: worker.NewHost(dir, fake, te.procs, te.errb), stdout: te.out, stderr: te.errb}
+	te.env = &env{Machine: worker.NewMachine(dir, fake, te.procs, te.errb), stdout: te.out, stderr: te.errb}
 	return te
 }
 
@@ -89,5 +89,5 @@ func (te *testEnv) record(name string) *state.Worker {
 
 // onTmux has the commands talk to tm instead of the fake tmux server.
 func (te *testEnv) onTmux(tm tmux.Client) {
-	te.env.Host = worker.NewHost(te.Dir(), tm, te.procs, te.errb)
+	te.env.Machine = worker.NewMachine(te.Dir(), tm, te.procs, te.errb)
 }

@@ -26,7 +26,7 @@ func resumeWithFailure(e *env, rec *land.Record) string {
 	// its task again, told what failed, is the point.
 	res, err := regent.ResumeLoop(ld, ralph.ResumeRequest{Again: true})
 	if err == nil {
-		err = regent.WakeDriver(e.Host, rec.Worker, res)
+		err = regent.WakeDriver(e.Machine, rec.Worker, res)
 	}
 	if err != nil {
 		_ = os.Remove(ld.NextPromptNote())

@@ -60,7 +60,7 @@ func runMonitor(e *env, o monitorOptions) error {
 			return lines, lines
 		}
 	}
-	status, err := regent.RunMonitor(e.Host, m)
+	status, err := regent.RunMonitor(e.Machine, m)
 	var end error
 	if lines != nil {
 		if err == nil {

@@ -86,7 +86,7 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 	if err != nil {
 		return resumeRefused(e, ld, name, o, r, err)
 	}
-	if err := regent.WakeDriver(e.Host, name, r); err != nil {
+	if err := regent.WakeDriver(e.Machine, name, r); err != nil {
 		return fail("%w", err)
 	}
 	if r.LimitOnly {

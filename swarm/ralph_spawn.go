@@ -247,16 +247,16 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}
-	w, err := regent.BeginLoop(e.Host, o.worker.SpawnOptions, st)
+	w, err := regent.BeginLoop(e.Machine, o.worker.SpawnOptions, st)
 	if err != nil {
 		return err
 	}
 	if err := regent.SaveSequence(ld, o.chain, o.agent); err != nil {
-		regent.UndoLoop(e.Host, w)
+		regent.UndoLoop(e.Machine, w)
 		return fail("%w", err)
 	}
 	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
-		regent.UndoLoop(e.Host, w)
+		regent.UndoLoop(e.Machine, w)
 		return err
 	}
 	switch {
@@ -270,8 +270,8 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.loop.verbose})
 	}
 	regent.AppendMonitorLog(ld, startingLine(name, st.MaxIterations))
-	if err := regent.StartMonitor(e.Host, name); err != nil {
-		regent.UndoLoop(e.Host, w)
+	if err := regent.StartMonitor(e.Machine, name); err != nil {
+		regent.UndoLoop(e.Machine, w)
 		return fail("cannot start the loop monitor: %w", err)
 	}
 	printLoopSpawned(e, w, st.MaxIterations)
@@ -281,7 +281,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 // makeRoomForLoop frees the name for the new loop as the flags ask (--replace, --clean-state)
 // and says what it did.
 func makeRoomForLoop(e *env, lo loopOptions, name string) error {
-	room, err := regent.MakeRoomForLoop(e.Host, name, lo.replace, lo.cleanState)
+	room, err := regent.MakeRoomForLoop(e.Machine, name, lo.replace, lo.cleanState)
 	if room.Replaced {
 		fmt.Fprintf(e.stdout, "replaced existing worker %s\n", name)
 	}

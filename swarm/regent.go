@@ -40,7 +40,7 @@ func regentServeCommand() *cli.Command {
 		Name:   "__serve",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			return withEnv(c, nil, func(e *env) error { return failed(regent.Serve(e.Host)) })
+			return withEnv(c, nil, func(e *env) error { return failed(regent.Serve(e.Machine)) })
 		},
 	}
 }
@@ -50,7 +50,7 @@ func regentKeepCommand() *cli.Command {
 		Name:   "__keep",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			return withEnv(c, nil, func(e *env) error { return failed(regent.Keep(e.Host)) })
+			return withEnv(c, nil, func(e *env) error { return failed(regent.Keep(e.Machine)) })
 		},
 	}
 }
@@ -172,7 +172,7 @@ Examples:
 }
 
 func regentRestart(e *env) error {
-	old, pid, err := regent.Restart(e.Host)
+	old, pid, err := regent.Restart(e.Machine)
 	if err != nil {
 		return fail("%w", err)
 	}

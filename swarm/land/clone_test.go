@@ -16,10 +16,10 @@ import (
 
 // cloneWorker records a worker that exited 0 (what --all offers) whose worktree is a clone of
 // the fixture's repository on branch name, and returns its host and clone.
-func (f *fixture) cloneWorker(name string) (*worker.Host, string) {
+func (f *fixture) cloneWorker(name string) (*worker.Machine, string) {
 	f.t.Helper()
 	fake := tmuxtest.New()
-	h := worker.NewHost(f.dir, fake, workertest.New(fake), nil)
+	h := worker.NewMachine(f.dir, fake, workertest.New(fake), nil)
 	cw, err := h.CreateClone(f.repo, name, "", "")
 	if err != nil {
 		f.t.Fatal(err)
@@ -48,9 +48,9 @@ func (f *fixture) commitIn(dir, file string) string {
 }
 
 // candidate is the one candidate q selects.
-func (f *fixture) candidate(h *worker.Host, q Query) Candidate {
+func (f *fixture) candidate(m *worker.Machine, q Query) Candidate {
 	f.t.Helper()
-	sel, err := Candidates(h, q)
+	sel, err := Candidates(m, q)
 	if err != nil || len(sel.Candidates) != 1 {
 		f.t.Fatalf("selection %+v, %v; want one candidate", sel, err)
 	}

@@ -18,18 +18,18 @@ import (
 // has looked ('swarm regent restart', Restart, takes over).
 
 // recordCrashLoop records and announces that the Regent was given up after deaths deaths.
-func recordCrashLoop(h *worker.Host, deaths int) {
+func recordCrashLoop(m *worker.Machine, deaths int) {
 	why := fmt.Sprintf("the Regent died %d times in two minutes", deaths)
-	_ = state.WriteFileAtomic(FilesOf(h.Dir()).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
+	_ = state.WriteFileAtomic(FilesOf(m.Dir()).CrashLoop, []byte(why+"; loops are not driven until 'swarm regent restart'\n"), 0o600)
 	reason := why + "; it no longer drives this loop (its agent keeps running) until 'swarm regent restart'"
-	fmt.Fprintf(regentLog(FilesOf(h.Dir()).Log), "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
-	for _, name := range h.LoopNames() {
-		ld := ralph.DirFor(h.Dir(), name)
+	fmt.Fprintf(regentLog(FilesOf(m.Dir()).Log), "crash loop: died %d times in two minutes; not started again until 'swarm regent restart'\n", deaths)
+	for _, name := range m.LoopNames() {
+		ld := ralph.DirFor(m.Dir(), name)
 		if !needsRegent(ld) {
 			continue
 		}
 		out := MonitorLog(ld)
-		loop := driver.New(loopConfig(h.OnServerOf(name), nil, loopDrive{name: name, out: out, detail: out}))
+		loop := driver.New(loopConfig(m.OnServerOf(name), nil, loopDrive{name: name, out: out, detail: out}))
 		loop.RegentCrashLoop(reason)
 		loop.WaitNotifications(notifyFlush)
 	}

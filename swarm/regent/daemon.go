@@ -39,7 +39,7 @@ const panicHookEnv = "SWARM_REGENT_TEST_PANIC"
 
 // daemon is the running Regent: the loops it drives and what it has let go of.
 type daemon struct {
-	h *worker.Host
+	h *worker.Machine
 	// ctx is the daemon's: every loop's context derives from it, so cancelling it (the
 	// daemon stopping) reaches every loop it drives.
 	ctx     context.Context
@@ -77,9 +77,9 @@ type drivenLoop struct {
 	cancel context.CancelFunc
 }
 
-func newDaemon(h *worker.Host, log io.Writer) *daemon {
+func newDaemon(m *worker.Machine, log io.Writer) *daemon {
 	ctx, stop := context.WithCancel(context.Background())
-	r := &daemon{h: h, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
+	r := &daemon{h: m, ctx: ctx, stop: stop, log: log, started: time.Now(), wake: make(chan struct{}, 1),
 		quit: make(chan struct{}), beatWake: make(chan struct{}, 1), loops: map[string]*drivenLoop{}, dropped: map[string]bool{},
 		crashed: map[string]bool{}, claimFails: map[string]claimFailures{}}
 	r.watch = newPaneWatch(r)
@@ -295,13 +295,13 @@ func statusWord(s ralph.Status) string {
 }
 
 // failCrashed fails a loop whose goroutine panicked; the Regent and its other loops go on.
-func (r *daemon) failCrashed(h *worker.Host, name string, lock *state.Lock, fault string, out io.Writer) {
+func (r *daemon) failCrashed(m *worker.Machine, name string, lock *state.Lock, fault string, out io.Writer) {
 	r.mu.Lock()
 	r.panics++
 	r.crashed[name] = true
 	r.mu.Unlock()
 	r.say("loop %s: panic: %s\n%s", name, fault, debug.Stack())
-	driver.New(loopConfig(h, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
+	driver.New(loopConfig(m, lock, loopDrive{name: name, out: out, detail: out})).Crashed(fault)
 }
 
 // ended forgets a loop whose monitor left; one that still needs a monitor (it did not mean

@@ -13,7 +13,7 @@ import (
 func TestAClaimThatFailsIsTriedAgainAfterAGrowingPause(t *testing.T) {
 	th := newTestHost(t)
 	var log, loopLog strings.Builder
-	r := newDaemon(th.Host, &log)
+	r := newDaemon(th.Machine, &log)
 	full := errors.New("write state.json.tmp-1: no space left on device")
 
 	r.claimFailed("l", full, &loopLog)

@@ -55,7 +55,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 		defer f.Close()
 		readers[c.name] = f
 	}
-	newDaemon(th.Host, io.Discard).scan()
+	newDaemon(th.Machine, io.Discard).scan()
 	for _, c := range cases {
 		buf := make([]byte, 64)
 		n, err := readers[c.name].Read(buf)
@@ -75,7 +75,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 // and the daemon's own context reaches every loop's.
 func TestRegentLoopContexts(t *testing.T) {
 	th := newTestHost(t)
-	r := newDaemon(th.Host, io.Discard)
+	r := newDaemon(th.Machine, io.Discard)
 	defer r.stop()
 	a, b, c := r.track("a"), r.track("b"), r.track("c")
 	wantCancelled := func(when string, want map[string]bool) {

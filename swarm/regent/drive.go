@@ -51,14 +51,14 @@ const (
 const notifyFlush = 15 * time.Second
 
 // loopConfig is the configuration a monitor drives the loop with.
-func loopConfig(h *worker.Host, lock *state.Lock, d loopDrive) driver.Config {
+func loopConfig(m *worker.Machine, lock *state.Lock, d loopDrive) driver.Config {
 	tm := d.tm
 	if tm == nil {
-		tm = h.Tmux()
+		tm = m.Tmux()
 	}
-	cfg := driver.Config{Name: d.name, Dir: ralph.DirFor(h.Dir(), d.name), Workers: h.Dir(), Tmux: tm, Procs: loopProcs{h.Procs()},
+	cfg := driver.Config{Name: d.name, Dir: ralph.DirFor(m.Dir(), d.name), Workers: m.Dir(), Tmux: tm, Procs: loopProcs{m.Procs()},
 		Out: d.out, Detail: d.detail, RunWrapper: worker.RunWrapper(), Context: d.ctx, MonitorLock: lock}
-	cfg.Output = outputPiperFor(h.Tmux())
+	cfg.Output = outputPiperFor(m.Tmux())
 	cfg.Host = true
 	if d.relaxed {
 		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
@@ -69,8 +69,8 @@ func loopConfig(h *worker.Host, lock *state.Lock, d loopDrive) driver.Config {
 // driveLoop runs the loop whose monitor lock the caller holds until it ends, pauses or is
 // aborted. It returns the status it ended in ("" when the loop could not even be claimed) and
 // the error that ended it.
-func driveLoop(h *worker.Host, lock *state.Lock, d loopDrive) (ralph.Status, error) {
-	ld := ralph.DirFor(h.Dir(), d.name)
+func driveLoop(m *worker.Machine, lock *state.Lock, d loopDrive) (ralph.Status, error) {
+	ld := ralph.DirFor(m.Dir(), d.name)
 	prev, err := claimLoop(ld)
 	if err != nil {
 		return "", err
@@ -79,7 +79,7 @@ func driveLoop(h *worker.Host, lock *state.Lock, d loopDrive) (ralph.Status, err
 		d.claimed()
 	}
 	defer releaseLoop(ld)
-	loop := driver.New(loopConfig(h, lock, d))
+	loop := driver.New(loopConfig(m, lock, d))
 	// The loop's last notifications (it finished, it failed) go out before its monitor leaves,
 	// the process of a foreground loop with it; a dead endpoint holds it up this long at most.
 	defer loop.WaitNotifications(notifyFlush)

@@ -102,9 +102,9 @@ func (r *daemon) sleepUntil(ctx context.Context, next time.Time) bool {
 // beatDue sends every beat that is due and records what happened, telling recorded how each
 // record went (nil: it is not told); it returns when the next one is due (zero when no
 // heartbeat is active).
-func beatDue(h *worker.Host, s heartbeat.Store, now time.Time, recorded func(worker string, err error)) time.Time {
-	hs := s.List(func(err error) { h.Warnf("%v", err) })
-	workers, _, err := h.LoadAll()
+func beatDue(m *worker.Machine, s heartbeat.Store, now time.Time, recorded func(worker string, err error)) time.Time {
+	hs := s.List(func(err error) { m.Warnf("%v", err) })
+	workers, _, err := m.LoadAll()
 	if err != nil {
 		return now.Add(maxSleep)
 	}
@@ -117,7 +117,7 @@ func beatDue(h *worker.Host, s heartbeat.Store, now time.Time, recorded func(wor
 		w := byName[hb.WorkerName]
 		running := w != nil && w.Tmux != nil && w.Status == state.StatusRunning
 		step := heartbeat.Decide(hb, running, now)
-		if step.Send && h.Type(w, hb.Message, true, true) != nil {
+		if step.Send && m.Type(w, hb.Message, true, true) != nil {
 			step.Send = false // not sent: tried again at the next pass
 		}
 		if step.Send || step.Status != hb.Status {
@@ -178,8 +178,8 @@ func writeFailure(err error) string {
 }
 
 // heartbeatsActive reports whether some heartbeat of the state directory is active.
-func heartbeatsActive(h *worker.Host) bool {
-	return heartbeat.StoreFor(h.Dir()).AnyActive()
+func heartbeatsActive(m *worker.Machine) bool {
+	return heartbeat.StoreFor(m.Dir()).AnyActive()
 }
 
 // HandOverHeartbeats is what the hidden `swarm heartbeat __keep` and `__run` do now that the
@@ -189,17 +189,17 @@ func heartbeatsActive(h *worker.Host) bool {
 // and a keeper still running starts its runner with it. Both hand the heartbeats to the
 // Regent: the keeper closes its window, so tmux revives it no more; the runner (keeper false)
 // stays while the Regent runs, so the old keeper does not start it again every second.
-func HandOverHeartbeats(h *worker.Host, keeper bool) error {
+func HandOverHeartbeats(m *worker.Machine, keeper bool) error {
 	if keeper {
-		RemoveOwnPane(h)
+		RemoveOwnPane(m)
 	}
-	if !heartbeatsActive(h) {
+	if !heartbeatsActive(m) {
 		return nil
 	}
-	if err := Ensure(h); err != nil {
+	if err := Ensure(m); err != nil {
 		return err
 	}
-	for rc := NewClient(h.Dir()); !keeper && rc.Alive(); {
+	for rc := NewClient(m.Dir()); !keeper && rc.Alive(); {
 		time.Sleep(time.Second)
 	}
 	return nil

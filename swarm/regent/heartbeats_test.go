@@ -35,7 +35,7 @@ func TestBeatDueSendsAndRecords(t *testing.T) {
 	s := th.startHeartbeat("w", since)
 	th.startHeartbeat("gone", since)
 	now := since.Add(time.Hour + time.Second)
-	next := beatDue(th.Host, s, now, nil)
+	next := beatDue(th.Machine, s, now, nil)
 	if !next.Equal(now.Add(time.Hour)) {
 		t.Errorf("next beat at %v, want %v", next, now.Add(time.Hour))
 	}
@@ -51,7 +51,7 @@ func TestBeatDueSendsAndRecords(t *testing.T) {
 		t.Errorf("gone's heartbeat: %+v", hb)
 	}
 	// Not due again before its time.
-	if next := beatDue(th.Host, s, now.Add(time.Minute), nil); !next.Equal(now.Add(time.Hour)) || len(th.fake.Inputs()) != 3 {
+	if next := beatDue(th.Machine, s, now.Add(time.Minute), nil); !next.Equal(now.Add(time.Hour)) || len(th.fake.Inputs()) != 3 {
 		t.Errorf("a second look a minute later: next %v, inputs %d", next, len(th.fake.Inputs()))
 	}
 }
@@ -61,7 +61,7 @@ func TestAnActiveHeartbeatKeepsTheRegent(t *testing.T) {
 	th := newTestHost(t)
 	th.spawn("w")
 	s := th.startHeartbeat("w", time.Now())
-	r := newDaemon(th.Host, io.Discard)
+	r := newDaemon(th.Machine, io.Discard)
 	defer r.stop()
 	lock, ok, err := state.TryLock(FilesOf(th.Dir()).Lock)
 	if err != nil || !ok {
@@ -99,7 +99,7 @@ func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log syncBuffer
-	r := newDaemon(th.Host, &log)
+	r := newDaemon(th.Machine, &log)
 	defer r.stop()
 	ctx, stopBeating := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -126,12 +126,12 @@ func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 // The hidden commands an older swarm's heartbeat runner ran hand the heartbeats to the Regent.
 func TestHandOverHeartbeats(t *testing.T) {
 	th := newTestHost(t)
-	if err := HandOverHeartbeats(th.Host, true); err != nil || len(th.keepers()) != 0 {
+	if err := HandOverHeartbeats(th.Machine, true); err != nil || len(th.keepers()) != 0 {
 		t.Fatalf("no heartbeat active: %v, %d keepers started", err, len(th.keepers()))
 	}
 	th.spawn("w")
 	th.startHeartbeat("w", time.Now())
-	if err := HandOverHeartbeats(th.Host, false); err != nil || len(th.keepers()) != 1 {
+	if err := HandOverHeartbeats(th.Machine, false); err != nil || len(th.keepers()) != 1 {
 		t.Errorf("a heartbeat active: %v, %d keepers started, want the Regent's", err, len(th.keepers()))
 	}
 }
@@ -141,7 +141,7 @@ func TestHandOverHeartbeats(t *testing.T) {
 func TestABeatNotRecordedIsSaidOnce(t *testing.T) {
 	th := newTestHost(t)
 	var log strings.Builder
-	r := newDaemon(th.Host, &log)
+	r := newDaemon(th.Machine, &log)
 	full := &os.PathError{Op: "write", Path: "w.json.tmp-1", Err: syscall.ENOSPC}
 	r.beatRecorded("w", full)
 	r.beatRecorded("w", &os.PathError{Op: "write", Path: "w.json.tmp-2", Err: syscall.ENOSPC})

@@ -21,7 +21,7 @@ import (
 // to do and left at once, so starting the Regent returns without waiting.
 
 type testHost struct {
-	*worker.Host
+	*worker.Machine
 	t     *testing.T
 	fake  *tmuxtest.Fake
 	procs *workertest.Processes
@@ -41,7 +41,7 @@ func newTestHost(t *testing.T) *testHost {
 		}
 	}
 	th := &testHost{t: t, fake: fake, procs: workertest.New(fake), warn: &bytes.Buffer{}}
-	th.Host = worker.NewHost(dir, fake, th.procs, th.warn)
+	th.Machine = worker.NewMachine(dir, fake, th.procs, th.warn)
 	return th
 }
 

@@ -17,13 +17,13 @@ import (
 // another Regent holds the state directory (one started before this keeper), it waits for that
 // one to go. A Regent that leaves on purpose closes the window, and this keeper with it; the
 // keeper also leaves when the Regent ended on purpose or the state directory is gone.
-func Keep(h *worker.Host) error {
-	lock, ok, err := state.TryLock(FilesOf(h.Dir()).Keeper)
+func Keep(m *worker.Machine) error {
+	lock, ok, err := state.TryLock(FilesOf(m.Dir()).Keeper)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		RemoveOwnPane(h) // another keeper is on it
+		RemoveOwnPane(m) // another keeper is on it
 		return nil
 	}
 	defer lock.Unlock()
@@ -35,7 +35,7 @@ func Keep(h *worker.Host) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	files, rc := FilesOf(h.Dir()), NewClient(h.Dir())
+	files, rc := FilesOf(m.Dir()), NewClient(m.Dir())
 	var deaths []time.Time
 	for {
 		if rc.Alive() {
@@ -44,21 +44,21 @@ func Keep(h *worker.Host) error {
 				held.Unlock()
 			}
 		}
-		clean, err := runKeptChild(argv(h, exe, "__serve"), 0)
-		if _, serr := os.Stat(h.Dir().Root); err != nil || clean || os.IsNotExist(serr) {
-			RemoveOwnPane(h)
+		clean, err := runKeptChild(argv(m, exe, "__serve"), 0)
+		if _, serr := os.Stat(m.Dir().Root); err != nil || clean || os.IsNotExist(serr) {
+			RemoveOwnPane(m)
 			return err
 		}
-		if why := CannotListen(h.Dir()); why != "" {
+		if why := CannotListen(m.Dir()); why != "" {
 			// Starting it again would fail the same way every second; the spawn or command
 			// that needs it next says why (see Ensure) and tries again.
-			RemoveOwnPane(h)
+			RemoveOwnPane(m)
 			return fmt.Errorf("the Regent %s; not starting it again", why)
 		}
 		var loop bool
 		if deaths, loop = ralph.CrashLoop(append(deaths, time.Now()), time.Now()); loop {
-			recordCrashLoop(h, len(deaths))
-			RemoveOwnPane(h)
+			recordCrashLoop(m, len(deaths))
+			RemoveOwnPane(m)
 			return fmt.Errorf("the Regent died %d times in two minutes; not starting it again", len(deaths))
 		}
 		time.Sleep(time.Second)

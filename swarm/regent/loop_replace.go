@@ -22,9 +22,9 @@ type Room struct {
 // (its processes, monitor, worktree and loop state). What an earlier loop of the name left is
 // cleared, except its history (iterations.log, monitor.log), which cleanState clears too. The
 // Room says what was done, also when a later step failed.
-func MakeRoomForLoop(h *worker.Host, name string, replace, cleanState bool) (Room, error) {
+func MakeRoomForLoop(m *worker.Machine, name string, replace, cleanState bool) (Room, error) {
 	var room Room
-	ws, err := h.Dir().LoadWorkers(func(err error) { h.Warnf("%v", err) })
+	ws, err := m.Dir().LoadWorkers(func(err error) { m.Warnf("%v", err) })
 	if err != nil {
 		return room, err
 	}
@@ -32,12 +32,12 @@ func MakeRoomForLoop(h *worker.Host, name string, replace, cleanState bool) (Roo
 		if !replace {
 			return room, fmt.Errorf("worker '%s' already exists (use --replace to kill it and start afresh)", name)
 		}
-		if err := replaceWorker(h, name); err != nil {
+		if err := replaceWorker(m, name); err != nil {
 			return room, err
 		}
 		room.Replaced = true
 	}
-	ld := ralph.DirFor(h.Dir(), name)
+	ld := ralph.DirFor(m.Dir(), name)
 	if ld.MonitorAlive() {
 		return room, fmt.Errorf("a ralph loop for '%s' is still running", name)
 	}
@@ -55,20 +55,20 @@ func MakeRoomForLoop(h *worker.Host, name string, replace, cleanState bool) (Roo
 
 // replaceWorker ends the worker of that name and removes all it left, worktree included
 // (uncommitted changes too: a replacement asks for a fresh start).
-func replaceWorker(h *worker.Host, name string) error {
-	ws, _, err := h.Targets([]string{name}, false, nil)
+func replaceWorker(m *worker.Machine, name string) error {
+	ws, _, err := m.Targets([]string{name}, false, nil)
 	if err != nil {
 		return err
 	}
 	w := ws[0]
-	if err := StopLoopOnKill(h, name); err != nil {
+	if err := StopLoopOnKill(m, name); err != nil {
 		return err
 	}
-	if err := h.Stop(w, 5*time.Second); err != nil {
+	if err := m.Stop(w, 5*time.Second); err != nil {
 		return err
 	}
-	WaitMonitorGone(h, name, 5*time.Second)
-	return CleanWorker(h, w, worker.CleanWhat{Worktree: true, ForceDirty: true, Loop: true})
+	WaitMonitorGone(m, name, 5*time.Second)
+	return CleanWorker(m, w, worker.CleanWhat{Worktree: true, ForceDirty: true, Loop: true})
 }
 
 // historyFiles are what a new loop of the same name keeps of the last one: its logs, and their

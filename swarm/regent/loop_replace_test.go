@@ -12,7 +12,7 @@ import (
 func TestMakeRoomForLoopRefusesANameInUse(t *testing.T) {
 	th := newTestHost(t)
 	th.spawn("dup")
-	room, err := MakeRoomForLoop(th.Host, "dup", false, false)
+	room, err := MakeRoomForLoop(th.Machine, "dup", false, false)
 	if err == nil || !strings.Contains(err.Error(), "worker 'dup' already exists") || room.Replaced {
 		t.Errorf("room %+v, error %v", room, err)
 	}
@@ -22,7 +22,7 @@ func TestMakeRoomForLoopRefusesANameInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	holdMonitor(t, ld)
-	if _, err := MakeRoomForLoop(th.Host, "left", false, true); err == nil || err.Error() != "a ralph loop for 'left' is still running" {
+	if _, err := MakeRoomForLoop(th.Machine, "left", false, true); err == nil || err.Error() != "a ralph loop for 'left' is still running" {
 		t.Errorf("error %v", err)
 	}
 }
@@ -30,7 +30,7 @@ func TestMakeRoomForLoopRefusesANameInUse(t *testing.T) {
 func TestMakeRoomForLoopReplacesTheWorker(t *testing.T) {
 	th := newTestHost(t)
 	ld := th.loop("r", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
-	room, err := MakeRoomForLoop(th.Host, "r", true, false)
+	room, err := MakeRoomForLoop(th.Machine, "r", true, false)
 	if err != nil || !room.Replaced || room.Cleared {
 		t.Fatalf("room %+v, error %v", room, err)
 	}
@@ -52,7 +52,7 @@ func TestMakeRoomForLoopKeepsTheHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if room, err := MakeRoomForLoop(th.Host, "h", false, false); err != nil || room != (Room{}) {
+	if room, err := MakeRoomForLoop(th.Machine, "h", false, false); err != nil || room != (Room{}) {
 		t.Fatalf("room %+v, error %v", room, err)
 	}
 	entries, _ := os.ReadDir(ld.Path)
@@ -63,7 +63,7 @@ func TestMakeRoomForLoopKeepsTheHistory(t *testing.T) {
 	if strings.Join(left, " ") != "iterations.log iterations.log.1 monitor.log monitor.log.1" {
 		t.Errorf("left %q", left)
 	}
-	room, err := MakeRoomForLoop(th.Host, "h", false, true)
+	room, err := MakeRoomForLoop(th.Machine, "h", false, true)
 	if err != nil || !room.Cleared {
 		t.Fatalf("room %+v, error %v", room, err)
 	}

@@ -49,8 +49,8 @@ func ResumeLoop(ld ralph.Dir, req ralph.ResumeRequest) (Resumed, error) {
 
 // WakeDriver lets a resumed loop go on: a chain stopped at a step goes on from that step, and
 // a loop that nothing drives gets a monitor.
-func WakeDriver(h *worker.Host, name string, r Resumed) error {
-	ld := ralph.DirFor(h.Dir(), name)
+func WakeDriver(m *worker.Machine, name string, r Resumed) error {
+	ld := ralph.DirFor(m.Dir(), name)
 	if r.wasOver {
 		if err := resumeChain(ld); err != nil {
 			return err
@@ -59,9 +59,9 @@ func WakeDriver(h *worker.Host, name string, r Resumed) error {
 	var err error
 	switch {
 	case r.needMonitor:
-		err = StartMonitor(h, name)
+		err = StartMonitor(m, name)
 	case r.wasOver:
-		err = handOver(h, ld, name, r.State.CurrentIteration)
+		err = handOver(m, ld, name, r.State.CurrentIteration)
 	}
 	if err != nil {
 		return fmt.Errorf("cannot start the loop monitor: %w", err)
@@ -73,12 +73,12 @@ func WakeDriver(h *worker.Host, name string, r Resumed) error {
 // alive at the resume had seen the loop end and was on its way out, unless it read the state
 // again after the resume and drives on: wait until it either leaves (then start another) or
 // moves the loop on. A keeper may start one at the same time; the monitor lock keeps one.
-func handOver(h *worker.Host, ld ralph.Dir, name string, iteration int) error {
+func handOver(m *worker.Machine, ld ralph.Dir, name string, iteration int) error {
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		if !ld.MonitorAlive() {
 			if NeedsMonitor(ld) {
-				return StartMonitor(h, name)
+				return StartMonitor(m, name)
 			}
 			return nil
 		}

@@ -37,7 +37,7 @@ func TestResumeLoopStartsItsMonitor(t *testing.T) {
 	if err != nil || r.LimitOnly || r.State.Status != ralph.StatusRunning {
 		t.Fatalf("resumed %+v, error %v", r, err)
 	}
-	if err := WakeDriver(th.Host, "p", r); err != nil {
+	if err := WakeDriver(th.Machine, "p", r); err != nil {
 		t.Fatal(err)
 	}
 	if len(th.keepers()) != 1 {
@@ -53,7 +53,7 @@ func TestResumeLoopOnlyRaisesTheLimitOfARunningLoop(t *testing.T) {
 	if err != nil || !r.LimitOnly || r.State.MaxIterations != 9 {
 		t.Fatalf("resumed %+v, error %v", r, err)
 	}
-	if err := WakeDriver(th.Host, "m", r); err != nil || len(th.keepers()) != 0 {
+	if err := WakeDriver(th.Machine, "m", r); err != nil || len(th.keepers()) != 0 {
 		t.Errorf("error %v, keepers %q", err, th.keepers())
 	}
 }
@@ -81,7 +81,7 @@ func TestResumeLoopOfAFailedChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WakeDriver(th.Host, "c", r); err != nil {
+	if err := WakeDriver(th.Machine, "c", r); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := ld.LoadChain(); got == nil || got.Status == ralph.ChainFailed {
@@ -98,7 +98,7 @@ func resumeAndWake(th *testHost, ld ralph.Dir, name string) error {
 	if err != nil {
 		return err
 	}
-	return WakeDriver(th.Host, name, r)
+	return WakeDriver(th.Machine, name, r)
 }
 
 // A monitor still alive when a failed loop is resumed had seen the loop end and is leaving:

@@ -22,16 +22,16 @@ import (
 // it; here the pane is made by creating the worker (see spawnPane). On failure nothing is
 // left: no window, no record, no loop directory. o is the worker as a plain spawn would start
 // it; st is the new loop's settings, which BeginLoop completes.
-func BeginLoop(h *worker.Host, o worker.SpawnOptions, st *ralph.State) (*state.Worker, error) {
-	ld := ralph.DirFor(h.Dir(), o.Name)
+func BeginLoop(m *worker.Machine, o worker.SpawnOptions, st *ralph.State) (*state.Worker, error) {
+	ld := ralph.DirFor(m.Dir(), o.Name)
 	if err := os.MkdirAll(ld.Path, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", ld.Path, err)
 	}
 	st.Status = ralph.StatusRunning // what the hooks are told, before the state is written
-	p := &spawnPane{h: h, o: o, ld: ld, st: st}
+	p := &spawnPane{h: m, o: o, ld: ld, st: st}
 	// The hooks' output goes where the monitor's will.
 	out := MonitorLog(ld)
-	starter := driver.Starter{Dir: ld, Workers: h.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
+	starter := driver.Starter{Dir: ld, Workers: m.Dir(), Name: o.Name, Wrapper: worker.RunWrapper(), Now: time.Now,
 		Detail: out, Say: func(format string, args ...any) {
 			fmt.Fprintf(out, "[ralph] %s: %s\n", o.Name, fmt.Sprintf(format, args...))
 		},
@@ -50,7 +50,7 @@ func BeginLoop(h *worker.Host, o worker.SpawnOptions, st *ralph.State) (*state.W
 // spawnPane makes iteration 1's pane: it creates the worker, in tmux, with the agent under
 // the wrapper that records its exit code, then writes the new loop's state.
 type spawnPane struct {
-	h  *worker.Host
+	h  *worker.Machine
 	o  worker.SpawnOptions
 	ld ralph.Dir
 	st *ralph.State
@@ -89,10 +89,10 @@ func (p *spawnPane) Start(launch ralph.Launch, hooks func(string), begin func(*r
 
 // UndoLoop takes a loop that could not be set up completely down again: worker, record,
 // heartbeat, worktree (unless it has changes) and loop directory.
-func UndoLoop(h *worker.Host, w *state.Worker) {
-	_ = h.Stop(w, 2*time.Second)
-	_ = CleanWorker(h, w, worker.Everything)
-	os.RemoveAll(ralph.DirFor(h.Dir(), w.Name).Path)
+func UndoLoop(m *worker.Machine, w *state.Worker) {
+	_ = m.Stop(w, 2*time.Second)
+	_ = CleanWorker(m, w, worker.Everything)
+	os.RemoveAll(ralph.DirFor(m.Dir(), w.Name).Path)
 }
 
 // Loops that run one after another in the same worker: a chain's steps, an agent's specs. The

@@ -25,7 +25,7 @@ func newLoopSettings(t *testing.T, prompt string) *ralph.State {
 func TestBeginLoopStartsIterationOne(t *testing.T) {
 	th := newTestHost(t)
 	st := newLoopSettings(t, "do the work\n")
-	w, err := BeginLoop(th.Host, worker.SpawnOptions{Name: "agent", Argv: []string{"sh"}, Cwd: t.TempDir()}, st)
+	w, err := BeginLoop(th.Machine, worker.SpawnOptions{Name: "agent", Argv: []string{"sh"}, Cwd: t.TempDir()}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestBeginLoopLeavesNothingWhenItFails(t *testing.T) {
 		{"noprompt", []string{"sh"}, &ralph.State{PromptFile: filepath.Join(t.TempDir(), "gone.md"), MaxIterations: 1}, "prompt file not found"},
 	}
 	for _, c := range cases {
-		_, err := BeginLoop(th.Host, worker.SpawnOptions{Name: c.name, Argv: c.argv, Cwd: t.TempDir()}, c.st)
+		_, err := BeginLoop(th.Machine, worker.SpawnOptions{Name: c.name, Argv: c.argv, Cwd: t.TempDir()}, c.st)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -81,7 +81,7 @@ func TestUndoLoopRemovesAHalfStartedLoop(t *testing.T) {
 	if err := ld.Create(&ralph.State{}); err != nil {
 		t.Fatal(err)
 	}
-	UndoLoop(th.Host, w)
+	UndoLoop(th.Machine, w)
 	if ws, _ := th.Dir().LoadWorkers(nil); ws.Get("half") != nil || ld.Exists() {
 		t.Error("record or loop left behind")
 	}

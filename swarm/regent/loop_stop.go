@@ -23,45 +23,45 @@ type KillOptions struct {
 
 // Kill stops t's loop for good, then its processes and heartbeat, and removes its worktree
 // when asked. Every part is done even when one fails; the error is the last failure.
-func Kill(h *worker.Host, t worker.KillTarget, o KillOptions) error {
-	return KillAll(h, []worker.KillTarget{t}, o)[0]
+func Kill(m *worker.Machine, t worker.KillTarget, o KillOptions) error {
+	return KillAll(m, []worker.KillTarget{t}, o)[0]
 }
 
 // KillAll is Kill of many targets, ended together: every loop is stopped first, then every
 // worker's processes are signalled at once and waited for within the one grace, and their
 // monitors within one time limit, so a hundred take about as long as one. It returns each
 // target's error.
-func KillAll(h *worker.Host, ts []worker.KillTarget, o KillOptions) []error {
+func KillAll(m *worker.Machine, ts []worker.KillTarget, o KillOptions) []error {
 	errs := make([]error, len(ts))
 	names := make([]string, len(ts))
 	var ws []*state.Worker
 	var at []int // the index in ts of each of ws
 	for i, t := range ts {
-		errs[i], names[i] = StopLoopOnKill(h, t.Name), t.Name
+		errs[i], names[i] = StopLoopOnKill(m, t.Name), t.Name
 		if t.Worker != nil {
 			ws, at = append(ws, t.Worker), append(at, i)
 		}
 	}
-	for j, err := range h.StopAll(ws, o.Grace) {
+	for j, err := range m.StopAll(ws, o.Grace) {
 		if err != nil {
 			errs[at[j]] = err
 		}
 	}
 	for _, w := range ws {
-		StopHeartbeat(h, w.Name)
+		StopHeartbeat(m, w.Name)
 	}
-	waitMonitorsGone(h, names, 5*time.Second)
+	waitMonitorsGone(m, names, 5*time.Second)
 	for _, w := range ws {
-		if o.RmWorktree && w.Worktree != nil && h.RemoveWorktree(w.Worktree, o.ForceDirty) {
-			forgetWorktree(h, w.Name)
+		if o.RmWorktree && w.Worktree != nil && m.RemoveWorktree(w.Worktree, o.ForceDirty) {
+			forgetWorktree(m, w.Name)
 		}
 	}
 	return errs
 }
 
 // forgetWorktree records that the worker's worktree was removed.
-func forgetWorktree(h *worker.Host, name string) {
-	_ = h.Dir().UpdateWorkers(func(err error) { h.Warnf("%v", err) }, func(all *state.Workers) error {
+func forgetWorktree(m *worker.Machine, name string) {
+	_ = m.Dir().UpdateWorkers(func(err error) { m.Warnf("%v", err) }, func(all *state.Workers) error {
 		if cur := all.Get(name); cur != nil {
 			cur.Worktree = nil
 		}
@@ -73,8 +73,8 @@ func forgetWorktree(h *worker.Host, name string) {
 // recorded (a full disk), the kill is honoured all the same: the loop's keeper and monitor are
 // ended, and a mark any later reader honours (see ralph.Dir.MarkKilled) keeps it killed until it
 // is recorded.
-func StopLoopOnKill(h *worker.Host, name string) error {
-	ld := ralph.DirFor(h.Dir(), name)
+func StopLoopOnKill(m *worker.Machine, name string) error {
+	ld := ralph.DirFor(m.Dir(), name)
 	if !ld.Exists() {
 		return nil
 	}
@@ -84,10 +84,10 @@ func StopLoopOnKill(h *worker.Host, name string) error {
 	if err == nil {
 		return nil
 	}
-	endMonitor(h, ld, name)
+	endMonitor(m, ld, name)
 	if ld.MarkKilled() == nil {
 		// Final all the same: every reader honours the mark.
-		h.Warnf("cannot record that the loop of '%s' was killed yet (%v); it stays killed, and is recorded once it can be", name, err)
+		m.Warnf("cannot record that the loop of '%s' was killed yet (%v); it stays killed, and is recorded once it can be", name, err)
 		return nil
 	}
 	return fmt.Errorf("cannot record that the loop of '%s' was killed (%w); its monitor was ended instead", name, err)
@@ -95,12 +95,12 @@ func StopLoopOnKill(h *worker.Host, name string) error {
 
 // endMonitor stops whatever drives the loop: the Regent lets go of it (and does not take it
 // up again), a monitor process of its own is ended.
-func endMonitor(h *worker.Host, ld ralph.Dir, name string) {
+func endMonitor(m *worker.Machine, ld ralph.Dir, name string) {
 	st, err := ld.Load()
-	if err != nil || st.MonitorPID <= 0 || !h.Procs().Alive(st.MonitorPID, 0) {
+	if err != nil || st.MonitorPID <= 0 || !m.Procs().Alive(st.MonitorPID, 0) {
 		return
 	}
-	if rc := NewClient(h.Dir()); st.MonitorPID == rc.PID() {
+	if rc := NewClient(m.Dir()); st.MonitorPID == rc.PID() {
 		_ = rc.Drop(name)
 		return
 	}
@@ -108,16 +108,16 @@ func endMonitor(h *worker.Host, ld ralph.Dir, name string) {
 }
 
 // WaitMonitorGone waits up to d for the loop's monitor to notice the loop ended and leave.
-func WaitMonitorGone(h *worker.Host, name string, d time.Duration) {
-	waitMonitorsGone(h, []string{name}, d)
+func WaitMonitorGone(m *worker.Machine, name string, d time.Duration) {
+	waitMonitorsGone(m, []string{name}, d)
 }
 
 // waitMonitorsGone waits up to d in all for the loops' monitors to leave.
-func waitMonitorsGone(h *worker.Host, names []string, d time.Duration) {
+func waitMonitorsGone(m *worker.Machine, names []string, d time.Duration) {
 	deadline := time.Now().Add(d)
 	left := make([]ralph.Dir, 0, len(names))
 	for _, name := range names {
-		left = append(left, ralph.DirFor(h.Dir(), name))
+		left = append(left, ralph.DirFor(m.Dir(), name))
 	}
 	for {
 		left = slices.DeleteFunc(left, func(ld ralph.Dir) bool { return !ld.MonitorAlive() })

@@ -13,17 +13,17 @@ import (
 func TestKillStopsTheLoopForGood(t *testing.T) {
 	th := newTestHost(t)
 	ld := th.loop("k", ralph.State{Status: ralph.StatusPaused, ExitReason: "paused"})
-	StopLoopOnKill(th.Host, "k")
+	StopLoopOnKill(th.Machine, "k")
 	st := th.loopState(ld)
 	if st.Status != ralph.StatusStopped || st.ExitReason != "killed" || ralph.ParseTime(st.Ended).IsZero() {
 		t.Errorf("state %+v", st)
 	}
 	// A loop already over stays as it ended, and the kill is logged once.
-	StopLoopOnKill(th.Host, "k")
+	StopLoopOnKill(th.Machine, "k")
 	if got := events(t, ld); !reflect.DeepEqual(got, []string{"[KILL] loop stopped by swarm kill"}) {
 		t.Errorf("log %q", got)
 	}
-	StopLoopOnKill(th.Host, "no-loop")
+	StopLoopOnKill(th.Machine, "no-loop")
 }
 
 func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
@@ -35,12 +35,12 @@ func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 		t.Fatal("removed the loop of a running monitor")
 	}
 	start := time.Now()
-	WaitMonitorGone(th.Host, "c", 30*time.Millisecond)
+	WaitMonitorGone(th.Machine, "c", 30*time.Millisecond)
 	if time.Since(start) < 30*time.Millisecond {
 		t.Error("did not wait for the monitor")
 	}
 	release()
-	WaitMonitorGone(th.Host, "c", time.Minute)
+	WaitMonitorGone(th.Machine, "c", time.Minute)
 	th.RemoveLoop("c")
 	if _, err := os.Stat(ld.Path); !os.IsNotExist(err) {
 		t.Errorf("loop directory still there: %v", err)
@@ -52,7 +52,7 @@ func TestKillEndsTheWorkerAfterItsLoop(t *testing.T) {
 	ld := th.loop("w", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
 	ws, _ := th.Dir().LoadWorkers(nil)
 	w := ws.Get("w")
-	if err := Kill(th.Host, worker.KillTarget{Name: "w", Worker: w}, KillOptions{Grace: time.Millisecond}); err != nil {
+	if err := Kill(th.Machine, worker.KillTarget{Name: "w", Worker: w}, KillOptions{Grace: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	if st := th.loopState(ld); st.Status != ralph.StatusStopped || st.ExitReason != "killed" {
@@ -66,7 +66,7 @@ func TestKillEndsTheWorkerAfterItsLoop(t *testing.T) {
 	if err := gone.Create(&ralph.State{Status: ralph.StatusPaused}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Kill(th.Host, worker.KillTarget{Name: "gone"}, KillOptions{}); err != nil {
+	if err := Kill(th.Machine, worker.KillTarget{Name: "gone"}, KillOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if st := th.loopState(gone); st.Status != ralph.StatusStopped {

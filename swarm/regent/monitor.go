@@ -36,7 +36,7 @@ type Monitor struct {
 // RunMonitor drives a loop in this process until it ends, and returns the status it ended in
 // ("" when it was not driven here). An error that ended a loop it did drive is said on the
 // loop's output, not returned.
-func RunMonitor(h *worker.Host, m Monitor) (ralph.Status, error) {
+func RunMonitor(h *worker.Machine, m Monitor) (ralph.Status, error) {
 	if err := worker.ValidateName(m.Name); err != nil {
 		return "", err
 	}
@@ -79,17 +79,17 @@ func RunMonitor(h *worker.Host, m Monitor) (ralph.Status, error) {
 // a detached monitor process of its own. Either is started from swarm's own executable, never
 // a relative path, and the loop's lines go to its monitor.log. It returns once the loop's
 // monitor holds its lock (or has already finished), so the caller's next command sees it.
-func StartMonitor(h *worker.Host, name string) error {
-	h = h.OnServerOf(name)
-	ld := ralph.DirFor(h.Dir(), name)
+func StartMonitor(m *worker.Machine, name string) error {
+	m = m.OnServerOf(name)
+	ld := ralph.DirFor(m.Dir(), name)
 	if st, err := ld.Load(); err != nil || ralph.EffectiveSupervision(st.Supervision).Enabled {
-		if err := Ensure(h); err != nil {
+		if err := Ensure(m); err != nil {
 			return err
 		}
 		// Until the Regent has claimed the loop (its pid on record), so the caller's next
 		// command, a signal to the monitor say, reaches it.
 		waitFor(5*time.Second, func() bool {
-			return claimedByRegent(h, ld) || !NeedsMonitor(ld) || !NewClient(h.Dir()).Alive()
+			return claimedByRegent(m, ld) || !NeedsMonitor(ld) || !NewClient(m.Dir()).Alive()
 		})
 		return nil
 	}
@@ -97,19 +97,19 @@ func StartMonitor(h *worker.Host, name string) error {
 	if err != nil {
 		return err
 	}
-	argv := []string{exe, "--swarm-dir", h.Dir().Root, "--tmux-socket", h.Tmux().Socket(), "ralph", "__monitor", name}
+	argv := []string{exe, "--swarm-dir", m.Dir().Root, "--tmux-socket", m.Tmux().Socket(), "ralph", "__monitor", name}
 	pid, err := startDetachedMonitor(ld, argv)
 	if err != nil {
 		return err
 	}
-	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !h.Procs().Alive(pid, 0) })
+	waitFor(5*time.Second, func() bool { return ld.MonitorAlive() || !m.Procs().Alive(pid, 0) })
 	return nil
 }
 
 // claimedByRegent reports whether the Regent drives the loop and has its pid on record.
-func claimedByRegent(h *worker.Host, ld ralph.Dir) bool {
+func claimedByRegent(m *worker.Machine, ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == NewClient(h.Dir()).PID()
+	return err == nil && ld.MonitorAlive() && st.MonitorPID != 0 && st.MonitorPID == NewClient(m.Dir()).PID()
 }
 
 func startDetachedMonitor(ld ralph.Dir, argv []string) (int, error) {

@@ -32,7 +32,7 @@ func TestTimestampedPrefixesEveryLine(t *testing.T) {
 func TestStartMonitorUnderAKeeper(t *testing.T) {
 	th := newTestHost(t)
 	th.loop("k", ralph.State{Status: ralph.StatusRunning})
-	if err := StartMonitor(th.Host, "k"); err != nil {
+	if err := StartMonitor(th.Machine, "k"); err != nil {
 		t.Fatal(err)
 	}
 	ks := th.keepers()
@@ -130,7 +130,7 @@ func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 	th := newTestHost(t)
 	ld := th.loop("m", ralph.State{Status: ralph.StatusRunning, MaxIterations: 2, CurrentIteration: 2, Phase: ralph.PhaseEnded})
 	var out bytes.Buffer
-	status, err := RunMonitor(th.Host, Monitor{Name: "m", Out: &out, Foreground: foreground(&out)})
+	status, err := RunMonitor(th.Machine, Monitor{Name: "m", Out: &out, Foreground: foreground(&out)})
 	if err != nil || status != ralph.StatusStopped {
 		t.Fatalf("status %q, %v", status, err)
 	}
@@ -154,7 +154,7 @@ func TestMonitorTakesOverFromADeadOne(t *testing.T) {
 	th := newTestHost(t)
 	ld := th.loop("r", ralph.State{Status: ralph.StatusRunning, MaxIterations: 1, CurrentIteration: 1, Phase: ralph.PhaseEnded,
 		MonitorPID: 1 << 30})
-	if _, err := RunMonitor(th.Host, Monitor{Name: "r", Out: &bytes.Buffer{}}); err != nil {
+	if _, err := RunMonitor(th.Machine, Monitor{Name: "r", Out: &bytes.Buffer{}}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(ld.MonitorLog())
@@ -172,10 +172,10 @@ func TestMonitorLeavesALoopToTheOneDrivingIt(t *testing.T) {
 	th := newTestHost(t)
 	ld := th.loop("d", ralph.State{Status: ralph.StatusRunning})
 	holdMonitor(t, ld)
-	if status, err := RunMonitor(th.Host, Monitor{Name: "d", Out: &bytes.Buffer{}}); err != nil || status != "" {
+	if status, err := RunMonitor(th.Machine, Monitor{Name: "d", Out: &bytes.Buffer{}}); err != nil || status != "" {
 		t.Errorf("a second background monitor: %q, %v", status, err)
 	}
-	_, err := RunMonitor(th.Host, Monitor{Name: "d", Out: &bytes.Buffer{}, Foreground: foreground(&bytes.Buffer{})})
+	_, err := RunMonitor(th.Machine, Monitor{Name: "d", Out: &bytes.Buffer{}, Foreground: foreground(&bytes.Buffer{})})
 	if !errors.Is(err, ErrMonitorBusy) || err.Error() != "a monitor is already running the loop for 'd'" {
 		t.Errorf("a second foreground monitor: %v", err)
 	}
@@ -184,7 +184,7 @@ func TestMonitorLeavesALoopToTheOneDrivingIt(t *testing.T) {
 func TestMonitorErrors(t *testing.T) {
 	th := newTestHost(t)
 	run := func(name string, out io.Writer) error {
-		_, err := RunMonitor(th.Host, Monitor{Name: name, Out: out, Foreground: foreground(out)})
+		_, err := RunMonitor(th.Machine, Monitor{Name: name, Out: out, Foreground: foreground(out)})
 		return err
 	}
 	if err := run("bad name", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "invalid worker name") {

@@ -21,35 +21,35 @@ import (
 
 // Serve is the Regent's process: it holds the state directory's Regent lock, answers
 // commands on its socket, drives loops and sends heartbeats until neither needs it.
-func Serve(h *worker.Host) error {
-	lock, ok, err := state.TryLock(FilesOf(h.Dir()).Lock)
+func Serve(m *worker.Machine) error {
+	lock, ok, err := state.TryLock(FilesOf(m.Dir()).Lock)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		// Another Regent serves this directory; a keeper waits for it to go.
-		return fmt.Errorf("another Regent (pid %d) serves %s", NewClient(h.Dir()).PID(), h.Dir().Root)
+		return fmt.Errorf("another Regent (pid %d) serves %s", NewClient(m.Dir()).PID(), m.Dir().Root)
 	}
 	// Its warnings (a corrupt record file set aside, say) go to its log: it has no terminal.
-	log := regentLog(FilesOf(h.Dir()).Log)
-	h = h.WarningsTo(log)
-	r := newDaemon(h, log)
+	log := regentLog(FilesOf(m.Dir()).Log)
+	m = m.WarningsTo(log)
+	r := newDaemon(m, log)
 	// A Regent that returns drives no loop any more; one that makes way for another leaves
 	// its loops running (see letGo) and exits without cancelling them.
 	defer r.stop()
 	r.endLeftChildren()
-	ln, err := Listen(h.Dir())
+	ln, err := Listen(m.Dir())
 	if err != nil {
 		why := fmt.Sprintf("cannot listen for commands: %v", err)
 		r.say("%s", why)
-		_ = os.WriteFile(FilesOf(h.Dir()).Error, []byte(why+"\n"), 0o600)
+		_ = os.WriteFile(FilesOf(m.Dir()).Error, []byte(why+"\n"), 0o600)
 		lock.Unlock()
 		return errors.New(why)
 	}
-	_ = os.Remove(FilesOf(h.Dir()).Error)
-	info := Info{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: h.Tmux().Socket(),
+	_ = os.Remove(FilesOf(m.Dir()).Error)
+	info := Info{PID: os.Getpid(), Started: r.started.Format(time.RFC3339), Socket: m.Tmux().Socket(),
 		Address: ln.Addr().String()}
-	_ = WriteInfo(h.Dir(), info)
+	_ = WriteInfo(m.Dir(), info)
 	r.say("started (pid %d)", info.PID)
 	go r.serveRequests(ln)
 	// The heartbeats' goroutine has a context of its own: a Regent that makes way for
@@ -65,13 +65,13 @@ func Serve(h *worker.Host) error {
 		// Asked to make way for a new Regent: the loops are left as they are, and every
 		// lock goes with this process, all at once.
 		r.letGo()
-		RemoveOwnPane(h)
+		RemoveOwnPane(m)
 		os.Exit(0)
 	}
 	r.watch.stop()
 	_ = ln.Close()
 	lock.Unlock()
-	RemoveOwnPane(h)
+	RemoveOwnPane(m)
 	return nil
 }
 

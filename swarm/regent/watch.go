@@ -53,18 +53,18 @@ func newPaneWatch(r *daemon) *paneWatch {
 }
 
 // follow returns the tmux client a loop looks at its agent through.
-func (pw *paneWatch) follow(h *worker.Host, name string) tmux.Client {
+func (pw *paneWatch) follow(m *worker.Machine, name string) tmux.Client {
 	pw.mu.Lock()
 	defer pw.mu.Unlock()
-	c := pw.conns[h.Tmux().Socket()]
+	c := pw.conns[m.Tmux().Socket()]
 	if c == nil {
-		c = &controlConn{socket: h.Tmux().Socket(), tm: h.Tmux()}
+		c = &controlConn{socket: m.Tmux().Socket(), tm: m.Tmux()}
 		c.lastErr.Store("not connected yet")
 		pw.conns[c.socket] = c
 		go pw.keep(c)
 	}
 	pw.users[name] = c
-	return controlCapture{Client: h.Tmux(), conn: c, events: &pw.r.events}
+	return controlCapture{Client: m.Tmux(), conn: c, events: &pw.r.events}
 }
 
 func (pw *paneWatch) unfollow(name string) {

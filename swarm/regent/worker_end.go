@@ -11,8 +11,8 @@ import (
 // StopHeartbeat stops the worker's heartbeat, if it has one, when the worker is killed or
 // cleaned: nothing is left nudging a worker that is gone. A running Regent is woken to see
 // it, and leaves if nothing needs it any more.
-func StopHeartbeat(h *worker.Host, name string) {
-	hb, _ := heartbeat.StoreFor(h.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
+func StopHeartbeat(m *worker.Machine, name string) {
+	hb, _ := heartbeat.StoreFor(m.Dir()).Update(name, func(cur *heartbeat.State) (*heartbeat.State, error) {
 		if cur == nil || (cur.Status != heartbeat.Active && cur.Status != heartbeat.Paused) {
 			return nil, nil
 		}
@@ -20,19 +20,19 @@ func StopHeartbeat(h *worker.Host, name string) {
 		return cur, nil
 	})
 	if hb != nil {
-		Wake(h)
+		Wake(m)
 	}
 }
 
 // Wake has a running Regent look at the heartbeats (and the loops) again now.
-func Wake(h *worker.Host) {
-	if rc := NewClient(h.Dir()); rc.Alive() {
+func Wake(m *worker.Machine) {
+	if rc := NewClient(m.Dir()); rc.Alive() {
 		_ = rc.Wake()
 	}
 }
 
-// CleanWorker stops the worker's heartbeat and removes what it left (see worker.Host.Clean).
-func CleanWorker(h *worker.Host, w *state.Worker, what worker.CleanWhat) error {
-	StopHeartbeat(h, w.Name)
-	return h.Clean(w, what)
+// CleanWorker stops the worker's heartbeat and removes what it left (see worker.Machine.Clean).
+func CleanWorker(m *worker.Machine, w *state.Worker, what worker.CleanWhat) error {
+	StopHeartbeat(m, w.Name)
+	return m.Clean(w, what)
 }

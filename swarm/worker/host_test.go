@@ -13,7 +13,7 @@ import (
 // dir; "processes" are the fake panes' programs, so nothing real is started or killed.
 
 type testHost struct {
-	*Host
+	*Machine
 	t        *testing.T
 	fake     *tmuxtest.Fake
 	procs    *workertest.Processes
@@ -28,7 +28,7 @@ func newTestHost(t *testing.T) *testHost {
 	}
 	fake := tmuxtest.New()
 	th := &testHost{t: t, fake: fake, procs: workertest.New(fake), warnings: &bytes.Buffer{}}
-	th.Host = NewHost(dir, fake, th.procs, th.warnings)
+	th.Machine = NewMachine(dir, fake, th.procs, th.warnings)
 	return th
 }
 

@@ -33,7 +33,7 @@ func TestReadyWaitInterruptedNotExitedWhenTmuxClientDiesOfTheSignal(t *testing.T
 	th := newTestHost(t)
 	w := th.spawn("w", "starting...")
 	c := &paneLookFailsOnSignal{Fake: th.fake, sigs: make(chan os.Signal, 1)}
-	h := NewHost(th.dir, c, th.procs, th.warnings)
+	h := NewMachine(th.dir, c, th.procs, th.warnings)
 	err := h.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: c.sigs})
 	var ie *InterruptedError
 	if !errors.As(err, &ie) || ie.Signal != syscall.SIGINT || err.Error() != "interrupted (SIGINT) before 'w' was ready" {

@@ -14,9 +14,9 @@ import (
 	"github.com/swarm-dev/swarm/tmux"
 )
 
-// Host is one machine as workers see it: the state directory their records live in, swarm's
+// Machine is one machine as workers see it: the state directory their records live in, swarm's
 // private tmux server their windows open on, and the process table their programs run in.
-type Host struct {
+type Machine struct {
 	dir   *state.Dir
 	tm    tmux.Client
 	procs ProcessTable
@@ -27,19 +27,19 @@ type Host struct {
 	quietTmux bool
 }
 
-// NewHost is a Host over an opened state directory, a tmux server and a process table, telling
+// NewMachine is a Machine over an opened state directory, a tmux server and a process table, telling
 // its warnings to warnings.
-func NewHost(dir *state.Dir, tm tmux.Client, procs ProcessTable, warnings io.Writer) *Host {
+func NewMachine(dir *state.Dir, tm tmux.Client, procs ProcessTable, warnings io.Writer) *Machine {
 	if warnings == nil {
 		warnings = io.Discard
 	}
-	return &Host{dir: dir, tm: tm, procs: procs, warnings: warnings}
+	return &Machine{dir: dir, tm: tm, procs: procs, warnings: warnings}
 }
 
-// OpenLocal is this machine as a Host: the state directory at root (created when missing),
+// OpenLocal is this machine as a Machine: the state directory at root (created when missing),
 // the tmux server named socket (SocketFor(root) when ""), its real processes. A corrupt record
 // file is rebuilt from what still runs.
-func OpenLocal(root, socket string, warnings io.Writer) (*Host, error) {
+func OpenLocal(root, socket string, warnings io.Writer) (*Machine, error) {
 	dir, err := state.Open(root)
 	if err != nil {
 		return nil, err
@@ -56,41 +56,41 @@ func OpenLocal(root, socket string, warnings io.Writer) (*Host, error) {
 	}
 	tm := &tmux.Exec{SocketName: socket, ConfigPath: conf}
 	dir.Rebuild = func() []*state.Worker { return Rebuild(dir, tm) }
-	return NewHost(dir, tm, OSProcesses{}, warnings), nil
+	return NewMachine(dir, tm, OSProcesses{}, warnings), nil
 }
 
-// Dir is the state directory of this host's workers.
-func (h *Host) Dir() *state.Dir { return h.dir }
+// Dir is the state directory of this machine's workers.
+func (m *Machine) Dir() *state.Dir { return m.dir }
 
-// Tmux is the tmux server this host opens new windows on.
-func (h *Host) Tmux() tmux.Client { return h.tm }
+// Tmux is the tmux server this machine opens new windows on.
+func (m *Machine) Tmux() tmux.Client { return m.tm }
 
-// Procs is this host's process table.
-func (h *Host) Procs() ProcessTable { return h.procs }
+// Procs is this machine's process table.
+func (m *Machine) Procs() ProcessTable { return m.procs }
 
-// Quiet is this host with a silent tmux server left for the caller to show (see LiveView's
+// Quiet is this machine with a silent tmux server left for the caller to show (see LiveView's
 // Trouble) rather than warned about.
-func (h *Host) Quiet() *Host {
-	q := *h
+func (m *Machine) Quiet() *Machine {
+	q := *m
 	q.quietTmux = true
 	return &q
 }
 
-// WarningsTo is this host telling its warnings to w instead (a daemon without a terminal: its
+// WarningsTo is this machine telling its warnings to w instead (a daemon without a terminal: its
 // own log).
-func (h *Host) WarningsTo(w io.Writer) *Host {
-	c := *h
+func (m *Machine) WarningsTo(w io.Writer) *Machine {
+	c := *m
 	c.warnings = w
 	return &c
 }
 
 // Warnf tells a recoverable problem in one line.
-func (h *Host) Warnf(format string, args ...any) {
-	fmt.Fprintf(h.warnings, "swarm: warning: "+format+"\n", args...)
+func (m *Machine) Warnf(format string, args ...any) {
+	fmt.Fprintf(m.warnings, "swarm: warning: "+format+"\n", args...)
 }
 
 // warnErr reports a recoverable problem (such as a corrupt state file set aside) in one line.
-func (h *Host) warnErr(err error) { h.Warnf("%v", err) }
+func (m *Machine) warnErr(err error) { m.Warnf("%v", err) }
 
 // SocketFor derives the private tmux server name from the state directory, so two state
 // directories never share workers and the user's default server is never used.
@@ -100,47 +100,47 @@ func SocketFor(root string) string {
 }
 
 // TmuxFor is the client for the tmux server a worker lives on. That is the server it was
-// spawned on (its recorded socket), which need not be the one this host was pointed at: a
+// spawned on (its recorded socket), which need not be the one this machine was pointed at: a
 // worker started with another socket stays on it for every later command. A record without a
 // socket (written by the Python swarm) lives on the user's default tmux server.
-func (h *Host) TmuxFor(w *state.Worker) tmux.Client {
-	if w == nil || w.Tmux == nil || w.Tmux.Socket == h.tm.Socket() {
-		return h.tm
+func (m *Machine) TmuxFor(w *state.Worker) tmux.Client {
+	if w == nil || w.Tmux == nil || w.Tmux.Socket == m.tm.Socket() {
+		return m.tm
 	}
-	x, ok := h.tm.(*tmux.Exec)
+	x, ok := m.tm.(*tmux.Exec)
 	if !ok {
-		return h.tm
+		return m.tm
 	}
 	c := *x
 	c.SocketName = w.Tmux.Socket
 	return &c
 }
 
-// OnServerOf is this host pointed at the tmux server of the named worker, for what reaches a
+// OnServerOf is this machine pointed at the tmux server of the named worker, for what reaches a
 // worker's loop (its monitor runs on the same server as its agent). A name without a record
-// keeps the server this host was given.
-func (h *Host) OnServerOf(name string) *Host {
-	ws, err := h.dir.LoadWorkers(nil)
+// keeps the server this machine was given.
+func (m *Machine) OnServerOf(name string) *Machine {
+	ws, err := m.dir.LoadWorkers(nil)
 	if err != nil {
-		return h
+		return m
 	}
 	w := ws.Get(name)
 	if w == nil || w.Tmux == nil {
-		return h
+		return m
 	}
-	return h.onServer(w)
+	return m.onServer(w)
 }
 
-// onServer is this host with w's tmux server as its own.
-func (h *Host) onServer(w *state.Worker) *Host {
-	on := *h
-	on.tm = h.TmuxFor(w)
+// onServer is this machine with w's tmux server as its own.
+func (m *Machine) onServer(w *state.Worker) *Machine {
+	on := *m
+	on.tm = m.TmuxFor(w)
 	return &on
 }
 
 // WriteTmuxConfig writes the configuration swarm's tmux server starts from into the state
 // directory root, swarm's lines and the user's own file (see tmux.ConfigWith), unless it
-// already holds exactly that: every command opens its host, and a rewrite each time would
+// already holds exactly that: every command opens its machine, and a rewrite each time would
 // change the file under anyone reading it.
 func WriteTmuxConfig(root string) (string, error) {
 	conf := filepath.Join(root, "tmux.conf")
