@@ -9,7 +9,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 )
 
-// The driving of a loop is tested in swarm/regent; these are a foreground run's face: its
+// The driving of a loop is tested in swarm/loop; these are a foreground run's face: its
 // summary, its exit codes, and its errors as a command says them.
 
 func monitor(te *testEnv, name string, out *bytes.Buffer, foreground bool) error {

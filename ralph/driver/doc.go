@@ -1,9 +1,10 @@
 // Package driver drives a loop: it starts each iteration's agent in the worker's tmux pane,
 // delivers the prompt, watches the agent (its process, its screen, its own signals, the loop's
 // files), ends it, and carries out what the loop's policy (package ralph) decides at every
-// step. A loop is driven through Loop (New, then Run). The Regent (package swarm/regent), one
+// step. A loop is driven through Loop (New, then Run). The Regent (package swarm/regent/daemon), one
 // process per state directory, drives each of its supervised loops in a goroutine of its own;
-// a loop without it, or run in the foreground, has a monitor process that does the same.
+// a loop without it, or run in the foreground, has a monitor process that does the same (both
+// through swarm/loop).
 //
 // One iteration, as state.json records its Phase. Loop.step takes up whatever phase it finds,
 // so a monitor that dies is followed by one that neither starts the agent twice nor pastes

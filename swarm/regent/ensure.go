@@ -45,7 +45,7 @@ func Ensure(m *worker.Machine) error {
 		return err
 	}
 	_ = os.Remove(FilesOf(m.Dir()).Error)
-	p, err := StartRevived(m, window, argv(m, exe, "__keep"))
+	p, err := StartRevived(m, window, Argv(m, exe, "__keep"))
 	if err != nil {
 		return fmt.Errorf("cannot start the Regent: %w", err)
 	}
@@ -82,9 +82,9 @@ func RemoveOwnPane(m *worker.Machine) {
 	}
 }
 
-// argv runs a hidden `swarm regent` command of this executable on this state directory and
+// Argv runs a hidden `swarm regent` command of this executable on this state directory and
 // tmux server, wherever it starts: the Regent and its keeper are swarm's own processes.
-func argv(m *worker.Machine, exe, command string) []string {
+func Argv(m *worker.Machine, exe, command string) []string {
 	return []string{exe, "--swarm-dir", m.Dir().Root, "--tmux-socket", m.Tmux().Socket(), "regent", command}
 }
 
@@ -103,7 +103,7 @@ func Settled(m *worker.Machine) {
 // loopsNeedRegent reports whether any supervised loop should be running.
 func loopsNeedRegent(m *worker.Machine) bool {
 	for _, name := range m.LoopNames() {
-		if needsRegent(ralph.DirFor(m.Dir(), name)) {
+		if NeedsRegent(ralph.DirFor(m.Dir(), name)) {
 			return true
 		}
 	}
@@ -139,7 +139,7 @@ func Revive(m *worker.Machine) {
 func loopsLeftByRegent(m *worker.Machine) bool {
 	for _, name := range m.LoopNames() {
 		ld := ralph.DirFor(m.Dir(), name)
-		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && regentDrives(ld, st) && !ld.MonitorAlive() {
+		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && Drives(ld, st) && !ld.MonitorAlive() {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func loopsLeftByRegent(m *worker.Machine) bool {
 // LoopsDriven reports whether every supervised loop that should run has its monitor.
 func LoopsDriven(m *worker.Machine) bool {
 	for _, name := range m.LoopNames() {
-		if ld := ralph.DirFor(m.Dir(), name); needsRegent(ld) && !ld.MonitorAlive() {
+		if ld := ralph.DirFor(m.Dir(), name); NeedsRegent(ld) && !ld.MonitorAlive() {
 			return false
 		}
 	}
@@ -178,4 +178,12 @@ func Restart(m *worker.Machine) (old, pid int, err error) {
 	// Back when every loop that needs it is driven again.
 	waitFor(10*time.Second, func() bool { return LoopsDriven(m) })
 	return old, rc.PID(), nil
+}
+
+// waitFor polls cond until it holds or d has passed.
+func waitFor(d time.Duration, cond func() bool) {
+	deadline := time.Now().Add(d)
+	for !cond() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
