@@ -66,7 +66,7 @@ func (l Loops) config(lock *state.Lock, d Drive) driver.Config {
 	cfg := driver.Config{Name: d.Name, Dir: ralph.DirFor(m.Dir(), d.Name), Workers: m.Dir(), Tmux: tm, Procs: loopProcs{m.Procs()},
 		Out: d.Out, Detail: d.Detail, RunWrapper: worker.RunWrapper(), Context: d.Context, MonitorLock: lock}
 	cfg.Output = outputPiperFor(m.Tmux())
-	cfg.Host = true
+	cfg.PaneShell = true
 	if d.Relaxed {
 		cfg.ExitPoll, cfg.StatusPoll, cfg.ScreenPoll = relaxedPoll, relaxedPoll, relaxedScreenPoll
 	}

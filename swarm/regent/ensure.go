@@ -13,7 +13,7 @@ import (
 
 // How commands start the Regent of a state directory and wait for it.
 
-// Session hosts the Regent on swarm's private tmux server.
+// Session is where the Regent runs, on swarm's private tmux server.
 // The Regent runs under a small keeper that starts it again when it dies, and tmux restarts
 // the keeper when it dies (see tmux.ReviveOnDeath): the loops survive either crashing with no
 // swarm command run in between.

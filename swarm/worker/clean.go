@@ -33,7 +33,7 @@ func (m *Machine) Clean(w *state.Worker, what CleanWhat) error {
 	}
 	d := m.dir
 	for _, p := range []string{d.LogPath(w.Name, "stdout"), d.LogPath(w.Name, "stderr"), d.ExitPath(w.Name), d.EnvPath(w.Name), d.ScriptPath(w.Name), d.ScreenPath(w.Name),
-		d.HostPath(w.Name), d.HostModesPath(w.Name), d.AgentPIDPath(w.Name), d.InputLockPath(w.Name)} {
+		d.PaneShellPath(w.Name), d.PaneShellModesPath(w.Name), d.AgentPIDPath(w.Name), d.InputLockPath(w.Name)} {
 		_ = os.Remove(p)
 	}
 	_ = os.RemoveAll(d.SandboxCachePath(w.Name))

@@ -111,9 +111,9 @@ func (m *Machine) OwnPane(w *state.Worker) (tmux.Pane, bool) {
 }
 
 // paneAgent is the process (and process group) of the agent in w's live pane: the pane's own,
-// or, where the pane's process is a loop's host, the agent it started.
+// or, where the pane's process is a loop's pane shell, the agent it started.
 func (m *Machine) paneAgent(w *state.Worker, p tmux.Pane) int {
-	if pid, ok := m.dir.HostedAgent(w.Name, p.PID); ok {
+	if pid, ok := m.dir.PaneShellAgent(w.Name, p.PID); ok {
 		return pid
 	}
 	return p.PID

@@ -52,9 +52,9 @@ type stopping struct {
 	exit   *int
 }
 
-// signalAll ends the workers' process groups: first the agents a loop's host started in its
-// pane (so the host can still record how its agent ended), then the panes' own processes and
-// the process workers, each round all at once within the one grace.
+// signalAll ends the workers' process groups: first the agents a loop's pane shell started in
+// its pane (so the pane shell can still record how its agent ended), then the panes' own
+// processes and the process workers, each round all at once within the one grace.
 func (m *Machine) signalAll(stops []stopping, grace time.Duration) {
 	var agents, groups []int
 	var processes []int // indices of the process workers, in the order of their groups

@@ -204,7 +204,7 @@ func (r *daemon) scan() {
 		}
 		if !regent.Drives(ld, st) {
 			r.forgetClaims(name)
-			r.dismissLeftHost(ld, name, st.Status)
+			r.dismissLeftShell(ld, name, st.Status)
 			continue
 		}
 		lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -215,14 +215,14 @@ func (r *daemon) scan() {
 	}
 }
 
-// dismissLeftHost ends the shell left in a finished loop's pane by a monitor that was killed
+// dismissLeftShell ends the shell left in a finished loop's pane by a monitor that was killed
 // between recording the end and dismissing it (see driver.DismissHost), when no monitor drives
 // the loop: the pane then ends as it does when its loop stops.
-func (r *daemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status) {
+func (r *daemon) dismissLeftShell(ld ralph.Dir, name string, status ralph.Status) {
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
 		return
 	}
-	if _, err := os.Stat(r.m.Dir().HostPath(name)); err != nil {
+	if _, err := os.Stat(r.m.Dir().PaneShellPath(name)); err != nil {
 		return
 	}
 	lock, ok, err := state.TryLock(ld.MonitorLockPath())
@@ -230,7 +230,7 @@ func (r *daemon) dismissLeftHost(ld ralph.Dir, name string, status ralph.Status)
 		return
 	}
 	defer lock.Unlock()
-	if driver.DismissHost(r.m.Dir(), name) {
+	if driver.DismissPaneShell(r.m.Dir(), name) {
 		r.say("loop %s: told the shell left in its pane to end", name)
 	}
 }

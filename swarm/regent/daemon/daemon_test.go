@@ -44,7 +44,7 @@ func TestRegentEndsTheShellLeftInAFinishedLoopsPane(t *testing.T) {
 			}
 			defer lock.Unlock()
 		}
-		pipe := mt.Dir().HostPath(c.name)
+		pipe := mt.Dir().PaneShellPath(c.name)
 		if err := syscall.Mkfifo(pipe, 0o600); err != nil {
 			t.Fatal(err)
 		}

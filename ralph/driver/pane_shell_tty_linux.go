@@ -9,12 +9,12 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
-// Readying a host's terminal for its next agent, from the loop: the agent before may have
-// left it raw, and keys typed for it may wait unread. A new pane's terminal had neither.
+// Readying a pane shell's terminal for its next agent, from the loop: the agent before may
+// have left it raw, and keys typed for it may wait unread. A new pane's terminal had neither.
 
-// readModes reads the terminal modes a host noted as it began, as stty -g prints them: the
-// input, output, control and local flags, then the control characters, in hex, separated by
-// colons. ok is false when there are none, or not in that form (another stty's).
+// readModes reads the terminal modes a pane shell noted as it began, as stty -g prints them:
+// the input, output, control and local flags, then the control characters, in hex, separated
+// by colons. ok is false when there are none, or not in that form (another stty's).
 func readModes(path string) (modes unix.Termios, ok bool) {
 	data, err := state.ReadFile(path)
 	if err != nil {
@@ -42,13 +42,13 @@ func readModes(path string) (modes unix.Termios, ok bool) {
 	return modes, true
 }
 
-// resetTerminal readies the terminal of the pane whose process is hostPID for the next agent:
+// resetTerminal readies the terminal of the pane whose process is shellPID for the next agent:
 // it puts back modes (when there are some) and discards what was typed and never read. It
-// reports whether it put the modes back. The host's standard error is the terminal even while
-// it waits for its next script (its input is then the pipe).
-func resetTerminal(hostPID int, modes *unix.Termios) (restored bool) {
+// reports whether it put the modes back. The pane shell's standard error is the terminal even
+// while it waits for its next script (its input is then the pipe).
+func resetTerminal(shellPID int, modes *unix.Termios) (restored bool) {
 	for _, n := range []int{2, 1, 0} {
-		fd, err := unix.Open("/proc/"+strconv.Itoa(hostPID)+"/fd/"+strconv.Itoa(n), unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		fd, err := unix.Open("/proc/"+strconv.Itoa(shellPID)+"/fd/"+strconv.Itoa(n), unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}

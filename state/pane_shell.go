@@ -8,17 +8,20 @@ import (
 	"time"
 )
 
-// A loop's agents can run under a long-lived shell in the worker's pane (its host) instead of
-// a new pane process each: the pane's process is then the host, and the agent is found
-// through the file its start script writes as it begins.
+// A loop's agents can run under a long-lived shell in the worker's pane (its pane shell)
+// instead of a new pane process each: the pane's process is then the pane shell, and the agent
+// is found through the file its start script writes as it begins.
 
-// HostPath is the named pipe a worker's host takes the next agent's start script from.
-func (d *Dir) HostPath(name string) string {
+// PaneShellPath is the named pipe a worker's pane shell takes the next agent's start script
+// from. Its file keeps the older word (NAME.host): a pane shell started by an earlier swarm
+// reads that pipe until it ends.
+func (d *Dir) PaneShellPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".host")
 }
 
-// HostModesPath is where a worker's host notes the terminal modes its pane began with.
-func (d *Dir) HostModesPath(name string) string {
+// PaneShellModesPath is where a worker's pane shell notes the terminal modes its pane began
+// with.
+func (d *Dir) PaneShellModesPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".tty")
 }
 
@@ -47,13 +50,13 @@ func (d *Dir) AgentPIDPath(name string) string {
 	return filepath.Join(d.Root, "logs", name+".pid")
 }
 
-// HostedAgent returns the process of the agent started by the host whose process is hostPID
-// (the pane's): the start script that last began, when its parent is that host. The script
-// leads the agent's process group. ok is false when the pane's process runs its agent itself
-// (or runs none yet).
-func (d *Dir) HostedAgent(name string, hostPID int) (pid int, ok bool) {
+// PaneShellAgent returns the process of the agent started by the pane shell whose process is
+// shellPID (the pane's): the start script that last began, when its parent is that host. The
+// script leads the agent's process group. ok is false when the pane's process runs its agent
+// itself (or runs none yet).
+func (d *Dir) PaneShellAgent(name string, shellPID int) (pid int, ok bool) {
 	pid, parent, ok := d.AgentNote(name)
-	if !ok || hostPID <= 0 || parent != hostPID {
+	if !ok || shellPID <= 0 || parent != shellPID {
 		return 0, false
 	}
 	return pid, true

@@ -26,7 +26,7 @@ func TestReadModesTakesSttyDashG(t *testing.T) {
 	}
 }
 
-// Modes not in that form are not taken: the host puts its modes back itself then.
+// Modes not in that form are not taken: the pane shell puts its modes back itself then.
 func TestReadModesRefusesWhatIsNotSttyDashG(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{

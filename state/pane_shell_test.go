@@ -5,21 +5,21 @@ import (
 	"testing"
 )
 
-// The note a start script writes is read once its line is whole, and names a host's agent only
-// when the script's parent is that host.
-func TestHostedAgentReadsWholeNotes(t *testing.T) {
+// The note a start script writes is read once its line is whole, and names a pane shell's
+// agent only when the script's parent is that host.
+func TestPaneShellAgentReadsWholeNotes(t *testing.T) {
 	d, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := d.HostedAgent("w", 100); ok {
+	if _, ok := d.PaneShellAgent("w", 100); ok {
 		t.Error("no note: an agent was found")
 	}
 	cases := []struct {
-		note     string
-		host     int
-		agent    int
-		isHosted bool
+		note    string
+		shell   int
+		agent   int
+		inShell bool
 	}{
 		{"200 100\n", 100, 200, true},
 		{"200 100", 100, 0, false},   // still being written
@@ -33,9 +33,9 @@ func TestHostedAgentReadsWholeNotes(t *testing.T) {
 		if err := os.WriteFile(d.AgentPIDPath("w"), []byte(c.note), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		pid, ok := d.HostedAgent("w", c.host)
-		if pid != c.agent || ok != c.isHosted {
-			t.Errorf("note %q, host %d: (%d, %v), want (%d, %v)", c.note, c.host, pid, ok, c.agent, c.isHosted)
+		pid, ok := d.PaneShellAgent("w", c.shell)
+		if pid != c.agent || ok != c.inShell {
+			t.Errorf("note %q, shell %d: (%d, %v), want (%d, %v)", c.note, c.shell, pid, ok, c.agent, c.inShell)
 		}
 	}
 	if err := os.WriteFile(d.AgentPIDPath("w"), []byte("100 50\n"), 0o600); err != nil {

@@ -14,50 +14,50 @@ import (
 	"github.com/swarm-dev/swarm/ralph/words"
 )
 
-// No host reads the pipe: nothing is written, and the caller knows it at once.
-func TestTellHostWithoutAHost(t *testing.T) {
+// No pane shell reads the pipe: nothing is written, and the caller knows it at once.
+func TestTellPaneShellWithoutOne(t *testing.T) {
 	pipe := filepath.Join(t.TempDir(), "w.host")
-	if tellHost(pipe, "x") {
+	if tellPaneShell(pipe, "x") {
 		t.Error("told a host that does not exist (no pipe)")
 	}
-	if err := newHostPipe(pipe); err != nil {
+	if err := newPaneShellPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
-	if tellHost(pipe, "x") {
+	if tellPaneShell(pipe, "x") {
 		t.Error("told a host that does not exist (nobody reads the pipe)")
 	}
 }
 
-// A new host gets a new pipe, in place of a file or of an older host's pipe with a line its
-// host left unread; nothing is ever written into a plain file.
-func TestNewHostPipeReplacesWhatWasThere(t *testing.T) {
+// A new pane shell gets a new pipe, in place of a file or of an older pane shell's pipe with a
+// line its pane shell left unread; nothing is ever written into a plain file.
+func TestNewPaneShellPipeReplacesWhatWasThere(t *testing.T) {
 	pipe := filepath.Join(t.TempDir(), "w.host")
 	if err := os.WriteFile(pipe, []byte("kept?\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if tellHost(pipe, "x") {
+	if tellPaneShell(pipe, "x") {
 		t.Error("wrote to a plain file")
 	}
 	if data, _ := os.ReadFile(pipe); string(data) != "kept?\n" {
 		t.Errorf("the file became %q", data)
 	}
-	if err := newHostPipe(pipe); err != nil {
+	if err := newPaneShellPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(pipe)
 	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("not a private named pipe: %v %v", fi.Mode(), err)
 	}
-	// An ending host still holds the pipe, with a line in it.
+	// An ending pane shell still holds the pipe, with a line in it.
 	old, err := os.OpenFile(pipe, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	if !tellHost(pipe, "stale") {
+	if !tellPaneShell(pipe, "stale") {
 		t.Fatal("the old host's pipe took no line")
 	}
-	if err := newHostPipe(pipe); err != nil {
+	if err := newPaneShellPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
 	fresh, err := os.OpenFile(pipe, os.O_RDWR|syscall.O_NONBLOCK, 0)
@@ -72,19 +72,19 @@ func TestNewHostPipeReplacesWhatWasThere(t *testing.T) {
 	}
 }
 
-// Without a terminal there is no job control: the host runs its first agent as its own
+// Without a terminal there is no job control: the pane shell runs its first agent as its own
 // process (exec), so that ending the pane's group still ends the agent, and ends with it.
-func TestHostWithoutATerminalRunsTheAgentItself(t *testing.T) {
+func TestPaneShellWithoutATerminalRunsTheAgentItself(t *testing.T) {
 	dir := t.TempDir()
 	pipe, note := filepath.Join(dir, "w.host"), filepath.Join(dir, "w.pid")
 	script := filepath.Join(dir, "run.sh")
 	if err := os.WriteFile(script, []byte("echo \"$$ $PPID\" > "+words.ShellQuote(note)+"\nexit 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := newHostPipe(pipe); err != nil {
+	if err := newPaneShellPipe(pipe); err != nil {
 		t.Fatal(err)
 	}
-	argv := HostArgv(HostFiles{Pipe: pipe, Modes: filepath.Join(dir, "w.tty"), Exit: filepath.Join(dir, "w.exit")}, script)
+	argv := PaneShellArgv(PaneShellFiles{Pipe: pipe, Modes: filepath.Join(dir, "w.tty"), Exit: filepath.Join(dir, "w.exit")}, script)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	// No terminal at all: a session of its own, /dev/null for its input and output.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
