@@ -15,7 +15,7 @@ import (
 // LiveView is what tmux shows now, one look per tmux server, so a worker's status is what it
 // is, not what was last recorded.
 type LiveView struct {
-	h     *Machine
+	m     *Machine
 	panes map[string]map[string]tmux.Pane // socket → pane ID → pane
 	// silent are the servers that did not answer, with what asking them said: their workers'
 	// status comes from the processes that carry their identity instead.
@@ -24,7 +24,7 @@ type LiveView struct {
 
 // Live looks at this machine's tmux server once, for the statuses of its workers.
 func (m *Machine) Live() (*LiveView, error) {
-	lv := &LiveView{h: m, panes: map[string]map[string]tmux.Pane{}, silent: map[string]error{}}
+	lv := &LiveView{m: m, panes: map[string]map[string]tmux.Pane{}, silent: map[string]error{}}
 	panes, err := m.tm.Panes()
 	if errors.Is(err, tmux.ErrNotAnswering) {
 		lv.silent[m.tm.Socket()] = err
@@ -55,14 +55,14 @@ func (m *Machine) warnSilent(lv *LiveView) {
 
 // SilentServer reports whether the server w lives on did not answer this command.
 func (lv *LiveView) SilentServer(w *state.Worker) bool {
-	_, ok := lv.silent[lv.h.TmuxFor(w).Socket()]
+	_, ok := lv.silent[lv.m.TmuxFor(w).Socket()]
 	return ok
 }
 
 // Pane finds a worker's pane on the server it was spawned on. Another server is asked once,
 // when the first of its workers is looked at; one that is not running has no panes.
 func (lv *LiveView) Pane(w *state.Worker) (tmux.Pane, bool) {
-	tm := lv.h.TmuxFor(w)
+	tm := lv.m.TmuxFor(w)
 	panes, seen := lv.panes[tm.Socket()]
 	if !seen {
 		var err error
