@@ -188,7 +188,7 @@ func TestMonitorErrors(t *testing.T) {
 	}
 }
 
-func TestLoopProcsUseTheHostsProcessTable(t *testing.T) {
+func TestLoopProcsUseTheMachinesProcessTable(t *testing.T) {
 	mt := newTestMachine(t)
 	w := mt.spawn("w")
 	mt.Processes.SetOutside("T=1", []int{7, 8})

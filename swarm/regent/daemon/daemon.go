@@ -216,7 +216,7 @@ func (r *daemon) scan() {
 }
 
 // dismissLeftShell ends the shell left in a finished loop's pane by a monitor that was killed
-// between recording the end and dismissing it (see driver.DismissHost), when no monitor drives
+// between recording the end and dismissing it (see driver.DismissPaneShell), when no monitor drives
 // the loop: the pane then ends as it does when its loop stops.
 func (r *daemon) dismissLeftShell(ld ralph.Dir, name string, status ralph.Status) {
 	if status != ralph.StatusStopped && status != ralph.StatusFailed {
