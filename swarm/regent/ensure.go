@@ -23,7 +23,7 @@ const Session = "swarm-regent"
 const window = "regent"
 
 // Ensure makes sure the state directory's Regent runs and has looked at every loop: it wakes
-// a running one, or starts one in the regent session of h's tmux server. The start lock orders
+// a running one, or starts one in the regent session of m's tmux server. The start lock orders
 // this against a Regent that is leaving: either the leaving Regent sees the loop that made
 // the caller come, or the caller sees it gone and starts another.
 func Ensure(m *worker.Machine) error {

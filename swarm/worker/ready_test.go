@@ -33,8 +33,8 @@ func TestReadyWaitInterruptedNotExitedWhenTmuxClientDiesOfTheSignal(t *testing.T
 	mt := newTestMachine(t)
 	w := mt.spawn("w", "starting...")
 	c := &paneLookFailsOnSignal{Fake: mt.Fake, sigs: make(chan os.Signal, 1)}
-	h := NewMachine(mt.dir, c, mt.Processes, mt.Warnings)
-	err := h.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: c.sigs})
+	m := NewMachine(mt.dir, c, mt.Processes, mt.Warnings)
+	err := m.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: c.sigs})
 	var ie *InterruptedError
 	if !errors.As(err, &ie) || ie.Signal != syscall.SIGINT || err.Error() != "interrupted (SIGINT) before 'w' was ready" {
 		t.Fatalf("error %v, want an interruption by SIGINT before 'w' was ready", err)
