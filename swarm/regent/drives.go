@@ -6,16 +6,16 @@ import "github.com/swarm-dev/swarm/ralph"
 // what the Regent asks of every loop on disk, decided by the same rules on both sides.
 
 // NeedsMonitor reports whether the loop, as it is on disk, needs a monitor (see
-// NeedsMonitorNow).
+// needsMonitor).
 func NeedsMonitor(ld ralph.Dir) bool {
 	st, err := ld.Load()
-	return err == nil && NeedsMonitorNow(ld, st)
+	return err == nil && needsMonitor(ld, st)
 }
 
-// NeedsMonitorNow: the loop in state st is running, waiting, between the loops of its
+// needsMonitor: the loop in state st is running, waiting, between the loops of its
 // sequence, or paused while the iteration it was paused in still runs (its agent is watched
 // until it ends).
-func NeedsMonitorNow(ld ralph.Dir, st *ralph.State) bool {
+func needsMonitor(ld ralph.Dir, st *ralph.State) bool {
 	return st.Status == ralph.StatusRunning || st.Status == ralph.StatusWaiting || ld.SequencePending(st) ||
 		st.Status == ralph.StatusPaused && st.Phase.Underway()
 }
@@ -29,5 +29,5 @@ func NeedsRegent(ld ralph.Dir) bool {
 
 // Drives is NeedsRegent for a loop whose state st is already read.
 func Drives(ld ralph.Dir, st *ralph.State) bool {
-	return ralph.EffectiveSupervision(st.Supervision).Enabled && NeedsMonitorNow(ld, st)
+	return ralph.EffectiveSupervision(st.Supervision).Enabled && needsMonitor(ld, st)
 }
