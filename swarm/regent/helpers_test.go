@@ -3,7 +3,6 @@ package regent
 import (
 	"testing"
 
-	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 	"github.com/swarm-dev/swarm/swarm/worker"
@@ -33,11 +32,4 @@ func (mt *testMachine) spawn(name string) *state.Worker {
 		mt.T.Fatalf("spawn %s: %v", name, err)
 	}
 	return w
-}
-
-// loop spawns the worker name and gives it a loop in state st.
-func (mt *testMachine) loop(name string, st ralph.State) ralph.Dir {
-	mt.T.Helper()
-	mt.spawn(name)
-	return mt.Loop(name, st)
 }
