@@ -83,7 +83,7 @@ func runClean(e *env, o cleanOptions) error {
 		}
 	}
 	for _, w := range ws {
-		if err := regent.CleanWorker(e.Host, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
+		if err := cleanWorker(e, w, worker.CleanWhat{Worktree: o.RmWorktree, ForceDirty: o.ForceDirty, Loop: o.Purge}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "cleaned %s\n", w.Name)
@@ -112,4 +112,13 @@ func keepUnfinishedLoops(e *env, ws []*state.Worker, all bool) ([]*state.Worker,
 		e.warnf("kept '%s': its ralph loop is %s, not finished (stop it first: swarm kill %s)", w.Name, loopStanding(st), w.Name)
 	}
 	return out, nil
+}
+
+// cleanWorker stops the worker's heartbeat, waking the Regent that sent it, and removes what
+// the worker left (see worker.Machine.Clean).
+func cleanWorker(e *env, w *state.Worker, what worker.CleanWhat) error {
+	if e.StopHeartbeat(w.Name) {
+		regent.Wake(e.Machine)
+	}
+	return e.Clean(w, what)
 }

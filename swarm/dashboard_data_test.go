@@ -70,24 +70,24 @@ func TestDashboardRegentEvents(t *testing.T) {
 // chainLoop gives a new fake worker a running chain loop showing screen, with events in its
 // iterations.log.
 func chainLoop(te *testEnv, name, screen, events string) {
-	te.t.Helper()
+	te.T.Helper()
 	ld := te.loop(name, ralph.State{Status: ralph.StatusRunning, Phase: ralph.PhaseWorking, CurrentIteration: 1})
 	if err := te.Dir().UpdateWorkers(te.warnErr, func(ws *state.Workers) error {
 		ws.Get(name).Metadata = map[string]any{"ralph": true}
 		return nil
 	}); err != nil {
-		te.t.Fatal(err)
+		te.T.Fatal(err)
 	}
 	w, _, err := te.Load(name)
 	if err != nil {
-		te.t.Fatal(err)
+		te.T.Fatal(err)
 	}
 	for path, text := range map[string]string{ld.ChainPath(): "{}", ld.IterationsLog(): events} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			te.t.Fatal(err)
+			te.T.Fatal(err)
 		}
 	}
-	if err := te.fake.SetScreen(w.Tmux.PaneID, screen); err != nil {
-		te.t.Fatal(err)
+	if err := te.Fake.SetScreen(w.Tmux.PaneID, screen); err != nil {
+		te.T.Fatal(err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/demoagent"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 )
@@ -85,7 +85,7 @@ func runDemo(e *env, o demoOptions) error {
 	fmt.Fprintln(e.stdout, "starts a fresh agent with the same prompt (the \"inactivity timeout\" lines), until it says")
 	fmt.Fprintln(e.stdout, "ALL TASKS COMPLETE")
 	argv := []string{exe, "demo-agent", "--banner", "demo agent (no network, no model): types nothing on its own"}
-	w, err := regent.BeginLoop(de.Host, worker.SpawnOptions{Name: "demo", Cwd: work, Argv: argv}, demoState(work))
+	w, err := loop.On(de.Machine).Begin(worker.SpawnOptions{Name: "demo", Cwd: work, Argv: argv}, demoState(work))
 	if err != nil {
 		return err
 	}
@@ -120,10 +120,10 @@ func demoEnv(e *env, work, root string) (*env, error) {
 	// tests' fakes).
 	var tm tmux.Client = &tmux.Exec{SocketName: worker.SocketFor(sdir.Root), ConfigPath: conf}
 	var procs worker.ProcessTable = worker.OSProcesses{}
-	if e.Host != nil {
+	if e.Machine != nil {
 		tm, procs = e.Tmux(), e.Procs()
 	}
-	return &env{Host: worker.NewHost(sdir, tm, procs, e.stderr), stdout: e.stdout, stderr: e.stderr}, nil
+	return &env{Machine: worker.NewMachine(sdir, tm, procs, e.stderr), stdout: e.stdout, stderr: e.stderr}, nil
 }
 
 const demoIterations = 5

@@ -59,7 +59,7 @@ func TestDemoWorkspaceAndLoop(t *testing.T) {
 func TestDemoRunsTheLoopAndCleansUp(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		te := newTestEnv(t)
-		te.fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) { p.Exit(0) }
+		te.Fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) { p.Exit(0) }
 		if err := runDemo(te.env, demoOptions{keep: keep}); err != nil {
 			t.Fatal(err)
 		}

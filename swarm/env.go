@@ -14,7 +14,7 @@ import (
 // env is what every command needs: the machine its workers run on (the opened state directory,
 // the private tmux server, the process table) and the command's output streams.
 type env struct {
-	*worker.Host
+	*worker.Machine
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -49,7 +49,7 @@ func openEnv(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	return &env{Host: h, stdout: c.App.Writer, stderr: c.App.ErrWriter}, nil
+	return &env{Machine: h, stdout: c.App.Writer, stderr: c.App.ErrWriter}, nil
 }
 
 // usageEnv is what a command's flags are read with before its state directory is opened:
@@ -78,6 +78,6 @@ func withEnv(c *cli.Context, check func() error, run func(*env) error) error {
 // name without a record keeps the server this command was given.
 func (e *env) onServerOf(name string) *env {
 	on := *e
-	on.Host = e.Host.OnServerOf(name)
+	on.Machine = e.Machine.OnServerOf(name)
 	return &on
 }

@@ -125,7 +125,7 @@ func startHeartbeat(e *env, name string, interval, expire time.Duration, message
 	if interval < time.Minute {
 		e.warnf("very short interval (%s), consider using at least 1m", words.Terse(interval))
 	}
-	if err := regent.Ensure(e.Host); err != nil {
+	if err := regent.Ensure(e.Machine); err != nil {
 		return err
 	}
 	until := "no expiration"

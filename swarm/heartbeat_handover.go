@@ -16,7 +16,7 @@ func heartbeatHandOverCommand(name string) *cli.Command {
 		Name:   name,
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			return withEnv(c, nil, func(e *env) error { return failed(regent.HandOverHeartbeats(e.Host, name == "__keep")) })
+			return withEnv(c, nil, func(e *env) error { return failed(regent.HandOverHeartbeats(e.Machine, name == "__keep")) })
 		},
 	}
 }

@@ -85,11 +85,11 @@ func runHeartbeatChange(e *env, name string, ch heartbeatChange) error {
 		return noneNamed(e, name, fail("No heartbeat found for %s", name))
 	}
 	if ch.to == heartbeat.Active {
-		if err := regent.Ensure(e.Host); err != nil {
+		if err := regent.Ensure(e.Machine); err != nil {
 			return err
 		}
 	} else {
-		regent.Wake(e.Host) // it leaves when nothing needs it any more
+		regent.Wake(e.Machine) // it leaves when nothing needs it any more
 	}
 	fmt.Fprintf(e.stdout, "Heartbeat %s for %s\n", ch.verb, name)
 	return nil

@@ -77,7 +77,7 @@ func runHeartbeatList(e *env, format string) error {
 // reboot or a tmux server restart).
 func keepRegentUp(e *env, s heartbeat.Store) error {
 	if s.AnyActive() {
-		return regent.Ensure(e.Host)
+		return regent.Ensure(e.Machine)
 	}
 	return nil
 }

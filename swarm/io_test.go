@@ -49,7 +49,7 @@ func TestSendClearsPastesAndSubmits(t *testing.T) {
 	}
 	want := []tmuxtest.Input{{PaneID: w.Tmux.PaneID, Text: "C-u"}, {PaneID: w.Tmux.PaneID, Paste: true, Bracketed: true, Text: text},
 		{PaneID: w.Tmux.PaneID, Text: "Enter"}}
-	if got := te.fake.Inputs(); !reflect.DeepEqual(got, want) {
+	if got := te.Fake.Inputs(); !reflect.DeepEqual(got, want) {
 		t.Errorf("inputs %+v\nwant %+v", got, want)
 	}
 	if got := te.output(); got != "sent to w1\n" {
@@ -64,7 +64,7 @@ func TestSendRawWithoutEnter(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []tmuxtest.Input{{PaneID: w.Tmux.PaneID, Paste: true, Text: "draft"}}
-	if got := te.fake.Inputs(); !reflect.DeepEqual(got, want) {
+	if got := te.Fake.Inputs(); !reflect.DeepEqual(got, want) {
 		t.Errorf("inputs %+v, want only the unbracketed paste", got)
 	}
 }
@@ -80,8 +80,8 @@ func TestSendReadsStandardInputAndGoesToAll(t *testing.T) {
 	if got := te.output(); got != "sent to a\nsent to b\n" {
 		t.Errorf("printed %q", got)
 	}
-	for _, id := range te.fake.PaneIDs() {
-		if p := te.fake.Pastes(id); len(p) != 1 || p[0] != "from stdin\n" {
+	for _, id := range te.Fake.PaneIDs() {
+		if p := te.Fake.Pastes(id); len(p) != 1 || p[0] != "from stdin\n" {
 			t.Errorf("pane %s got %q", id, p)
 		}
 	}
@@ -106,7 +106,7 @@ func TestInterruptAndEOFPressKeys(t *testing.T) {
 	if err := runEOF(te.env, eofOptions{Args: []string{"w1"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := te.fake.Keys(w.Tmux.PaneID); !reflect.DeepEqual(got, []string{"C-c", "C-d"}) {
+	if got := te.Fake.Keys(w.Tmux.PaneID); !reflect.DeepEqual(got, []string{"C-c", "C-d"}) {
 		t.Errorf("keys %q", got)
 	}
 	if got := te.output(); got != "interrupted w1\nsent EOF to w1\n" {

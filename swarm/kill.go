@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/swarm-dev/swarm/swarm/loop"
 	"github.com/swarm-dev/swarm/swarm/regent"
 )
 
@@ -65,7 +66,7 @@ func runKill(e *env, o killOptions) error {
 	for i, t := range ts {
 		reports[i] = killReport(t)
 	}
-	errs := regent.KillAll(e.Host, ts, regent.KillOptions{Grace: grace, RmWorktree: o.RmWorktree, ForceDirty: o.ForceDirty})
+	errs := loop.On(e.Machine).KillAll(ts, loop.KillOptions{Grace: grace, RmWorktree: o.RmWorktree, ForceDirty: o.ForceDirty})
 	var failed error
 	for i, report := range reports {
 		if errs[i] != nil {
@@ -75,7 +76,7 @@ func runKill(e *env, o killOptions) error {
 		fmt.Fprintln(e.stdout, report)
 	}
 	if len(ts) > 0 {
-		regent.Settled(e.Host)
+		regent.Settled(e.Machine)
 	}
 	return failed
 }

@@ -21,7 +21,7 @@ func landSelection(e *env, o landOptions) (land.Selection, error) {
 		}
 		q.Repo = repo
 	}
-	sel, err := land.Candidates(e.Host, q)
+	sel, err := land.Candidates(e.Machine, q)
 	if err != nil {
 		return sel, err
 	}

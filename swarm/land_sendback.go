@@ -7,7 +7,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/swarm/land"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 )
 
 // resumeWithFailure resumes the loop of a branch that did not land, its next iteration told
@@ -24,9 +24,9 @@ func resumeWithFailure(e *env, rec *land.Record) string {
 	}
 	// The loop is done (that is how --all offered it), and its branch did not land: running
 	// its task again, told what failed, is the point.
-	res, err := regent.ResumeLoop(ld, ralph.ResumeRequest{Again: true})
+	res, err := loop.On(e.Machine).Resume(rec.Worker, ralph.ResumeRequest{Again: true})
 	if err == nil {
-		err = regent.WakeDriver(e.Host, rec.Worker, res)
+		err = loop.On(e.Machine).WakeDriver(rec.Worker, res)
 	}
 	if err != nil {
 		_ = os.Remove(ld.NextPromptNote())

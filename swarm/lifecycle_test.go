@@ -21,14 +21,14 @@ func TestKillEndsTheGroupAndKeepsTheRecord(t *testing.T) {
 	if got := te.output(); got != "killed w1\n" {
 		t.Errorf("printed %q", got)
 	}
-	if kills := te.procs.Kills(); len(kills) != 1 || kills[0] != w.PID {
+	if kills := te.Processes.Kills(); len(kills) != 1 || kills[0] != w.PID {
 		t.Errorf("kills %v, want the worker's group %d", kills, w.PID)
 	}
 	rec := te.record("w1")
 	if rec == nil || rec.Status != state.StatusStopped || rec.ExitCode == nil || *rec.ExitCode != 143 {
 		t.Fatalf("record after kill: %+v", rec)
 	}
-	if _, ok := te.fake.Get(w.Tmux.PaneID); ok {
+	if _, ok := te.Fake.Get(w.Tmux.PaneID); ok {
 		t.Error("the window is still there")
 	}
 	wantErr(t, killOptions{Grace: -1}.check(), 1, "--grace must not be negative")
@@ -175,7 +175,7 @@ func TestStatusExitCodes(t *testing.T) {
 func TestKillIsHonouredWhenTheRecordCannotBeWritten(t *testing.T) {
 	te := newTestEnv(t)
 	w := te.spawn("w1", "")
-	te.procs.OnKill(func() {
+	te.Processes.OnKill(func() {
 		// The records cannot be written between the kill and its record (their lock cannot
 		// be taken: a directory in its place; one in the records' place would be set aside).
 		path := filepath.Join(te.Dir().Root, "state.lock")
@@ -184,7 +184,7 @@ func TestKillIsHonouredWhenTheRecordCannotBeWritten(t *testing.T) {
 	})
 	err := runKill(te.env, killOptions{Names: []string{"w1"}, Grace: 1})
 	wantErr(t, err, 1, "stopped 'w1', but cannot record it")
-	if p, ok := te.fake.Get(w.Tmux.PaneID); ok && !p.Dead {
+	if p, ok := te.Fake.Get(w.Tmux.PaneID); ok && !p.Dead {
 		t.Error("the worker still runs")
 	}
 	if got := te.output(); got != "killed w1\n" {

@@ -130,7 +130,7 @@ func (o lsOptions) remoteArgs() []string {
 
 // localWorkers are this machine's workers that the filters of o keep.
 func localWorkers(e *env, o lsOptions) ([]*state.Worker, error) {
-	regent.Revive(e.Host)
+	regent.Revive(e.Machine)
 	list, _, err := e.LoadAll()
 	if err != nil {
 		return nil, err

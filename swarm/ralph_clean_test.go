@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func TestRalphCleanNamedLoops(t *testing.T) {
 	te := newLoopEnv(t)
 	a := te.loop("a", ralph.State{Status: ralph.StatusStopped})
 	b := te.loop("b", ralph.State{Status: ralph.StatusRunning})
-	holdMonitor(t, b)
+	testmachine.HoldMonitor(t, b)
 	// One name refused: nothing is removed.
 	wantErr(t, runRalphClean(te.env, ralphCleanOptions{Names: []string{"a", "b"}}), 1,
 		"cannot clean running ralph loop 'b' (pause or kill it first)")
@@ -34,7 +35,7 @@ func TestRalphCleanAll(t *testing.T) {
 	te := newLoopEnv(t)
 	te.loop("a", ralph.State{Status: ralph.StatusStopped})
 	b := te.loop("b", ralph.State{Status: ralph.StatusRunning})
-	release := holdMonitor(t, b)
+	release := testmachine.HoldMonitor(t, b)
 	if err := runRalphClean(te.env, ralphCleanOptions{All: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func (o ralphLsOptions) check() error {
 }
 
 func runRalphLs(e *env, o ralphLsOptions) error {
-	regent.Revive(e.Host)
+	regent.Revive(e.Machine)
 	all, err := listLoops(e)
 	if err != nil {
 		return err

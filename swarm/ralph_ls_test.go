@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func TestRalphLsFormats(t *testing.T) {
 	te := newLoopEnv(t)
 	te.loop("b", ralph.State{Status: ralph.StatusStopped, ExitReason: "max_iterations", MaxIterations: 3, CurrentIteration: 3})
 	a := te.loop("a", ralph.State{Status: ralph.StatusRunning, MaxIterations: 10, CurrentIteration: 2})
-	holdMonitor(t, a)
+	testmachine.HoldMonitor(t, a)
 	// Not loops: a file, a name swarm would never give, a directory without a state.
 	for _, p := range []string{"ralph/notes.txt", "ralph/.hidden/x", "ralph/empty/x"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(te.Dir().Root, p)), 0o700); err != nil {

@@ -8,10 +8,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 )
 
-// A loop's monitor as a command: the driving is swarm/regent's (RunMonitor); what stays here
+// A loop's monitor as a command: the driving is swarm/loop's (Loops.RunMonitor); what stays here
 // is a foreground run's face (plain lines under a progress line, the summary at the end) and
 // its exit code.
 
@@ -44,7 +44,7 @@ type monitorOptions struct {
 
 // runMonitor drives a loop in this process until it ends.
 func runMonitor(e *env, o monitorOptions) error {
-	m := regent.Monitor{Name: o.name, Out: o.out}
+	m := loop.Monitor{Name: o.name, Out: o.out}
 	var lines *lineWriter
 	var progress *progressLine
 	if o.foreground {
@@ -60,7 +60,7 @@ func runMonitor(e *env, o monitorOptions) error {
 			return lines, lines
 		}
 	}
-	status, err := regent.RunMonitor(e.Host, m)
+	status, err := loop.On(e.Machine).RunMonitor(m)
 	var end error
 	if lines != nil {
 		if err == nil {

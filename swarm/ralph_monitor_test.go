@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
-// The driving of a loop is tested in swarm/regent; these are a foreground run's face: its
+// The driving of a loop is tested in swarm/loop; these are a foreground run's face: its
 // summary, its exit codes, and its errors as a command says them.
 
 func monitor(te *testEnv, name string, out *bytes.Buffer, foreground bool) error {
@@ -32,7 +33,7 @@ func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 	if _, err := os.Stat(ld.SummaryPath()); err != nil {
 		t.Error("no summary.md written:", err)
 	}
-	st := te.loopState(ld)
+	st := testmachine.LoopState(te.T, ld)
 	if st.Status != ralph.StatusStopped || st.ExitReason != "max_iterations" || st.MonitorPID != 0 {
 		t.Errorf("state %+v", st)
 	}
@@ -53,7 +54,7 @@ func TestMonitorOfAFailedLoopExitsOneInTheForeground(t *testing.T) {
 func TestMonitorLeavesALoopToTheOneDrivingIt(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("d", ralph.State{Status: ralph.StatusRunning})
-	holdMonitor(t, ld)
+	testmachine.HoldMonitor(t, ld)
 	if err := monitor(te, "d", &bytes.Buffer{}, false); err != nil {
 		t.Errorf("a second background monitor: %v", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 )
 
 func ralphPauseCommand() *cli.Command {
@@ -31,7 +31,7 @@ type ralphPauseOptions struct {
 
 func (o ralphPauseOptions) check() error { return exactlyOneName(o.Args, "swarm ralph pause NAME") }
 
-// runRalphPause pauses the loop (see regent.PauseLoop) and says how it went.
+// runRalphPause pauses the loop (see loop.Loops.Pause) and says how it went.
 func runRalphPause(e *env, o ralphPauseOptions) error {
 	name := o.Args[0]
 	_, ld, _, err := loadLoop(e, name)
@@ -42,7 +42,7 @@ func runRalphPause(e *env, o ralphPauseOptions) error {
 	if err != nil {
 		return err
 	}
-	switch err := regent.PauseLoop(ld); {
+	switch err := loop.On(e.Machine).Pause(name); {
 	case err == nil:
 		fmt.Fprintf(e.stdout, "paused ralph loop for %s\n", name)
 	case errors.Is(err, ralph.ErrUnchanged):

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func TestRalphPause(t *testing.T) {
@@ -16,10 +17,10 @@ func TestRalphPause(t *testing.T) {
 	if got := te.output(); got != "paused ralph loop for p\n" {
 		t.Errorf("printed %q", got)
 	}
-	if st := te.loopState(ld); st.Status != ralph.StatusPaused || st.ExitReason != "paused" {
+	if st := testmachine.LoopState(te.T, ld); st.Status != ralph.StatusPaused || st.ExitReason != "paused" {
 		t.Errorf("state %s (%s), want paused (paused)", st.Status, st.ExitReason)
 	}
-	if got := events(t, ld); !reflect.DeepEqual(got, []string{"[PAUSE] paused by user"}) {
+	if got := testmachine.Events(t, ld); !reflect.DeepEqual(got, []string{"[PAUSE] paused by user"}) {
 		t.Errorf("log %q", got)
 	}
 
@@ -30,7 +31,7 @@ func TestRalphPause(t *testing.T) {
 	if got := te.errText(); got != "swarm: warning: worker 'p' is already paused\n" {
 		t.Errorf("stderr %q", got)
 	}
-	if got := events(t, ld); len(got) != 1 {
+	if got := testmachine.Events(t, ld); len(got) != 1 {
 		t.Errorf("a second pause was logged: %q", got)
 	}
 }
@@ -44,7 +45,7 @@ func TestRalphPauseOfALoopThatIsNotRunning(t *testing.T) {
 	if got := te.errText(); got != "swarm: warning: ralph loop for 'f' is not running (failed)\n" {
 		t.Errorf("stderr %q", got)
 	}
-	if st := te.loopState(ld); st.Status != ralph.StatusFailed || st.ExitReason != "consecutive_failures" {
+	if st := testmachine.LoopState(te.T, ld); st.Status != ralph.StatusFailed || st.ExitReason != "consecutive_failures" {
 		t.Errorf("state changed to %s (%s)", st.Status, st.ExitReason)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/swarm/land"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 )
 
 func ralphResumeCommand() *cli.Command {
@@ -63,7 +63,7 @@ func (o ralphResumeOptions) check() error {
 	return nil
 }
 
-// runRalphResume resumes the loop (see regent.ResumeLoop), then has it driven again.
+// runRalphResume resumes the loop (see loop.Loops.Resume), then has it driven again.
 func runRalphResume(e *env, o ralphResumeOptions) error {
 	name := o.Args[0]
 	w, ld, st, err := loadLoop(e, name)
@@ -82,11 +82,11 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 		// Asked only of a loop that ended: git is not run for a pause and its resume.
 		req.Landed = land.BranchLanded(e.Dir(), w)
 	}
-	r, err := regent.ResumeLoop(ld, req)
+	r, err := loop.On(e.Machine).Resume(name, req)
 	if err != nil {
 		return resumeRefused(e, ld, name, o, r, err)
 	}
-	if err := regent.WakeDriver(e.Host, name, r); err != nil {
+	if err := loop.On(e.Machine).WakeDriver(name, r); err != nil {
 		return fail("%w", err)
 	}
 	if r.LimitOnly {
@@ -98,9 +98,9 @@ func runRalphResume(e *env, o ralphResumeOptions) error {
 }
 
 // resumeRefused says why the loop was not resumed; a loop that was not paused only warns.
-func resumeRefused(e *env, ld ralph.Dir, name string, o ralphResumeOptions, r regent.Resumed, err error) error {
+func resumeRefused(e *env, ld ralph.Dir, name string, o ralphResumeOptions, r loop.Resumed, err error) error {
 	switch {
-	case errors.Is(err, ralph.ErrUnchanged), errors.Is(err, regent.ErrKilled):
+	case errors.Is(err, ralph.ErrUnchanged), errors.Is(err, loop.ErrKilled):
 		e.warnf("worker '%s' is not paused", name)
 		return nil
 	case errors.Is(err, ralph.ErrLanded):

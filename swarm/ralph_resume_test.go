@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func resume(te *testEnv, name string, max int) error {
@@ -20,7 +21,7 @@ func wantRegent(t *testing.T, te *testEnv) {
 		t.Fatalf("%d Regents started, want 1", len(ks))
 	}
 	argv := ks[0]
-	want := []string{"--swarm-dir", te.Dir().Root, "--tmux-socket", te.fake.Socket(), "regent", "__keep"}
+	want := []string{"--swarm-dir", te.Dir().Root, "--tmux-socket", te.Fake.Socket(), "regent", "__keep"}
 	if !reflect.DeepEqual(argv[1:], want) {
 		t.Errorf("keeper argv %q, want exe + %q", argv, want)
 	}
@@ -29,7 +30,7 @@ func wantRegent(t *testing.T, te *testEnv) {
 // wantResumed checks the one event a resume logged and the keeper it started.
 func wantResumed(t *testing.T, te *testEnv, ld ralph.Dir, name, event string) {
 	t.Helper()
-	if got := events(t, ld); !reflect.DeepEqual(got, []string{event}) {
+	if got := testmachine.Events(t, ld); !reflect.DeepEqual(got, []string{event}) {
 		t.Errorf("log %q, want %q", got, event)
 	}
 	wantRegent(t, te)
@@ -44,7 +45,7 @@ func TestRalphResumeOfAPausedLoop(t *testing.T) {
 	if got := te.output(); got != "resumed ralph loop for p\n" {
 		t.Errorf("printed %q", got)
 	}
-	st := te.loopState(ld)
+	st := testmachine.LoopState(te.T, ld)
 	if st.Status != ralph.StatusRunning || st.ExitReason != "" || st.Phase != ralph.PhaseWorking || st.CurrentIteration != 2 {
 		t.Errorf("state %+v", st)
 	}
@@ -54,11 +55,11 @@ func TestRalphResumeOfAPausedLoop(t *testing.T) {
 func TestRalphResumeOfAPausedLoopWhoseMonitorStillRuns(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("p", ralph.State{Status: ralph.StatusPaused, CurrentIteration: 1})
-	holdMonitor(t, ld)
+	testmachine.HoldMonitor(t, ld)
 	if err := resume(te, "p", 0); err != nil {
 		t.Fatal(err)
 	}
-	if te.loopState(ld).Status != ralph.StatusRunning {
+	if testmachine.LoopState(te.T, ld).Status != ralph.StatusRunning {
 		t.Error("not running")
 	}
 	if ks := te.keepers(); len(ks) != 0 {
@@ -86,7 +87,7 @@ func TestRalphResumeOfAFailedLoop(t *testing.T) {
 	if got := te.output(); got != "resumed ralph loop for f\n" {
 		t.Errorf("printed %q", got)
 	}
-	st := te.loopState(ld)
+	st := testmachine.LoopState(te.T, ld)
 	if st.Status != ralph.StatusRunning || st.ExitReason != "" || st.Ended != "" || st.ConsecutiveFailures != 0 ||
 		st.TotalFailures != 6 || st.CurrentIteration != 5 || st.Phase != ralph.PhaseEnded {
 		t.Errorf("state %+v", st)
@@ -101,10 +102,10 @@ func TestRalphResumeOfAFinishedLoop(t *testing.T) {
 	wantErr(t, resume(te, "d", 0), 1,
 		"ralph loop for 'd' is finished (max_iterations after 3 iterations); run more with 'swarm ralph resume d --max-iterations 6'")
 	wantErr(t, resume(te, "d", 2), 1, "--max-iterations 2 is below the current iteration 3")
-	if st := te.loopState(ld); st.Status != ralph.StatusStopped || st.MaxIterations != 3 {
+	if st := testmachine.LoopState(te.T, ld); st.Status != ralph.StatusStopped || st.MaxIterations != 3 {
 		t.Errorf("a refused resume changed the loop: %+v", st)
 	}
-	if len(te.keepers()) != 0 || len(events(t, ld)) != 0 {
+	if len(te.keepers()) != 0 || len(testmachine.Events(t, ld)) != 0 {
 		t.Error("a refused resume started a monitor or logged")
 	}
 
@@ -114,7 +115,7 @@ func TestRalphResumeOfAFinishedLoop(t *testing.T) {
 	if got := te.errText(); got != "swarm: warning: high iteration count (>50) may consume significant resources\n" {
 		t.Errorf("stderr %q", got)
 	}
-	st := te.loopState(ld)
+	st := testmachine.LoopState(te.T, ld)
 	if st.Status != ralph.StatusRunning || st.MaxIterations != 60 || st.ExitReason != "" {
 		t.Errorf("state %+v", st)
 	}
@@ -124,14 +125,14 @@ func TestRalphResumeOfAFinishedLoop(t *testing.T) {
 func TestRalphResumeRaisesTheLimitOfARunningLoop(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("r", ralph.State{Status: ralph.StatusRunning, MaxIterations: 3, CurrentIteration: 2})
-	holdMonitor(t, ld)
+	testmachine.HoldMonitor(t, ld)
 	if err := resume(te, "r", 8); err != nil {
 		t.Fatal(err)
 	}
 	if got := te.output(); got != "set the iteration limit of ralph loop for r to 8\n" {
 		t.Errorf("printed %q", got)
 	}
-	if st := te.loopState(ld); st.MaxIterations != 8 || st.Status != ralph.StatusRunning {
+	if st := testmachine.LoopState(te.T, ld); st.MaxIterations != 8 || st.Status != ralph.StatusRunning {
 		t.Errorf("state %+v", st)
 	}
 	if len(te.keepers()) != 0 {
@@ -142,7 +143,7 @@ func TestRalphResumeRaisesTheLimitOfARunningLoop(t *testing.T) {
 func TestRalphResumeOfALoopThatNeedsNothing(t *testing.T) {
 	te := newLoopEnv(t)
 	running := te.loop("r", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
-	holdMonitor(t, running)
+	testmachine.HoldMonitor(t, running)
 	killed := te.loop("k", ralph.State{Status: ralph.StatusStopped, ExitReason: "killed", CurrentIteration: 1})
 	for _, name := range []string{"r", "k"} {
 		if err := resume(te, name, 0); err != nil {
@@ -152,7 +153,7 @@ func TestRalphResumeOfALoopThatNeedsNothing(t *testing.T) {
 			t.Errorf("stderr %q", got)
 		}
 	}
-	if st := te.loopState(killed); st.Status != ralph.StatusStopped || st.ExitReason != "killed" {
+	if st := testmachine.LoopState(te.T, killed); st.Status != ralph.StatusStopped || st.ExitReason != "killed" {
 		t.Errorf("a killed loop came back: %+v", st)
 	}
 	if len(te.keepers()) != 0 {

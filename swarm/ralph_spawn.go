@@ -12,7 +12,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
-	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/loop"
 )
 
 func ralphSpawnCommand() *cli.Command {
@@ -245,7 +245,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	}
 	ld := ralph.DirFor(e.Dir(), name)
 	if o.agent != nil {
-		if err := regent.WriteAgentPrompt(ld, o.agentPrompt); err != nil {
+		if err := loop.WriteAgentPrompt(ld, o.agentPrompt); err != nil {
 			return fail("%w", err)
 		}
 		if o.agentLog != nil {
@@ -259,16 +259,16 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 	if warn := ralph.BudgetBlindSpot(st.MaxCost, o.worker.Argv, o.worker.Getenv, st.Pricing); warn != "" {
 		e.warnf("%s", warn)
 	}
-	w, err := regent.BeginLoop(e.Host, o.worker.SpawnOptions, st)
+	w, err := loop.On(e.Machine).Begin(o.worker.SpawnOptions, st)
 	if err != nil {
 		return err
 	}
-	if err := regent.SaveSequence(ld, o.chain, o.agent); err != nil {
-		regent.UndoLoop(e.Host, w)
+	if err := loop.SaveSequence(ld, o.chain, o.agent); err != nil {
+		loop.On(e.Machine).Undo(w)
 		return fail("%w", err)
 	}
 	if err := startSpawnHeartbeat(e, name, o.worker.Heartbeat); err != nil {
-		regent.UndoLoop(e.Host, w)
+		loop.On(e.Machine).Undo(w)
 		return err
 	}
 	switch {
@@ -281,9 +281,9 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 		fmt.Fprintln(e.stdout, startingLine(name, st.MaxIterations))
 		return runMonitor(e, monitorOptions{name: name, out: e.stdout, foreground: true, verbose: o.loop.verbose})
 	}
-	regent.AppendMonitorLog(ld, startingLine(name, st.MaxIterations))
-	if err := regent.StartMonitor(e.Host, name); err != nil {
-		regent.UndoLoop(e.Host, w)
+	loop.AppendMonitorLog(ld, startingLine(name, st.MaxIterations))
+	if err := loop.On(e.Machine).StartMonitor(name); err != nil {
+		loop.On(e.Machine).Undo(w)
 		return fail("cannot start the loop monitor: %w", err)
 	}
 	printLoopSpawned(e, w, st.MaxIterations)
@@ -293,7 +293,7 @@ func spawnRalph(e *env, o ralphSpawnOptions) error {
 // makeRoomForLoop frees the name for the new loop as the flags ask (--replace, --clean-state)
 // and says what it did.
 func makeRoomForLoop(e *env, lo loopOptions, name string) error {
-	room, err := regent.MakeRoomForLoop(e.Host, name, lo.replace, lo.cleanState)
+	room, err := loop.On(e.Machine).MakeRoom(name, lo.replace, lo.cleanState)
 	if room.Replaced {
 		fmt.Fprintf(e.stdout, "replaced existing worker %s\n", name)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 	"github.com/swarm-dev/swarm/swarm/worker"
 	"github.com/swarm-dev/swarm/tmux"
 	"github.com/swarm-dev/swarm/tmux/tmuxtest"
@@ -97,7 +98,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	}
 	ld := ralph.DirFor(te.Dir(), "agent")
 	w := te.record("agent")
-	p, _ := te.fake.Get(w.Tmux.PaneID)
+	p, _ := te.Fake.Get(w.Tmux.PaneID)
 	// The iteration's values reach the agent as the loop passes them to every later iteration:
 	// through its start script, which records the exit code.
 	if want := []string{"env", "-i", "/bin/sh", te.Dir().ScriptPath("agent")}; !reflect.DeepEqual(p.Spec.Argv, want) {
@@ -116,7 +117,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if w.Metadata["ralph"] != true || w.Metadata["ralph_iteration"] != float64(1) {
 		t.Errorf("metadata %v", w.Metadata)
 	}
-	st := te.loopState(ld)
+	st := testmachine.LoopState(te.T, ld)
 	started, err := time.Parse(time.RFC3339Nano, st.Started)
 	if err != nil || started.Before(before) || st.Started != started.Format(ralph.TimeFormat) {
 		t.Errorf("started %q (%v), want now in %s", st.Started, err, ralph.TimeFormat)
@@ -129,7 +130,7 @@ func TestRalphSpawnStartsIterationOneLikeEveryOther(t *testing.T) {
 	if data, _ := os.ReadFile(ld.PromptCopy()); string(data) != "do the work\n" {
 		t.Errorf("prompt copy %q", data)
 	}
-	if got := events(t, ld); !reflect.DeepEqual(got, []string{"[START] iteration 1/3"}) {
+	if got := testmachine.Events(t, ld); !reflect.DeepEqual(got, []string{"[START] iteration 1/3"}) {
 		t.Errorf("log %q", got)
 	}
 	if data, _ := os.ReadFile(ld.MonitorLog()); !strings.HasSuffix(string(data), " [ralph] agent: starting iteration 1/3\n") {
@@ -152,7 +153,7 @@ func TestRalphSpawnRefuses(t *testing.T) {
 	if err := ld.Create(&ralph.State{Status: ralph.StatusRunning}); err != nil {
 		t.Fatal(err)
 	}
-	holdMonitor(t, ld)
+	testmachine.HoldMonitor(t, ld)
 	wantErr(t, spawnRalph(te.env, spawnOpts(t, "left", prompt)), 1, "a ralph loop for 'left' is still running")
 
 	// Nothing is left behind when the worker cannot start or the prompt is gone.
@@ -174,7 +175,7 @@ func TestRalphSpawnRefuses(t *testing.T) {
 // In the foreground the loop runs in the spawning process; here the agent exits at once.
 func TestRalphSpawnInTheForeground(t *testing.T) {
 	te := newTestEnv(t)
-	te.fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) { p.Exit(0) }
+	te.Fake.OnStart = func(p *tmuxtest.FakePane, s tmux.Spec) { p.Exit(0) }
 	o := spawnOpts(t, "fg", promptFile(t, "x"))
 	o.loop.foreground, o.loop.max = true, 1
 	if err := spawnRalph(te.env, o); err != nil {
@@ -187,7 +188,7 @@ func TestRalphSpawnInTheForeground(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	st := te.loopState(ralph.DirFor(te.Dir(), "fg"))
+	st := testmachine.LoopState(te.T, ralph.DirFor(te.Dir(), "fg"))
 	if st.Status != ralph.StatusStopped || st.MonitorPID != 0 {
 		t.Errorf("state %s, monitor pid %d", st.Status, st.MonitorPID)
 	}

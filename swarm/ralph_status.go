@@ -68,7 +68,7 @@ func runRalphStatus(e *env, o ralphStatusOptions) error {
 
 // loopValue is what `ralph status NAME --format json` prints, and the loop's directory.
 func loopValue(e *env, name string) (loopView, ralph.Dir, error) {
-	regent.Revive(e.Host)
+	regent.Revive(e.Machine)
 	w, ld, st, err := loadLoop(e, name)
 	if isNotFound(err) {
 		// A cleaned worker's loop history is kept: its status is still worth reading.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func TestRalphStatusText(t *testing.T) {
@@ -81,7 +82,7 @@ func TestRalphStatusRegentSettings(t *testing.T) {
 func TestRalphStatusJSON(t *testing.T) {
 	te := newLoopEnv(t)
 	ld := te.loop("j", ralph.State{Status: ralph.StatusPaused, CurrentIteration: 2})
-	release := holdMonitor(t, ld)
+	release := testmachine.HoldMonitor(t, ld)
 	if err := runRalphStatus(te.env, ralphStatusOptions{Args: []string{"j"}, Format: "json"}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // waitReady waits, as spawn --ready-wait does, until the worker's agent shows an input prompt
-// (see worker.Host.WaitReady). On a terminal it shows what it waits for (see readyProgress).
+// (see worker.Machine.WaitReady). On a terminal it shows what it waits for (see readyProgress).
 // A signal on sigs ends the wait: the error says which.
 func waitReady(e *env, w *state.Worker, timeout time.Duration, pattern *regexp.Regexp, sigs <-chan os.Signal) error {
 	if w.Tmux == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/swarm-dev/swarm/ralph/words"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/regent"
+	"github.com/swarm-dev/swarm/swarm/regent/daemon"
 )
 
 // `swarm regent`: the process that drives every supervised loop of a state directory.
@@ -40,7 +41,7 @@ func regentServeCommand() *cli.Command {
 		Name:   "__serve",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			return withEnv(c, nil, func(e *env) error { return failed(regent.Serve(e.Host)) })
+			return withEnv(c, nil, func(e *env) error { return failed(daemon.Serve(e.Machine)) })
 		},
 	}
 }
@@ -50,7 +51,7 @@ func regentKeepCommand() *cli.Command {
 		Name:   "__keep",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
-			return withEnv(c, nil, func(e *env) error { return failed(regent.Keep(e.Host)) })
+			return withEnv(c, nil, func(e *env) error { return failed(daemon.Keep(e.Machine)) })
 		},
 	}
 }
@@ -172,7 +173,7 @@ Examples:
 }
 
 func regentRestart(e *env) error {
-	old, pid, err := regent.Restart(e.Host)
+	old, pid, err := regent.Restart(e.Machine)
 	if err != nil {
 		return fail("%w", err)
 	}

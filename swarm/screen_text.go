@@ -7,7 +7,7 @@ import (
 )
 
 // screenLines returns the worker's output as lines, for peek and logs (see
-// worker.Host.ScreenLines); below the screen of a tmux worker that ended, how it ended.
+// worker.Machine.ScreenLines); below the screen of a tmux worker that ended, how it ended.
 func screenLines(e *env, w *state.Worker, history int, stream string) ([]string, error) {
 	lines, err := e.ScreenLines(w, history, stream)
 	if err != nil || w.Tmux == nil {

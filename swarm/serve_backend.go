@@ -43,7 +43,7 @@ func requestEnv(root, socket string) func() (*env, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &env{Host: h, stdout: io.Discard, stderr: io.Discard}, nil
+		return &env{Machine: h, stdout: io.Discard, stderr: io.Discard}, nil
 	}
 }
 

@@ -28,8 +28,8 @@ func TestLsWithASilentServerTellsStatusFromProcesses(t *testing.T) {
 	te := newTestEnv(t)
 	alive := te.spawn("alive", "")
 	gone := te.spawn("gone", "")
-	te.procs.SetOutside(alive.IDTag(), []int{4242})
-	te.onTmux(silentTmux{te.fake})
+	te.Processes.SetOutside(alive.IDTag(), []int{4242})
+	te.onTmux(silentTmux{te.Fake})
 	if err := runLs(te.env, lsOptions{Format: "table", Status: "all"}); err != nil {
 		t.Fatal(err)
 	}

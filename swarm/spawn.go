@@ -14,7 +14,6 @@ import (
 	"github.com/swarm-dev/swarm/ralph/config"
 	"github.com/swarm-dev/swarm/state"
 	"github.com/swarm-dev/swarm/swarm/heartbeat"
-	"github.com/swarm-dev/swarm/swarm/regent"
 	"github.com/swarm-dev/swarm/swarm/worker"
 )
 
@@ -225,7 +224,7 @@ func runSpawn(e *env, p plainSpawn) error {
 func undoSpawn(e *env, w *state.Worker, why error) error {
 	_ = e.Stop(w, 2*time.Second)
 	code, msg, _ := codeOf(why)
-	if err := regent.CleanWorker(e.Host, w, worker.Everything); err != nil {
+	if err := cleanWorker(e, w, worker.Everything); err != nil {
 		return &exitError{code: code, msg: fmt.Sprintf("%s; stopping it failed too: %v", msg, err), cause: why}
 	}
 	return &exitError{code: code, msg: msg + "; the worker was stopped and removed", cause: why}

@@ -24,7 +24,7 @@ func TestSpawnTmuxWorker(t *testing.T) {
 		t.Errorf("printed %q", got)
 	}
 	rec := te.record("w1")
-	p, _ := te.fake.Get(rec.Tmux.PaneID)
+	p, _ := te.Fake.Get(rec.Tmux.PaneID)
 	argv := p.Spec.Argv
 	if want := []string{"env", "-i", "/bin/sh", te.Dir().ScriptPath("w1")}; !reflect.DeepEqual(argv, want) {
 		t.Errorf("the pane runs %q, want the command under its start script %q", argv, want)
@@ -74,7 +74,7 @@ func TestSpawnRefusesBadInput(t *testing.T) {
 		_, err := te.env.Spawn(c.o)
 		wantErr(t, err, 1, c.want)
 	}
-	if n := len(te.fake.PaneIDs()); n != 1 {
+	if n := len(te.Fake.PaneIDs()); n != 1 {
 		t.Errorf("%d panes, want only the first worker's", n)
 	}
 }
@@ -82,21 +82,21 @@ func TestSpawnRefusesBadInput(t *testing.T) {
 func TestSpawnReadyWaitIsAllOrNothing(t *testing.T) {
 	te := newTestEnv(t)
 	// Nothing on screen ever looks like an input prompt.
-	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"starting..."} }
+	te.Fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"starting..."} }
 	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "slow", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()}},
 		ReadyWait: true, ReadyTimeout: 50 * time.Millisecond})
 	wantErr(t, err, 1, "worker 'slow' not ready after 50ms (no input prompt seen")
 	if !strings.HasSuffix(err.Error(), "; the worker was stopped and removed") {
 		t.Errorf("the error does not say what was rolled back: %v", err)
 	}
-	if te.record("slow") != nil || len(te.fake.PaneIDs()) != 0 || te.output() != "" {
+	if te.record("slow") != nil || len(te.Fake.PaneIDs()) != 0 || te.output() != "" {
 		t.Error("a failed --ready-wait left a record, a window or a 'spawned' line")
 	}
 }
 
 func TestSpawnReadyWaitReturnsAtThePrompt(t *testing.T) {
 	te := newTestEnv(t)
-	te.fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"$ "} }
+	te.Fake.OnStart = func(p *tmuxtest.FakePane, _ tmux.Spec) { p.Screen = []string{"$ "} }
 	err := runSpawn(te.env, plainSpawn{spawnOptions: spawnOptions{SpawnOptions: worker.SpawnOptions{Name: "sh1", Tmux: true, Argv: []string{"sh"}, Cwd: t.TempDir()}},
 		ReadyWait: true, ReadyTimeout: 5 * time.Second})
 	if err != nil {

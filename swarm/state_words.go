@@ -143,7 +143,7 @@ func (s stateWord) ended() bool {
 // workerLoop is the state of a worker's loop: nil for a worker that is no loop's, or whose
 // loop state cannot be read.
 func workerLoop(e *env, w *state.Worker) *ralph.State {
-	if e.Host == nil || w.Metadata["ralph"] != true {
+	if e.Machine == nil || w.Metadata["ralph"] != true {
 		return nil
 	}
 	return e.LoopState(w.Name)

@@ -57,7 +57,7 @@ func (o statusOptions) check() error {
 }
 
 func runStatus(e *env, o statusOptions) error {
-	regent.Revive(e.Host)
+	regent.Revive(e.Machine)
 	w, _, err := e.Load(o.Args[0])
 	if err != nil {
 		return err

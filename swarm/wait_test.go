@@ -6,6 +6,7 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/state"
+	"github.com/swarm-dev/swarm/swarm/internal/testmachine"
 )
 
 func TestEndOfWait(t *testing.T) {
@@ -46,7 +47,7 @@ func TestWaitWaitsForALoopOnALimit(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	holdMonitor(t, ld)
+	testmachine.HoldMonitor(t, ld)
 	w, _, err := te.Load("l")
 	if err != nil {
 		t.Fatal(err)

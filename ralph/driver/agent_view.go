@@ -26,9 +26,9 @@ type agent struct {
 type agentView struct {
 	cfg    *Config
 	rec    *recorder
-	host   *paneHost // where the agent was started through the pane's host
-	outage *outage   // the tmux server's silences, which a look can meet
-	seen   agent     // the agent as last seen through tmux
+	shell  *paneShell // where the agent was started through the pane's shell
+	outage *outage    // the tmux server's silences, which a look can meet
+	seen   agent      // the agent as last seen through tmux
 	agentEnd
 }
 
@@ -61,14 +61,14 @@ func (v *agentView) now() agent {
 	if err != nil {
 		return agent{paneID: w.Tmux.PaneID, gone: true, dead: true}
 	}
-	pid, hosted := v.host.agentPID(p)
+	pid, inShell := v.shell.agentPID(p)
 	a := agent{paneID: p.ID, pid: pid, dead: p.Dead}
 	// The wrapper writes the exit file as the agent ends, often before tmux notices.
 	if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {
 		a.code = &c
 		a.dead = true
-	} else if hosted {
-		// The pane lives on with its host: the agent's end is its process's.
+	} else if inShell {
+		// The pane lives on with its pane shell: the agent's end is its process's.
 		a.dead = !v.cfg.Procs.Alive(pid)
 	} else if p.Dead {
 		if p.HasStatus {
@@ -100,8 +100,8 @@ func (v *agentView) settled() agent {
 		if v.outage.lasting() && a.code == nil {
 			return v.silentExit(a)
 		}
-		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == v.host.started.agent {
-			a = v.hostRecorded(a)
+		if a.dead && a.code == nil && !a.gone && a.pid > 0 && a.pid == v.shell.started.agent {
+			a = v.shellRecorded(a)
 		}
 		if a.gone || (a.dead && a.code != nil) || v.cfg.Clock.Now().After(deadline) {
 			return a
@@ -116,7 +116,7 @@ func (v *agentView) settled() agent {
 const silentExitWait = 10 * time.Second
 
 // silentExit is agent a while the tmux server does not answer: its exit code, once the
-// wrapper, the start script or the pane's host records it, is the only word of its end.
+// wrapper, the start script or the pane's shell records it, is the only word of its end.
 func (v *agentView) silentExit(a agent) agent {
 	deadline := v.cfg.Clock.Now().Add(silentExitWait)
 	for {
@@ -131,10 +131,10 @@ func (v *agentView) silentExit(a agent) agent {
 	}
 }
 
-// hostRecorded waits briefly for the pane's host to record how its agent a ended: it does so
+// shellRecorded waits briefly for the pane's shell to record how its agent a ended: it does so
 // as it collects the agent, a moment after the agent's end can be seen (now has just
 // looked for the record).
-func (v *agentView) hostRecorded(a agent) agent {
+func (v *agentView) shellRecorded(a agent) agent {
 	for pause := time.Millisecond; pause <= 32*time.Millisecond; pause *= 2 {
 		v.cfg.Clock.Sleep(pause)
 		if c, ok := v.cfg.Workers.ExitCode(v.cfg.Name); ok {

@@ -1,9 +1,10 @@
 // Package driver drives a loop: it starts each iteration's agent in the worker's tmux pane,
 // delivers the prompt, watches the agent (its process, its screen, its own signals, the loop's
 // files), ends it, and carries out what the loop's policy (package ralph) decides at every
-// step. A loop is driven through Loop (New, then Run). The Regent (package swarm/regent), one
-// process per state directory, drives each of its supervised loops in a goroutine of its own;
-// a loop without it, or run in the foreground, has a monitor process that does the same.
+// step. A loop is driven through Loop (New, then Run). The Regent (package
+// swarm/regent/daemon), one process per state directory, drives each of its supervised loops
+// in a goroutine of its own; a loop without it, or run in the foreground, has a monitor
+// process that does the same (both through swarm/loop).
 //
 // One iteration, as state.json records its Phase. Loop.step takes up whatever phase it finds,
 // so a monitor that dies is followed by one that neither starts the agent twice nor pastes
@@ -40,17 +41,17 @@
 //
 // Loop is the conductor: Run, the order of the phases (Loop.step) and the transition that
 // carries a decision out. The phases are types of their own, each holding its own state and
-// reaching the rest of the loop through a short interface of what it needs (its ...Needs):
-// the delivery of the prompt (promptDelivery, phase_deliver.go; its waits for the input
-// prompt, phase_deliver_wait.go; its paste and Enter, and the looks that make sure the agent
-// took it, phase_submit.go), the watch of a working agent
-// (agentWatch, phase_watch*.go, with the pane's feed, phase_feed.go, and its floods,
-// phase_flood.go), the end of an iteration and its record (endOfIteration, phase_end*.go),
-// the tmux server's silences (outage, phase_outage.go) and what the loop says and records,
-// with the writes a full disk refused (recorder, phase_record.go, phase_unlogged.go). They
-// share the agent as seen through tmux (agentView, agent_view.go) and the pane's host
-// (paneHost, host_pane.go). A phase is thus read, changed and tested on its own, and what it
-// may do to the loop is its interface, not the whole of Loop.
+// reaching the rest of the loop through a short interface of what it needs (its ...Needs): the
+// delivery of the prompt (promptDelivery, phase_deliver.go; its waits for the input prompt,
+// phase_deliver_wait.go; its paste and Enter, and the looks that make sure the agent took it,
+// phase_submit.go), the watch of a working agent (agentWatch, phase_watch*.go, with the pane's
+// feed, phase_feed.go, and its floods, phase_flood.go), the end of an iteration and its record
+// (endOfIteration, phase_end*.go), the tmux server's silences (outage, phase_outage.go) and
+// what the loop says and records, with the writes a full disk refused (recorder,
+// phase_record.go, phase_unlogged.go). They share the agent as seen through tmux (agentView,
+// agent_view.go) and the pane's shell (paneShell, pane_shell_start.go). A phase is thus read,
+// changed and tested on its own, and what it may do to the loop is its interface, not the
+// whole of Loop.
 //
 // The driver's features are small types plugged into points of the loop's life
 // (features.go), rather than methods and fields of Loop: notifications, the API-error watch,

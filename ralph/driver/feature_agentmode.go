@@ -19,9 +19,22 @@ import (
 // same worker. agent.json is saved before the loop state changes, so a monitor that dies in
 // between finds the next stage decided and only applies it.
 
+// agentModeServices are what agent mode asks of the driver: the one slice of its services
+// (services.go) it uses.
+type agentModeServices interface {
+	dir() ralph.Dir
+	name() string
+	clock() Clock
+	say(format string, args ...any)
+	logEvent(kind, text string)
+	recorded(err error)
+	update(fn func(*ralph.State) error)
+	freshLoop()
+}
+
 // agentMode is the feature that drives agent mode's stages and specs.
 type agentMode struct {
-	drv services
+	drv agentModeServices
 	// notify reports an inbox the agent cannot read as an escalation.
 	notify *notifications
 }

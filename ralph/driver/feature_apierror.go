@@ -10,6 +10,16 @@ import (
 	"github.com/swarm-dev/swarm/ralph/screen"
 )
 
+// apiErrorServices are what the API errors feature asks of the driver: the one slice of its
+// services (services.go) it uses.
+type apiErrorServices interface {
+	clock() Clock
+	logEvent(kind, text string)
+	endIteration(st *ralph.State, a agent, kind ralph.Ending)
+	capture(a agent, history int) ([]string, error)
+	screenKind(lines []string) screen.Kind
+}
+
 // apiErrors is the feature that ends an iteration whose agent gave up on its API and waits at
 // the error (on screen, or as its own signal says). It reads each screen before the usage
 // limits do, so that of the two seen at the same look the API error wins, as ever.
@@ -20,7 +30,7 @@ import (
 // waits for the agent's own word up to ownWordWait, then ends the iteration as the screen
 // says. Ended at once, the agent would take its hook (and the user's own) with it.
 type apiErrors struct {
-	drv services
+	drv apiErrorServices
 	// text is the API error that ended the iteration, for its record.
 	text string
 	// ownWord reports whether the iteration's agent names its API errors itself; nil: never.

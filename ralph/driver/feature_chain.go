@@ -14,8 +14,22 @@ import (
 // when a step's loop has ended, the chain decides (ralph/chain.go) and the next step's settings
 // replace the loop's.
 
+// chainServices are what a chain asks of the driver: the one slice of its services (services.go)
+// it uses.
+type chainServices interface {
+	dir() ralph.Dir
+	name() string
+	workers() *state.Dir
+	clock() Clock
+	say(format string, args ...any)
+	logEvent(kind, text string)
+	recorded(err error)
+	update(fn func(*ralph.State) error)
+	freshLoop()
+}
+
 // chains is the feature that moves a chain on to its next step.
-type chains struct{ drv services }
+type chains struct{ drv chainServices }
 
 func (ch *chains) featureName() string { return "chain" }
 

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"context"
+	"io"
 	"strings"
 
 	"github.com/swarm-dev/swarm/ralph"
@@ -8,10 +10,22 @@ import (
 	"github.com/swarm-dev/swarm/state"
 )
 
+// checkerServices are what the checkers ask of the driver: the one slice of its services
+// (services.go) it uses.
+type checkerServices interface {
+	dir() ralph.Dir
+	say(format string, args ...any)
+	detail() io.Writer
+	transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State
+	removeDoneFile(why string)
+	ctx() context.Context
+	workDir(st *ralph.State) string
+}
+
 // checkers is the feature that runs the loop's checkers on a claim of being done: an
 // iteration's (a signal, the done marker, the DONE file) when the policy asks for it, and a
 // DONE file found between iterations before it is taken for the loop's end.
-type checkers struct{ drv services }
+type checkers struct{ drv checkerServices }
 
 func (ck *checkers) featureName() string { return "checks" }
 

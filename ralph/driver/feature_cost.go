@@ -6,15 +6,29 @@ import (
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/cost"
+	"github.com/swarm-dev/swarm/state"
 )
 
 // What an iteration cost, read from what the agent records itself (Claude Code's session
 // transcript), priced from the table, and added to the loop's totals once; a loop with a
 // budget (--max-cost) is ended once it is spent.
 
+// costServices are what counting the cost asks of the driver: the one slice of its services
+// (services.go) it uses.
+type costServices interface {
+	dir() ralph.Dir
+	clock() Clock
+	say(format string, args ...any)
+	update(fn func(*ralph.State) error)
+	updateSupervision(fn func(*ralph.SupervisionState))
+	endIteration(st *ralph.State, a agent, kind ralph.Ending)
+	worker() (*state.Worker, error)
+	agentGetenv(name string) func(string) string
+}
+
 // costs is the feature that counts what a loop costs and holds it to its budget.
 type costs struct {
-	drv services
+	drv costServices
 	// poll is how often a loop with a budget reads what it has cost.
 	poll time.Duration
 	// warnedModels are the models without a price already reported.

@@ -1,10 +1,12 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/state"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/git"
@@ -14,8 +16,18 @@ import (
 // The test gate: supervision's tests run on the commits an iteration made, which are reverted
 // when they break the tests (what to do at each step is Gate's, in ralph/supervision_policy.go).
 
+// gateServices are what the test gate asks of the driver: the one slice of its services
+// (services.go) it uses.
+type gateServices interface {
+	supervisionSay(format string, args ...any)
+	updateSupervision(fn func(*ralph.SupervisionState))
+	transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State
+	ctx() context.Context
+	worker() (*state.Worker, error)
+}
+
 // testGate is the feature that runs the test gate when an iteration ended with commits.
-type testGate struct{ drv services }
+type testGate struct{ drv gateServices }
 
 func (g *testGate) featureName() string { return "gate" }
 

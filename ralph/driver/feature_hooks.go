@@ -1,15 +1,31 @@
 package driver
 
 import (
+	"context"
+	"io"
+
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/config"
 )
+
+// hookServices are what the user's hooks ask of the driver: the one slice of its services
+// (services.go) it uses.
+type hookServices interface {
+	dir() ralph.Dir
+	name() string
+	say(format string, args ...any)
+	detail() io.Writer
+	logEvent(kind, text string)
+	ctx() context.Context
+	workDir(st *ralph.State) string
+	agentName(st *ralph.State) string
+}
 
 // userHooks is the feature that runs the user's hooks of an iteration's and a loop's end:
 // post-iteration once the iteration is recorded (they see the loop's status as the iteration
 // left it), and the loop's final hook (on-complete, on-stagnation, on-failure) once its summary
 // is written. The pre-iteration hooks run as the agent starts (see Starter).
-type userHooks struct{ drv services }
+type userHooks struct{ drv hookServices }
 
 func (h *userHooks) featureName() string { return "hooks" }
 

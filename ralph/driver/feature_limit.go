@@ -17,10 +17,21 @@ import (
 // Usage limits, the driver's side: seeing one on screen, waiting for the reset, and telling the
 // other loops on the same account (one limit file per account under $SWARM_DIR/limits).
 
+// limitServices are what the usage limits ask of the driver: the one slice of its services
+// (services.go) it uses.
+type limitServices interface {
+	name() string
+	workers() *state.Dir
+	clock() Clock
+	endIteration(st *ralph.State, a agent, kind ralph.Ending)
+	worker() (*state.Worker, error)
+	agentGetenv(name string) func(string) string
+}
+
 // usageLimits is the feature that ends an iteration at the agent's usage limit and keeps a
 // loop from starting an agent while its account's limit is spent.
 type usageLimits struct {
-	drv services
+	drv limitServices
 	// limit is the usage limit that ended the iteration, for its record.
 	limit *ralph.LimitFacts
 	// watched is the account of the agent being watched (looked up once, not at every poll).

@@ -15,14 +15,30 @@ import (
 // channels of the loop's [notify] settings, and supervision's escalation to its webhook when
 // the loop gives up. The other features and the driver send their own notices through it.
 
+// notifyServices are what the notifications ask of the driver: the one slice of its services
+// (services.go) it uses.
+type notifyServices interface {
+	dir() ralph.Dir
+	name() string
+	clock() Clock
+	say(format string, args ...any)
+	supervisionSay(format string, args ...any)
+	supervisionPrint(text string)
+	logEvent(kind, text string)
+	updateSupervision(fn func(*ralph.SupervisionState))
+	workDir(st *ralph.State) string
+	lastOutput(a agent, iteration, n int) []string
+	showMessage(text string) error
+}
+
 // notifications is the feature that sends a loop's notifications; it keeps the deliveries
 // under way.
 type notifications struct {
-	drv   services
+	drv   notifyServices
 	notes *notifier
 }
 
-func newNotifications(drv services) *notifications {
+func newNotifications(drv notifyServices) *notifications {
 	ns := &notifications{drv: drv}
 	ns.notes = &notifier{failed: ns.notifyFailed}
 	return ns

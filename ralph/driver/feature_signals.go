@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/swarm-dev/swarm/ralph/words"
+	"github.com/swarm-dev/swarm/state"
 
 	"github.com/swarm-dev/swarm/ralph"
 	"github.com/swarm-dev/swarm/ralph/screen"
@@ -17,11 +18,30 @@ import (
 // loop's directory, whose changes wake the loop already: an event is read at once, with no
 // polling of its own.
 
+// signalServices are what following the agents' own signals asks of the driver: the one slice of
+// its services (services.go) it uses.
+type signalServices interface {
+	dir() ralph.Dir
+	name() string
+	clock() Clock
+	say(format string, args ...any)
+	logEvent(kind, text string)
+	update(fn func(*ralph.State) error)
+	endIteration(st *ralph.State, a agent, kind ralph.Ending)
+	abortRequested() bool
+	worker() (*state.Worker, error)
+	alive(pid int) bool
+	capture(a agent, history int) ([]string, error)
+	captureHistory(a agent) ([]string, error)
+	screenKind(lines []string) screen.Kind
+	doneShown(st *ralph.State, message string, lines []string) bool
+}
+
 // signalWatch is the feature that follows the agents' own signals: it ends an iteration as
 // they say, names a permission the agent waits for, and tells the delivery when the agent
 // is ready for its prompt and took it.
 type signalWatch struct {
-	drv    services
+	drv    signalServices
 	limits *usageLimits // a usage limit the agent signals ends the iteration as one on screen
 	// apiErrors: an API error the agent signals ends the iteration as one on screen.
 	apiErrors *apiErrors

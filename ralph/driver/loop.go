@@ -64,9 +64,9 @@ type Config struct {
 	Output OutputPiper
 	// ExtraEnv is added to the agent's environment at every iteration (KEY=VALUE).
 	ExtraEnv []string
-	// Host starts the agents after the first through a long-lived shell in the pane instead
-	// of a new pane process each (see host.go).
-	Host bool
+	// PaneShell starts the agents after the first through a long-lived shell in the pane
+	// instead of a new pane process each (see pane_shell.go).
+	PaneShell bool
 
 	// Intervals; zero means the default.
 	ExitPoll     time.Duration // how often the agent's process is checked (default 200ms)
@@ -131,7 +131,7 @@ type Loop struct {
 	rec      *recorder     // what the loop says and records, and the writes that failed
 	pane     *paneFollower // the agent's output, where it is followed
 	view     *agentView    // the agent as seen through tmux, and what ended it
-	host     *paneHost     // the pane's host, where agents start through one
+	shell    *paneShell    // the pane's shell, where agents start through one
 	files    *fileWatch    // tells when the loop's files change, where the system can
 	// filesChanged: the last wait ended because the loop's files changed.
 	filesChanged bool
@@ -149,7 +149,7 @@ func New(cfg Config) *Loop {
 	cfg.defaults()
 	l := &Loop{cfg: cfg}
 	l.rec = newRecorder(&l.cfg, l)
-	l.host = &paneHost{cfg: &l.cfg}
+	l.shell = &paneShell{cfg: &l.cfg}
 	drv := facade{l}
 	l.notify = newNotifications(drv)
 	limits := &usageLimits{drv: drv}
@@ -162,7 +162,7 @@ func New(cfg Config) *Loop {
 		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
 		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}
 	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll}
-	l.view = &agentView{cfg: &l.cfg, rec: l.rec, host: l.host, outage: l.outage}
+	l.view = &agentView{cfg: &l.cfg, rec: l.rec, shell: l.shell, outage: l.outage}
 	l.outage.drv = l.view
 	l.ending = &endOfIteration{cfg: &l.cfg, pats: &l.patterns, rec: l.rec, view: l.view, features: l.features, drv: l}
 	l.pane = &paneFollower{output: cfg.Output, dir: cfg.Dir, pats: &l.patterns}
@@ -234,7 +234,7 @@ func WriteBackoff(n int) time.Duration {
 // maxWriteRetry bounds the pause between retries while the loop's files cannot be written.
 const maxWriteRetry = 30 * time.Second
 
-// errServerGone means the tmux server hosting the loop is gone.
+// errServerGone means the tmux server the loop runs on is gone.
 var errServerGone = errors.New("the tmux server is gone")
 
 // Run drives the loop until it is stopped, fails, finishes or is paused with no agent left
@@ -242,7 +242,7 @@ var errServerGone = errors.New("the tmux server is gone")
 // failed for a reason of its own (the caller reports it).
 func (l *Loop) Run() (ralph.Status, error) {
 	defer l.pane.unfollow()
-	defer l.host.dismiss(l.statusNow)
+	defer l.shell.dismiss(l.statusNow)
 	l.files = l.watchOwnFiles()
 	defer l.files.close()
 	// A last chance for what a full disk kept out of the logs (see UnloggedError).

@@ -137,7 +137,7 @@ func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 	}
 	spec := tmux.Spec{Session: w.Tmux.Session, Window: w.Tmux.Window, Cwd: w.Cwd, Argv: argv, ID: w.ID, ClearHistory: true}
 	l.features.agentStarting()
-	p, err := l.startAgent(w, spec, l.cfg.Host && scripted, lc.Script)
+	p, err := l.startAgent(w, spec, l.cfg.PaneShell && scripted, lc.Script)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 			return nil
 		}
 		cur.Tmux.PaneID = p.ID
-		cur.PID = p.PID // the agent's, also under a host
+		cur.PID = p.PID // the agent's, also under a pane shell
 		cur.Status = state.StatusRunning
 		cur.ExitCode = nil
 		if cur.Metadata == nil {
@@ -158,10 +158,10 @@ func (l *Loop) launch(w *state.Worker, lc ralph.Launch, n int) error {
 	})
 }
 
-// startAgent starts the iteration's agent in the worker's pane: through the pane's host when
-// there is one, else as a new pane process (spec's, under a new host when hosted), in a new
-// window when the pane is gone. The pane returned carries the agent's process.
-func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script string) (tmux.Pane, error) {
+// startAgent starts the iteration's agent in the worker's pane: through the pane's shell when
+// there is one, else as a new pane process (spec's, under a new pane shell when inShell is
+// set), in a new window when the pane is gone. The pane returned carries the agent's process.
+func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, inShell bool, script string) (tmux.Pane, error) {
 	p, err := l.view.ownPane(w)
 	if errors.Is(err, tmux.ErrNotAnswering) {
 		// The pane may well be there: a new window beside it would be a second agent.
@@ -177,28 +177,28 @@ func (l *Loop) startAgent(w *state.Worker, spec tmux.Spec, hosted bool, script s
 		}
 	} else {
 		// The previous agent, or anything it left behind.
-		pid, _ := l.host.agentPID(p)
+		pid, _ := l.shell.agentPID(p)
 		l.view.end(agent{pid: pid}, l.cfg.KillGrace)
 	}
 	// Whatever starts from here is the next agent: nothing of it was looked for or seen to
 	// end yet, and what the next script notes is its process.
 	l.view.swept, l.view.ended, l.view.since = false, 0, l.cfg.Procs.Mark()
 	_ = os.Remove(l.cfg.Workers.AgentPIDPath(l.cfg.Name))
-	if hosted && !gone && !p.Dead {
-		if pid, ok := l.host.startHosted(p, script); ok {
+	if inShell && !gone && !p.Dead {
+		if pid, ok := l.shell.startAgent(p, script); ok {
 			p.PID = pid
 			return p, nil
 		}
 	}
-	hosted = l.host.hostFor(&spec, hosted, script)
+	inShell = l.shell.argvFor(&spec, inShell, script)
 	if gone {
 		// The window was closed by hand: open a new one and point the worker at it.
 		p, err = l.cfg.Tmux.NewWindow(spec)
 	} else {
 		p, err = l.cfg.Tmux.Respawn(w.Tmux.PaneID, spec)
 	}
-	if err == nil && hosted {
-		p.PID = l.host.waitAgent(p.PID)
+	if err == nil && inShell {
+		p.PID = l.shell.waitAgent(p.PID)
 	}
 	return p, err
 }

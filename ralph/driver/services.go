@@ -1,52 +1,30 @@
 package driver
 
 import (
-	"context"
 	"io"
 
 	"github.com/swarm-dev/swarm/ralph"
-	"github.com/swarm-dev/swarm/ralph/screen"
 	"github.com/swarm-dev/swarm/state"
 )
 
 // services are what the driver does for its features: they say and record through it, look
 // at the agent through it and end the iteration through it, rather than reaching into Loop.
-// What a feature may do to the loop is thus this list, and a feature's tests can stand in a
-// fake for the driver.
+// Each feature is handed only the slice of them it uses, an interface of its own beside its
+// type (agentModeServices, signalServices, ...): what a feature may do to the loop is that
+// list, read where the feature is. services is their union, which the driver's facade gives,
+// and a feature's tests can stand in a fake for the driver.
 type services interface {
-	// The loop: its directory, the worker it runs in, the time.
-	dir() ralph.Dir
-	name() string
-	workers() *state.Dir
-	clock() Clock
-	// What it says and records (see phase_record.go).
-	say(format string, args ...any)
-	supervisionSay(format string, args ...any)
-	supervisionPrint(text string)
-	detail() io.Writer
-	logEvent(kind, text string)
-	recorded(err error)
-	update(fn func(*ralph.State) error)
-	updateSupervision(fn func(*ralph.SupervisionState))
-	// Its decisions and endings.
-	transition(st *ralph.State, a agent, dec ralph.Decision) *ralph.State
-	endIteration(st *ralph.State, a agent, kind ralph.Ending)
-	removeDoneFile(why string)
-	freshLoop()
-	abortRequested() bool
-	ctx() context.Context
-	// The worker and its agent.
-	worker() (*state.Worker, error)
-	workDir(st *ralph.State) string
-	agentName(st *ralph.State) string
-	agentGetenv(name string) func(string) string
-	alive(pid int) bool
-	capture(a agent, history int) ([]string, error)
-	captureHistory(a agent) ([]string, error)
-	screenKind(lines []string) screen.Kind
-	doneShown(st *ralph.State, message string, lines []string) bool
-	lastOutput(a agent, iteration, n int) []string
-	showMessage(text string) error
+	agentModeServices
+	apiErrorServices
+	chainServices
+	checkerServices
+	costServices
+	deadlineServices
+	gateServices
+	hookServices
+	limitServices
+	notifyServices
+	signalServices
 }
 
 // facade gives the features the driver's services: the methods below are its own, the others

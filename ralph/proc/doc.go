@@ -22,7 +22,7 @@
 // which ends the process groups of the steps a driver that died left running (children.go);
 // the worker lifecycle (swarm/worker) and the Regent use it too. The driver's view of an
 // agent's processes is its driver.Procs interface, which the Regent fills with an adapter
-// over this package (swarm/regent's loopProcs), so the driver's tests can fake processes.
+// over this package (swarm/loop's loopProcs), so the driver's tests can fake processes.
 // Usage is what swarm regent status reports of the Regent's own use, and EndStdoutTo ends
 // the copier of a pane's output when a loop stops following it.
 package proc

@@ -10,7 +10,7 @@
 //     (expired, stopped when the worker is gone) and when to look next. A beat missed while
 //     nothing was watching is sent once, not once per interval missed.
 //
-// What it must not do is act: the Regent (swarm/regent), the one long-lived process per
+// What it must not do is act: the Regent (swarm/regent/daemon), the one long-lived process per
 // state directory, sleeps until the next Wake, types the message through tmux and records it
 // with Sent; the commands (swarm/heartbeat*.go) change the schedules and start or wake the
 // Regent. Store names the runner lock, held by whoever sends the beats, so that a runner of an

@@ -15,12 +15,12 @@ import (
 )
 
 // cloneWorker records a worker that exited 0 (what --all offers) whose worktree is a clone of
-// the fixture's repository on branch name, and returns its host and clone.
-func (f *fixture) cloneWorker(name string) (*worker.Host, string) {
+// the fixture's repository on branch name, and returns its machine and clone.
+func (f *fixture) cloneWorker(name string) (*worker.Machine, string) {
 	f.t.Helper()
 	fake := tmuxtest.New()
-	h := worker.NewHost(f.dir, fake, workertest.New(fake), nil)
-	cw, err := h.CreateClone(f.repo, name, "", "")
+	m := worker.NewMachine(f.dir, fake, workertest.New(fake), nil)
+	cw, err := m.CreateClone(f.repo, name, "", "")
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func (f *fixture) cloneWorker(name string) (*worker.Host, string) {
 	if err := f.dir.UpdateWorkers(nil, func(ws *state.Workers) error { ws.Put(w); return nil }); err != nil {
 		f.t.Fatal(err)
 	}
-	return h, cw.Info.Path
+	return m, cw.Info.Path
 }
 
 // commitIn writes file in the clone at dir and commits it there.
@@ -48,9 +48,9 @@ func (f *fixture) commitIn(dir, file string) string {
 }
 
 // candidate is the one candidate q selects.
-func (f *fixture) candidate(h *worker.Host, q Query) Candidate {
+func (f *fixture) candidate(m *worker.Machine, q Query) Candidate {
 	f.t.Helper()
-	sel, err := Candidates(h, q)
+	sel, err := Candidates(m, q)
 	if err != nil || len(sel.Candidates) != 1 {
 		f.t.Fatalf("selection %+v, %v; want one candidate", sel, err)
 	}
@@ -61,10 +61,10 @@ func (f *fixture) candidate(h *worker.Host, q Query) Candidate {
 // --all (from the repository or from the clone itself), and lands like any other.
 func TestACloneWorkersBranchLands(t *testing.T) {
 	f := newFixture(t)
-	h, clone := f.cloneWorker("w1")
+	m, clone := f.cloneWorker("w1")
 	tip := f.commitIn(clone, "b.txt")
 	for _, q := range []Query{{Names: []string{"w1"}}, {All: true, Repo: f.repo}, {All: true, Repo: realPath(clone)}} {
-		c := f.candidate(h, q)
+		c := f.candidate(m, q)
 		if c.Problem != "" || c.Tip != tip || c.Clone != clone || c.Repo != f.repo || c.Target != "main" {
 			t.Fatalf("query %+v: candidate %+v, want w1 at the clone's %s", q, c, tip)
 		}
@@ -72,7 +72,7 @@ func TestACloneWorkersBranchLands(t *testing.T) {
 	if got := f.git("rev-parse", "w1"); got != tip {
 		t.Fatalf("the repository's w1 at %s, want the clone's %s", got, tip)
 	}
-	c := f.candidate(h, Query{Names: []string{"w1"}})
+	c := f.candidate(m, Query{Names: []string{"w1"}})
 	r, err := Land(f.dir, c, Options{TestCommand: "test -f b.txt"})
 	if err != nil || r.State != Landed || !r.Clone {
 		t.Fatalf("record %+v, %v", r, err)
@@ -95,17 +95,17 @@ func TestACloneWorkersBranchLands(t *testing.T) {
 // worktree; a branch checked out in the repository cannot be brought back, and says so.
 func TestACloneWorkersBranchMovedOrCheckedOut(t *testing.T) {
 	f := newFixture(t)
-	h, clone := f.cloneWorker("w1")
+	m, clone := f.cloneWorker("w1")
 	tip := f.commitIn(clone, "b.txt")
 	before := f.git("rev-parse", "main")
-	c := f.candidate(h, Query{Names: []string{"w1"}})
+	c := f.candidate(m, Query{Names: []string{"w1"}})
 	r, err := Land(f.dir, c, Options{TestCommand: "git -C " + clone + " commit -q --allow-empty -m more"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.wantNotLanded(r, before, "w1's branch moved while it was tested ("+tip[:7]+" → ")
 	f.git("checkout", "-q", "w1")
-	c = f.candidate(h, Query{Names: []string{"w1"}})
+	c = f.candidate(m, Query{Names: []string{"w1"}})
 	if step, why := Next(c, true, false); step != StepCannot || !strings.Contains(why, "cannot bring branch w1 back from its clone") ||
 		!strings.Contains(why, "w1 is checked out at "+f.repo) {
 		t.Errorf("a clone's branch checked out in the repository: %v %q", step, why)

@@ -73,9 +73,9 @@ func realPath(path string) string {
 // Candidates are the workers the query considers. A named worker must have a branch of its
 // own; one whose branch cannot be taken up is a candidate with a Problem, so that it never
 // stops the others.
-func Candidates(h *worker.Host, q Query) (Selection, error) {
+func Candidates(m *worker.Machine, q Query) (Selection, error) {
 	sel := Selection{Repo: q.Repo}
-	ws, _, err := h.Targets(q.Names, q.All, func(w *state.Worker) bool {
+	ws, _, err := m.Targets(q.Names, q.All, func(w *state.Worker) bool {
 		return w.Worktree != nil && w.Worktree.Branch != ""
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func Candidates(h *worker.Host, q Query) (Selection, error) {
 		if w.Worktree == nil || w.Worktree.Branch == "" {
 			return sel, fmt.Errorf("%s has no branch of its own (spawn it with --worktree)", w.Name)
 		}
-		loop := loopOf(h, w)
+		loop := loopOf(m, w)
 		switch {
 		case !q.All:
 		case realPath(w.Worktree.BaseRepo) != q.Repo:
@@ -100,7 +100,7 @@ func Candidates(h *worker.Host, q Query) (Selection, error) {
 			sel.PassedOver = append(sel.PassedOver, PassedOver{Worker: w, Loop: loop})
 			continue
 		}
-		sel.Candidates = append(sel.Candidates, candidate(h, w, loop, q.Into, targets))
+		sel.Candidates = append(sel.Candidates, candidate(m, w, loop, q.Into, targets))
 	}
 	return sel, nil
 }
@@ -118,11 +118,11 @@ func cloneBase(ws []*state.Worker, repo string) string {
 
 // loopOf is the state of w's loop, nil for a worker that is no loop's (or whose loop state
 // cannot be read), as the views tell them.
-func loopOf(h *worker.Host, w *state.Worker) *ralph.State {
+func loopOf(m *worker.Machine, w *state.Worker) *ralph.State {
 	if w.Metadata["ralph"] != true {
 		return nil
 	}
-	return h.LoopState(w.Name)
+	return m.LoopState(w.Name)
 }
 
 // target is a repository's default target: the branch checked out there, or why there is none.
@@ -130,12 +130,12 @@ type target struct{ branch, problem string }
 
 // candidate is w's branch as the queue sees it now; what keeps it from being taken up is
 // its Problem.
-func candidate(h *worker.Host, w *state.Worker, loop *ralph.State, into string, targets map[string]target) Candidate {
+func candidate(m *worker.Machine, w *state.Worker, loop *ralph.State, into string, targets map[string]target) Candidate {
 	c := Candidate{Worker: w.Name, Branch: w.Worktree.Branch, Repo: w.Worktree.BaseRepo, Target: into}
 	if loop != nil && loop.Supervision != nil {
 		c.TestCommand = loop.Supervision.TestCommand
 	}
-	rec, err := LoadRecord(h.Dir(), w.Name)
+	rec, err := LoadRecord(m.Dir(), w.Name)
 	if err != nil {
 		c.Problem = err.Error()
 		return c

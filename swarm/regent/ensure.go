@@ -13,7 +13,7 @@ import (
 
 // How commands start the Regent of a state directory and wait for it.
 
-// Session hosts the Regent on swarm's private tmux server.
+// Session is where the Regent runs, on swarm's private tmux server.
 // The Regent runs under a small keeper that starts it again when it dies, and tmux restarts
 // the keeper when it dies (see tmux.ReviveOnDeath): the loops survive either crashing with no
 // swarm command run in between.
@@ -23,38 +23,38 @@ const Session = "swarm-regent"
 const window = "regent"
 
 // Ensure makes sure the state directory's Regent runs and has looked at every loop: it wakes
-// a running one, or starts one in the regent session of h's tmux server. The start lock orders
+// a running one, or starts one in the regent session of m's tmux server. The start lock orders
 // this against a Regent that is leaving: either the leaving Regent sees the loop that made
 // the caller come, or the caller sees it gone and starts another.
-func Ensure(h *worker.Host) error {
-	start, err := state.AcquireLock(FilesOf(h.Dir()).Start)
+func Ensure(m *worker.Machine) error {
+	start, err := state.AcquireLock(FilesOf(m.Dir()).Start)
 	if err != nil {
 		return err
 	}
 	defer start.Unlock()
-	rc := NewClient(h.Dir())
+	rc := NewClient(m.Dir())
 	if rc.Alive() {
 		_ = rc.Wake()
 		return nil
 	}
-	if GivenUp(h.Dir()) != "" {
+	if GivenUp(m.Dir()) != "" {
 		return ErrGivenUp
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	_ = os.Remove(FilesOf(h.Dir()).Error)
-	p, err := StartRevived(h, window, argv(h, exe, "__keep"))
+	_ = os.Remove(FilesOf(m.Dir()).Error)
+	p, err := StartRevived(m, window, Argv(m, exe, "__keep"))
 	if err != nil {
 		return fmt.Errorf("cannot start the Regent: %w", err)
 	}
 	// Until it answers, or says why it cannot: a Regent that cannot listen would leave every
 	// loop undriven while the spawn looked fine.
 	waitFor(5*time.Second, func() bool {
-		return rc.Answers() || CannotListen(h.Dir()) != "" || !h.Procs().Alive(p.PID, 0)
+		return rc.Answers() || CannotListen(m.Dir()) != "" || !m.Procs().Alive(p.PID, 0)
 	})
-	if why := CannotListen(h.Dir()); why != "" {
+	if why := CannotListen(m.Dir()); why != "" {
 		return fmt.Errorf("the Regent cannot run: %s (see 'swarm regent logs')", why)
 	}
 	return nil
@@ -62,13 +62,13 @@ func Ensure(h *worker.Host) error {
 
 // StartRevived runs argv in a window of the regent session that tmux revives whenever its
 // program dies (a program that ends on purpose closes its window first, see RemoveOwnPane).
-func StartRevived(h *worker.Host, window string, argv []string) (tmux.Pane, error) {
-	p, err := h.Tmux().NewWindow(tmux.Spec{Session: Session, Window: window, Cwd: "/", Argv: argv})
+func StartRevived(m *worker.Machine, window string, argv []string) (tmux.Pane, error) {
+	p, err := m.Tmux().NewWindow(tmux.Spec{Session: Session, Window: window, Cwd: "/", Argv: argv})
 	if err != nil {
 		return tmux.Pane{}, err
 	}
-	if err := h.Tmux().ReviveOnDeath(p.ID); err != nil {
-		_ = h.Tmux().KillPane(p.ID)
+	if err := m.Tmux().ReviveOnDeath(p.ID); err != nil {
+		_ = m.Tmux().KillPane(p.ID)
 		return tmux.Pane{}, err
 	}
 	return p, nil
@@ -76,23 +76,23 @@ func StartRevived(h *worker.Host, window string, argv []string) (tmux.Pane, erro
 
 // RemoveOwnPane closes the window this process runs in, so tmux does not revive a program
 // that leaves on purpose.
-func RemoveOwnPane(h *worker.Host) {
+func RemoveOwnPane(m *worker.Machine) {
 	if pane := tmux.CurrentPane(); pane != "" {
-		_ = h.Tmux().KillPane(pane)
+		_ = m.Tmux().KillPane(pane)
 	}
 }
 
-// argv runs a hidden `swarm regent` command of this executable on this state directory and
+// Argv runs a hidden `swarm regent` command of this executable on this state directory and
 // tmux server, wherever it starts: the Regent and its keeper are swarm's own processes.
-func argv(h *worker.Host, exe, command string) []string {
-	return []string{exe, "--swarm-dir", h.Dir().Root, "--tmux-socket", h.Tmux().Socket(), "regent", command}
+func Argv(m *worker.Machine, exe, command string) []string {
+	return []string{exe, "--swarm-dir", m.Dir().Root, "--tmux-socket", m.Tmux().Socket(), "regent", command}
 }
 
 // Settled waits briefly for a Regent that has nothing left to do to leave, so a kill of the
 // last loops returns with nothing of them running.
-func Settled(h *worker.Host) {
-	rc := NewClient(h.Dir())
-	needed := func() bool { return loopsNeedRegent(h) || heartbeatsActive(h) }
+func Settled(m *worker.Machine) {
+	rc := NewClient(m.Dir())
+	needed := func() bool { return loopsNeedRegent(m) || heartbeatsActive(m) }
 	if !rc.Alive() || needed() {
 		return
 	}
@@ -101,9 +101,9 @@ func Settled(h *worker.Host) {
 }
 
 // loopsNeedRegent reports whether any supervised loop should be running.
-func loopsNeedRegent(h *worker.Host) bool {
-	for _, name := range h.LoopNames() {
-		if needsRegent(ralph.DirFor(h.Dir(), name)) {
+func loopsNeedRegent(m *worker.Machine) bool {
+	for _, name := range m.LoopNames() {
+		if NeedsRegent(ralph.DirFor(m.Dir(), name)) {
 			return true
 		}
 	}
@@ -114,32 +114,32 @@ func loopsNeedRegent(h *worker.Host) bool {
 // runs (the keeper's tmux session was killed, then the Regent died): every command that reads
 // loop state calls it, so loops are not left unwatched until the next spawn or resume. What
 // it did, or why it could not, is told as a warning.
-func Revive(h *worker.Host) {
-	rc := NewClient(h.Dir())
-	if rc.Alive() || !loopsLeftByRegent(h) {
+func Revive(m *worker.Machine) {
+	rc := NewClient(m.Dir())
+	if rc.Alive() || !loopsLeftByRegent(m) {
 		return
 	}
 	// Given up is said even while the keeper that gave up is still on its way out.
-	if GivenUp(h.Dir()) != "" {
-		h.Warnf("%v", ErrGivenUp)
+	if GivenUp(m.Dir()) != "" {
+		m.Warnf("%v", ErrGivenUp)
 		return
 	}
-	if state.IsLocked(FilesOf(h.Dir()).Keeper) {
+	if state.IsLocked(FilesOf(m.Dir()).Keeper) {
 		return
 	}
-	if err := Ensure(h); err != nil {
-		h.Warnf("loops need the Regent, which is not running and cannot be started: %v", err)
+	if err := Ensure(m); err != nil {
+		m.Warnf("loops need the Regent, which is not running and cannot be started: %v", err)
 		return
 	}
-	h.Warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", rc.PID())
+	m.Warnf("loops needed the Regent, which was not running (nor its keeper); started it again (pid %d)", rc.PID())
 }
 
 // loopsLeftByRegent reports whether a supervised loop that needs the Regent was left by a
 // monitor that died (one never driven, made with --no-run, waits for 'swarm ralph run').
-func loopsLeftByRegent(h *worker.Host) bool {
-	for _, name := range h.LoopNames() {
-		ld := ralph.DirFor(h.Dir(), name)
-		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && regentDrives(ld, st) && !ld.MonitorAlive() {
+func loopsLeftByRegent(m *worker.Machine) bool {
+	for _, name := range m.LoopNames() {
+		ld := ralph.DirFor(m.Dir(), name)
+		if st, err := ld.Load(); err == nil && st.MonitorPID != 0 && Drives(ld, st) && !ld.MonitorAlive() {
 			return true
 		}
 	}
@@ -147,9 +147,9 @@ func loopsLeftByRegent(h *worker.Host) bool {
 }
 
 // LoopsDriven reports whether every supervised loop that should run has its monitor.
-func LoopsDriven(h *worker.Host) bool {
-	for _, name := range h.LoopNames() {
-		if ld := ralph.DirFor(h.Dir(), name); needsRegent(ld) && !ld.MonitorAlive() {
+func LoopsDriven(m *worker.Machine) bool {
+	for _, name := range m.LoopNames() {
+		if ld := ralph.DirFor(m.Dir(), name); NeedsRegent(ld) && !ld.MonitorAlive() {
 			return false
 		}
 	}
@@ -159,8 +159,8 @@ func LoopsDriven(h *worker.Host) bool {
 // Restart has the running Regent, if any, leave its loops to a new one, and starts that one
 // (the user's word that it may run again after a crash loop). It returns the pids of the
 // Regent before and after, 0 for none: none runs after when no loop needs it.
-func Restart(h *worker.Host) (old, pid int, err error) {
-	rc := NewClient(h.Dir())
+func Restart(m *worker.Machine) (old, pid int, err error) {
+	rc := NewClient(m.Dir())
 	old = rc.PID()
 	if old != 0 {
 		if err := rc.Quit(); err != nil {
@@ -171,11 +171,19 @@ func Restart(h *worker.Host) (old, pid int, err error) {
 			return old, 0, fmt.Errorf("the Regent (pid %d) did not leave within 10s", old)
 		}
 	}
-	_ = os.Remove(FilesOf(h.Dir()).CrashLoop)
-	if err := Ensure(h); err != nil {
+	_ = os.Remove(FilesOf(m.Dir()).CrashLoop)
+	if err := Ensure(m); err != nil {
 		return old, 0, err
 	}
 	// Back when every loop that needs it is driven again.
-	waitFor(10*time.Second, func() bool { return LoopsDriven(h) })
+	waitFor(10*time.Second, func() bool { return LoopsDriven(m) })
 	return old, rc.PID(), nil
+}
+
+// waitFor polls cond until it holds or d has passed.
+func waitFor(d time.Duration, cond func() bool) {
+	deadline := time.Now().Add(d)
+	for !cond() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -1,10 +1,6 @@
 package regent
 
-import (
-	"net"
-	"os"
-	"strings"
-)
+import "strings"
 
 // The wire protocol: a connection carries one request line and one answer line. The answer
 // is OK, a line of JSON (a Report, to StatusRequest), or a refusal: ErrorPrefix and why.
@@ -51,20 +47,4 @@ type Report struct {
 	RSSBytes        int64    `json:"rss_bytes"`
 	Watching        string   `json:"watching"`
 	Panics          int      `json:"panics"`
-}
-
-// SamePeer reports whether the process at the other end of conn runs as this user: the
-// Regent answers no one else.
-func SamePeer(conn net.Conn) bool {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return false
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return false
-	}
-	uid := -1
-	_ = raw.Control(func(fd uintptr) { uid, err = peerUID(int(fd)) })
-	return err == nil && uid == os.Getuid()
 }

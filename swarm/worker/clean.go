@@ -20,32 +20,32 @@ var Everything = CleanWhat{Worktree: true, Loop: true}
 
 // Clean removes what a stopped worker left: its window, the processes that still carry its
 // identity, its files and record, and what `what` names of its worktree and loop.
-func (h *Host) Clean(w *state.Worker, what CleanWhat) error {
-	if _, ok := h.OwnPane(w); ok {
-		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
+func (m *Machine) Clean(w *state.Worker, what CleanWhat) error {
+	if _, ok := m.OwnPane(w); ok {
+		_ = m.TmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
-	h.endTagged(w, 2*time.Second)
+	m.endTagged(w, 2*time.Second)
 	if what.Worktree && w.Worktree != nil {
-		h.RemoveWorktree(w.Worktree, what.ForceDirty)
+		m.RemoveWorktree(w.Worktree, what.ForceDirty)
 	}
 	if what.Loop {
-		h.RemoveLoop(w.Name)
+		m.RemoveLoop(w.Name)
 	}
-	d := h.dir
+	d := m.dir
 	for _, p := range []string{d.LogPath(w.Name, "stdout"), d.LogPath(w.Name, "stderr"), d.ExitPath(w.Name), d.EnvPath(w.Name), d.ScriptPath(w.Name), d.ScreenPath(w.Name),
-		d.HostPath(w.Name), d.HostModesPath(w.Name), d.AgentPIDPath(w.Name), d.InputLockPath(w.Name)} {
+		d.PaneShellPath(w.Name), d.PaneShellModesPath(w.Name), d.AgentPIDPath(w.Name), d.InputLockPath(w.Name)} {
 		_ = os.Remove(p)
 	}
 	_ = os.RemoveAll(d.SandboxCachePath(w.Name))
-	return h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+	return m.dir.UpdateWorkers(m.warnErr, func(all *state.Workers) error {
 		all.Delete(w.Name)
 		return nil
 	})
 }
 
 // RemoveLoop removes a loop's state and history, unless a monitor still drives it.
-func (h *Host) RemoveLoop(name string) {
-	ld := ralph.DirFor(h.dir, name)
+func (m *Machine) RemoveLoop(name string) {
+	ld := ralph.DirFor(m.dir, name)
 	if ld.MonitorAlive() {
 		return
 	}

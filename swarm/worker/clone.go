@@ -19,7 +19,7 @@ import (
 // that borrows its objects (git.CloneWorktree), on branch: made at the repository's HEAD, or
 // the existing one unless a checkout of the repository has it (git would not let a fetch move
 // it there).
-func (h *Host) CreateClone(cwd, name, branch, parent string) (*CreatedWorktree, error) {
+func (m *Machine) CreateClone(cwd, name, branch, parent string) (*CreatedWorktree, error) {
 	p, err := placeWorktree(cwd, name, branch, parent)
 	if err != nil {
 		return nil, err
@@ -92,19 +92,19 @@ func FetchBack(wt *state.WorktreeInfo) error {
 // removeClone removes a clone as RemoveWorktree removes a git worktree, its branch brought
 // back into the repository first; a branch that cannot be keeps the clone, so no commit of
 // it is lost.
-func (h *Host) removeClone(wt *state.WorktreeInfo, force bool) bool {
+func (m *Machine) removeClone(wt *state.WorktreeInfo, force bool) bool {
 	if _, err := os.Stat(wt.Path); err != nil {
 		return true
 	}
-	if _, keep := h.keepDirty(wt, force); keep {
+	if _, keep := m.keepDirty(wt, force); keep {
 		return false
 	}
 	if err := FetchBack(wt); err != nil {
-		h.Warnf("%v; the worktree is kept", err)
+		m.Warnf("%v; the worktree is kept", err)
 		return false
 	}
 	if err := os.RemoveAll(wt.Path); err != nil {
-		h.Warnf("cannot remove worktree %s: %v", wt.Path, err)
+		m.Warnf("cannot remove worktree %s: %v", wt.Path, err)
 		return false
 	}
 	return true

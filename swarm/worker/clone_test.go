@@ -22,13 +22,13 @@ func run(t *testing.T, dir string, args ...string) string {
 
 // cloneRepo is a repository with one commit on main and an identity of its own, and a clone
 // worktree of it on branch w1.
-func cloneRepo(t *testing.T, th *testHost) (repo string, cw *CreatedWorktree) {
+func cloneRepo(t *testing.T, mt *testMachine) (repo string, cw *CreatedWorktree) {
 	t.Helper()
 	repo = gitRepo(t)
 	run(t, repo, "branch", "-M", "main")
 	run(t, repo, "config", "user.name", "Clone Tester")
 	run(t, repo, "config", "user.email", "clone@swarm.invalid")
-	cw, err := th.CreateClone(repo, "w1", "", "")
+	cw, err := mt.CreateClone(repo, "w1", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +50,8 @@ func commitIn(t *testing.T, dir, file string) string {
 // repository, borrows its objects, commits as the repository's user, and is nothing git
 // worktree knows of.
 func TestCloneIsMadeLikeAWorktree(t *testing.T) {
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
 	path := filepath.Join(repo+"-worktrees", "w1")
 	if cw.Info.Path != path || cw.Info.Branch != "w1" || cw.Info.BaseRepo != repo || !cw.Info.Clone {
 		t.Fatalf("clone %+v, want %s on branch w1 of %s", cw.Info, path, repo)
@@ -85,8 +85,8 @@ func TestCloneIsMadeLikeAWorktree(t *testing.T) {
 // The clone's commits stay in the clone until fetched back; then the repository's branch is
 // the clone's. What the clone does to its own refs moves nothing in the repository.
 func TestCloneCommitsComeBackAndNothingElseMoves(t *testing.T) {
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
 	path := cw.Info.Path
 	main := run(t, repo, "rev-parse", "main")
 	commitIn(t, path, "a.txt")
@@ -122,8 +122,8 @@ func TestCloneCommitsComeBackAndNothingElseMoves(t *testing.T) {
 // A branch checked out in the repository is not fetched into, with a clear reason, nor is a
 // branch the clone lost.
 func TestFetchBackRefusals(t *testing.T) {
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
 	commitIn(t, cw.Info.Path, "a.txt")
 	run(t, repo, "checkout", "-q", "w1")
 	err := FetchBack(&cw.Info)
@@ -142,20 +142,20 @@ func TestFetchBackRefusals(t *testing.T) {
 // Removing a clone: kept when dirty unless forced, as a worktree is; its branch brought back
 // first, so its commits outlive it; kept when its branch cannot be brought back.
 func TestCloneRemovalKeepsTheBranch(t *testing.T) {
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
 	tip := commitIn(t, cw.Info.Path, "a.txt")
 	if err := os.WriteFile(filepath.Join(cw.Info.Path, "new.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if th.RemoveWorktree(&cw.Info, false) {
+	if mt.RemoveWorktree(&cw.Info, false) {
 		t.Fatal("removed a dirty clone without force")
 	}
-	if !strings.Contains(th.warnings.String(), "worktree "+cw.Info.Path+" has uncommitted changes; kept it (use --force-dirty") {
-		t.Errorf("warnings %q", th.warnings.String())
+	if !strings.Contains(mt.Warnings.String(), "worktree "+cw.Info.Path+" has uncommitted changes; kept it (use --force-dirty") {
+		t.Errorf("warnings %q", mt.Warnings.String())
 	}
-	if !th.RemoveWorktree(&cw.Info, true) {
-		t.Fatalf("did not remove a dirty clone with force: %s", th.warnings.String())
+	if !mt.RemoveWorktree(&cw.Info, true) {
+		t.Fatalf("did not remove a dirty clone with force: %s", mt.Warnings.String())
 	}
 	if _, err := os.Stat(cw.Info.Path); !os.IsNotExist(err) {
 		t.Errorf("clone still there: %v", err)
@@ -163,35 +163,35 @@ func TestCloneRemovalKeepsTheBranch(t *testing.T) {
 	if got := run(t, repo, "rev-parse", "w1"); got != tip {
 		t.Errorf("after removal the repository's w1 is at %s, want the clone's commit %s", got, tip)
 	}
-	if !th.RemoveWorktree(&cw.Info, false) {
+	if !mt.RemoveWorktree(&cw.Info, false) {
 		t.Error("a clone already gone is not taken as removed")
 	}
 
-	th.warnings.Reset()
-	cw2, err := th.CreateClone(repo, "w2", "", "")
+	mt.Warnings.Reset()
+	cw2, err := mt.CreateClone(repo, "w2", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	commitIn(t, cw2.Info.Path, "b.txt")
 	run(t, repo, "checkout", "-q", "w2")
-	if th.RemoveWorktree(&cw2.Info, true) {
+	if mt.RemoveWorktree(&cw2.Info, true) {
 		t.Error("removed a clone whose branch could not be brought back")
 	}
-	if _, err := os.Stat(cw2.Info.Path); err != nil || !strings.Contains(th.warnings.String(), "w2 is checked out at") ||
-		!strings.Contains(th.warnings.String(), "the worktree is kept") {
-		t.Errorf("clone %v, warnings %q", err, th.warnings.String())
+	if _, err := os.Stat(cw2.Info.Path); err != nil || !strings.Contains(mt.Warnings.String(), "w2 is checked out at") ||
+		!strings.Contains(mt.Warnings.String(), "the worktree is kept") {
+		t.Errorf("clone %v, warnings %q", err, mt.Warnings.String())
 	}
 }
 
 // A clone is refused where a worktree would be: a path taken, a branch checked out, a branch
 // another worker's clone holds; a spawn that fails leaves nothing.
 func TestCloneRefusals(t *testing.T) {
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
-	if _, err := th.CreateClone(repo, "w1", "", ""); err == nil || !strings.Contains(err.Error(), "worktree path "+cw.Info.Path+" already exists") {
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
+	if _, err := mt.CreateClone(repo, "w1", "", ""); err == nil || !strings.Contains(err.Error(), "worktree path "+cw.Info.Path+" already exists") {
 		t.Errorf("a second clone at the same path: %v", err)
 	}
-	_, err := th.CreateClone(repo, "on-main", "main", "")
+	_, err := mt.CreateClone(repo, "on-main", "main", "")
 	if err == nil || !strings.Contains(err.Error(), "cannot create worktree on existing branch 'main': it is checked out at "+repo) {
 		t.Errorf("a clone on the checked-out branch: %v", err)
 	}
@@ -199,14 +199,14 @@ func TestCloneRefusals(t *testing.T) {
 		t.Errorf("a refused clone left its directory: %v", err)
 	}
 	spawn := func(name, branch string, clone bool) error {
-		_, err := th.Spawn(SpawnOptions{Name: name, Tmux: true, Argv: []string{"sh"}, Cwd: repo, Worktree: true,
+		_, err := mt.Spawn(SpawnOptions{Name: name, Tmux: true, Argv: []string{"sh"}, Cwd: repo, Worktree: true,
 			Branch: branch, CloneWorktree: clone})
 		return err
 	}
 	if err := spawn("a", "", true); err != nil {
 		t.Fatal(err)
 	}
-	if rec := th.record("a"); rec.Worktree == nil || !rec.Worktree.Clone || rec.Cwd != rec.Worktree.Path {
+	if rec := mt.record("a"); rec.Worktree == nil || !rec.Worktree.Clone || rec.Cwd != rec.Worktree.Path {
 		t.Fatalf("record %+v", rec)
 	}
 	for _, clone := range []bool{true, false} {
@@ -215,14 +215,14 @@ func TestCloneRefusals(t *testing.T) {
 			t.Errorf("a second worker (clone %v) on a clone's branch: %v", clone, err)
 		}
 	}
-	if _, err := th.Spawn(SpawnOptions{Name: "d", Tmux: true, Argv: []string{"no-such-command-here"}, Cwd: repo,
+	if _, err := mt.Spawn(SpawnOptions{Name: "d", Tmux: true, Argv: []string{"no-such-command-here"}, Cwd: repo,
 		Worktree: true, CloneWorktree: true}); err == nil || !strings.Contains(err.Error(), "command not found") {
 		t.Errorf("spawn of a command that is not there: %v", err)
 	}
 	if git.BranchExists(repo, "d") {
 		t.Error("a spawn that failed left the branch it made")
 	}
-	if th.record("b") != nil || th.record("d") != nil {
+	if mt.record("b") != nil || mt.record("d") != nil {
 		t.Error("a refused spawn left a record")
 	}
 	for _, name := range []string{"b", "d"} {
@@ -234,16 +234,16 @@ func TestCloneRefusals(t *testing.T) {
 
 // Respawn --clean-first makes a clone again as a clone, on its branch as it was brought back.
 func TestRespawnCleanFirstMakesTheCloneAgain(t *testing.T) {
-	th := newTestHost(t)
+	mt := newTestMachine(t)
 	repo := gitRepo(t)
 	run(t, repo, "config", "user.name", "Clone Tester")
 	run(t, repo, "config", "user.email", "clone@swarm.invalid")
-	w, err := th.Spawn(SpawnOptions{Name: "a", Tmux: true, Argv: []string{"sh"}, Cwd: repo, Worktree: true, CloneWorktree: true})
+	w, err := mt.Spawn(SpawnOptions{Name: "a", Tmux: true, Argv: []string{"sh"}, Cwd: repo, Worktree: true, CloneWorktree: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tip := commitIn(t, w.Worktree.Path, "a.txt")
-	w2, err := th.Respawn(w, true, false)
+	w2, err := mt.Respawn(w, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,8 +265,8 @@ func TestCloneWithTheRepositoryReadOnlyCannotPushIntoIt(t *testing.T) {
 	if out, err := exec.Command("bwrap", "--dev-bind", "/", "/", "true").CombinedOutput(); err != nil {
 		t.Skipf("bubblewrap cannot run here: %v %s", err, out)
 	}
-	th := newTestHost(t)
-	repo, cw := cloneRepo(t, th)
+	mt := newTestMachine(t)
+	repo, cw := cloneRepo(t, mt)
 	run(t, repo, "branch", "other")
 	main, other := run(t, repo, "rev-parse", "main"), run(t, repo, "rev-parse", "other")
 	commitIn(t, cw.Info.Path, "a.txt")

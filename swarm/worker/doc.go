@@ -2,10 +2,10 @@
 // window, or as a detached process group under swarm's exit-recording wrapper), telling its
 // status as it is now, ending it, starting it again, and removing what it left.
 //
-// Everything goes through a Host: the state directory the workers' records live in, swarm's
+// Everything goes through a Machine: the state directory the workers' records live in, swarm's
 // private tmux server (and the rule that a worker stays on the server it was spawned on, see
-// TmuxFor), and the process table. A Host is always the machine swarm runs on (OpenLocal):
-// workers on other machines are the Hosts of the swarm that runs there, reached by running
+// TmuxFor), and the process table. A Machine is always the machine swarm runs on (OpenLocal):
+// workers on other machines are the Machines of the swarm that runs there, reached by running
 // that swarm over SSH (swarm/remote), so a loop never depends on a connection. What it offers
 // reads as what one machine offers for workers, and nothing of the command line: no flags, no
 // exit codes, no printing beyond one-line warnings to the writer it is given.

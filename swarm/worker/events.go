@@ -18,15 +18,15 @@ import (
 
 // tell writes e to the state directory's event log. An event that cannot be written is left
 // out: the lifecycle's work is done either way.
-func (h *Host) tell(e eventlog.Event) { _, _ = eventlog.Log{Root: h.dir.Root}.Append(e) }
+func (m *Machine) tell(e eventlog.Event) { _, _ = eventlog.Log{Root: m.dir.Root}.Append(e) }
 
 // spawned tells that w started.
-func (h *Host) spawned(w *state.Worker) {
+func (m *Machine) spawned(w *state.Worker) {
 	e := eventlog.Event{Kind: eventlog.WorkerSpawned, Worker: w.Name}
 	if len(w.Cmd) > 0 {
 		e.Detail = filepath.Base(w.Cmd[0])
 	}
-	h.tell(e)
+	m.tell(e)
 }
 
 // How a worker ended, in the word worker.ended gives it.
@@ -37,12 +37,12 @@ const (
 
 // ended tells that the worker of record w ended, how; why says more than its exit code, if
 // anything.
-func (h *Host) ended(w *state.Worker, how, why string) {
+func (m *Machine) ended(w *state.Worker, how, why string) {
 	e := eventlog.Event{Kind: eventlog.WorkerEnded, Worker: w.Name, How: how, Reason: why}
 	if w.ExitCode != nil && why == "" {
 		e.Reason = fmt.Sprintf("exit %d", *w.ExitCode)
 	}
-	h.tell(e)
+	m.tell(e)
 }
 
 // endedBySelf reports whether a look found w, recorded as running (was), ended by itself: no
@@ -58,12 +58,12 @@ var errNoneEnded = errors.New("no record to change")
 // recordEnds records the workers a look found ended by itself (as reconciled: stopped, with
 // their exit codes) and tells each end, once: a record another look changed first is left
 // alone, and its end is that look's to tell.
-func (h *Host) recordEnds(ended []*state.Worker) {
+func (m *Machine) recordEnds(ended []*state.Worker) {
 	if len(ended) == 0 {
 		return
 	}
 	var changed []*state.Worker
-	err := h.dir.UpdateWorkers(nil, func(all *state.Workers) error {
+	err := m.dir.UpdateWorkers(nil, func(all *state.Workers) error {
 		changed = changed[:0]
 		for _, w := range ended {
 			cur := all.Get(w.Name)
@@ -82,6 +82,6 @@ func (h *Host) recordEnds(ended []*state.Worker) {
 		return
 	}
 	for _, w := range changed {
-		h.ended(w, EndedExited, "")
+		m.ended(w, EndedExited, "")
 	}
 }

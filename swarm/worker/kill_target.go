@@ -45,11 +45,11 @@ func (t KillTarget) Live() bool { return WorkerLive(t.Worker) || LoopUnfinished(
 
 // KillTargets resolves a kill's arguments: the named workers or loops, or with all every
 // worker or loop that is live. A name with neither a record nor a loop is not found.
-func (h *Host) KillTargets(names []string, all bool) ([]KillTarget, error) {
+func (m *Machine) KillTargets(names []string, all bool) ([]KillTarget, error) {
 	if err := CheckTargetArgs(names, all); err != nil {
 		return nil, err
 	}
-	list, _, err := h.LoadAll()
+	list, _, err := m.LoadAll()
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (h *Host) KillTargets(names []string, all bool) ([]KillTarget, error) {
 	if !all {
 		var out []KillTarget
 		for _, n := range names {
-			t := KillTarget{Name: n, Worker: byName[n], Loop: h.LoopState(n)}
+			t := KillTarget{Name: n, Worker: byName[n], Loop: m.LoopState(n)}
 			if t.Worker == nil && t.Loop == nil {
 				return nil, noWorker(n)
 			}
@@ -70,13 +70,13 @@ func (h *Host) KillTargets(names []string, all bool) ([]KillTarget, error) {
 	}
 	var out []KillTarget
 	for _, w := range list {
-		if t := (KillTarget{Name: w.Name, Worker: w, Loop: h.LoopState(w.Name)}); t.Live() {
+		if t := (KillTarget{Name: w.Name, Worker: w, Loop: m.LoopState(w.Name)}); t.Live() {
 			out = append(out, t)
 		}
 	}
-	for _, n := range h.LoopNames() {
+	for _, n := range m.LoopNames() {
 		if byName[n] == nil {
-			if t := (KillTarget{Name: n, Loop: h.LoopState(n)}); t.Live() {
+			if t := (KillTarget{Name: n, Loop: m.LoopState(n)}); t.Live() {
 				out = append(out, t)
 			}
 		}
@@ -101,8 +101,8 @@ func CheckTargetArgs(names []string, all bool) error {
 }
 
 // LoopState is the state of name's loop, or nil when it has none that can be read.
-func (h *Host) LoopState(name string) *ralph.State {
-	st, err := ralph.DirFor(h.dir, name).Load()
+func (m *Machine) LoopState(name string) *ralph.State {
+	st, err := ralph.DirFor(m.dir, name).Load()
 	if err != nil {
 		return nil
 	}
@@ -110,8 +110,8 @@ func (h *Host) LoopState(name string) *ralph.State {
 }
 
 // LoopNames lists the loops in the state directory, in name order.
-func (h *Host) LoopNames() []string {
-	entries, _ := os.ReadDir(filepath.Join(h.dir.Root, "ralph"))
+func (m *Machine) LoopNames() []string {
+	entries, _ := os.ReadDir(filepath.Join(m.dir.Root, "ralph"))
 	var names []string
 	for _, ent := range entries {
 		if ent.IsDir() && ValidateName(ent.Name()) == nil {

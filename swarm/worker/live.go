@@ -15,23 +15,23 @@ import (
 // LiveView is what tmux shows now, one look per tmux server, so a worker's status is what it
 // is, not what was last recorded.
 type LiveView struct {
-	h     *Host
+	m     *Machine
 	panes map[string]map[string]tmux.Pane // socket → pane ID → pane
 	// silent are the servers that did not answer, with what asking them said: their workers'
 	// status comes from the processes that carry their identity instead.
 	silent map[string]error
 }
 
-// Live looks at this host's tmux server once, for the statuses of its workers.
-func (h *Host) Live() (*LiveView, error) {
-	lv := &LiveView{h: h, panes: map[string]map[string]tmux.Pane{}, silent: map[string]error{}}
-	panes, err := h.tm.Panes()
+// Live looks at this machine's tmux server once, for the statuses of its workers.
+func (m *Machine) Live() (*LiveView, error) {
+	lv := &LiveView{m: m, panes: map[string]map[string]tmux.Pane{}, silent: map[string]error{}}
+	panes, err := m.tm.Panes()
 	if errors.Is(err, tmux.ErrNotAnswering) {
-		lv.silent[h.tm.Socket()] = err
+		lv.silent[m.tm.Socket()] = err
 	} else if err != nil {
 		return nil, err
 	}
-	lv.panes[h.tm.Socket()] = panes
+	lv.panes[m.tm.Socket()] = panes
 	return lv, nil
 }
 
@@ -45,24 +45,24 @@ func (lv *LiveView) Trouble() string {
 }
 
 // warnSilent tells which servers did not answer, as warnings.
-func (h *Host) warnSilent(lv *LiveView) {
+func (m *Machine) warnSilent(lv *LiveView) {
 	if t := lv.Trouble(); t != "" {
 		for _, line := range strings.Split(t, "\n") {
-			h.Warnf("%s", line)
+			m.Warnf("%s", line)
 		}
 	}
 }
 
 // SilentServer reports whether the server w lives on did not answer this command.
 func (lv *LiveView) SilentServer(w *state.Worker) bool {
-	_, ok := lv.silent[lv.h.TmuxFor(w).Socket()]
+	_, ok := lv.silent[lv.m.TmuxFor(w).Socket()]
 	return ok
 }
 
 // Pane finds a worker's pane on the server it was spawned on. Another server is asked once,
 // when the first of its workers is looked at; one that is not running has no panes.
 func (lv *LiveView) Pane(w *state.Worker) (tmux.Pane, bool) {
-	tm := lv.h.TmuxFor(w)
+	tm := lv.m.TmuxFor(w)
 	panes, seen := lv.panes[tm.Socket()]
 	if !seen {
 		var err error
@@ -94,30 +94,30 @@ func paneByWindow(panes map[string]tmux.Pane, w *state.Worker) (tmux.Pane, bool)
 // Reconcile updates w in memory to what tmux and the OS say now: a worker whose pane is gone
 // or dead, or whose process has ended, is stopped (with its exit code when known), unless
 // processes carrying its identity still run without it: then it is orphaned.
-func (h *Host) Reconcile(lv *LiveView, w *state.Worker) {
+func (m *Machine) Reconcile(lv *LiveView, w *state.Worker) {
 	was := w.Status
 	if w.Tmux != nil {
 		p, ok := lv.Pane(w)
 		if lv.SilentServer(w) {
-			h.reconcileByProcesses(w)
+			m.reconcileByProcesses(w)
 			return
 		}
 		switch {
 		case !ok || !w.Owns(p.SwarmID):
 			w.Status = state.StatusStopped
-			w.ExitCode = h.ExitCode(w.Name, tmux.Pane{})
+			w.ExitCode = m.ExitCode(w.Name, tmux.Pane{})
 		case p.Dead:
 			w.Status = state.StatusStopped
-			w.ExitCode = h.ExitCode(w.Name, p)
+			w.ExitCode = m.ExitCode(w.Name, p)
 		default:
 			w.Status = state.StatusRunning
-			w.PID = h.paneAgent(w, p)
+			w.PID = m.paneAgent(w, p)
 			return
 		}
-	} else if code, ok := h.dir.ExitCode(w.Name); ok {
+	} else if code, ok := m.dir.ExitCode(w.Name); ok {
 		w.Status = state.StatusStopped
 		w.ExitCode = &code
-	} else if h.procs.Alive(w.PID, pidStart(w)) {
+	} else if m.procs.Alive(w.PID, pidStart(w)) {
 		w.Status = state.StatusRunning
 		return
 	} else {
@@ -125,18 +125,18 @@ func (h *Host) Reconcile(lv *LiveView, w *state.Worker) {
 	}
 	// Only a worker that was running and vanished is looked for: a /proc scan for every
 	// stopped worker would make ls slow.
-	if was != state.StatusStopped && w.ID != "" && len(h.procs.Tagged(w.IDTag())) > 0 {
+	if was != state.StatusStopped && w.ID != "" && len(m.procs.Tagged(w.IDTag())) > 0 {
 		w.Status = state.StatusOrphaned
 	}
 }
 
 // reconcileByProcesses is reconcile for a worker whose tmux server did not answer: it runs
 // while a process carrying its identity does (or, for a record without one, its own process).
-func (h *Host) reconcileByProcesses(w *state.Worker) {
+func (m *Machine) reconcileByProcesses(w *state.Worker) {
 	switch {
-	case w.ID != "" && len(h.procs.Tagged(w.IDTag())) > 0:
+	case w.ID != "" && len(m.procs.Tagged(w.IDTag())) > 0:
 		w.Status = state.StatusRunning
-	case w.ID == "" && w.PID > 0 && h.procs.Alive(w.PID, 0):
+	case w.ID == "" && w.PID > 0 && m.procs.Alive(w.PID, 0):
 		w.Status = state.StatusRunning
 	case w.Status == state.StatusRunning:
 		w.Status = state.StatusStopped
@@ -158,8 +158,8 @@ func pidStart(w *state.Worker) uint64 {
 
 // ExitCode is a finished worker's exit code: what its wrapper recorded, else what tmux saw of
 // its pane, else nil.
-func (h *Host) ExitCode(name string, p tmux.Pane) *int {
-	if code, ok := h.dir.ExitCode(name); ok {
+func (m *Machine) ExitCode(name string, p tmux.Pane) *int {
+	if code, ok := m.dir.ExitCode(name); ok {
 		return &code
 	}
 	if p.Dead && p.HasStatus {

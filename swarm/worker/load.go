@@ -8,11 +8,11 @@ import (
 // Which workers a caller acts on, reconciled, and the panes that are still theirs.
 
 // Load returns the named worker reconciled with reality, or a not-found error.
-func (h *Host) Load(name string) (*state.Worker, *LiveView, error) {
+func (m *Machine) Load(name string) (*state.Worker, *LiveView, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, nil, err
 	}
-	ws, err := h.dir.LoadWorkers(h.warnErr)
+	ws, err := m.dir.LoadWorkers(m.warnErr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -20,26 +20,26 @@ func (h *Host) Load(name string) (*state.Worker, *LiveView, error) {
 	if w == nil {
 		return nil, nil, noWorker(name)
 	}
-	lv, err := h.Live()
+	lv, err := m.Live()
 	if err != nil {
 		return nil, nil, err
 	}
 	was := w.Status
-	h.Reconcile(lv, w)
+	m.Reconcile(lv, w)
 	if endedBySelf(lv, w, was) {
-		h.recordEnds([]*state.Worker{w})
+		m.recordEnds([]*state.Worker{w})
 	}
-	h.warnSilent(lv)
+	m.warnSilent(lv)
 	return w, lv, nil
 }
 
 // LoadAll returns every worker, reconciled.
-func (h *Host) LoadAll() ([]*state.Worker, *LiveView, error) {
-	ws, err := h.dir.LoadWorkers(h.warnErr)
+func (m *Machine) LoadAll() ([]*state.Worker, *LiveView, error) {
+	ws, err := m.dir.LoadWorkers(m.warnErr)
 	if err != nil {
 		return nil, nil, err
 	}
-	lv, err := h.Live()
+	lv, err := m.Live()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,25 +47,25 @@ func (h *Host) LoadAll() ([]*state.Worker, *LiveView, error) {
 	var ended []*state.Worker
 	for _, w := range list {
 		was := w.Status
-		h.Reconcile(lv, w)
+		m.Reconcile(lv, w)
 		if endedBySelf(lv, w, was) {
 			ended = append(ended, w)
 		}
 	}
-	h.recordEnds(ended)
-	if !h.quietTmux {
-		h.warnSilent(lv)
+	m.recordEnds(ended)
+	if !m.quietTmux {
+		m.warnSilent(lv)
 	}
 	return list, lv, nil
 }
 
 // Targets resolves a command's worker arguments: the named ones, or all (filtered) with --all.
-func (h *Host) Targets(names []string, all bool, keep func(*state.Worker) bool) ([]*state.Worker, *LiveView, error) {
+func (m *Machine) Targets(names []string, all bool, keep func(*state.Worker) bool) ([]*state.Worker, *LiveView, error) {
 	if err := CheckTargetArgs(names, all); err != nil {
 		return nil, nil, err
 	}
 	if all {
-		list, lv, err := h.LoadAll()
+		list, lv, err := m.LoadAll()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -78,7 +78,7 @@ func (h *Host) Targets(names []string, all bool, keep func(*state.Worker) bool) 
 		return out, lv, nil
 	}
 	// One read of the records and one look at tmux serve every name.
-	list, lv, err := h.LoadAll()
+	list, lv, err := m.LoadAll()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,11 +99,11 @@ func (h *Host) Targets(names []string, all bool, keep func(*state.Worker) bool) 
 
 // OwnPane returns the worker's pane when it is still the worker's own (see state.Worker.Owns):
 // another worker's pane must never be acted on.
-func (h *Host) OwnPane(w *state.Worker) (tmux.Pane, bool) {
+func (m *Machine) OwnPane(w *state.Worker) (tmux.Pane, bool) {
 	if w.Tmux == nil {
 		return tmux.Pane{}, false
 	}
-	p, err := h.TmuxFor(w).Pane(w.Tmux.PaneID)
+	p, err := m.TmuxFor(w).Pane(w.Tmux.PaneID)
 	if err != nil || !w.Owns(p.SwarmID) {
 		return tmux.Pane{}, false
 	}
@@ -111,9 +111,9 @@ func (h *Host) OwnPane(w *state.Worker) (tmux.Pane, bool) {
 }
 
 // paneAgent is the process (and process group) of the agent in w's live pane: the pane's own,
-// or, where the pane's process is a loop's host, the agent it started.
-func (h *Host) paneAgent(w *state.Worker, p tmux.Pane) int {
-	if pid, ok := h.dir.HostedAgent(w.Name, p.PID); ok {
+// or, where the pane's process is a loop's pane shell, the agent it started.
+func (m *Machine) paneAgent(w *state.Worker, p tmux.Pane) int {
+	if pid, ok := m.dir.PaneShellAgent(w.Name, p.PID); ok {
 		return pid
 	}
 	return p.PID

@@ -10,7 +10,7 @@ import (
 )
 
 // ProcessTable is what the lifecycle needs from the operating system's processes; tests give
-// a Host one that acts on the fake tmux server's pretend processes instead.
+// a Machine one that acts on the fake tmux server's pretend processes instead.
 type ProcessTable interface {
 	// Alive reports whether pid is live and, when start is not 0, started at start.
 	Alive(pid int, start uint64) bool
@@ -62,23 +62,23 @@ func RunWrapper() []string {
 
 // startProcess runs argv detached, in its own session and process group, under swarm's small
 // wrapper that records the exit code when the program ends.
-func (h *Host) startProcess(name, cwd string, envList, argv []string) (int, error) {
+func (m *Machine) startProcess(name, cwd string, envList, argv []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, err
 	}
-	_ = os.Remove(h.dir.ExitPath(name))
-	stdout, err := os.OpenFile(h.dir.LogPath(name, "stdout"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	_ = os.Remove(m.dir.ExitPath(name))
+	stdout, err := os.OpenFile(m.dir.LogPath(name, "stdout"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer stdout.Close()
-	stderr, err := os.OpenFile(h.dir.LogPath(name, "stderr"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	stderr, err := os.OpenFile(m.dir.LogPath(name, "stderr"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer stderr.Close()
-	argv = append([]string{exe, "__run", "--exit-file", h.dir.ExitPath(name), "--"}, argv...)
+	argv = append([]string{exe, "__run", "--exit-file", m.dir.ExitPath(name), "--"}, argv...)
 	return StartDetached(argv, cwd, envList, stdout, stderr)
 }
 

@@ -40,7 +40,7 @@ func (e *NotReadyError) Error() string {
 
 // WaitReady polls a tmux worker's screen until the agent shows an input prompt. It ends
 // early, with an error that says so, when the worker exits or a signal comes.
-func (h *Host) WaitReady(w *state.Worker, rw ReadyWait) error {
+func (m *Machine) WaitReady(w *state.Worker, rw ReadyWait) error {
 	if w.Tmux == nil {
 		return fmt.Errorf("worker '%s' has no screen to wait on (it does not run in tmux)", w.Name)
 	}
@@ -51,7 +51,7 @@ func (h *Host) WaitReady(w *state.Worker, rw ReadyWait) error {
 		if rw.Progress != nil {
 			rw.Progress(time.Since(start), last)
 		}
-		seen, err := h.lookReady(w, rw)
+		seen, err := m.lookReady(w, rw)
 		if err != nil {
 			return err
 		}
@@ -78,8 +78,8 @@ func (h *Host) WaitReady(w *state.Worker, rw ReadyWait) error {
 
 // lookReady is one look at the worker's screen: what it shows (nil when it could not be
 // read), or why the wait is over.
-func (h *Host) lookReady(w *state.Worker, rw ReadyWait) (*screen.State, error) {
-	p, ok := h.OwnPane(w)
+func (m *Machine) lookReady(w *state.Worker, rw ReadyWait) (*screen.State, error) {
+	p, ok := m.OwnPane(w)
 	if !ok || p.Dead {
 		// A tmux client ended by the same Ctrl-C (it runs in the terminal's process group),
 		// or too slow to answer, says nothing of the pane: a signal on its way ends the
@@ -87,16 +87,16 @@ func (h *Host) lookReady(w *state.Worker, rw ReadyWait) (*screen.State, error) {
 		if sig, got := signalWithin(rw.Signals, 200*time.Millisecond); got {
 			return nil, &InterruptedError{Signal: sig, Before: fmt.Sprintf("'%s' was ready", w.Name)}
 		}
-		p, ok = h.OwnPane(w)
+		p, ok = m.OwnPane(w)
 	}
 	if !ok || p.Dead {
 		msg := fmt.Sprintf("worker '%s' exited before it was ready", w.Name)
-		if code := h.ExitCode(w.Name, p); code != nil {
+		if code := m.ExitCode(w.Name, p); code != nil {
 			msg += fmt.Sprintf(" (exit %d)", *code)
 		}
 		return nil, errors.New(msg)
 	}
-	text, err := h.TmuxFor(w).Capture(w.Tmux.PaneID, 0)
+	text, err := m.TmuxFor(w).Capture(w.Tmux.PaneID, 0)
 	if err != nil {
 		return nil, nil
 	}

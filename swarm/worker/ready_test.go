@@ -30,11 +30,11 @@ func (c *paneLookFailsOnSignal) Pane(id string) (tmux.Pane, error) {
 }
 
 func TestReadyWaitInterruptedNotExitedWhenTmuxClientDiesOfTheSignal(t *testing.T) {
-	th := newTestHost(t)
-	w := th.spawn("w", "starting...")
-	c := &paneLookFailsOnSignal{Fake: th.fake, sigs: make(chan os.Signal, 1)}
-	h := NewHost(th.dir, c, th.procs, th.warnings)
-	err := h.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: c.sigs})
+	mt := newTestMachine(t)
+	w := mt.spawn("w", "starting...")
+	c := &paneLookFailsOnSignal{Fake: mt.Fake, sigs: make(chan os.Signal, 1)}
+	m := NewMachine(mt.dir, c, mt.Processes, mt.Warnings)
+	err := m.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: c.sigs})
 	var ie *InterruptedError
 	if !errors.As(err, &ie) || ie.Signal != syscall.SIGINT || err.Error() != "interrupted (SIGINT) before 'w' was ready" {
 		t.Fatalf("error %v, want an interruption by SIGINT before 'w' was ready", err)
@@ -42,12 +42,12 @@ func TestReadyWaitInterruptedNotExitedWhenTmuxClientDiesOfTheSignal(t *testing.T
 }
 
 func TestReadyWaitSaysAGonePaneExited(t *testing.T) {
-	th := newTestHost(t)
-	w := th.spawn("w", "starting...")
-	if err := th.fake.KillPane(w.Tmux.PaneID); err != nil {
+	mt := newTestMachine(t)
+	w := mt.spawn("w", "starting...")
+	if err := mt.Fake.KillPane(w.Tmux.PaneID); err != nil {
 		t.Fatal(err)
 	}
-	err := th.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: make(chan os.Signal, 1)})
+	err := mt.WaitReady(w, ReadyWait{Timeout: 5 * time.Second, Signals: make(chan os.Signal, 1)})
 	if err == nil || !strings.Contains(err.Error(), "worker 'w' exited before it was ready") {
 		t.Fatalf("error %v, want that the worker exited before it was ready", err)
 	}

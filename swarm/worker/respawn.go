@@ -13,9 +13,9 @@ import (
 // branch, removed even when dirty with forceDirty; a clone made again as a clone). Its
 // identity stays; its new window goes on the tmux server it lived on. When the new start
 // fails, the old record is put back.
-func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
+func (m *Machine) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Worker, error) {
 	var baseEnv []string
-	if err := state.ReadJSON(h.dir.EnvPath(w.Name), &baseEnv); err != nil {
+	if err := state.ReadJSON(m.dir.EnvPath(w.Name), &baseEnv); err != nil {
 		baseEnv = nil
 	}
 	o := SpawnOptions{
@@ -27,7 +27,7 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 	}
 	if w.Worktree != nil {
 		if cleanFirst {
-			if !h.RemoveWorktree(w.Worktree, forceDirty) {
+			if !m.RemoveWorktree(w.Worktree, forceDirty) {
 				return nil, fmt.Errorf("cannot remove worktree %s for --clean-first", w.Worktree.Path)
 			}
 			o.Worktree, o.Branch, o.WorktreeDir = true, w.Worktree.Branch, filepath.Dir(w.Worktree.Path)
@@ -39,11 +39,11 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 			o.CloneWorktree, o.Cwd = w.Worktree.Clone, w.Worktree.BaseRepo
 		}
 	}
-	if _, ok := h.OwnPane(w); ok {
-		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
+	if _, ok := m.OwnPane(w); ok {
+		_ = m.TmuxFor(w).KillPane(w.Tmux.PaneID)
 	}
 	endsNow := false // its record still says it runs (a loop's worker, whose end no look records)
-	if err := h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+	if err := m.dir.UpdateWorkers(m.warnErr, func(all *state.Workers) error {
 		cur := all.Get(w.Name)
 		endsNow = cur != nil && cur.Status == state.StatusRunning
 		all.Delete(w.Name)
@@ -52,13 +52,13 @@ func (h *Host) Respawn(w *state.Worker, cleanFirst, forceDirty bool) (*state.Wor
 		return nil, err
 	}
 	if endsNow {
-		h.ended(w, EndedExited, "")
+		m.ended(w, EndedExited, "")
 	}
 	// The new pane goes on the server the worker lives on, not the one this command names.
-	w2, err := h.onServer(w).Spawn(o)
+	w2, err := m.onServer(w).Spawn(o)
 	if err != nil {
 		// Put the old record back so the worker is not lost from view.
-		_ = h.dir.UpdateWorkers(h.warnErr, func(all *state.Workers) error {
+		_ = m.dir.UpdateWorkers(m.warnErr, func(all *state.Workers) error {
 			if all.Get(w.Name) == nil {
 				w.Status = state.StatusStopped
 				all.Put(w)

@@ -27,16 +27,16 @@ func SplitLines(s string) []string {
 // ScreenLines returns the worker's output as lines: the tmux pane (history lines of scrollback
 // above the screen; -1 for all; see PaneLines) or, for a process worker, its stdout (or
 // stderr) log.
-func (h *Host) ScreenLines(w *state.Worker, history int, stream string) ([]string, error) {
+func (m *Machine) ScreenLines(w *state.Worker, history int, stream string) ([]string, error) {
 	if w.Tmux != nil {
-		return h.PaneLines(w, history)
+		return m.PaneLines(w, history)
 	}
-	return h.LogLines(w, stream)
+	return m.LogLines(w, stream)
 }
 
 // LogLines is a process worker's stdout (or stderr) log as lines, without its colours.
-func (h *Host) LogLines(w *state.Worker, stream string) ([]string, error) {
-	data, err := os.ReadFile(h.dir.LogPath(w.Name, stream))
+func (m *Machine) LogLines(w *state.Worker, stream string) ([]string, error) {
+	data, err := os.ReadFile(m.dir.LogPath(w.Name, stream))
 	if err != nil {
 		return nil, fmt.Errorf("no log for worker '%s': %w", w.Name, err)
 	}
@@ -45,19 +45,19 @@ func (h *Host) LogLines(w *state.Worker, stream string) ([]string, error) {
 
 // PaneLines is a tmux worker's output: its pane without tmux's own dead-pane note, or the
 // screen kept when its pane went away.
-func (h *Host) PaneLines(w *state.Worker, history int) ([]string, error) {
+func (m *Machine) PaneLines(w *state.Worker, history int) ([]string, error) {
 	gone := fmt.Errorf("worker '%s' has no screen any more (its tmux window is gone)", w.Name)
-	if _, err := h.TmuxFor(w).PaneNow(w.Tmux.PaneID); errors.Is(err, tmux.ErrNotAnswering) {
+	if _, err := m.TmuxFor(w).PaneNow(w.Tmux.PaneID); errors.Is(err, tmux.ErrNotAnswering) {
 		return nil, fmt.Errorf("cannot read the screen of '%s': %w", w.Name, err)
 	}
-	if _, own := h.OwnPane(w); own {
-		out, err := h.TmuxFor(w).Capture(w.Tmux.PaneID, history)
+	if _, own := m.OwnPane(w); own {
+		out, err := m.TmuxFor(w).Capture(w.Tmux.PaneID, history)
 		if err != nil {
 			return nil, gone
 		}
 		return PaneOutput(out), nil
 	}
-	if kept, ok := h.KeptScreen(w.Name); ok {
+	if kept, ok := m.KeptScreen(w.Name); ok {
 		return kept, nil
 	}
 	return nil, gone

@@ -115,7 +115,7 @@ func workerEnv(base []string, overrides map[string]string, name, id string) []st
 
 // Spawn starts a worker and records it. It is transactional: when any step fails, what
 // earlier steps created (worktree, window, process) is removed again and no record remains.
-func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
+func (m *Machine) Spawn(o SpawnOptions) (*state.Worker, error) {
 	cwd, err := spawnDir(o)
 	if err != nil {
 		return nil, err
@@ -127,12 +127,12 @@ func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
 		return nil, err
 	}
 	var w *state.Worker
-	err = h.dir.UpdateWorkers(h.warnErr, func(ws *state.Workers) error {
+	err = m.dir.UpdateWorkers(m.warnErr, func(ws *state.Workers) error {
 		if ws.Get(o.Name) != nil {
 			return fmt.Errorf("worker '%s' already exists", o.Name)
 		}
 		var err error
-		if w, err = h.startRecorded(o, cwd, ws); err != nil {
+		if w, err = m.startRecorded(o, cwd, ws); err != nil {
 			return err
 		}
 		ws.Put(w)
@@ -141,11 +141,11 @@ func (h *Host) Spawn(o SpawnOptions) (*state.Worker, error) {
 	if err != nil {
 		if w != nil && (w.PID > 0 || w.Tmux != nil) && !isExitError(err, "already exists") {
 			// The record could not be saved: take the started worker down again.
-			h.stopStarted(w)
+			m.stopStarted(w)
 		}
 		return nil, err
 	}
-	h.spawned(w)
+	m.spawned(w)
 	return w, nil
 }
 
@@ -177,8 +177,8 @@ func spawnDir(o SpawnOptions) (string, error) {
 
 // startRecorded prepares the worktree, saves the environment and starts the program; on
 // failure it undoes what it did. ws are the workers recorded.
-func (h *Host) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*state.Worker, error) {
-	wt, wtInfo, runDir, err := h.prepareWorktree(o, cwd, ws)
+func (m *Machine) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*state.Worker, error) {
+	wt, wtInfo, runDir, err := m.prepareWorktree(o, cwd, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (h *Host) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*st
 		o.ID = uuid.NewString()
 	}
 	envList := workerEnv(o.BaseEnv, o.Env, o.Name, o.ID)
-	if err := state.WriteJSON(h.dir.EnvPath(o.Name), envList); err != nil {
+	if err := state.WriteJSON(m.dir.EnvPath(o.Name), envList); err != nil {
 		undo()
 		return nil, fmt.Errorf("cannot save worker environment: %w", err)
 	}
@@ -203,8 +203,8 @@ func (h *Host) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*st
 	if o.BeforeStart != nil {
 		o.BeforeStart(runDir)
 	}
-	if err := h.startProgram(o, w, envList); err != nil {
-		os.Remove(h.dir.EnvPath(o.Name))
+	if err := m.startProgram(o, w, envList); err != nil {
+		os.Remove(m.dir.EnvPath(o.Name))
 		undo()
 		return w, fmt.Errorf("cannot start worker '%s': %w", o.Name, err)
 	}
@@ -213,7 +213,7 @@ func (h *Host) startRecorded(o SpawnOptions, cwd string, ws *state.Workers) (*st
 
 // prepareWorktree reuses or creates the worker's worktree, if it has one, and says where the
 // worker runs.
-func (h *Host) prepareWorktree(o SpawnOptions, cwd string, ws *state.Workers) (*CreatedWorktree, *state.WorktreeInfo, string, error) {
+func (m *Machine) prepareWorktree(o SpawnOptions, cwd string, ws *state.Workers) (*CreatedWorktree, *state.WorktreeInfo, string, error) {
 	switch {
 	case o.ExistingWorktree != nil:
 		return nil, o.ExistingWorktree, o.ExistingWorktree.Path, nil
@@ -254,19 +254,19 @@ func newRecord(o SpawnOptions, runDir string, wt *state.WorktreeInfo) *state.Wor
 
 // startProgram runs the worker's program in a tmux window or as a detached process, and
 // notes where it runs in w.
-func (h *Host) startProgram(o SpawnOptions, w *state.Worker, envList []string) error {
+func (m *Machine) startProgram(o SpawnOptions, w *state.Worker, envList []string) error {
 	// In tmux the program runs under a script that records its exit code too: tmux does not
 	// always collect the exit status of a pane whose program ends quickly. The script gives
 	// it the environment saved in the worker's file (see ralph.Launch).
-	launch := ralph.Launch{Argv: o.Argv, EnvFile: h.dir.EnvPath(o.Name), ExitFile: h.dir.ExitPath(o.Name),
-		Script: h.dir.ScriptPath(o.Name), Wrapper: RunWrapper()}
+	launch := ralph.Launch{Argv: o.Argv, EnvFile: m.dir.EnvPath(o.Name), ExitFile: m.dir.ExitPath(o.Name),
+		Script: m.dir.ScriptPath(o.Name), Wrapper: RunWrapper()}
 	if o.Start != nil {
 		launch = *o.Start
 	}
-	launch.Sandbox = h.SandboxPrefix(w, launch.Box)
-	_ = os.Remove(h.dir.ExitPath(o.Name))
+	launch.Sandbox = m.SandboxPrefix(w, launch.Box)
+	_ = os.Remove(m.dir.ExitPath(o.Name))
 	if !o.Tmux {
-		pid, err := h.startProcess(o.Name, w.Cwd, envList, append(append([]string{}, launch.Sandbox...), o.Argv...))
+		pid, err := m.startProcess(o.Name, w.Cwd, envList, append(append([]string{}, launch.Sandbox...), o.Argv...))
 		if err == nil {
 			w.PID = pid
 			w.Metadata["pid_start"] = proc.Start(pid)
@@ -277,37 +277,37 @@ func (h *Host) startProgram(o SpawnOptions, w *state.Worker, envList []string) e
 	if err != nil {
 		return err
 	}
-	p, err := h.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})
+	p, err := m.tm.NewWindow(tmux.Spec{Session: o.Session, Window: o.Name, Cwd: w.Cwd, Argv: startArgv, ID: w.ID})
 	if err != nil {
 		return err
 	}
-	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: h.tm.Socket(), PaneID: p.ID}
+	w.Tmux = &state.TmuxInfo{Session: o.Session, Window: o.Name, Socket: m.tm.Socket(), PaneID: p.ID}
 	w.PID = p.PID
 	return nil
 }
 
 // SandboxPrefix is the launcher that runs w's agent confined, box being its loop's box ("" for
 // a worker that is no loop); nil for an agent that runs unconfined.
-func (h *Host) SandboxPrefix(w *state.Worker, box string) []string {
+func (m *Machine) SandboxPrefix(w *state.Worker, box string) []string {
 	if !w.Sandbox.Sandboxed() {
 		return nil
 	}
-	return sandbox.ForWorker(w, h.dir.Root, box, h.dir.EgressPath(w.Name)).Prefix(RunWrapper()[0])
+	return sandbox.ForWorker(w, m.dir.Root, box, m.dir.EgressPath(w.Name)).Prefix(RunWrapper()[0])
 }
 
 func isExitError(err error, substr string) bool {
 	return err != nil && strings.Contains(err.Error(), substr)
 }
 
-func (h *Host) stopStarted(w *state.Worker) {
+func (m *Machine) stopStarted(w *state.Worker) {
 	if w.Tmux != nil {
-		if p, ok := h.OwnPane(w); ok && !p.Dead {
-			h.procs.KillGroup(p.PID, 2*time.Second)
+		if p, ok := m.OwnPane(w); ok && !p.Dead {
+			m.procs.KillGroup(p.PID, 2*time.Second)
 		}
-		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
+		_ = m.TmuxFor(w).KillPane(w.Tmux.PaneID)
 		return
 	}
-	h.procs.KillGroup(w.PID, 2*time.Second)
+	m.procs.KillGroup(w.PID, 2*time.Second)
 }
 
 // Getenv is a variable of the worker's environment: its own (--env), else the one it inherits.

@@ -17,29 +17,29 @@ import (
 // screen, removes its window and records it as stopped with its exit code when one was
 // observed. Other workers' windows, dead or alive, are left alone. The worker is ended even
 // when the record cannot be written; the error says so.
-func (h *Host) Stop(w *state.Worker, grace time.Duration) error {
-	return h.StopAll([]*state.Worker{w}, grace)[0]
+func (m *Machine) Stop(w *state.Worker, grace time.Duration) error {
+	return m.StopAll([]*state.Worker{w}, grace)[0]
 }
 
 // StopAll is Stop of many workers, ended together: every process group is sent SIGTERM
 // first, then all are waited for within the one grace, and the records are written once. A
 // hundred workers take about as long as the slowest of them, not the sum. It returns each
 // worker's error.
-func (h *Host) StopAll(ws []*state.Worker, grace time.Duration) []error {
+func (m *Machine) StopAll(ws []*state.Worker, grace time.Duration) []error {
 	if len(ws) == 0 {
 		return nil
 	}
 	stops := make([]stopping, len(ws))
 	for i, w := range ws {
 		stops[i] = stopping{w: w}
-		stops[i].pane, stops[i].inPane = h.OwnPane(w)
+		stops[i].pane, stops[i].inPane = m.OwnPane(w)
 	}
-	h.signalAll(stops, grace)
+	m.signalAll(stops, grace)
 	for i := range stops {
-		h.collect(&stops[i])
+		m.collect(&stops[i])
 	}
-	h.endTaggedAll(stops, grace)
-	return h.recordStopped(stops)
+	m.endTaggedAll(stops, grace)
+	return m.recordStopped(stops)
 }
 
 // stopping is one worker being stopped, as StopAll learns about it.
@@ -52,61 +52,61 @@ type stopping struct {
 	exit   *int
 }
 
-// signalAll ends the workers' process groups: first the agents a loop's host started in its
-// pane (so the host can still record how its agent ended), then the panes' own processes and
-// the process workers, each round all at once within the one grace.
-func (h *Host) signalAll(stops []stopping, grace time.Duration) {
+// signalAll ends the workers' process groups: first the agents a loop's pane shell started in
+// its pane (so the pane shell can still record how its agent ended), then the panes' own
+// processes and the process workers, each round all at once within the one grace.
+func (m *Machine) signalAll(stops []stopping, grace time.Duration) {
 	var agents, groups []int
 	var processes []int // indices of the process workers, in the order of their groups
 	for i, s := range stops {
 		switch {
 		case s.inPane && !s.pane.Dead:
 			stops[i].alive = true
-			if agent := h.paneAgent(s.w, s.pane); agent != s.pane.PID {
+			if agent := m.paneAgent(s.w, s.pane); agent != s.pane.PID {
 				agents = append(agents, agent)
 			}
 			groups = append(groups, s.pane.PID)
-		case !s.inPane && s.w.Tmux == nil && h.procs.Alive(s.w.PID, pidStart(s.w)):
+		case !s.inPane && s.w.Tmux == nil && m.procs.Alive(s.w.PID, pidStart(s.w)):
 			stops[i].alive = true
 			processes = append(processes, i)
 		}
 	}
-	h.procs.KillGroups(agents, grace)
+	m.procs.KillGroups(agents, grace)
 	first := len(groups)
 	for _, i := range processes {
 		groups = append(groups, stops[i].w.PID)
 	}
-	forced := h.procs.KillGroups(groups, grace)
+	forced := m.procs.KillGroups(groups, grace)
 	for j, i := range processes {
 		stops[i].forced = forced[first+j]
 	}
 }
 
 // collect takes a stopped worker's exit code, keeps its last screen and removes its pane.
-func (h *Host) collect(s *stopping) {
+func (m *Machine) collect(s *stopping) {
 	w := s.w
 	if s.inPane {
-		p2, _ := h.OwnPane(w)
-		s.exit = h.ExitCode(w.Name, p2)
-		h.keepScreen(w)
-		_ = h.TmuxFor(w).KillPane(w.Tmux.PaneID)
+		p2, _ := m.OwnPane(w)
+		s.exit = m.ExitCode(w.Name, p2)
+		m.keepScreen(w)
+		_ = m.TmuxFor(w).KillPane(w.Tmux.PaneID)
 		return
 	}
-	s.exit = h.ExitCode(w.Name, tmux.Pane{})
+	s.exit = m.ExitCode(w.Name, tmux.Pane{})
 	if s.exit == nil && s.forced {
 		// SIGKILL took the wrapper too, before it could record anything: say what a shell
 		// would, every time.
 		code := 128 + int(syscall.SIGKILL)
-		_ = state.WriteFileAtomic(h.dir.ExitPath(w.Name), []byte(fmt.Sprintf("%d\n", code)), 0o600)
+		_ = state.WriteFileAtomic(m.dir.ExitPath(w.Name), []byte(fmt.Sprintf("%d\n", code)), 0o600)
 		s.exit = &code
 	}
 }
 
 // recordStopped records the workers as stopped, with their exit codes where known, in one
 // write of the records.
-func (h *Host) recordStopped(stops []stopping) []error {
+func (m *Machine) recordStopped(stops []stopping) []error {
 	var ended []stopping // the records this stop turned stopped: their ends are its to tell
-	err := h.dir.UpdateWorkers(h.warnErr, func(ws *state.Workers) error {
+	err := m.dir.UpdateWorkers(m.warnErr, func(ws *state.Workers) error {
 		ended = ended[:0]
 		for _, s := range stops {
 			if cur := ws.Get(s.w.Name); cur != nil {
@@ -137,32 +137,32 @@ func (h *Host) recordStopped(stops []stopping) []error {
 			if !s.alive {
 				how = EndedExited
 			}
-			h.ended(s.w, how, "")
+			m.ended(s.w, how, "")
 		}
 	}
 	return errs
 }
 
 // serverSilent reports whether the tmux server w lives on does not answer.
-func (h *Host) serverSilent(w *state.Worker) bool {
-	_, err := h.TmuxFor(w).PaneNow(w.Tmux.PaneID)
+func (m *Machine) serverSilent(w *state.Worker) bool {
+	_, err := m.TmuxFor(w).PaneNow(w.Tmux.PaneID)
 	return errors.Is(err, tmux.ErrNotAnswering)
 }
 
 // keepScreen saves what the worker's pane shows (with its scrollback), so peek and logs can
 // still show it after the pane is gone.
-func (h *Host) keepScreen(w *state.Worker) {
-	out, err := h.TmuxFor(w).Capture(w.Tmux.PaneID, 2000)
+func (m *Machine) keepScreen(w *state.Worker) {
+	out, err := m.TmuxFor(w).Capture(w.Tmux.PaneID, 2000)
 	if err != nil {
 		return
 	}
 	text := strings.Join(PaneOutput(out), "\n")
-	_ = state.WriteFileAtomic(h.dir.ScreenPath(w.Name), []byte(text+"\n"), 0o600)
+	_ = state.WriteFileAtomic(m.dir.ScreenPath(w.Name), []byte(text+"\n"), 0o600)
 }
 
 // KeptScreen is the screen saved when the worker ended, if any.
-func (h *Host) KeptScreen(name string) ([]string, bool) {
-	data, err := os.ReadFile(h.dir.ScreenPath(name))
+func (m *Machine) KeptScreen(name string) ([]string, bool) {
+	data, err := os.ReadFile(m.dir.ScreenPath(name))
 	if err != nil {
 		return nil, false
 	}
@@ -173,14 +173,14 @@ func (h *Host) KeptScreen(name string) ([]string, bool) {
 // that carry their identity (setsid grandchildren, an agent whose window was killed), all of
 // them at once. A worker whose tmux server does not answer, and whose exit is not known, is
 // ended by these processes alone: they are all there is to end, and its own, not strays.
-func (h *Host) endTaggedAll(stops []stopping, grace time.Duration) {
+func (m *Machine) endTaggedAll(stops []stopping, grace time.Duration) {
 	var tags []string
 	var of []int
 	silent := make([]bool, len(stops))
 	for i, s := range stops {
-		silent[i] = s.w.Tmux != nil && s.exit == nil && h.serverSilent(s.w)
+		silent[i] = s.w.Tmux != nil && s.exit == nil && m.serverSilent(s.w)
 		if silent[i] {
-			h.Warnf("ended '%s' by its processes; its tmux window stays until the server answers", s.w.Name)
+			m.Warnf("ended '%s' by its processes; its tmux window stays until the server answers", s.w.Name)
 		} else if s.w.ID == "" {
 			continue
 		}
@@ -189,24 +189,24 @@ func (h *Host) endTaggedAll(stops []stopping, grace time.Duration) {
 	if len(tags) == 0 {
 		return
 	}
-	for j, n := range h.procs.KillTaggedEach(tags, 0, grace) {
+	for j, n := range m.procs.KillTaggedEach(tags, 0, grace) {
 		i := of[j]
 		if n > 0 {
 			stops[i].alive = true
 		}
 		if n > 0 && !silent[i] {
-			h.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, stops[i].w.Name)
+			m.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, stops[i].w.Name)
 		}
 	}
 }
 
 // endTagged ends what the worker left outside its window or process group: processes that
 // carry its identity (setsid grandchildren, an agent whose window was killed).
-func (h *Host) endTagged(w *state.Worker, grace time.Duration) {
+func (m *Machine) endTagged(w *state.Worker, grace time.Duration) {
 	if w.ID == "" {
 		return
 	}
-	if n := h.procs.KillTagged(w.IDTag(), 0, grace); n > 0 {
-		h.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, w.Name)
+	if n := m.procs.KillTagged(w.IDTag(), 0, grace); n > 0 {
+		m.Warnf("ended %d process(es) of '%s' that ran outside its window or process group", n, w.Name)
 	}
 }

@@ -14,9 +14,9 @@ const inputSettle = 150 * time.Millisecond
 // Type types text into the worker's tmux pane, one typist at a time: a heartbeat's clearing
 // of the line must not land between a send's paste and its Enter. clean clears the line
 // first (and pastes bracketed); enter presses Enter after the text.
-func (h *Host) Type(w *state.Worker, text string, clean, enter bool) error {
-	if h.Dir() != nil {
-		lock, ok, err := h.Dir().LockInput(w.Name)
+func (m *Machine) Type(w *state.Worker, text string, clean, enter bool) error {
+	if m.Dir() != nil {
+		lock, ok, err := m.Dir().LockInput(w.Name)
 		if err != nil {
 			return err
 		}
@@ -25,7 +25,7 @@ func (h *Host) Type(w *state.Worker, text string, clean, enter bool) error {
 		}
 		defer lock.Unlock()
 	}
-	tm, pane := h.TmuxFor(w), w.Tmux.PaneID
+	tm, pane := m.TmuxFor(w), w.Tmux.PaneID
 	if clean {
 		// C-u alone: an Escape would interrupt an agent at work (Claude Code, Codex), and an
 		// Escape sent together with C-u reads as Alt-C-u, which clears nothing.

@@ -8,20 +8,20 @@ import (
 // Two typists at once (a heartbeat and swarm send) take turns: each one's clear, paste and
 // Enter arrive together, so neither clears the other's text before its Enter.
 func TestSendersTakeTurns(t *testing.T) {
-	th := newTestHost(t)
-	w := th.spawn("w1", "❯ ")
+	mt := newTestMachine(t)
+	w := mt.spawn("w1", "❯ ")
 	var wg sync.WaitGroup
 	for _, text := range []string{"first", "second", "third"} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := th.Type(w, text, true, true); err != nil {
+			if err := mt.Type(w, text, true, true); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	in := th.fake.Inputs()
+	in := mt.Fake.Inputs()
 	if len(in) != 9 {
 		t.Fatalf("inputs %+v, want three of clear, paste, Enter", in)
 	}

@@ -19,7 +19,7 @@ type CreatedWorktree struct {
 // CreateWorktree makes <parent>/<name> on branch (reusing the branch when an earlier worker
 // left it behind); parent is <repo>-worktrees unless given (relative to the repository's
 // parent directory, as --worktree-dir always was).
-func (h *Host) CreateWorktree(cwd, name, branch, parent string) (*CreatedWorktree, error) {
+func (m *Machine) CreateWorktree(cwd, name, branch, parent string) (*CreatedWorktree, error) {
 	p, err := placeWorktree(cwd, name, branch, parent)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func (cw *CreatedWorktree) Undo() {
 }
 
 // WorktreeDirty reports uncommitted or untracked changes in the worktree.
-func (h *Host) WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
+func (m *Machine) WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
 	if _, err := os.Stat(wt.Path); err != nil {
 		return false, nil
 	}
@@ -100,23 +100,23 @@ func (h *Host) WorktreeDirty(wt *state.WorktreeInfo) (bool, error) {
 // RemoveWorktree deletes the worktree directory; the branch stays so its commits are kept
 // (a clone's is brought back into the repository first, see FetchBack). A dirty worktree is
 // kept (and reported) unless force is set.
-func (h *Host) RemoveWorktree(wt *state.WorktreeInfo, force bool) (removed bool) {
+func (m *Machine) RemoveWorktree(wt *state.WorktreeInfo, force bool) (removed bool) {
 	if wt == nil {
 		return true
 	}
 	if wt.Clone {
-		return h.removeClone(wt, force)
+		return m.removeClone(wt, force)
 	}
 	if _, err := os.Stat(wt.Path); err != nil {
 		git.PruneWorktrees(wt.BaseRepo)
 		return true
 	}
-	dirty, keep := h.keepDirty(wt, force)
+	dirty, keep := m.keepDirty(wt, force)
 	if keep {
 		return false
 	}
 	if err := git.RemoveWorktree(wt.BaseRepo, wt.Path, dirty); err != nil {
-		h.Warnf("cannot remove worktree %s: %v", wt.Path, err)
+		m.Warnf("cannot remove worktree %s: %v", wt.Path, err)
 		return false
 	}
 	return true
@@ -124,14 +124,14 @@ func (h *Host) RemoveWorktree(wt *state.WorktreeInfo, force bool) (removed bool)
 
 // keepDirty says whether the worktree has changes, and whether it is to be kept for them (or
 // because they cannot be told), saying so: uncommitted work goes only when forced.
-func (h *Host) keepDirty(wt *state.WorktreeInfo, force bool) (dirty, keep bool) {
-	dirty, err := h.WorktreeDirty(wt)
+func (m *Machine) keepDirty(wt *state.WorktreeInfo, force bool) (dirty, keep bool) {
+	dirty, err := m.WorktreeDirty(wt)
 	if err != nil {
-		h.Warnf("cannot check worktree %s: %v; kept it", wt.Path, err)
+		m.Warnf("cannot check worktree %s: %v; kept it", wt.Path, err)
 		return false, true
 	}
 	if dirty && !force {
-		h.Warnf("worktree %s has uncommitted changes; kept it (use --force-dirty to remove it anyway)", wt.Path)
+		m.Warnf("worktree %s has uncommitted changes; kept it (use --force-dirty to remove it anyway)", wt.Path)
 		return true, true
 	}
 	return dirty, false

@@ -27,37 +27,37 @@ func gitRepo(t *testing.T) string {
 // A worktree is made beside the repository; a dirty one is kept unless forced, and the
 // branch outlives it.
 func TestWorktreeCreateDirtyRemove(t *testing.T) {
-	th := newTestHost(t)
+	mt := newTestMachine(t)
 	repo := gitRepo(t)
-	cw, err := th.CreateWorktree(repo, "w1", "", "")
+	cw, err := mt.CreateWorktree(repo, "w1", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(repo+"-worktrees", "w1"); cw.Info.Path != want || cw.Info.Branch != "w1" {
 		t.Fatalf("worktree %+v, want %s on branch w1", cw.Info, want)
 	}
-	if _, err := th.CreateWorktree(repo, "w1", "", ""); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if _, err := mt.CreateWorktree(repo, "w1", "", ""); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("a second worktree at the same path: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(cw.Info.Path, "new.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if dirty, err := th.WorktreeDirty(&cw.Info); err != nil || !dirty {
+	if dirty, err := mt.WorktreeDirty(&cw.Info); err != nil || !dirty {
 		t.Errorf("WorktreeDirty = %v, %v; want dirty", dirty, err)
 	}
-	if th.RemoveWorktree(&cw.Info, false) {
+	if mt.RemoveWorktree(&cw.Info, false) {
 		t.Error("removed a dirty worktree without force")
 	}
-	if !strings.Contains(th.warnings.String(), "has uncommitted changes; kept it") {
-		t.Errorf("warnings %q", th.warnings.String())
+	if !strings.Contains(mt.Warnings.String(), "has uncommitted changes; kept it") {
+		t.Errorf("warnings %q", mt.Warnings.String())
 	}
-	if !th.RemoveWorktree(&cw.Info, true) {
+	if !mt.RemoveWorktree(&cw.Info, true) {
 		t.Error("did not remove a dirty worktree with force")
 	}
 	if _, err := os.Stat(cw.Info.Path); !os.IsNotExist(err) {
 		t.Errorf("worktree still there: %v", err)
 	}
-	if _, err := th.CreateWorktree(t.TempDir(), "w2", "", ""); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
+	if _, err := mt.CreateWorktree(t.TempDir(), "w2", "", ""); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
 		t.Errorf("outside a repository: %v", err)
 	}
 }
