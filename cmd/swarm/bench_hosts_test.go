@@ -27,11 +27,13 @@ func TestHostFigures(t *testing.T) {
 	cmds := scriptCommands()
 	cmds["benchpair"] = plain("benchpair", cmdBenchPair)
 	testscript.Run(t, testscript.Params{
-		Dir:         filepath.Join("..", "..", "testdata", "bench"),
-		WorkdirRoot: t.TempDir(),
-		Setup:       setupScript,
-		Cmds:        cmds,
-		Condition:   scriptCondition,
+		Dir:                 filepath.Join("..", "..", "testdata", "bench"),
+		WorkdirRoot:         t.TempDir(),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup:               setupScript,
+		Cmds:                cmds,
+		Condition:           scriptCondition,
 	})
 }
 

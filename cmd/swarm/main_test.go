@@ -50,7 +50,8 @@ func TestScripts(t *testing.T) {
 		// Inside the test's own temp dir: testscript removes its parent work directory only
 		// when every script ran, so a -run filter would leave an empty one behind in /tmp.
 		WorkdirRoot:         t.TempDir(),
-		RequireExplicitExec: false,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
 		Setup:               setupScript,
 		Cmds:                scriptCommands(),
 		Condition:           scriptCondition,
