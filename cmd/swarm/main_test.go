@@ -46,7 +46,7 @@ func TestScripts(t *testing.T) {
 	// else uses it.
 	t.Cleanup(func() { _ = os.Remove(fmt.Sprintf("/tmp/swarm-ssh-%d", os.Getuid())) })
 	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("..", "..", "testdata"),
+		Files: scenarioFiles(t),
 		// Inside the test's own temp dir: testscript removes its parent work directory only
 		// when every script ran, so a -run filter would leave an empty one behind in /tmp.
 		WorkdirRoot:         t.TempDir(),
@@ -56,6 +56,30 @@ func TestScripts(t *testing.T) {
 		Cmds:                scriptCommands(),
 		Condition:           scriptCondition,
 	})
+}
+
+// scenarioDir holds the scenarios, one folder per area (loop, worker, hosts, land, ...).
+var scenarioDir = filepath.Join("..", "..", "testdata", "script")
+
+// scenarioFiles are the scenarios of every area. A scenario is run by its file's name alone
+// (TestScripts/NAME, whatever its folder), so no two may share one.
+func scenarioFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios under %s/AREA/ (%v)", scenarioDir, err)
+	}
+	if stray, _ := filepath.Glob(filepath.Join(scenarioDir, "*.txtar")); len(stray) > 0 {
+		t.Fatalf("a scenario belongs in its area's folder, not in %s: %s", scenarioDir, strings.Join(stray, ", "))
+	}
+	seen := map[string]string{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		if other, ok := seen[name]; ok {
+			t.Fatalf("two scenarios named %s (%s and %s): names must be unique across areas", strings.TrimSuffix(name, ".txtar"), other, f)
+		}
+		seen[name] = f
+	}
+	return files
 }
 
 // setupScript gives every script its own state directory, its own private tmux server and a
