@@ -1,7 +1,7 @@
 // Command testprogress reads go test -json on stdin and says one line per finished test as
 // it ends, so a suite that runs for minutes (the CLI scenarios) shows how far it got:
 //
-//	37/166   3m12s  PASS  ralph_basic (12.3s)
+//	37/166    3m12s  PASS  TestScripts/ralph_basic (12.3s)
 //
 // The first figures are the tests ended out of those begun, then the time since the run
 // began. A failed test's whole output follows its line; a skipped one's last line of output
