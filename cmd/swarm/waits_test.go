@@ -127,11 +127,13 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	path := ts.MkAbs(args[0])
 	poll(ts, neg, timeout, 50*time.Millisecond, what, func() (bool, string) {
+		// A path that cannot be read yet (a directory where the file will be) is one that
+		// does not hold the file yet.
 		data, err := os.ReadFile(path)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			ts.Fatalf("waitfile: %v", err)
+		if err != nil {
+			return false, err.Error()
 		}
-		return err == nil && (re == nil || re.Match(data)), strconv.Quote(string(data))
+		return re == nil || re.Match(data), strconv.Quote(string(data))
 	})
 }
 
