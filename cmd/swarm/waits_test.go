@@ -21,8 +21,9 @@ import (
 //	! waitX -timeout SEC ...   watches for SEC that the condition never holds; it holding once fails
 //
 // A negated wait must say how long it watches (a default would hide what the scenario claims),
-// and whatever it watches must stay readable all along: a screen, a status or a program that
-// cannot be read or run is a failure, not a condition that did not hold.
+// and what it watches must stay readable all along: a screen, a status or a program that
+// cannot be read or run is a failure, not a condition that did not hold. (A file not there,
+// or not readable yet, is one that does not hold: that is what waitfile watches for.)
 
 // waitTimeout is how long a wait without -timeout waits.
 const waitTimeout = 20 * time.Second
