@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/swarm-dev/swarm/swarm.Version=$(VERSION)
 # of the time: swarm is started for every command, and a loop's demo agent once per iteration.
 BUILD   := CGO_ENABLED=0 $(GO) build -tags urfave_cli_no_docs -ldflags "$(LDFLAGS)"
 
-.PHONY: all build dist install cross test test-race test-short bench lint e2e e2e-latest demo clean
+.PHONY: all build dist install cross test scenarios test-race test-short bench lint e2e e2e-latest demo clean
 
 all: build
 
@@ -34,27 +34,44 @@ cross:
 		echo "go vet ./... ($$p)"; GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
 	done
 
+# Every go test has a time limit of its own, well over what it takes on two busy cores: go
+# test's default of 10 minutes is about what the scenarios take there, and a run cut short by
+# it says only "panic: test timed out".
+UNIT_TIMEOUT     ?= 15m
+SCENARIO_TIMEOUT ?= 30m
+RACE_TIMEOUT     ?= 90m
+
 # The full suite: vet on every platform, the unit tests under the race detector, and the CLI
 # scenarios against real tmux. The scenarios start the swarm binary thousands of times;
 # race-instrumented, that takes four times as long, so they run under the detector only in
 # test-race.
-test: cross
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/swarm$$')
-	$(GO) test -count=1 -timeout 20m ./cmd/swarm/
+test: cross bin/testprogress
+	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $$($(GO) list ./... | grep -v '/cmd/swarm$$')
+	$(GO) test -json -count=1 -timeout $(SCENARIO_TIMEOUT) ./cmd/swarm/ | bin/testprogress
 
-test-race:
+# The package of the CLI scenarios (testdata/script/AREA/NAME.txtar), about ten minutes: a line
+# per test as it ends (ended/begun, the time so far, its verdict), a failure with its whole
+# log; the exit code is the tests' (cmd/swarm/internal/testprogress).
+scenarios: bin/testprogress
+	$(GO) test -json -count=1 -timeout $(SCENARIO_TIMEOUT) ./cmd/swarm/ | bin/testprogress
+
+bin/testprogress: cmd/swarm/internal/testprogress/*.go
+	$(GO) build -o $@ ./cmd/swarm/internal/testprogress
+
+test-race: bin/testprogress
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $$($(GO) list ./... | grep -v '/cmd/swarm$$')
+	$(GO) test -race -json -count=1 -timeout $(RACE_TIMEOUT) ./cmd/swarm/ | bin/testprogress
 
 test-short:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout $(SCENARIO_TIMEOUT) ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -skip '^BenchmarkServe$$' -benchtime 20x ./...
+	$(GO) test -run '^$$' -bench . -skip '^BenchmarkServe$$' -benchtime 20x -timeout 60m ./...
 	# swarm serve under a fleet's load, then a minute idle: measured once.
-	$(GO) test -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x ./cmd/swarm/
+	$(GO) test -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -timeout 15m ./cmd/swarm/
 	# The fleet over SSH against the same work here (testdata/bench/hosts.txtar; needs sshd).
-	SWARM_BENCH_HOSTS=1 $(GO) test -count=1 -run '^TestHostFigures$$' -v ./cmd/swarm/
+	SWARM_BENCH_HOSTS=1 $(GO) test -count=1 -run '^TestHostFigures$$' -v -timeout 15m ./cmd/swarm/
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -25,13 +25,15 @@ func TestHostFigures(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = os.Remove(fmt.Sprintf("/tmp/swarm-ssh-%d", os.Getuid())) })
 	cmds := scriptCommands()
-	cmds["benchpair"] = cmdBenchPair
+	cmds["benchpair"] = plain("benchpair", cmdBenchPair)
 	testscript.Run(t, testscript.Params{
-		Dir:         filepath.Join("..", "..", "testdata", "bench"),
-		WorkdirRoot: t.TempDir(),
-		Setup:       setupScript,
-		Cmds:        cmds,
-		Condition:   scriptCondition,
+		Dir:                 filepath.Join("..", "..", "testdata", "bench"),
+		WorkdirRoot:         t.TempDir(),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup:               setupScript,
+		Cmds:                cmds,
+		Condition:           scriptCondition,
 	})
 }
 
@@ -41,7 +43,7 @@ func TestHostFigures(t *testing.T) {
 // names that must differ from run to run. -max-ms fails when A's median is above it.
 //
 //	benchpair [-n N] [-max-ms MS] LABEL A... -vs B...
-func cmdBenchPair(ts *testscript.TestScript, neg bool, args []string) {
+func cmdBenchPair(ts *testscript.TestScript, args []string) {
 	n, maxMS := 10, 0.0
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
 		v, err := strconv.ParseFloat(args[1], 64)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +9,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -42,101 +39,7 @@ func scriptEnv(ts *testscript.TestScript) []string {
 	return env
 }
 
-func parseTimeout(ts *testscript.TestScript, args []string) (time.Duration, []string) {
-	timeout := 20 * time.Second
-	for len(args) > 1 && strings.HasPrefix(args[0], "-timeout") {
-		secs, err := strconv.ParseFloat(args[1], 64)
-		if err != nil {
-			ts.Fatalf("bad -timeout %q", args[1])
-		}
-		timeout = time.Duration(secs * float64(time.Second))
-		args = args[2:]
-	}
-	return timeout, args
-}
-
-func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
-	timeout, args := parseTimeout(ts, args)
-	gone := false
-	if len(args) > 0 && args[0] == "-gone" {
-		gone, args = true, args[1:]
-	}
-	if len(args) != 2 {
-		ts.Fatalf("usage: waitfor [-timeout SEC] [-gone] NAME REGEXP")
-	}
-	re, err := regexp.Compile("(?m)" + args[1])
-	if err != nil {
-		ts.Fatalf("bad regexp: %v", err)
-	}
-	deadline := time.Now().Add(timeout)
-	var last string
-	for {
-		out, err := swarmOut(ts, "peek", "-n", "200", args[0])
-		if err == nil {
-			last = out
-			matched := re.MatchString(out)
-			if matched != gone {
-				return
-			}
-		} else {
-			last = err.Error()
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("timed out after %s waiting for %q on %s; last screen:\n%s", timeout, args[1], args[0], last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
-	timeout, args := parseTimeout(ts, args)
-	if len(args) < 1 || len(args) > 2 {
-		ts.Fatalf("usage: waitfile [-timeout SEC] PATH [REGEXP]")
-	}
-	var re *regexp.Regexp
-	if len(args) == 2 {
-		re = regexp.MustCompile("(?m)" + args[1])
-	}
-	path := ts.MkAbs(args[0])
-	deadline := time.Now().Add(timeout)
-	for {
-		data, err := os.ReadFile(path)
-		if err == nil && (re == nil || re.Match(data)) {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("timed out after %s waiting for %s (content: %q)", timeout, path, string(data))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func cmdWaitStatus(ts *testscript.TestScript, neg bool, args []string) {
-	timeout, args := parseTimeout(ts, args)
-	if len(args) != 2 {
-		ts.Fatalf("usage: waitstatus [-timeout SEC] NAME STATUS")
-	}
-	deadline := time.Now().Add(timeout)
-	var last string
-	for {
-		// The worker's process status (running, stopped, orphaned), not the state word, which
-		// for a loop's worker says what its loop does.
-		out, _ := swarmOut(ts, "status", "--format", "json", args[0])
-		last = out
-		var w struct {
-			Status string `json:"status"`
-		}
-		if json.Unmarshal([]byte(out), &w) == nil && w.Status == args[1] {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("timed out after %s waiting for %s to be %s; last: %s", timeout, args[0], args[1], last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func cmdMkfile(ts *testscript.TestScript, neg bool, args []string) {
+func cmdMkfile(ts *testscript.TestScript, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: mkfile PATH SIZE")
 	}
@@ -157,28 +60,23 @@ func cmdMkfile(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdPgroupAlive succeeds when the process group led by the pid in the file still has a live
-// member; with ! it succeeds when none is left.
+// member; with ! it succeeds when none is left. It looks once: to wait for the group's end,
+// waitgone.
+//
+//	[!] pgroupalive PIDFILE
 func cmdPgroupAlive(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
-		ts.Fatalf("usage: pgroupalive PIDFILE")
+		ts.Fatalf("usage: [!] pgroupalive PIDFILE")
 	}
-	data, err := os.ReadFile(ts.MkAbs(args[0]))
-	if err != nil {
-		ts.Fatalf("%v", err)
-	}
-	pgid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		ts.Fatalf("bad pid %q", data)
-	}
-	alive := proc.GroupAlive(pgid)
-	if alive == neg {
+	pgid := readPgid(ts, args[0])
+	if alive := proc.GroupAlive(pgid); alive == neg {
 		ts.Fatalf("process group %d alive=%v", pgid, alive)
 	}
 }
 
 // cmdCode runs a command and checks its exact exit code; stdout and stderr are kept for the
 // next stdout/stderr assertions.
-func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
+func cmdCode(ts *testscript.TestScript, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: code N COMMAND [ARGS...]")
 	}
@@ -202,7 +100,7 @@ func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdParallel runs N copies of a command at once (the string {i} in arguments becomes the copy
 // number) and fails unless every copy succeeds.
-func cmdParallel(ts *testscript.TestScript, neg bool, args []string) {
+func cmdParallel(ts *testscript.TestScript, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: parallel N COMMAND [ARGS...]")
 	}
@@ -245,7 +143,7 @@ func cmdParallel(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdCountLines checks that a file has exactly N non-empty lines.
-func cmdCountLines(ts *testscript.TestScript, neg bool, args []string) {
+func cmdCountLines(ts *testscript.TestScript, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: countlines FILE N")
 	}
@@ -267,7 +165,7 @@ func errorsAs(err error, target any) bool { return errors.As(err, target) }
 // $WORK/webhook.log, and sets WEBHOOK_URL to its address. It stops when the script ends.
 // With -hang it never answers (HANG_WEBHOOK_URL); with -redirect it answers 302 towards an
 // address of its own that logs to $WORK/redirect.log (REDIRECT_WEBHOOK_URL).
-func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
+func cmdWebhook(ts *testscript.TestScript, args []string) {
 	hang := len(args) == 1 && args[0] == "-hang"
 	redirect := len(args) == 1 && args[0] == "-redirect"
 	if len(args) > 0 && !hang && !redirect {
@@ -309,49 +207,4 @@ func cmdWebhook(ts *testscript.TestScript, neg bool, args []string) {
 		name = "REDIRECT_WEBHOOK_URL"
 	}
 	ts.Setenv(name, "http://"+ln.Addr().String()+"/hook")
-}
-
-// cmdWaitGone polls until no process of the group whose leader pid is in the file is alive.
-func cmdWaitGone(ts *testscript.TestScript, neg bool, args []string) {
-	timeout, args := parseTimeout(ts, args)
-	if len(args) != 1 {
-		ts.Fatalf("usage: waitgone [-timeout SEC] PIDFILE")
-	}
-	data, err := os.ReadFile(ts.MkAbs(args[0]))
-	if err != nil {
-		ts.Fatalf("%v", err)
-	}
-	pgid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		ts.Fatalf("bad pid %q", data)
-	}
-	deadline := time.Now().Add(timeout)
-	for proc.GroupAlive(pgid) {
-		if time.Now().After(deadline) {
-			ts.Fatalf("process group %d still alive after %s", pgid, timeout)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// cmdWaitExec runs a program again and again until what it prints matches.
-func cmdWaitExec(ts *testscript.TestScript, neg bool, args []string) {
-	timeout, args := parseTimeout(ts, args)
-	if len(args) < 2 {
-		ts.Fatalf("usage: waitexec [-timeout SEC] REGEXP PROGRAM [ARGS...]")
-	}
-	re := regexp.MustCompile("(?m)" + args[0])
-	deadline := time.Now().Add(timeout)
-	for {
-		cmd := exec.Command(args[1], args[2:]...)
-		cmd.Dir, cmd.Env = ts.Getenv("WORK"), scriptEnv(ts)
-		out, _ := cmd.CombinedOutput()
-		if re.Match(out) {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("timed out after %s waiting for %q in the output of %s:\n%s", timeout, args[0], strings.Join(args[1:], " "), out)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }

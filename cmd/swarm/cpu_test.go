@@ -21,8 +21,8 @@ import (
 // cmdRegentCPU is `regentcpu -max DURATION WINDOW`: the CPU time the Regent (and the children it
 // waited for) uses over WINDOW, logged, which must stay under DURATION. The Regent must run, and
 // stay the same process, all through the window.
-func cmdRegentCPU(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 3 || args[0] != "-max" {
+func cmdRegentCPU(ts *testscript.TestScript, args []string) {
+	if len(args) != 3 || args[0] != "-max" {
 		ts.Fatalf("usage: regentcpu -max DURATION WINDOW")
 	}
 	max, err := time.ParseDuration(args[1])
@@ -47,8 +47,8 @@ func cmdRegentCPU(ts *testscript.TestScript, neg bool, args []string) {
 // cmdProcCPU is `proccpu -max DURATION WINDOW PIDFILE`: the CPU time the process whose pid is
 // in PIDFILE uses over WINDOW, logged, which must stay under DURATION: a command that waits
 // (events --follow, wait --until) costs next to nothing while nothing happens.
-func cmdProcCPU(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 4 || args[0] != "-max" {
+func cmdProcCPU(ts *testscript.TestScript, args []string) {
+	if len(args) != 4 || args[0] != "-max" {
 		ts.Fatalf("usage: proccpu -max DURATION WINDOW PIDFILE")
 	}
 	max, err1 := time.ParseDuration(args[1])

@@ -10,13 +10,16 @@
 // so none touches the user's ~/.swarm, home or tmux server:
 //
 //   - The scenario suite (TestScripts, main_test.go) runs the scripts in the module's
-//     testdata/*.txtar with testscript. Every swarm a script runs is a process of its own
+//     testdata/script/AREA/*.txtar (one folder per area: loop, worker, hosts, land, ...) with
+//     testscript. Every swarm a script runs is a process of its own
 //     running the real command line (TestMain turns the test binary into the swarm program),
 //     against a real tmux server private to the script, with its own SWARM_DIR, HOME and
 //     TMUX_TMPDIR; the demo agent stands in for the agents (fakeagent, and claude and codex
 //     playing their signals). A script that leaves a process running fails. Scripts that
 //     need root ([mount], [seconduser]) say so and are skipped elsewhere. One script runs
-//     with go test -run 'TestScripts/NAME' ./cmd/swarm/.
+//     with go test -run 'TestScripts/NAME$' ./cmd/swarm/, whatever its area: names are
+//     unique across areas. Programs run only through exec, and every custom command either
+//     gives ! a meaning its comment states or refuses it (negation_test.go).
 //   - The benchmarks (bench_*_test.go, make bench) time the shipped binary, built as make
 //     build builds it, since what a user waits for includes its start-up: ls, spawn and kill,
 //     what idle loops cost in CPU and memory, how fast a loop reacts to a done marker, a

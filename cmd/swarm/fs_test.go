@@ -54,8 +54,8 @@ func scriptCondition(cond string) (bool, error) {
 	return canMount, nil
 }
 
-func cmdTmpfs(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
+func cmdTmpfs(ts *testscript.TestScript, args []string) {
+	if len(args) != 2 {
 		ts.Fatalf("usage: tmpfs DIR SIZE")
 	}
 	dir := ts.MkAbs(args[0])

@@ -10,8 +10,8 @@ import (
 
 // cmdJSONL parses FILE as JSON Lines: every non-blank line must be one JSON object. It prints
 // each again as compact JSON with sorted keys, one per line, for stdout assertions.
-func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 1 || neg {
+func cmdJSONL(ts *testscript.TestScript, args []string) {
+	if len(args) != 1 {
 		ts.Fatalf("usage: jsonl FILE")
 	}
 	n := 0

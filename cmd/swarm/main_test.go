@@ -46,15 +46,40 @@ func TestScripts(t *testing.T) {
 	// else uses it.
 	t.Cleanup(func() { _ = os.Remove(fmt.Sprintf("/tmp/swarm-ssh-%d", os.Getuid())) })
 	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("..", "..", "testdata"),
+		Files: scenarioFiles(t),
 		// Inside the test's own temp dir: testscript removes its parent work directory only
 		// when every script ran, so a -run filter would leave an empty one behind in /tmp.
 		WorkdirRoot:         t.TempDir(),
-		RequireExplicitExec: false,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
 		Setup:               setupScript,
 		Cmds:                scriptCommands(),
 		Condition:           scriptCondition,
 	})
+}
+
+// scenarioDir holds the scenarios, one folder per area (loop, worker, hosts, land, ...).
+var scenarioDir = filepath.Join("..", "..", "testdata", "script")
+
+// scenarioFiles are the scenarios of every area. A scenario is run by its file's name alone
+// (TestScripts/NAME, whatever its folder), so no two may share one.
+func scenarioFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios under %s/AREA/ (%v)", scenarioDir, err)
+	}
+	if stray, _ := filepath.Glob(filepath.Join(scenarioDir, "*.txtar")); len(stray) > 0 {
+		t.Fatalf("a scenario belongs in its area's folder, not in %s: %s", scenarioDir, strings.Join(stray, ", "))
+	}
+	seen := map[string]string{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		if other, ok := seen[name]; ok {
+			t.Fatalf("two scenarios named %s (%s and %s): names must be unique across areas", strings.TrimSuffix(name, ".txtar"), other, f)
+		}
+		seen[name] = f
+	}
+	return files
 }
 
 // setupScript gives every script its own state directory, its own private tmux server and a
@@ -138,74 +163,98 @@ func reapStragglers(marker string) []string {
 	}
 }
 
-func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		// waitfor [-timeout SEC] [-gone] NAME REGEXP: poll the worker's screen (swarm peek) until
-		// a line matches (or, with -gone, until none does).
+// scriptCommand is what testscript calls for a custom command; neg says it was given !.
+type scriptCommand = func(ts *testscript.TestScript, neg bool, args []string)
+
+// plain is a command that has no negated meaning: `! NAME ...` fails the script instead of
+// running it as if the ! were not there.
+func plain(name string, run func(ts *testscript.TestScript, args []string)) scriptCommand {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("%s: ! is not supported", name)
+		}
+		run(ts, args)
+	}
+}
+
+// scriptCommands are the scenarios' own commands. Each either refuses ! (plain) or says
+// what ! means in its line here and in its doc comment.
+func scriptCommands() map[string]scriptCommand {
+	return map[string]scriptCommand{
+		// [!] waitfor [-timeout SEC] [-gone] NAME REGEXP: poll the worker's screen (swarm peek)
+		// until a line matches (or, with -gone, until none does); with !, for SEC it does not.
 		"waitfor": cmdWaitFor,
-		// waitfile [-timeout SEC] PATH [REGEXP]: poll until the file exists (and matches).
+		// [!] waitfile [-timeout SEC] PATH [REGEXP]: poll until the file exists (and matches);
+		// with !, for SEC it does not.
 		"waitfile": cmdWaitFile,
-		// waitstatus [-timeout SEC] NAME STATUS: poll swarm status until the worker's process is
-		// in STATUS (running, stopped, orphaned).
+		// [!] waitstatus [-timeout SEC] NAME STATUS: poll swarm status until the worker's process
+		// is in STATUS (running, stopped, orphaned); with !, for SEC it is not.
 		"waitstatus": cmdWaitStatus,
-		// mkfile PATH SIZE: write SIZE bytes of printable text in short lines.
-		"mkfile": cmdMkfile,
-		// pgroupgone PIDFILE: the process group whose leader pid is in the file has no live member.
-		"pgroupalive": cmdPgroupAlive,
-		// waitgone [-timeout SEC] PIDFILE: poll until that process group has no live member.
-		"waitgone": cmdWaitGone,
-		// code N CMD ARGS...: run CMD and require exit code N.
-		"code": cmdCode,
-		// parallel N CMD ARGS...: run N copies at once ({i} is the copy number); all must succeed.
-		"parallel": cmdParallel,
-		// countlines FILE N: FILE (e.g. stdout) has exactly N non-blank lines.
-		"countlines": cmdCountLines,
-		// webhook [-hang]: start a local HTTP server logging bodies to webhook.log; sets WEBHOOK_URL
-		// (-hang: one that never answers, HANG_WEBHOOK_URL).
-		"webhook": cmdWebhook,
-		// jsonl FILE: every line of FILE is a JSON object; prints them with sorted keys.
-		"jsonl": cmdJSONL,
-		// waitexec [-timeout SEC] REGEXP PROGRAM [ARGS...]: run PROGRAM until its output matches.
+		// [!] waitexec [-timeout SEC] REGEXP PROGRAM [ARGS...]: run PROGRAM until its output
+		// matches; with !, for SEC it does not.
 		"waitexec": cmdWaitExec,
+		// [!] waitgone [-timeout SEC] PIDFILE: poll until that process group has no live member;
+		// with !, it keeps one for SEC.
+		"waitgone": cmdWaitGone,
+		// [!] pgroupalive PIDFILE: the process group whose leader's pid is in the file has a live
+		// member now (with !, none).
+		"pgroupalive": cmdPgroupAlive,
+		// mkfile PATH SIZE: write SIZE bytes of printable text in short lines.
+		"mkfile": plain("mkfile", cmdMkfile),
+		// code N CMD ARGS...: run CMD and require exit code N.
+		"code": plain("code", cmdCode),
+		// parallel N CMD ARGS...: run N copies at once ({i} is the copy number); all must succeed.
+		"parallel": plain("parallel", cmdParallel),
+		// countlines FILE N: FILE (e.g. stdout) has exactly N non-blank lines.
+		"countlines": plain("countlines", cmdCountLines),
+		// webhook [-hang|-redirect]: start a local HTTP server logging bodies to webhook.log; sets
+		// WEBHOOK_URL (-hang: one that never answers, HANG_WEBHOOK_URL; -redirect: one that
+		// answers 302, REDIRECT_WEBHOOK_URL, logging to redirect.log).
+		"webhook": plain("webhook", cmdWebhook),
+		// jsonl FILE: every line of FILE is a JSON object; prints them with sorted keys.
+		"jsonl": plain("jsonl", cmdJSONL),
 		// tmpfs DIR SIZE: mount a file system of SIZE (e.g. 256k) at DIR until the script ends.
-		"tmpfs": cmdTmpfs,
-		// pty [-within SEC] PROGRAM [ARGS...]: run PROGRAM on a terminal that never answers; it must
-		// end within SEC (1) and ask the terminal nothing.
+		"tmpfs": plain("tmpfs", cmdTmpfs),
+		// [!] pty [-within SEC] [-cols N] PROGRAM [ARGS...]: run PROGRAM on a terminal that never
+		// answers; it must end within SEC (1), ask the terminal nothing and succeed (with !, fail).
 		"pty": cmdPty,
-		// ptyexpect [-within SEC] [-cols N] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty,
-		// answered with KEYS once its screen matches (attach, then detach).
+		// [!] ptyexpect [-within SEC] [-cols N] REGEXP KEYS PROGRAM [ARGS...]: a program on a pty,
+		// answered with KEYS once its screen matches (attach, then detach); with !, that fails.
 		"ptyexpect": cmdPtyExpect,
 		// regentcpu -max DURATION WINDOW: the Regent's CPU over WINDOW, from /proc, logged; it
 		// must stay under DURATION (cpu_test.go).
-		"regentcpu": cmdRegentCPU,
+		"regentcpu": plain("regentcpu", cmdRegentCPU),
 		// tempuser VAR: create a local user until the script ends, its name in VAR (skips the
 		// script where that cannot be done).
-		"tempuser": cmdTempUser,
+		"tempuser": plain("tempuser", cmdTempUser),
 		// waitsquat: poll until the name squatsocket binds is bound.
-		"waitsquat": cmdWaitSquat,
+		"waitsquat": plain("waitsquat", cmdWaitSquat),
 		// sshhost start NAME [-netns] | cut NAME | restore NAME | kill NAME | env NAME CMD... |
-		// ssh NAME [-timeout SEC] [-o OPTION]... CMD...: a remote host on this machine, reached over real SSH
-		// (sshhost_test.go).
+		// ssh NAME [-timeout SEC] [-o OPTION]... CMD...: a remote host on this machine, reached
+		// over real SSH (sshhost_test.go); with !, env and ssh require CMD to fail, the other
+		// verbs refuse it.
 		"sshhost": cmdSSHHost,
 		// docblock [-after RE] [-before RE] FILE HEADING OUT: the ```sh block under a heading of
 		// the project's docs, written to OUT, to run as users would type it (docblock_test.go).
-		"docblock": cmdDocBlock,
-		// maxrss MB PROGRAM [ARGS...]: PROGRAM must succeed (with !, fail) and peak within MB
+		"docblock": plain("docblock", cmdDocBlock),
+		// [!] maxrss MB PROGRAM [ARGS...]: PROGRAM must succeed (with !, fail) and peak within MB
 		// of resident memory (maxrss_test.go).
 		"maxrss": cmdMaxRSS,
-		// eventids FILE FIRST LAST: FILE (swarm events --format json) holds exactly the events
-		// FIRST to LAST, in order (eventlog_test.go).
+		// [!] eventids FILE FIRST LAST: FILE (swarm events --format json) holds exactly the events
+		// FIRST to LAST, in order (with !, it does not; eventlog_test.go).
 		"eventids": cmdEventIDs,
 		// proccpu -max DURATION WINDOW PIDFILE: the CPU of a process over WINDOW stays under
 		// DURATION (cpu_test.go).
-		"proccpu": cmdProcCPU,
-		// http [-bearer FILE] [-cookie FILE] [-H NAME:VALUE]... METHOD SERVED PATH [BODY]: a
+		"proccpu": plain("proccpu", cmdProcCPU),
+		// [!] http [-bearer FILE] [-cookie FILE] [-H NAME:VALUE]... METHOD SERVED PATH [BODY]: a
 		// request to the swarm serve whose first line is in the file SERVED, the token read
 		// from FILE; prints "status N", the response's headers and its body (http_test.go).
+		// With !, the request gets no answer at all (the server is gone).
 		"http": cmdHTTP,
-		// browser start | login SERVED | open [-refused] PATH [SERVED] | size W H | text [-within DUR]
-		// SELECTOR REGEXP | click SELECTOR | js EXPR | screenshot NAME | close: a headless
-		// Chromium on swarm serve's page (browser_test.go).
+		// [!] browser start | login SERVED | open [-refused] PATH [SERVED] | size W H | text
+		// [-within DUR] SELECTOR REGEXP | click SELECTOR | js EXPR | screenshot NAME | close: a
+		// headless Chromium on swarm serve's page (browser_test.go); with !, text and js say
+		// the opposite holds now, the other verbs refuse it.
 		"browser": cmdBrowser,
 	}
 }

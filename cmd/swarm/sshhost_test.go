@@ -68,7 +68,7 @@ func cmdSSHHost(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	if neg {
-		ts.Fatalf("sshhost %s does not take !", verb)
+		ts.Fatalf("sshhost %s: ! is not supported", verb)
 	}
 	var err error
 	switch {

@@ -36,8 +36,8 @@ func canAddUser() bool {
 
 // cmdTempUser creates a local user for the rest of the script, removed when it ends, and puts
 // its name in the variable VAR.
-func cmdTempUser(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
+func cmdTempUser(ts *testscript.TestScript, args []string) {
+	if len(args) != 1 {
 		ts.Fatalf("usage: tempuser VAR")
 	}
 	name := fmt.Sprintf("swt%d%d", os.Getpid()%100000, serial.Add(1))
@@ -99,7 +99,7 @@ func dropTo(uid, gid int) error {
 }
 
 // cmdWaitSquat polls until the name squatsocket binds is bound (by anyone).
-func cmdWaitSquat(ts *testscript.TestScript, neg bool, args []string) {
+func cmdWaitSquat(ts *testscript.TestScript, args []string) {
 	want := " " + squatRegentName(ts.Getenv("SWARM_DIR"))
 	deadline := time.Now().Add(10 * time.Second)
 	for {
