@@ -175,9 +175,26 @@ func Restart(m *worker.Machine) (old, pid int, err error) {
 	if err := Ensure(m); err != nil {
 		return old, 0, err
 	}
-	// Back when every loop that needs it is driven again.
-	waitFor(10*time.Second, func() bool { return LoopsDriven(m) })
+	// Back when every loop that needs it is the new Regent's again: its lock held and its
+	// state naming the Regent, as status shows it (the lock is taken a moment before).
+	waitFor(10*time.Second, func() bool { return loopsClaimed(m, rc.PID()) })
 	return old, rc.PID(), nil
+}
+
+// loopsClaimed reports whether every loop that needs the Regent is driven by the Regent pid:
+// its monitor lock held, and its state naming pid as its monitor.
+func loopsClaimed(m *worker.Machine, pid int) bool {
+	for _, name := range m.LoopNames() {
+		ld := ralph.DirFor(m.Dir(), name)
+		st, err := ld.Load()
+		if err != nil || !Drives(ld, st) {
+			continue
+		}
+		if pid <= 0 || st.MonitorPID != pid || !ld.MonitorAlive() {
+			return false
+		}
+	}
+	return true
 }
 
 // waitFor polls cond until it holds or d has passed.
