@@ -42,6 +42,7 @@ type services interface {
 	agentGetenv(name string) func(string) string
 	alive(pid int) bool
 	capture(a agent, history int) ([]string, error)
+	pressKeys(a agent, keys ...string) error
 	captureHistory(a agent) ([]string, error)
 	screenKind(lines []string) screen.Kind
 	doneShown(st *ralph.State, message string, lines []string) bool
@@ -78,6 +79,9 @@ func (f facade) updateSupervision(fn func(*ralph.SupervisionState)) {
 
 func (f facade) worker() (*state.Worker, error)                 { return f.cfg.worker() }
 func (f facade) capture(a agent, history int) ([]string, error) { return f.view.capture(a, history) }
+func (f facade) pressKeys(a agent, keys ...string) error {
+	return f.cfg.Tmux.SendKeys(a.paneID, keys...)
+}
 
 // agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
 func (f facade) agentGetenv(name string) func(string) string {
