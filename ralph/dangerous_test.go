@@ -35,12 +35,12 @@ func TestAPermissionAskedInBypassModeIsDangerous(t *testing.T) {
 func TestTheLoopRefusesOnlyWhenSetToAndOnlyTheDangerous(t *testing.T) {
 	dangerous := AgentEvent{Event: EventPermissionRequest, Mode: ModeBypass}
 	ordinary := AgentEvent{Event: EventPermissionRequest, Mode: "default"}
-	no := &State{OnDangerous: config.DangerousNo}
+	no := &State{Unattended: Unattended{OnDangerous: config.DangerousNo}}
 	if !no.RefusesDangerous(dangerous) || no.RefusesDangerous(ordinary) {
 		t.Error("--on-dangerous no: refuses the dangerous one alone")
 	}
 	for _, setting := range []string{config.DangerousAsk, ""} {
-		if (&State{OnDangerous: setting}).RefusesDangerous(dangerous) {
+		if (&State{Unattended: Unattended{OnDangerous: setting}}).RefusesDangerous(dangerous) {
 			t.Errorf("--on-dangerous %q refused", setting)
 		}
 	}

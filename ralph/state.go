@@ -131,13 +131,7 @@ type State struct {
 	WaitingUntil string `json:"waiting_until,omitempty"`
 	WaitingFor   string `json:"waiting_for,omitempty"`
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
-	// The plan's limits as the agent last told them (pace.go), and the share of the 5-hour
-	// limit kept in hand (--limit-headroom, percent; 0: none).
-	RateLimits    *RateLimits `json:"rate_limits,omitempty"`
-	LimitHeadroom int         `json:"limit_headroom,omitempty"`
-	// OnDangerous is what the loop does when the agent asks to run a command its skipped
-	// permissions still ask for (dangerous.go): ask (leave it to a person) or no.
-	OnDangerous string `json:"on_dangerous,omitempty"`
+	Unattended          // the plan's limits and what is refused unasked (state_unattended.go)
 	// TmuxSilentSince is when the loop began to wait for its tmux server, which does not
 	// answer, to start the next iteration; "" while it does not wait so.
 	TmuxSilentSince string `json:"tmux_silent_since,omitempty"`

@@ -26,7 +26,7 @@ func TestPaceParksAtTheHeadroom(t *testing.T) {
 	f := &paceDriver{signalDriver: signalDriver{d: ralph.Dir{Path: t.TempDir()}}, now: now}
 	p := &pace{drv: f}
 	write(t, f.d.PaceFile(), `{"five_hour":{"used_percent":91,"resets_at":"2026-11-29T03:00:00Z"},"seen":"2026-11-29T00:59:00Z","token":"other"}`)
-	st := &ralph.State{CurrentIteration: 2, LimitHeadroom: 10, AgentTokenSum: ralph.TokenSum("k1")}
+	st := &ralph.State{CurrentIteration: 2, Unattended: ralph.Unattended{LimitHeadroom: 10}, AgentTokenSum: ralph.TokenSum("k1")}
 	if _, park := p.beforeStart(st); park || st.RateLimits != nil {
 		t.Fatalf("another agent's figures taken: %+v", st.RateLimits)
 	}
