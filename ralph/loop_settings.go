@@ -19,6 +19,8 @@ type LoopFlags struct {
 	HookTimeout      *int
 	MaxCost          *float64
 	Notify           []string // --notify values, in order
+	LimitHeadroom    *int
+	OnDangerous      *string
 }
 
 // LoopSettings are a new loop's checkers, hooks and stop rules.
@@ -32,6 +34,8 @@ type LoopSettings struct {
 	MaxCost         float64     // USD; 0: no budget
 	Pricing         cost.Prices // the project's price overrides
 	Notify          config.Notify
+	LimitHeadroom   int    // percent of the 5-hour limit kept in hand; 0: none
+	OnDangerous     string // config.DangerousAsk or config.DangerousNo
 	// Sources are the configuration files these came from, applied or ignored, in order.
 	Sources []config.Source
 }
@@ -57,6 +61,11 @@ func ResolveLoop(cfg *config.Config, f LoopFlags) (LoopSettings, error) {
 	override(&ls.HookTimeout, f.HookTimeout)
 	override(&ls.MaxCost, lf.MaxCost)
 	override(&ls.MaxCost, f.MaxCost)
+	ls.OnDangerous = config.DangerousAsk
+	override(&ls.LimitHeadroom, lf.LimitHeadroom)
+	override(&ls.LimitHeadroom, f.LimitHeadroom)
+	override(&ls.OnDangerous, lf.OnDangerous)
+	override(&ls.OnDangerous, f.OnDangerous)
 	if len(lf.Pricing) > 0 {
 		ls.Pricing = lf.Pricing
 	}

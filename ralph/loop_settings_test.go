@@ -32,7 +32,7 @@ on_complete = ["notify-send done"]
 	ls.Sources = nil
 	want := LoopSettings{Checks: []string{"command:make test", filepath.Join(root, "verify.sh")},
 		Hooks:           []config.Hook{{Type: config.HookPostIteration, Command: "./log.sh"}, {Type: config.HookPostIteration, Command: "echo done"}, {Type: config.HookOnComplete, Command: "notify-send done"}},
-		StagnationLimit: 5, BuiltinMarkers: false, CheckTimeout: 120, HookTimeout: 60}
+		StagnationLimit: 5, BuiltinMarkers: false, CheckTimeout: 120, HookTimeout: 60, OnDangerous: config.DangerousAsk}
 	if !reflect.DeepEqual(ls, want) {
 		t.Errorf("got  %+v\nwant %+v", ls, want)
 	}
@@ -52,7 +52,7 @@ on_complete = ["notify-send done"]
 func TestResolveLoopDefaults(t *testing.T) {
 	ls, err := ResolveLoop(config.Load(projectRoot(t, "-")), LoopFlags{})
 	want := LoopSettings{StagnationLimit: DefaultStagnationLimit, BuiltinMarkers: true, CheckTimeout: 600, HookTimeout: 60,
-		Sources: []config.Source{}}
+		OnDangerous: config.DangerousAsk, Sources: []config.Source{}}
 	if err != nil || !reflect.DeepEqual(ls, want) {
 		t.Errorf("got %+v, %v", ls, err)
 	}
@@ -131,5 +131,18 @@ func write(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestResolveLoopHeadroomAndDangerous(t *testing.T) {
+	root := projectRoot(t, "[loop]\nlimit_headroom = 15\non_dangerous = \"no\"\n")
+	ls, err := ResolveLoop(config.Load(root), LoopFlags{Base: root})
+	if err != nil || ls.LimitHeadroom != 15 || ls.OnDangerous != config.DangerousNo {
+		t.Fatalf("from swarm.toml: %+v, %v", ls, err)
+	}
+	five, ask := 5, config.DangerousAsk
+	ls, err = ResolveLoop(config.Load(root), LoopFlags{Base: root, LimitHeadroom: &five, OnDangerous: &ask})
+	if err != nil || ls.LimitHeadroom != 5 || ls.OnDangerous != config.DangerousAsk {
+		t.Errorf("flags did not win: %+v, %v", ls, err)
 	}
 }

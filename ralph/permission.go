@@ -60,11 +60,11 @@ const answerFileMax = 4 << 10
 type Answer struct {
 	Answer  string `json:"answer"`            // AnswerYes or AnswerNo
 	Message string `json:"message,omitempty"` // a refusal's reason, for the model
-	By      string `json:"by"`                // where it was given: cli or web
+	By      string `json:"by"`                // where it was given: cli, web, or swarm (the loop's setting)
 }
 
 // Where an answer can come from.
-var answerSources = map[string]bool{"cli": true, "web": true}
+var answerSources = map[string]bool{"cli": true, "web": true, AnsweredBySwarm: true}
 
 // CheckAnswer reports what is wrong with an answer, in words for the person who gave it.
 func CheckAnswer(a Answer) error {
@@ -72,7 +72,7 @@ func CheckAnswer(a Answer) error {
 	case a.Answer != AnswerYes && a.Answer != AnswerNo:
 		return fmt.Errorf("the answer is yes or no, not %q", printableShort(a.Answer))
 	case !answerSources[a.By]:
-		return fmt.Errorf("an answer comes from cli or web, not %q", printableShort(a.By))
+		return fmt.Errorf("an answer comes from cli, web or swarm, not %q", printableShort(a.By))
 	case len(a.Message) > AnswerMessageMax:
 		return fmt.Errorf("the message is %d bytes long; at most %d", len(a.Message), AnswerMessageMax)
 	case !utf8.ValidString(a.Message):

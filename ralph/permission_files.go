@@ -1,6 +1,7 @@
 package ralph
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -44,4 +45,25 @@ func HeldIn(box string, now time.Time) (PermissionRequest, bool) {
 		}
 	}
 	return HeldRequest(found, now)
+}
+
+// WriteAnswer answers the held request id in box with a: its answer file, made afresh (an
+// answer already there, a person's or another's, is never replaced).
+func WriteAnswer(box, id string, a Answer) error {
+	if err := CheckAnswer(a); err != nil {
+		return err
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(PermissionAnswerPath(box, id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -177,7 +177,7 @@ func TestClaudeSettingsHoldPermissionRequests(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(claudeHookSettings([]string{"/bin/swarm", "agent-event"}, 90*time.Second), &doc); err != nil {
+	if err := json.Unmarshal(claudeHookSettings([]string{"/bin/swarm", "agent-event"}, 90*time.Second, ""), &doc); err != nil {
 		t.Fatal(err)
 	}
 	h := doc.Hooks[EventPermissionRequest]

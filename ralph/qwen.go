@@ -45,6 +45,6 @@ func qwenHookSettings(rec []string, base map[string]any) []byte {
 	}
 	// Its permission requests are recorded, never held: whether Qwen Code takes a hook's
 	// decision on one is not known, and a hold it ignored would stall it for nothing.
-	_ = json.Unmarshal(claudeHookSettings(rec, 0), &ours)
+	_ = json.Unmarshal(claudeHookSettings(rec, 0, ""), &ours)
 	return withHooks(base, ours.Hooks)
 }

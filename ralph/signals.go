@@ -46,6 +46,9 @@ type AgentEvent struct {
 	// Input is the start of what a Codex turn answered (its first input message, on one line):
 	// Codex reports its side tasks' turns (a title for the session) too, on threads of their own.
 	Input string `json:"input,omitempty"`
+	// Mode is the permission mode a PermissionRequest was asked in: bypassPermissions for one
+	// that skipping permissions does not skip (see dangerous.go).
+	Mode string `json:"mode,omitempty"`
 	// Token is the token the recorder was given with the agent's hooks (see signals_tie.go).
 	Token string `json:"token,omitempty"`
 }

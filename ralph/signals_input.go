@@ -39,6 +39,7 @@ func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
 		"error_details":          {max: EventMessageKept, raw: true},
 		"last_assistant_message": {max: EventMessageKept, tail: true},
 		"tool_name":              short(), "tool_input": {max: toolInputKept, raw: true},
+		"permission_mode": short(),
 	}
 	in := jsonIn{r: bufio.NewReader(r)}
 	if in.object(f) != nil && !f["hook_event_name"].whole {
@@ -54,6 +55,7 @@ func ReadClaudeEvent(r io.Reader, now time.Time) (AgentEvent, bool) {
 	if e.Event == EventPermissionRequest {
 		// What is asked, in the words of Claude Code's own notification of it.
 		e.Message = "Claude needs your permission to use " + ToolSummary(f["tool_name"].text(), f["tool_input"].text())
+		e.Mode = printableShort(f["permission_mode"].text())
 	}
 	return e, true
 }

@@ -87,7 +87,7 @@ func agentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 	switch {
 	case IsClaude(cmd) && !hasFlag(cmd, "--settings"):
 		rec := recorderFor("claude")
-		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec, x.hold)
+		out.Settings, out.SettingsJSON = d.ClaudeSettings(), claudeHookSettings(rec, x.hold, d.PaceFile())
 		out.Argv = append(append([]string{}, cmd...), "--settings", out.Settings)
 	case IsCodex(cmd) && !setsCodexNotify(cmd):
 		rec := recorderFor("codex")
@@ -141,9 +141,10 @@ func Recorder(wrapper []string) []string {
 // HookTimeout is the time limit of swarm's hooks (seconds), after which Claude Code ends one.
 const HookTimeout = 10
 
-// claudeHookSettings is a settings file that runs rec at every hook swarm reads, and at
-// PermissionRequest with the hold, which Claude Code lets run a little longer than that.
-func claudeHookSettings(rec []string, hold time.Duration) []byte {
+// claudeHookSettings is a settings file that runs rec at every hook swarm reads, at
+// PermissionRequest with the hold, which Claude Code lets run a little longer than that, and
+// as the status line, which records the account's pace in pace (see pace.go).
+func claudeHookSettings(rec []string, hold time.Duration, pace string) []byte {
 	command := func(argv []string) string {
 		quoted := make([]string, len(argv))
 		for i, a := range argv {
@@ -160,7 +161,11 @@ func claudeHookSettings(rec []string, hold time.Duration) []byte {
 	held := append(append([]string{}, rec...), "--hold", strconv.Itoa(secs))
 	hooks[EventPermissionRequest] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
 		"command": command(held), "timeout": secs + permissionHookSlack}}}}
-	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	settings := map[string]any{"hooks": hooks}
+	if pace != "" {
+		settings["statusLine"] = statusLineSetting(rec, pace, command)
+	}
+	data, _ := json.MarshalIndent(settings, "", "  ")
 	return append(data, '\n')
 }
 

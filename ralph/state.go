@@ -131,6 +131,7 @@ type State struct {
 	WaitingUntil string `json:"waiting_until,omitempty"`
 	WaitingFor   string `json:"waiting_for,omitempty"`
 	WaitingReset string `json:"waiting_reset,omitempty"` // when the limit resets, when known
+	Unattended          // the plan's limits and what is refused unasked (state_unattended.go)
 	// TmuxSilentSince is when the loop began to wait for its tmux server, which does not
 	// answer, to start the next iteration; "" while it does not wait so.
 	TmuxSilentSince string `json:"tmux_silent_since,omitempty"`

@@ -87,7 +87,7 @@ func (st *State) needEndsWith(dec Decision) {
 
 // Need is what a loop's agent waits for a person for, as every view says it.
 type Need struct {
-	Kind  string    // NeedPermission, NeedDialog or NeedUnknownScreen
+	Kind  string    // NeedPermission, NeedDangerous, NeedDialog or NeedUnknownScreen
 	What  string    // the tool asked for, or the dialog's name; "" for an unknown screen
 	Since time.Time // when the loop came to need a person; zero when not recorded
 }
@@ -95,6 +95,7 @@ type Need struct {
 // The kinds of need.
 const (
 	NeedPermission    = "permission"
+	NeedDangerous     = "dangerous command" // a permission asked though permissions are skipped (dangerous.go)
 	NeedDialog        = "dialog"
 	NeedUnknownScreen = "unknown screen"
 )
@@ -123,6 +124,9 @@ func (st *State) need() (n Need, ok bool) {
 	case st.NeedsPermission != "":
 		// "Claude needs your permission to use Bash(rm -rf build)": the tool is what matters.
 		n = Need{Kind: NeedPermission, What: PermissionWhat(st.NeedsPermission)}
+		if what, ok := strings.CutSuffix(n.What, dangerousMark); ok {
+			n = Need{Kind: NeedDangerous, What: what}
+		}
 	case st.BlockedBy != "":
 		n = Need{Kind: NeedDialog, What: st.BlockedBy}
 	case st.UnknownScreen != "":

@@ -32,8 +32,13 @@ func agentEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "then", Usage: "codex: the user's own notify program (a JSON list), run after with the event"},
 			&cli.StringFlag{Name: "token", Usage: "the iteration's token, which ties the event to the agent the loop started"},
 			&cli.IntFlag{Name: "hold", Usage: "claude, PermissionRequest: seconds to hold the request for a person's answer"},
+			&cli.StringFlag{Name: "status-line", Usage: "claude: run as its status line, keeping the plan's limits it is told in this file"},
 		},
 		Action: func(c *cli.Context) error {
+			if pace := c.String("status-line"); pace != "" {
+				agentStatusLine(pace, c.String("token"), os.Stdin, c.App.Writer)
+				return nil
+			}
 			// The user's program first: the event ends the iteration, and its agent's process
 			// group with whatever runs in it.
 			if then := c.String("then"); then != "" && c.NArg() > 0 {

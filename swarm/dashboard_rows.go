@@ -51,6 +51,9 @@ func rowFor(w *state.Worker, st *ralph.State, lf loopFacts, activity, now time.T
 		c := st.CostUSD
 		r.Cost = &c
 	}
+	if st.RateLimits != nil {
+		r.Pace = st.RateLimits.Words(now, time.Local)
+	}
 	return r
 }
 

@@ -30,6 +30,8 @@ func ralphFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "verbose", Usage: "ralph --foreground: also show what checkers and hooks print"},
 		&cli.IntFlag{Name: "limit-wait", Usage: "ralph: seconds to wait after a usage limit whose reset time cannot be read", Value: int(ralph.DefaultLimitWait.Seconds())},
 		&cli.IntFlag{Name: "limit-margin", Usage: "ralph: seconds after a usage limit's reset before the loop tries again", Value: int(ralph.DefaultLimitMargin.Seconds())},
+		&cli.IntFlag{Name: "limit-headroom", Usage: "ralph: park before the next iteration once Claude Code says this % or less of its 5-hour limit is left, until it resets (0: never; config: limit_headroom)"},
+		&cli.StringFlag{Name: "on-dangerous", Usage: "ralph: a command Claude Code asks for though permissions are skipped: ask (leave it to a person) or no (refuse it) (config: on_dangerous)", Value: config.DangerousAsk},
 		&cli.Float64Flag{Name: "max-cost", Usage: "ralph: stop the loop once it has cost more than this many US dollars (read from the agent's own records)"},
 		&cli.StringFlag{Name: "prompt-mode", Usage: "ralph: how the prompt reaches the agent: type (into its input prompt) or stdin (headless agents)", Value: config.PromptType},
 		&cli.BoolFlag{Name: "foreground", Usage: "ralph: run the loop in this terminal instead of a background monitor (exit 0 done, 1 failed, 3 stagnated, 130 paused)"},
@@ -106,6 +108,14 @@ func loopSettingsWith(c *cli.Context, cfg *config.Config, checks []string) (ralp
 	setFlag(c, "check-timeout", c.Int, &f.CheckTimeout)
 	setFlag(c, "hook-timeout", c.Int, &f.HookTimeout)
 	setFlag(c, "max-cost", c.Float64, &f.MaxCost)
+	setFlag(c, "limit-headroom", c.Int, &f.LimitHeadroom)
+	setFlag(c, "on-dangerous", c.String, &f.OnDangerous)
+	if h := f.LimitHeadroom; h != nil && (*h < 0 || *h > config.MaxLimitHeadroom) {
+		return ralph.LoopSettings{}, fail("--limit-headroom must be a percentage from 0 (never) to %d", config.MaxLimitHeadroom)
+	}
+	if d := f.OnDangerous; d != nil && *d != config.DangerousAsk && *d != config.DangerousNo {
+		return ralph.LoopSettings{}, fail("--on-dangerous is ask or no, not %q", *d)
+	}
 	if f.MaxCost != nil && *f.MaxCost <= 0 {
 		return ralph.LoopSettings{}, fail("--max-cost must be more than 0 (US dollars)")
 	}

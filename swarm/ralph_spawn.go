@@ -322,6 +322,7 @@ func (o ralphSpawnOptions) loopState() *ralph.State {
 		MaxCost:               o.settings.MaxCost,
 		LimitWait:             o.loop.limitWait,
 		LimitMargin:           o.loop.limitMargin,
+		Unattended:            ralph.Unattended{LimitHeadroom: o.settings.LimitHeadroom, OnDangerous: o.settings.OnDangerous},
 		Pricing:               o.settings.Pricing,
 		RunID:                 uuid.NewString(),
 		Supervision:           o.regent,

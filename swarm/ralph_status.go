@@ -134,6 +134,9 @@ type loopView struct {
 	// proxy refused, when it refused any.
 	Sandbox            *state.SandboxInfo `json:"sandbox,omitempty"`
 	RefusedConnections *egressView        `json:"refused_connections,omitempty"`
+	// Pace is the plan's limits as the agent last told them, in words ("5-hour limit: 62%
+	// used, resets 03:00; 7-day: 40%"); rate_limits holds the figures.
+	Pace string `json:"pace,omitempty"`
 	// recorded says the worker has a record, which tells its sandbox.
 	recorded bool
 }
@@ -151,6 +154,9 @@ func viewLoop(ld ralph.Dir, st *ralph.State, w *state.Worker, regent int) loopVi
 	sw := stateOf(status, nil, st)
 	v := loopView{State: st, WorkerStatus: ws, Word: sw.word, Detail: sw.detail, NeedsPerson: needOf(status, st),
 		MonitorAlive: ld.MonitorAlive(), RegentState: &rs, Chain: cs, Agent: viewAgent(ld), Sandbox: sb, recorded: w != nil}
+	if st.RateLimits != nil {
+		v.Pace = st.RateLimits.Words(time.Now(), time.Local)
+	}
 	switch {
 	case v.MonitorAlive && regent != 0 && st.MonitorPID == regent:
 		v.Monitor = "regent"
@@ -192,6 +198,9 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	printLastFailure(out, st.LastFailure, now)
 	if st.MaxContext > 0 {
 		fmt.Fprintf(out, "Context: %s\n", contextText(st))
+	}
+	if p := paceText(v); p != "" {
+		fmt.Fprintf(out, "Plan limits: %s\n", p)
 	}
 	if st.BlockedBy != "" {
 		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
@@ -364,4 +373,17 @@ func stagnationText(st *ralph.State) string {
 		return "off (not a git repository)"
 	}
 	return fmt.Sprintf("%d/%d iterations without git changes", st.StagnantIterations, st.StagnationLimit)
+}
+
+// paceText is the plan's limits as the agent told them, with the headroom the loop keeps: ""
+// when it was told none and keeps none.
+func paceText(v loopView) string {
+	p := v.Pace
+	if h := v.State.LimitHeadroom; h > 0 {
+		if p == "" {
+			p = "not told yet"
+		}
+		p += fmt.Sprintf("; headroom %d%% (parks at %d%% of the 5-hour limit)", h, 100-h)
+	}
+	return p
 }

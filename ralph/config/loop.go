@@ -27,7 +27,21 @@ type LoopFile struct {
 	MaxCost *float64
 	// Pricing is the [pricing."model"] tables: prices per million tokens.
 	Pricing cost.Prices
+	// LimitHeadroom is the share of the 5-hour limit kept in hand (percent; 0: none);
+	// OnDangerous what a loop answers a command its agent's skipped permissions still ask for.
+	LimitHeadroom *int
+	OnDangerous   *string
 }
+
+// What a loop does when its agent asks to run a command that skipping permissions does not
+// skip: leave it to a person, or answer no.
+const (
+	DangerousAsk = "ask"
+	DangerousNo  = "no"
+)
+
+// MaxLimitHeadroom bounds limit_headroom and --limit-headroom (percent of the 5-hour limit).
+const MaxLimitHeadroom = 99
 
 // loopKeys are the settings of [loop], each with what a good value looks like.
 var loopKeys = map[string]string{
@@ -38,6 +52,8 @@ var loopKeys = map[string]string{
 	"hook_timeout":     "a positive number of seconds",
 	"hooks":            "a table of hook lists",
 	"max_cost":         "a non-negative number of US dollars",
+	"limit_headroom":   "a percentage from 0 (none) to 99",
+	"on_dangerous":     `"ask" or "no"`,
 }
 
 // loop reads the file's [loop] table and its [pricing."model"] tables. Unknown keys, bad
@@ -137,6 +153,16 @@ func (k loopKey) UnmarshalTOML(v any) error {
 			return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
 		}
 		k.lf.MaxCost = &usd
+	case "limit_headroom":
+		if err = setCount(&k.lf.LimitHeadroom, v, 0); err == nil && *k.lf.LimitHeadroom > MaxLimitHeadroom {
+			err = errWrongValue
+		}
+	case "on_dangerous":
+		if s, ok := v.(string); ok && (s == DangerousAsk || s == DangerousNo) {
+			k.lf.OnDangerous = &s
+		} else {
+			err = errWrongValue
+		}
 	}
 	if err == errWrongValue {
 		return fmt.Errorf("%s: expected %s, got %s", name, want, tomlText(v))
@@ -237,6 +263,8 @@ func (c *Config) Loop() (LoopFile, error) {
 		keep(&merged.CheckTimeout, lf.CheckTimeout)
 		keep(&merged.HookTimeout, lf.HookTimeout)
 		keep(&merged.MaxCost, lf.MaxCost)
+		keep(&merged.LimitHeadroom, lf.LimitHeadroom)
+		keep(&merged.OnDangerous, lf.OnDangerous)
 		for typ, hooks := range lf.Hooks {
 			merged.Hooks[typ] = hooks
 		}

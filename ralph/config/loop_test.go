@@ -16,6 +16,8 @@ func TestLoopTableMistakes(t *testing.T) {
 		"[loop.hooks]\npost_iter = [\"x\"]\n":                   `:2: unknown hook type "post_iter" in [loop.hooks] (valid: pre_iteration, post_iteration, on_complete, on_stagnation, on_failure)`,
 		"[loop.hooks]\non_failure = [\"\"]\n":                   `:2: hooks.on_failure: empty command`,
 		"[loop]\nhooks = 3\n":                                   `:2: hooks: expected a table of hook lists, got 3`,
+		"[loop]\nlimit_headroom = 100\n":                        `:2: limit_headroom: expected a percentage from 0 (none) to 99, got 100`,
+		"[loop]\non_dangerous = \"yes\"\n":                      `:2: on_dangerous: expected "ask" or "no", got "yes"`,
 	}
 	for content, msg := range cases {
 		root := projectRoot(t, content)

@@ -35,6 +35,7 @@ type signalServices interface {
 	captureHistory(a agent) ([]string, error)
 	screenKind(lines []string) screen.Kind
 	doneShown(st *ralph.State, message string, lines []string) bool
+	pressKeys(a agent, keys ...string) error // a dangerous command refused (feature_dangerous.go)
 }
 
 // signalWatch is the feature that follows the agents' own signals: it ends an iteration as
@@ -321,6 +322,9 @@ func (sg *signalWatch) endBySignal(st *ralph.State, a agent, e ralph.AgentEvent,
 // needsPermission names the state in which the agent waits for a permission, and notifies.
 func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEvent) {
 	what := words.OneLine(ralph.FirstOf(e.Message, "a tool"))
+	if e.SkipNotSkipped() {
+		what = ralph.DangerousWhat(e)
+	}
 	sg.events.permissionAt = sg.drv.clock().Now()
 	now := sg.drv.clock().Now()
 	sg.drv.update(func(s *ralph.State) error { s.WaitsForPermission(what, now); return nil })
@@ -331,6 +335,9 @@ func (sg *signalWatch) needsPermission(st *ralph.State, a agent, e ralph.AgentEv
 		last = screenTail(lines, lastLinesSent)
 	}
 	sg.notify.send(st, ralph.Notice{Event: ralph.NotifyPermission, Reason: "agent needs permission: " + what}, last, nil)
+	if st.RefusesDangerous(e) {
+		sg.refuseDangerous(st, a, e)
+	}
 }
 
 // An agent that gives signals runs hooks at its turn's end, the user's own among them; ended

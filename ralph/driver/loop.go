@@ -158,7 +158,7 @@ func New(cfg Config) *Loop {
 	apiErrors.ownWord = l.signals.namesErrors
 	// The order is that of the features at each point: which of two endings seen at the same
 	// look wins, which lines come first.
-	l.features = features{l.notify, apiErrors, limits, l.signals, &iterationDeadline{drv: drv},
+	l.features = features{l.notify, apiErrors, limits, &pace{drv: drv}, l.signals, &iterationDeadline{drv: drv},
 		&costs{drv: drv, poll: cfg.CostPoll}, &testGate{drv: drv}, &checkers{drv: drv}, &userHooks{drv: drv},
 		&chains{drv: drv}, &agentMode{drv: drv, notify: l.notify}}
 	l.outage = &outage{clock: cfg.Clock, procs: cfg.Procs, dir: cfg.Dir, rec: l.rec, notify: l.notify, poll: cfg.ScreenPoll}

@@ -24,6 +24,7 @@ type services interface {
 	hookServices
 	limitServices
 	notifyServices
+	paceServices
 	signalServices
 }
 
@@ -56,6 +57,9 @@ func (f facade) updateSupervision(fn func(*ralph.SupervisionState)) {
 
 func (f facade) worker() (*state.Worker, error)                 { return f.cfg.worker() }
 func (f facade) capture(a agent, history int) ([]string, error) { return f.view.capture(a, history) }
+func (f facade) pressKeys(a agent, keys ...string) error {
+	return f.cfg.Tmux.SendKeys(a.paneID, keys...)
+}
 
 // agentGetenv looks up the agent's environment: the worker's saved one, then the monitor's.
 func (f facade) agentGetenv(name string) func(string) string {

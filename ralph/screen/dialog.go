@@ -42,6 +42,13 @@ var dialogRules = []dialogRule{
 	}, choice: true},
 	{name: "bypass-permissions", agent: "claude", all: []string{"Bypass Permissions mode"},
 		any: []string{"Yes, I accept", "No, exit"}},
+	// Asked though permissions are skipped (2.1.332): an rm it cannot check, with the reason
+	// above the menu and its own countdown to refusing by itself.
+	{name: "dangerous-command", agent: "claude", all: []string{"Do you want to proceed?"}, any: []string{
+		"Dangerous rm operation",
+		"This requires explicit approval",
+		"will automatically block this request",
+	}, choice: true},
 	{name: "tool-permission", agent: "claude", any: []string{
 		"Do you want to proceed?",
 		"Do you want to make this edit",
@@ -105,6 +112,7 @@ var dialogQuestions = map[string]string{
 	"api-key":            "Detected a custom API key … Do you want to use this API key?",
 	"bypass-permissions": "Claude Code running in Bypass Permissions mode: No, exit / Yes, I accept",
 	"tool-permission":    "Do you want to proceed?",
+	"dangerous-command":  "Dangerous rm operation … Do you want to proceed? (asked though permissions are skipped)",
 	"connectivity":       "Unable to connect to Anthropic services",
 	"press-enter":        "Press Enter to continue",
 	"model-access":       "It seems like you don't have access to <model>",

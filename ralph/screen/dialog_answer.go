@@ -8,7 +8,7 @@ package screen
 // PermissionKeys are the tmux keys that answer the permission dialog st shows: yes or no.
 // ok is false when st is no permission dialog swarm knows how to answer.
 func PermissionKeys(st State, yes bool) (keys []string, ok bool) {
-	if st.Kind != Dialog || st.Dialog != "tool-permission" {
+	if st.Kind != Dialog || st.Dialog != "tool-permission" && st.Dialog != "dangerous-command" {
 		return nil, false
 	}
 	switch st.Agent {

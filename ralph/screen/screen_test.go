@@ -131,10 +131,12 @@ var captureWant = map[string]State{
 	"claude-2.1.197/23_err529_elbow-line_edited.txt":              ready("claude"),
 
 	// Claude Code 2.1.332: first-run menus without numbers; errors leave a placeholder in the box.
-	"claude-2.1.332/dialog_api-key.txt":                   dialog("api-key", "claude"),
-	"claude-2.1.332/dialog_theme.txt":                     dialog("theme", "claude"),
-	"claude-2.1.332/dialog_bypass-permissions.txt":        dialog("bypass-permissions", "claude"),
-	"claude-2.1.332/32_bash_permission_prompt.txt":        dialog("tool-permission", "claude"),
+	"claude-2.1.332/dialog_api-key.txt":            dialog("api-key", "claude"),
+	"claude-2.1.332/dialog_theme.txt":              dialog("theme", "claude"),
+	"claude-2.1.332/dialog_bypass-permissions.txt": dialog("bypass-permissions", "claude"),
+	"claude-2.1.332/32_bash_permission_prompt.txt": dialog("tool-permission", "claude"),
+	// Captured: `rm -rf $(cat missing.txt)` under --dangerously-skip-permissions.
+	"claude-2.1.332/33_dangerous_rm_bypass.txt":           dialog("dangerous-command", "claude"),
 	"claude-2.1.332/31_idle_auto_mode_after_tool.txt":     ready("claude"),
 	"claude-2.1.332/dialog_trust-folder.txt":              dialog("trust-folder", "claude"),
 	"claude-2.1.332/10_idle_seeded_bypass.txt":            ready("claude"),

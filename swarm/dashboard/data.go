@@ -56,6 +56,7 @@ type Row struct {
 	Changed   time.Time // the screen's last change; zero when not known
 	Failures  int       // the loop's failed iterations; -1 for no loop
 	Cost      *float64  // what the loop cost so far, when known
+	Pace      string    // the plan's limits as the agent last told them, in words; "" when not told
 	Tmux      bool      // has a tmux window (a screen to preview, to attach to)
 	Loop      bool      // a ralph loop: pause, resume and events apply
 	Tags      []string

@@ -283,7 +283,11 @@ func lowerPanel(v frame, s styles, height int) []string {
 	if v.Logs {
 		what = "log"
 	}
-	out := []string{rule(r.Name+" · "+what, v.Width, s)}
+	title := r.Name + " · " + what
+	if r.Pace != "" {
+		title += " · " + r.Pace
+	}
+	out := []string{rule(title, v.Width, s)}
 	screenRoom := height - 1
 	if events > 0 {
 		screenRoom -= events + 1
@@ -325,7 +329,7 @@ func footer(v frame, s styles) string {
 }
 
 func rule(title string, width int, s styles) string {
-	head := "── " + title + " "
+	head := cut("── "+title+" ", width)
 	return s.rule.Render(head + strings.Repeat("─", max(0, width-ansi.StringWidth(head))))
 }
 
