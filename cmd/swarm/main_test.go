@@ -144,7 +144,9 @@ func killServers(work, socket string) {
 // reapStragglers kills every process started under the script's state directory that is still
 // alive a short while after the script's tmux server is gone, and describes them.
 func reapStragglers(marker string) []string {
-	deadline := time.Now().Add(3 * time.Second)
+	// A Regent whose tmux server was just killed leaves once its loops have seen their agents
+	// go: on a loaded machine that takes seconds.
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		pids := proc.Tagged(marker)
 		if len(pids) == 0 {
