@@ -164,34 +164,9 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 	case EventUserPromptSubmit:
 		return SignalDelivered, 0
 	case EventStop:
-		if !f.Working {
-			return SignalIgnore, 0
-		}
-		if f.ErrorShown {
-			return SignalEnd, EndAPIError
-		}
-		ending := EndTurnEnded
-		if f.Marker {
-			ending = EndDoneMarker
-		}
-		if f.Busy {
-			// Ended now, the agent would take the user's own Stop hooks with it.
-			return SignalTurnPending, ending
-		}
-		return SignalEnd, ending
+		return onTurnEnd(f)
 	case EventStopFailure:
-		if !f.Working {
-			return SignalIgnore, 0
-		}
-		ending := EndAPIError
-		if e.Error == "rate_limit" {
-			ending = EndUsageLimit
-		}
-		if f.Busy {
-			// A failed attempt the agent retries (Copilot names each): the last ends the turn.
-			return SignalTurnPending, ending
-		}
-		return SignalEnd, ending
+		return onTurnFailed(f)
 	case EventNotification:
 		if e.Kind == "permission_prompt" && f.Working && !f.Permission {
 			return SignalPermission, 0
@@ -213,4 +188,40 @@ func onSignal(f SignalFacts) (SignalAct, Ending) {
 	// Otherwise SessionStart and SessionEnd stay in the events file: the agent's start and
 	// end are watched anyway.
 	return SignalIgnore, 0
+}
+
+// onTurnEnd is what a Stop means: the turn is over, as the done marker, an API error the
+// screen shows (an agent that ends its turn on one) or a plain end.
+func onTurnEnd(f SignalFacts) (SignalAct, Ending) {
+	if !f.Working {
+		return SignalIgnore, 0
+	}
+	if f.ErrorShown {
+		return SignalEnd, EndAPIError
+	}
+	ending := EndTurnEnded
+	if f.Marker {
+		ending = EndDoneMarker
+	}
+	if f.Busy {
+		// Ended now, the agent would take the user's own Stop hooks with it.
+		return SignalTurnPending, ending
+	}
+	return SignalEnd, ending
+}
+
+// onTurnFailed is what a StopFailure means: an API error, or a usage limit.
+func onTurnFailed(f SignalFacts) (SignalAct, Ending) {
+	if !f.Working {
+		return SignalIgnore, 0
+	}
+	ending := EndAPIError
+	if f.Event.Error == "rate_limit" {
+		ending = EndUsageLimit
+	}
+	if f.Busy {
+		// A failed attempt the agent retries (Copilot names each): the last ends the turn.
+		return SignalTurnPending, ending
+	}
+	return SignalEnd, ending
 }

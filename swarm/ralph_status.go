@@ -202,15 +202,7 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 	if p := paceText(v); p != "" {
 		fmt.Fprintf(out, "Plan limits: %s\n", p)
 	}
-	if st.BlockedBy != "" {
-		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
-	}
-	if st.UnknownScreen != "" {
-		fmt.Fprintf(out, "Unknown screen: no input prompt and no dialog swarm knows; kept in %s (please report it with the agent's version)\n", st.UnknownScreen)
-	}
-	if st.NeedsPermission != "" {
-		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm answer %s yes' or no)\n", st.NeedsPermission, st.WorkerName)
-	}
+	printScreenStatus(out, st)
 	if t := ralph.ParseTime(st.LastScreenChange); !t.IsZero() {
 		fmt.Fprintf(out, "Last screen change: %s (%s)\n", ralph.FormatTime(st.LastScreenChange), words.Ago(t, now))
 	}
@@ -228,6 +220,19 @@ func printLoopStatus(out io.Writer, v loopView, now time.Time) {
 		fmt.Fprintf(out, "Monitor: alive (pid %d)\n", st.MonitorPID)
 	default:
 		fmt.Fprintf(out, "Monitor: not running\n")
+	}
+}
+
+// printScreenStatus says what the agent's screen shows that a person is needed for.
+func printScreenStatus(out io.Writer, st *ralph.State) {
+	if st.BlockedBy != "" {
+		fmt.Fprintf(out, "Blocked by: %s\n", screen.DialogDescription(st.BlockedBy))
+	}
+	if st.UnknownScreen != "" {
+		fmt.Fprintf(out, "Unknown screen: no input prompt and no dialog swarm knows; kept in %s (please report it with the agent's version)\n", st.UnknownScreen)
+	}
+	if st.NeedsPermission != "" {
+		fmt.Fprintf(out, "Needs permission: %s (answer it with 'swarm answer %s yes' or no)\n", st.NeedsPermission, st.WorkerName)
 	}
 }
 
