@@ -88,7 +88,7 @@ e2e:
 		if [ -n "$$CI" ]; then echo "e2e: npm not found; CI must run the real agents" >&2; exit 1; fi; \
 		echo "e2e: skipped: npm not found (install Node.js and npm to run the real agents)"; exit 0; \
 	fi
-	SWARM_E2E=1 SWARM_E2E_AGENTS=$(AGENTS) $(GO) test -count=1 -timeout 20m -run 'TestE2E' -v ./cmd/swarm/
+	SWARM_E2E=1 SWARM_E2E_AGENTS=$(AGENTS) $(GO) test -count=1 -parallel 2 -timeout 20m -run 'TestE2E' -v ./cmd/swarm/
 
 # The same suite on whatever npm installs today (its first line names the versions), to see a
 # new release's drift before users do; the pinned versions stay what `make e2e` runs.

@@ -56,13 +56,22 @@ const roles = new Map();
 const prompts = new Set();
 const lastText = new Map();
 
+// Each event is recorded once the one before it is: opencode tells a turn's error and its
+// end a moment apart, and two recorders started at once could write them the other way round.
+let recorded = Promise.resolve();
+
 function record(event) {
-  try {
-    const p = spawn(recorder[0], recorder.slice(1), { stdio: ["pipe", "ignore", "ignore"] });
-    p.on("error", () => {});
-    p.stdin.on("error", () => {});
-    p.stdin.end(JSON.stringify(event));
-  } catch {}
+  recorded = recorded.then(() => new Promise((done) => {
+    try {
+      const p = spawn(recorder[0], recorder.slice(1), { stdio: ["pipe", "ignore", "ignore"] });
+      p.on("error", () => done());
+      p.on("close", () => done());
+      p.stdin.on("error", () => {});
+      p.stdin.end(JSON.stringify(event));
+    } catch {
+      done();
+    }
+  }));
 }
 
 export const SwarmSignals = async () => {

@@ -79,7 +79,22 @@ var (
 // requireAgents skips the test unless the end-to-end suite was asked for (SWARM_E2E=1), and
 // installs the agents on first use. A missing npm skips with one line; a registry that cannot
 // be reached fails, so CI never passes without having run the agents.
+//
+// The tests run two at a time (make e2e's -parallel 2): most of their time is spent waiting
+// on an agent (its start, a hang timeout, a backoff), each has its own HOME, state, tmux
+// server and fake API, and one at a time the suite outgrew its place in CI. Those that time
+// a reaction take requireAgentsAlone instead.
 func requireAgents(t *testing.T) agentBins {
+	t.Helper()
+	if os.Getenv("SWARM_E2E") != "" {
+		t.Parallel()
+	}
+	return requireAgentsAlone(t)
+}
+
+// requireAgentsAlone is requireAgents for a test that measures how soon something happens: it
+// runs before the others, alone, so that no other agent's work is in its figures.
+func requireAgentsAlone(t *testing.T) agentBins {
 	t.Helper()
 	if os.Getenv("SWARM_E2E") == "" {
 		t.Skip("end-to-end test: run with SWARM_E2E=1 (make e2e)")

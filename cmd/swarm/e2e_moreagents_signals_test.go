@@ -66,7 +66,7 @@ func apiErrorFails(t *testing.T, a signalAgent, signal string) {
 // without the done marker: by its Stop signal, and by the screen alone (3 s of inactivity).
 // Iteration 1's model answers without doing the task, iteration 2's does it.
 func turnEndLatency(t *testing.T, a signalAgent) {
-	bins := requireAgents(t)
+	bins := requireAgentsAlone(t)
 	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
 		e := newE2EEnv(t)
 		api := fakeapi.Start(t, append([]fakeapi.Rule{{When: fakeapi.Match{MainCall: 1},

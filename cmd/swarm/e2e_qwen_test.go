@@ -99,7 +99,7 @@ func TestE2EQwenAPIError(t *testing.T) {
 // by its Stop hook, and by the screen alone (3 s of inactivity). Iteration 1's model answers
 // without doing the task, iteration 2's does it.
 func TestE2EQwenTurnEndLatency(t *testing.T) {
-	bins := requireAgents(t)
+	bins := requireAgentsAlone(t)
 	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
 		e := newE2EEnv(t)
 		api := fakeapi.Start(t, append([]fakeapi.Rule{{When: fakeapi.Match{MainCall: 1},

@@ -68,7 +68,7 @@ func claudeSignalLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, name, prompt
 // iteration at once (the inactivity timeout is two minutes). Iteration 2 finishes. The user's
 // own Stop hook ran at each turn's end, and their settings file is as it was.
 func TestE2EClaudeSignalTurnEnd(t *testing.T) {
-	requireAgents(t)
+	requireAgentsAlone(t)
 	e := newE2EEnv(t)
 	api, prompt := idleThenMakeFile(t)
 	settings := claudeSignalLoop(t, e, api, "sig", prompt, nil, true, "--max-iterations", "4", "--inactivity-timeout", "120")
@@ -175,7 +175,7 @@ func TestE2EClaudeSignalPermission(t *testing.T) {
 // Codex's notify program tells the end of a turn without the marker: the iteration ends at
 // once, and the next one finishes.
 func TestE2ECodexSignalTurnEnd(t *testing.T) {
-	requireAgents(t)
+	requireAgentsAlone(t)
 	e := newE2EEnv(t)
 	api := fakeapi.Start(t,
 		fakeapi.Rule{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},

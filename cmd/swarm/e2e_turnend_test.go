@@ -17,7 +17,7 @@ import (
 // at its shortest useful timeout here). Both loops get the same model: iteration 1 answers
 // without doing the task, iteration 2 does it.
 func TestE2EClaudeTurnEndLatency(t *testing.T) {
-	requireAgents(t)
+	requireAgentsAlone(t)
 	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
 		e := newE2EEnv(t)
 		api, prompt := idleThenMakeFile(t)
