@@ -86,16 +86,21 @@ var (
 // a reaction take requireAgentsAlone instead.
 func requireAgents(t *testing.T) agentBins {
 	t.Helper()
-	if os.Getenv("SWARM_E2E") != "" {
+	// Asked again by a test's helpers, or by a subtest: the test is as its first ask made it.
+	if _, asked := agentTests.LoadOrStore(t, false); !asked && os.Getenv("SWARM_E2E") != "" && !strings.Contains(t.Name(), "/") {
 		t.Parallel()
 	}
 	return requireAgentsAlone(t)
 }
 
+// agentTests are the tests that asked for the agents: true for those that run alone.
+var agentTests sync.Map
+
 // requireAgentsAlone is requireAgents for a test that measures how soon something happens: it
 // runs before the others, alone, so that no other agent's work is in its figures.
 func requireAgentsAlone(t *testing.T) agentBins {
 	t.Helper()
+	agentTests.LoadOrStore(t, true)
 	if os.Getenv("SWARM_E2E") == "" {
 		t.Skip("end-to-end test: run with SWARM_E2E=1 (make e2e)")
 	}
