@@ -55,6 +55,27 @@ const subagents = new Set();
 const roles = new Map();
 const prompts = new Set();
 const lastText = new Map();
+// answered: the sessions whose model answered since their last prompt. An idle session that
+// was not answered is no turn's end (opencode tells idle around a prompt's start too).
+const answered = new Set();
+// A turn that ends without a word of answer may be one an error ended, which opencode tells
+// a moment before or after: its end waits for that long, and an error told meanwhile is the
+// turn's end instead.
+const errorWait = 2000;
+const pendingStops = new Map();
+
+function endTurn(sessionID) {
+  const text = lastText.get(sessionID) || "";
+  const stop = () => record({ hook_event_name: "Stop", session_id: sessionID, last_assistant_message: text });
+  if (text) return stop();
+  pendingStops.set(sessionID, setTimeout(() => { pendingStops.delete(sessionID); stop(); }, errorWait));
+}
+
+function dropPendingStops(sessionID) {
+  for (const [id, timer] of pendingStops) {
+    if (!sessionID || id === sessionID) { clearTimeout(timer); pendingStops.delete(id); }
+  }
+}
 
 // Each event is recorded once the one before it is: opencode tells a turn's error and its
 // end a moment apart, and two recorders started at once could write them the other way round.
@@ -87,8 +108,11 @@ export const SwarmSignals = async () => {
         case "message.updated":
           if (!p.info) return;
           roles.set(p.info.id, p.info.role);
+          if (p.info.role === "assistant") answered.add(p.info.sessionID);
           if (p.info.role === "user" && !subagents.has(p.info.sessionID) && !prompts.has(p.info.id)) {
             prompts.add(p.info.id);
+            answered.delete(p.info.sessionID);
+            lastText.delete(p.info.sessionID);
             record({ hook_event_name: "UserPromptSubmit", session_id: p.info.sessionID });
           }
           return;
@@ -98,12 +122,14 @@ export const SwarmSignals = async () => {
           }
           return;
         case "session.idle":
-          if (subagents.has(p.sessionID)) return;
-          record({ hook_event_name: "Stop", session_id: p.sessionID, last_assistant_message: lastText.get(p.sessionID) || "" });
+          if (subagents.has(p.sessionID) || !answered.has(p.sessionID)) return;
+          answered.delete(p.sessionID);
+          endTurn(p.sessionID);
           return;
         case "session.error": {
           const err = p.error || {};
           if (subagents.has(p.sessionID) || err.name === "MessageAbortedError") return;
+          dropPendingStops(p.sessionID);
           const data = err.data || {};
           record({ hook_event_name: "StopFailure", session_id: p.sessionID || "", error: err.name || "error",
             error_details: String(data.message || err.name || "error") });

@@ -132,8 +132,8 @@ func TestE2EClaudeSignalStopFailure(t *testing.T) {
 }
 
 // Without --dangerously-skip-permissions the model's shell command needs a permission: Claude
-// Code's Notification hook names it in the loop's status and notifies; answered, the turn
-// goes on and finishes.
+// Code's hooks name it in the loop's status and notify; answered with swarm answer (through
+// the PermissionRequest hook that holds it), the turn goes on and finishes.
 func TestE2EClaudeSignalPermission(t *testing.T) {
 	requireAgents(t)
 	e := newE2EEnv(t)
@@ -165,7 +165,7 @@ func TestE2EClaudeSignalPermission(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	e.must("send", "perm", "--raw", "Enter")
+	e.must("answer", "perm", "yes")
 	e.waitDone("perm", 60*time.Second, 1)
 	if _, err := os.Stat(filepath.Join(e.work, "DONE")); err != nil {
 		t.Errorf("the permitted command did not run: %v", err)
