@@ -31,13 +31,16 @@ func (e *TooLargeError) Error() string {
 
 // Bounded keeps what is written to it up to a size. Past that it keeps nothing more, is
 // Full, and calls over once (which ends the command that writes); writes never fail, so
-// the writer is not left blocked on a pipe.
+// the writer is not left blocked on a pipe. What it keeps is kept as the pieces written, put
+// together only when asked for: a buffer that doubles as it grows would hold two or three
+// times the bound while a flooding host fills it.
 type Bounded struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	max  int
-	full bool
-	over func()
+	mu     sync.Mutex
+	pieces [][]byte
+	size   int
+	max    int
+	full   bool
+	over   func()
 }
 
 // NewBounded keeps up to max bytes; over (which may be nil) is called when more comes.
@@ -49,21 +52,29 @@ func (b *Bounded) Write(p []byte) (int, error) {
 	if b.full {
 		return len(p), nil
 	}
-	if b.buf.Len()+len(p) > b.max {
+	if b.size+len(p) > b.max {
 		b.full = true
 		if b.over != nil {
 			b.over()
 		}
 		return len(p), nil
 	}
-	return b.buf.Write(p)
+	b.pieces = append(b.pieces, bytes.Clone(p))
+	b.size += len(p)
+	return len(p), nil
 }
 
 // Bytes is what was kept.
 func (b *Bounded) Bytes() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Bytes()
+	if len(b.pieces) > 1 {
+		b.pieces = [][]byte{bytes.Join(b.pieces, nil)}
+	}
+	if len(b.pieces) == 0 {
+		return nil
+	}
+	return b.pieces[0]
 }
 
 // Full says whether more was written than is kept.
