@@ -145,3 +145,8 @@ export const SwarmSignals = async () => {
   };
 };
 `
+
+// EndsTurnLast reports an agent whose turn's end is told after all of the turn is over:
+// opencode's session.idle comes once its plugins, swarm's and the user's, have had the turn,
+// so a screen still drawing its last frame is no Stop hook running and the turn ends at once.
+func EndsTurnLast(agent string) bool { return agent == "opencode" }

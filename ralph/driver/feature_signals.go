@@ -134,6 +134,7 @@ func (sg *signalWatch) watchSignals(st *ralph.State, a agent, w *screenWatch) bo
 			Working: true, MaxContext: st.MaxContext, Permission: !sg.events.permissionAt.IsZero()}
 		if e.Event == ralph.EventStop || e.Event == ralph.EventStopFailure {
 			f.Marker, f.Busy = sg.turnScreen(st, a, e)
+			f.Busy = f.Busy && !(e.Event == ralph.EventStop && ralph.EndsTurnLast(e.Agent))
 			f.ErrorShown = ralph.EndsTurnOnError(e.Agent) && sg.errorShown(a, e.Message == "")
 		}
 		act, ending := ralph.OnSignal(f)
