@@ -16,21 +16,41 @@ import (
 type signalAgent struct {
 	name string // as the log says it
 	seed func(t *testing.T, e *e2eEnv, apiURL string)
-	env  func(e *e2eEnv, apiURL string) []string
+	env  func(e *e2eEnv, bins agentBins, apiURL string) []string
 	argv func(bins agentBins) []string
 	tool *fakeapi.ToolUse
+	// done is the marker its model ends the task with ("": doneMarker); one the agent's screen
+	// shows as written, where its screen drops the tags of doneMarker.
+	done string
 }
 
 var (
 	geminiAgent = signalAgent{name: "Gemini CLI",
 		seed: func(t *testing.T, e *e2eEnv, _ string) { seedGeminiHome(t, e.home) },
-		env:  func(e *e2eEnv, apiURL string) []string { return geminiEnv(apiURL, e.home) },
+		env:  func(e *e2eEnv, _ agentBins, apiURL string) []string { return geminiEnv(apiURL, e.home) },
 		argv: func(b agentBins) []string { return []string{b.gemini, "--yolo"} }, tool: geminiMakeFile}
 	opencodeAgent = signalAgent{name: "opencode",
 		seed: func(t *testing.T, e *e2eEnv, apiURL string) { seedOpencodeHome(t, e.home, apiURL) },
-		env:  func(e *e2eEnv, _ string) []string { return opencodeEnv(e.home) },
+		env:  func(e *e2eEnv, _ agentBins, _ string) []string { return opencodeEnv(e.home) },
 		argv: func(b agentBins) []string { return []string{b.opencode} }, tool: opencodeMakeFile}
+	qwenAgent = signalAgent{name: "Qwen Code",
+		seed: func(t *testing.T, e *e2eEnv, _ string) { seedQwenHome(t, e.home) },
+		env:  func(e *e2eEnv, _ agentBins, apiURL string) []string { return qwenEnv(apiURL, e.home) },
+		argv: func(b agentBins) []string { return []string{b.qwen, "--yolo"} }, tool: qwenMakeFile}
+	copilotAgent = signalAgent{name: "Copilot CLI",
+		seed: func(t *testing.T, e *e2eEnv, _ string) { seedCopilotHome(t, e.home, e.work) },
+		env:  func(e *e2eEnv, b agentBins, apiURL string) []string { return copilotEnv(b, apiURL, e.home) },
+		argv: func(b agentBins) []string { return []string{b.copilot, "--yolo"} }, tool: copilotMakeFile,
+		done: "RALPH_STATUS: COMPLETE"}
 )
+
+// doneWord is the marker the agent's model ends the task with.
+func (a signalAgent) doneWord() string {
+	if a.done == "" {
+		return doneMarker
+	}
+	return a.done
+}
 
 // spawnLoop starts a loop of the agent named name on prompt, with flags.
 func (a signalAgent) spawnLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, bins agentBins, name, prompt string, flags ...string) {
@@ -38,7 +58,7 @@ func (a signalAgent) spawnLoop(t *testing.T, e *e2eEnv, api *fakeapi.Server, bin
 	a.seed(t, e, api.URL())
 	e.writeWork("PROMPT.md", prompt)
 	args := append([]string{"spawn", "--name", name, "--ralph", "--prompt-file", "PROMPT.md"}, flags...)
-	e.must(append(append(append(args, envFlags(a.env(e, api.URL()))...), "--"), a.argv(bins)...)...)
+	e.must(append(append(append(args, envFlags(a.env(e, bins, api.URL()))...), "--"), a.argv(bins)...)...)
 }
 
 // apiErrorFails checks that an API that refuses the request (400) fails the iteration as an
@@ -70,9 +90,9 @@ func turnEndLatency(t *testing.T, a signalAgent) {
 	run := func(name string, flags ...string) (sinceReply, sinceStop time.Duration) {
 		e := newE2EEnv(t)
 		api := fakeapi.Start(t, append([]fakeapi.Rule{{When: fakeapi.Match{MainCall: 1},
-			Reply: fakeapi.Reply{Text: "I looked, and will do it next time."}}}, makeFileRules(a.tool, false)...)...)
-		a.spawnLoop(t, e, api, bins, name, "please make the file in this directory, then reply with "+doneMarker+".\n",
-			append([]string{"--max-iterations", "3", "--done-pattern", doneMarker}, flags...)...)
+			Reply: fakeapi.Reply{Text: "I looked, and will do it next time."}}}, fileRules(a.tool, false, a.doneWord())...)...)
+		a.spawnLoop(t, e, api, bins, name, "please make the file in this directory, then reply with "+a.doneWord()+".\n",
+			append([]string{"--max-iterations", "3", "--done-pattern", a.doneWord()}, flags...)...)
 		stop := watchEvent(e, name, "Stop", 90*time.Second)
 		e.waitDone(name, 150*time.Second, 2)
 		second := iterationStart(t, e, name, 2)
@@ -107,5 +127,11 @@ func TestE2EGeminiAPIError(t *testing.T) { apiErrorFails(t, geminiAgent, "Stop")
 func TestE2EOpencodeAPIError(t *testing.T) { apiErrorFails(t, opencodeAgent, "StopFailure APIError") }
 
 func TestE2EGeminiTurnEndLatency(t *testing.T) { turnEndLatency(t, geminiAgent) }
+
+func TestE2EQwenTurnEndLatency(t *testing.T) { turnEndLatency(t, qwenAgent) }
+
+// Copilot's screen drops the tags of doneMarker: the marker its model says is one it shows as
+// written.
+func TestE2ECopilotTurnEndLatency(t *testing.T) { turnEndLatency(t, copilotAgent) }
 
 func TestE2EOpencodeTurnEndLatency(t *testing.T) { turnEndLatency(t, opencodeAgent) }

@@ -69,8 +69,13 @@ func opencodeEnv(home string) []string {
 // runs the tool; once the tool ran, it answers with the done marker. With hangFirst the
 // first request for the file hangs.
 func makeFileRules(makeFile *fakeapi.ToolUse, hangFirst bool) []fakeapi.Rule {
+	return fileRules(makeFile, hangFirst, doneMarker)
+}
+
+// fileRules is makeFileRules with the model ending the task by done.
+func fileRules(makeFile *fakeapi.ToolUse, hangFirst bool, done string) []fakeapi.Rule {
 	rules := []fakeapi.Rule{
-		{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + doneMarker}},
+		{When: fakeapi.Match{ToolResult: true}, Reply: fakeapi.Reply{Text: "Done. " + done}},
 		// opencode titles the session with the plain text of a tool-less request.
 		{When: fakeapi.Match{Side: true}, Reply: fakeapi.Reply{Text: "Make the file"}},
 	}
