@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Qwen Code and Gemini CLI (Qwen Code began as Gemini CLI) read a system defaults file, the
@@ -23,6 +24,18 @@ type agentDefaults struct {
 
 // agentDefaultsMax bounds the machine's defaults file read: settings are a few kilobytes.
 const agentDefaultsMax = 1 << 20
+
+// userDefaults reads the defaults file a worker's agent would read: the one the variable
+// defaultsVar names in the worker's environment (its env file), or system-defaults.json beside
+// the agent's system settings (the file settingsVar names, or sysSettings).
+func userDefaults(envFile, defaultsVar, settingsVar, sysSettings string) agentDefaults {
+	getenv := EnvFileGetenv(envFile)
+	path := getenv(defaultsVar)
+	if path == "" {
+		path = filepath.Join(filepath.Dir(FirstOf(getenv(settingsVar), sysSettings)), "system-defaults.json")
+	}
+	return readAgentDefaults(path)
+}
 
 // readAgentDefaults reads the defaults file at path; none there is an empty one.
 func readAgentDefaults(path string) agentDefaults {

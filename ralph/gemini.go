@@ -45,16 +45,11 @@ func (d Dir) GeminiDefaults() string {
 // CLI at: GEMINI_CLI_SYSTEM_DEFAULTS_PATH, or system-defaults.json beside its system settings
 // (GEMINI_CLI_SYSTEM_SETTINGS_PATH, or the system's own place for them).
 func GeminiUserDefaults(envFile string) agentDefaults {
-	getenv := EnvFileGetenv(envFile)
-	path := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
-	if path == "" {
-		sys := "/etc/gemini-cli/settings.json"
-		if runtime.GOOS == "darwin" {
-			sys = "/Library/Application Support/GeminiCli/settings.json"
-		}
-		path = filepath.Join(filepath.Dir(FirstOf(getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"), sys)), "system-defaults.json")
+	sys := "/etc/gemini-cli/settings.json"
+	if runtime.GOOS == "darwin" {
+		sys = "/Library/Application Support/GeminiCli/settings.json"
 	}
-	return readAgentDefaults(path)
+	return userDefaults(envFile, "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", sys)
 }
 
 // geminiEvents are Gemini CLI's hooks swarm runs its recorder at, and the names the loop

@@ -2,8 +2,6 @@ package ralph
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,36 +60,6 @@ func TestGeminiGetsADefaultsFileWithItsHooks(t *testing.T) {
 	}
 	if off := AgentSignals([]string{"gemini"}, d, rec, "", true); off.Settings != "" || off.Env != nil {
 		t.Errorf("signals off: %+v", off)
-	}
-}
-
-func TestGeminiUserDefaults(t *testing.T) {
-	dir := t.TempDir()
-	envFile := filepath.Join(dir, "env.json")
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	setEnv := func(kv ...string) {
-		data, _ := json.Marshal(kv)
-		write("env.json", string(data))
-	}
-	setEnv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + filepath.Join(dir, "none.json"))
-	if got := GeminiUserDefaults(envFile); got.bad || got.settings != nil {
-		t.Errorf("no file: %+v", got)
-	}
-	setEnv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + write("d.json", `{"model": {"name": "m"}}`))
-	if got := GeminiUserDefaults(envFile); got.bad || got.settings["model"] == nil {
-		t.Errorf("a file: %+v", got)
-	}
-	// Beside the system settings the environment names.
-	write("system-defaults.json", "// a comment Gemini CLI reads\n{}")
-	setEnv("GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + filepath.Join(dir, "settings.json"))
-	if got := GeminiUserDefaults(envFile); !got.bad {
-		t.Errorf("a file that is no JSON: %+v", got)
 	}
 }
 

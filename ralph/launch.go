@@ -264,7 +264,7 @@ func IterationLaunch(d Dir, workers *state.Dir, name string, argv []string, st *
 	if IsCodex(argv) && !st.NoAgentSignals {
 		userNotify = CodexUserNotify(workers.EnvPath(name))
 	}
-	var qwen qwenDefaults
+	var qwen agentDefaults
 	if IsQwen(argv) && !st.NoAgentSignals {
 		qwen = QwenUserDefaults(workers.EnvPath(name))
 	}

@@ -20,21 +20,11 @@ func IsQwen(cmd []string) bool {
 // QwenDefaults is the system defaults file Qwen Code is given for its hooks.
 func (d Dir) QwenDefaults() string { return filepath.Join(d.AgentBox(), "qwen-system-defaults.json") }
 
-// qwenDefaults is the system defaults file a worker's Qwen Code would read (see
-// agent_defaults.go).
-type qwenDefaults = agentDefaults
-
 // QwenUserDefaults reads the system defaults file the worker's environment points Qwen Code
 // at: QWEN_CODE_SYSTEM_DEFAULTS_PATH, or system-defaults.json beside its system settings
 // (QWEN_CODE_SYSTEM_SETTINGS_PATH, or /etc/qwen-code/settings.json).
-func QwenUserDefaults(envFile string) qwenDefaults {
-	getenv := EnvFileGetenv(envFile)
-	path := getenv("QWEN_CODE_SYSTEM_DEFAULTS_PATH")
-	if path == "" {
-		sys := FirstOf(getenv("QWEN_CODE_SYSTEM_SETTINGS_PATH"), "/etc/qwen-code/settings.json")
-		path = filepath.Join(filepath.Dir(sys), "system-defaults.json")
-	}
-	return readAgentDefaults(path)
+func QwenUserDefaults(envFile string) agentDefaults {
+	return userDefaults(envFile, "QWEN_CODE_SYSTEM_DEFAULTS_PATH", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "/etc/qwen-code/settings.json")
 }
 
 // qwenHookSettings is the defaults file: the machine's, with a hook that runs rec at every

@@ -2,8 +2,6 @@ package ralph
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,7 +12,7 @@ func TestQwenGetsADefaultsFileWithItsHooks(t *testing.T) {
 	rec := []string{"/bin/swarm", "agent-event"}
 	machine := map[string]any{"model": map[string]any{"name": "qwen3"},
 		"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "mine"}}}}}}
-	s := agentSignals([]string{"/opt/bin/qwen", "--yolo"}, d, rec, "k1", false, signalExtras{qwen: qwenDefaults{settings: machine}})
+	s := agentSignals([]string{"/opt/bin/qwen", "--yolo"}, d, rec, "k1", false, signalExtras{qwen: agentDefaults{settings: machine}})
 	if !slices.Equal(s.Argv, []string{"/opt/bin/qwen", "--yolo"}) || s.Settings != "/s/ralph/w/box/qwen-system-defaults.json" ||
 		!slices.Equal(s.Env, []string{"QWEN_CODE_SYSTEM_DEFAULTS_PATH=/s/ralph/w/box/qwen-system-defaults.json"}) ||
 		s.Events != "/s/ralph/w/box/agent-events.jsonl" {
@@ -46,42 +44,12 @@ func TestQwenGetsADefaultsFileWithItsHooks(t *testing.T) {
 	if doc.Model["name"] != "qwen3" {
 		t.Errorf("the machine's settings are lost: %s", s.SettingsJSON)
 	}
-	if bad := agentSignals([]string{"qwen"}, d, rec, "", false, signalExtras{qwen: qwenDefaults{bad: true}}); bad.Settings != "" ||
+	if bad := agentSignals([]string{"qwen"}, d, rec, "", false, signalExtras{qwen: agentDefaults{bad: true}}); bad.Settings != "" ||
 		bad.Env != nil || bad.Events != "" {
 		t.Errorf("defaults that cannot be read: %+v", bad)
 	}
 	if off := AgentSignals([]string{"qwen"}, d, rec, "", true); off.Settings != "" || off.Env != nil {
 		t.Errorf("signals off: %+v", off)
-	}
-}
-
-func TestQwenUserDefaults(t *testing.T) {
-	dir := t.TempDir()
-	envFile := filepath.Join(dir, "env.json")
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	setEnv := func(kv ...string) {
-		data, _ := json.Marshal(kv)
-		write("env.json", string(data))
-	}
-	setEnv("QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + filepath.Join(dir, "none.json"))
-	if got := QwenUserDefaults(envFile); got.bad || got.settings != nil {
-		t.Errorf("no file: %+v", got)
-	}
-	setEnv("QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + write("d.json", `{"model": {"name": "m"}}`))
-	if got := QwenUserDefaults(envFile); got.bad || got.settings["model"] == nil {
-		t.Errorf("a file: %+v", got)
-	}
-	// Beside the system settings the environment names.
-	write("system-defaults.json", "// a comment Qwen Code reads\n{}")
-	setEnv("QWEN_CODE_SYSTEM_SETTINGS_PATH=" + filepath.Join(dir, "settings.json"))
-	if got := QwenUserDefaults(envFile); !got.bad {
-		t.Errorf("a file that is no JSON: %+v", got)
 	}
 }
 

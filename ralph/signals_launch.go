@@ -64,7 +64,7 @@ func AgentSignals(cmd []string, d Dir, recorder []string, token string, off bool
 // person's answer.
 type signalExtras struct {
 	userNotify []string
-	qwen       qwenDefaults
+	qwen       agentDefaults
 	hold       time.Duration
 	gemini     agentDefaults // the system defaults file Gemini CLI would read
 	opencode   bool          // the worker gives opencode an inline configuration of its own
