@@ -77,7 +77,7 @@ func TestBeginLeavesNothingWhenItFails(t *testing.T) {
 
 func TestUndoRemovesAHalfStartedLoop(t *testing.T) {
 	mt := newTestMachine(t)
-	w := mt.spawn("half")
+	w := mt.SpawnShell("half")
 	ld := ralph.DirFor(mt.Dir(), "half")
 	if err := ld.Create(&ralph.State{}); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 func TestKillStopsTheLoopForGood(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("k", ralph.State{Status: ralph.StatusPaused, ExitReason: "paused"})
+	ld := mt.SpawnLoop("k", ralph.State{Status: ralph.StatusPaused, ExitReason: "paused"})
 	On(mt.Machine).StopOnKill("k")
 	st := testmachine.LoopState(t, ld)
 	if st.Status != ralph.StatusStopped || st.ExitReason != "killed" || ralph.ParseTime(st.Ended).IsZero() {
@@ -29,7 +29,7 @@ func TestKillStopsTheLoopForGood(t *testing.T) {
 
 func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("c", ralph.State{Status: ralph.StatusStopped})
+	ld := mt.SpawnLoop("c", ralph.State{Status: ralph.StatusStopped})
 	release := testmachine.HoldMonitor(t, ld)
 	mt.RemoveLoop("c")
 	if !ld.Exists() {
@@ -50,7 +50,7 @@ func TestCleanRemovesTheLoopUnlessItsMonitorRuns(t *testing.T) {
 
 func TestKillEndsTheWorkerAfterItsLoop(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("w", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
+	ld := mt.SpawnLoop("w", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
 	ws, _ := mt.Dir().LoadWorkers(nil)
 	w := ws.Get("w")
 	if err := On(mt.Machine).Kill(worker.KillTarget{Name: "w", Worker: w}, KillOptions{Grace: time.Millisecond}); err != nil {

@@ -32,7 +32,7 @@ func TestTimestampedPrefixesEveryLine(t *testing.T) {
 
 func TestStartMonitorUnderAKeeper(t *testing.T) {
 	mt := newTestMachine(t)
-	mt.loop("k", ralph.State{Status: ralph.StatusRunning})
+	mt.SpawnLoop("k", ralph.State{Status: ralph.StatusRunning})
 	if err := On(mt.Machine).StartMonitor("k"); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestStartMonitorUnderAKeeper(t *testing.T) {
 
 func TestSignalsPauseTheLoopThenAbort(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("s", ralph.State{Status: ralph.StatusRunning})
+	ld := mt.SpawnLoop("s", ralph.State{Status: ralph.StatusRunning})
 	sigs := make(chan os.Signal, 4)
 	ctx, abort := context.WithCancel(context.Background())
 	defer abort()
@@ -85,7 +85,7 @@ func TestSignalsPauseTheLoopThenAbort(t *testing.T) {
 
 func TestSIGQUITAbortsAtOnce(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("q", ralph.State{Status: ralph.StatusRunning})
+	ld := mt.SpawnLoop("q", ralph.State{Status: ralph.StatusRunning})
 	sigs := make(chan os.Signal, 1)
 	ctx, abort := context.WithCancel(context.Background())
 	defer abort()
@@ -111,7 +111,7 @@ func foreground(out io.Writer) func(ralph.Dir) (io.Writer, io.Writer) {
 
 func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("m", ralph.State{Status: ralph.StatusRunning, MaxIterations: 2, CurrentIteration: 2, Phase: ralph.PhaseEnded})
+	ld := mt.SpawnLoop("m", ralph.State{Status: ralph.StatusRunning, MaxIterations: 2, CurrentIteration: 2, Phase: ralph.PhaseEnded})
 	var out bytes.Buffer
 	status, err := On(mt.Machine).RunMonitor(Monitor{Name: "m", Out: &out, Foreground: foreground(&out)})
 	if err != nil || status != ralph.StatusStopped {
@@ -135,7 +135,7 @@ func TestMonitorFinishesALoopAtItsLimit(t *testing.T) {
 // A monitor that finds another one's pid on a running loop knows that one died, and says so.
 func TestMonitorTakesOverFromADeadOne(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("r", ralph.State{Status: ralph.StatusRunning, MaxIterations: 1, CurrentIteration: 1, Phase: ralph.PhaseEnded,
+	ld := mt.SpawnLoop("r", ralph.State{Status: ralph.StatusRunning, MaxIterations: 1, CurrentIteration: 1, Phase: ralph.PhaseEnded,
 		MonitorPID: 1 << 30})
 	if _, err := On(mt.Machine).RunMonitor(Monitor{Name: "r", Out: &bytes.Buffer{}}); err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestMonitorTakesOverFromADeadOne(t *testing.T) {
 
 func TestMonitorLeavesALoopToTheOneDrivingIt(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("d", ralph.State{Status: ralph.StatusRunning})
+	ld := mt.SpawnLoop("d", ralph.State{Status: ralph.StatusRunning})
 	testmachine.HoldMonitor(t, ld)
 	if status, err := On(mt.Machine).RunMonitor(Monitor{Name: "d", Out: &bytes.Buffer{}}); err != nil || status != "" {
 		t.Errorf("a second background monitor: %q, %v", status, err)
@@ -190,7 +190,7 @@ func TestMonitorErrors(t *testing.T) {
 
 func TestLoopProcsUseTheMachinesProcessTable(t *testing.T) {
 	mt := newTestMachine(t)
-	w := mt.spawn("w")
+	w := mt.SpawnShell("w")
 	mt.Processes.SetOutside("T=1", []int{7, 8})
 	lp := loopProcs{mt.Processes}
 	if !lp.Alive(w.PID) || lp.KillTagged("T=1", 0, time.Second) != 2 {

@@ -13,7 +13,7 @@ import (
 
 func TestPause(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("p", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
+	ld := mt.SpawnLoop("p", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
 	if err := On(mt.Machine).Pause("p"); err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestPause(t *testing.T) {
 	if got := testmachine.Events(t, ld); !reflect.DeepEqual(got, []string{"[PAUSE] paused by user"}) {
 		t.Errorf("log %q", got)
 	}
-	mt.loop("f", ralph.State{Status: ralph.StatusFailed})
+	mt.SpawnLoop("f", ralph.State{Status: ralph.StatusFailed})
 	if err := On(mt.Machine).Pause("f"); !errors.Is(err, ralph.ErrNotRunning) {
 		t.Errorf("paused a failed loop: %v", err)
 	}
@@ -34,7 +34,7 @@ func TestPause(t *testing.T) {
 
 func TestResumeStartsItsMonitor(t *testing.T) {
 	mt := newTestMachine(t)
-	mt.loop("p", ralph.State{Status: ralph.StatusPaused, ExitReason: "paused", CurrentIteration: 2, Phase: ralph.PhaseWorking})
+	mt.SpawnLoop("p", ralph.State{Status: ralph.StatusPaused, ExitReason: "paused", CurrentIteration: 2, Phase: ralph.PhaseWorking})
 	r, err := On(mt.Machine).Resume("p", ralph.ResumeRequest{})
 	if err != nil || r.LimitOnly || r.State.Status != ralph.StatusRunning {
 		t.Fatalf("resumed %+v, error %v", r, err)
@@ -49,7 +49,7 @@ func TestResumeStartsItsMonitor(t *testing.T) {
 
 func TestResumeOnlyRaisesTheLimitOfARunningLoop(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("m", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 2, Phase: ralph.PhaseWorking})
+	ld := mt.SpawnLoop("m", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 2, Phase: ralph.PhaseWorking})
 	testmachine.HoldMonitor(t, ld)
 	r, err := On(mt.Machine).Resume("m", ralph.ResumeRequest{MaxIterations: 9})
 	if err != nil || !r.LimitOnly || r.State.MaxIterations != 9 {
@@ -62,7 +62,7 @@ func TestResumeOnlyRaisesTheLimitOfARunningLoop(t *testing.T) {
 
 func TestResumeRefusesAKilledLoop(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("k", ralph.State{Status: ralph.StatusStopped, ExitReason: "killed"})
+	ld := mt.SpawnLoop("k", ralph.State{Status: ralph.StatusStopped, ExitReason: "killed"})
 	if _, err := On(mt.Machine).Resume("k", ralph.ResumeRequest{}); !errors.Is(err, ErrKilled) {
 		t.Errorf("error %v", err)
 	}
@@ -74,7 +74,7 @@ func TestResumeRefusesAKilledLoop(t *testing.T) {
 // A failed chain goes on from the step it stopped at, and the loop gets a monitor.
 func TestResumeOfAFailedChain(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("c", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2})
+	ld := mt.SpawnLoop("c", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2})
 	cs := &ralph.ChainState{Status: ralph.ChainFailed, Steps: []ralph.ChainStepState{{ChainStep: ralph.ChainStep{Agent: "a", MaxIterations: 5}, Status: ralph.ChainFailed}}}
 	if err := ld.SaveChain(cs); err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func resumeAndWake(mt *testMachine, ld ralph.Dir, name string) error {
 // resume waits for it to go and starts another.
 func TestWakeDriverTakesOverFromALeavingMonitor(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
+	ld := mt.SpawnLoop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
 		ConsecutiveFailures: 5, Phase: ralph.PhaseEnded})
 	release := testmachine.HoldMonitor(t, ld)
 	done := make(chan error, 1)
@@ -125,7 +125,7 @@ func TestWakeDriverTakesOverFromALeavingMonitor(t *testing.T) {
 // ... unless it read the state again after the resume and drives the loop on.
 func TestWakeDriverLeavesTheLoopToAMonitorThatDrivesOn(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
+	ld := mt.SpawnLoop("f", ralph.State{Status: ralph.StatusFailed, ExitReason: "consecutive_failures", CurrentIteration: 2,
 		Phase: ralph.PhaseEnded})
 	testmachine.HoldMonitor(t, ld)
 	done := make(chan error, 1)

@@ -12,7 +12,7 @@ import (
 
 func TestMakeRoomRefusesANameInUse(t *testing.T) {
 	mt := newTestMachine(t)
-	mt.spawn("dup")
+	mt.SpawnShell("dup")
 	room, err := On(mt.Machine).MakeRoom("dup", false, false)
 	if err == nil || !strings.Contains(err.Error(), "worker 'dup' already exists") || room.Replaced {
 		t.Errorf("room %+v, error %v", room, err)
@@ -30,7 +30,7 @@ func TestMakeRoomRefusesANameInUse(t *testing.T) {
 
 func TestMakeRoomReplacesTheWorker(t *testing.T) {
 	mt := newTestMachine(t)
-	ld := mt.loop("r", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
+	ld := mt.SpawnLoop("r", ralph.State{Status: ralph.StatusRunning, CurrentIteration: 1})
 	room, err := On(mt.Machine).MakeRoom("r", true, false)
 	if err != nil || !room.Replaced || room.Cleared {
 		t.Fatalf("room %+v, error %v", room, err)

@@ -11,7 +11,7 @@ func TestHandOverHeartbeats(t *testing.T) {
 	if err := HandOverHeartbeats(mt.Machine, true); err != nil || len(mt.PanesOf(Session)) != 0 {
 		t.Fatalf("no heartbeat active: %v, %d keepers started", err, len(mt.PanesOf(Session)))
 	}
-	mt.spawn("w")
+	mt.SpawnShell("w")
 	mt.StartHeartbeat("w", time.Now())
 	if err := HandOverHeartbeats(mt.Machine, false); err != nil || len(mt.PanesOf(Session)) != 1 {
 		t.Errorf("a heartbeat active: %v, %d keepers started, want the Regent's", err, len(mt.PanesOf(Session)))

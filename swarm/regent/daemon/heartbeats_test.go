@@ -19,7 +19,7 @@ import (
 // later. A heartbeat whose worker is gone stops. The clock is the caller's.
 func TestBeatDueSendsAndRecords(t *testing.T) {
 	mt := newTestMachine(t)
-	w := mt.spawn("w")
+	w := mt.SpawnShell("w")
 	since := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	s := mt.StartHeartbeat("w", since)
 	mt.StartHeartbeat("gone", since)
@@ -48,7 +48,7 @@ func TestBeatDueSendsAndRecords(t *testing.T) {
 // An active heartbeat keeps the Regent, as a loop does; it may leave once none is active.
 func TestAnActiveHeartbeatKeepsTheRegent(t *testing.T) {
 	mt := newTestMachine(t)
-	mt.spawn("w")
+	mt.SpawnShell("w")
 	s := mt.StartHeartbeat("w", time.Now())
 	r := newDaemon(mt.Machine, io.Discard)
 	defer r.stop()
@@ -78,7 +78,7 @@ func TestAnActiveHeartbeatKeepsTheRegent(t *testing.T) {
 // not beat; it does once that lets go. The goroutine ends with its context, letting the lock go.
 func TestTheRegentBeatsOnlyUnderTheRunnerLock(t *testing.T) {
 	mt := newTestMachine(t)
-	mt.spawn("w")
+	mt.SpawnShell("w")
 	s := mt.StartHeartbeat("w", time.Now().Add(-2*time.Hour))
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		t.Fatal(err)
