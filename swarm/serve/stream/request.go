@@ -9,6 +9,7 @@ import (
 
 	"github.com/swarm-dev/swarm/state/eventlog"
 	"github.com/swarm-dev/swarm/swarm/remote"
+	"github.com/swarm-dev/swarm/swarm/report"
 )
 
 // request is what a subscriber asks for.
@@ -19,8 +20,9 @@ type request struct {
 }
 
 // parseRequest reads the Last-Event-ID header or ?after= (a browser's first connection cannot
-// set headers), ?since=RFC3339, ?worker= and ?kind=.
-func parseRequest(r *http.Request) (request, error) {
+// set headers), ?since= (as swarm events --since reads a time: 2h, 18:00, RFC 3339, ...),
+// ?worker= and ?kind=.
+func parseRequest(r *http.Request, now time.Time) (request, error) {
 	var req request
 	q := r.URL.Query()
 	c := r.Header.Get("Last-Event-ID")
@@ -35,9 +37,9 @@ func parseRequest(r *http.Request) (request, error) {
 		req.cursor = cur
 	}
 	if s := q.Get("since"); s != "" {
-		t, err := time.Parse(time.RFC3339Nano, s)
+		t, err := report.ParseSince(s, now, time.Local)
 		if err != nil {
-			return req, fmt.Errorf("invalid since %s (a time in RFC 3339, like 2026-05-01T18:00:00Z)", quote(s))
+			return req, fmt.Errorf("invalid since %s (a duration like 2h, a time like 18:00 or 2026-05-01T18:00:00Z)", quote(s))
 		}
 		req.since = t
 	}

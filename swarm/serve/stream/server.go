@@ -73,7 +73,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "the event stream is read with GET")
 		return
 	}
-	req, err := parseRequest(r)
+	req, err := parseRequest(r, s.cfg.Now())
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

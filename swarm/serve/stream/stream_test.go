@@ -88,6 +88,10 @@ func TestSinceStartsAtATime(t *testing.T) {
 	s.add(t, 1, eventlog.Event{Kind: eventlog.LoopDone})
 	ids, _ = c.nextIDs(t, 1)
 	wantIDs(t, ids, 4)
+	// A duration, as swarm events --since takes it: the last 20 minutes hold only the newest.
+	ago := subscribe(t, s.url+"?since=20m", "")
+	ids, _ = ago.nextIDs(t, 1)
+	wantIDs(t, ids, 4)
 }
 
 func TestFiltersByWorkerAndKind(t *testing.T) {
